@@ -1,0 +1,183 @@
+/**
+ * chobo's commands: the table `--help` and parsing read, and what each command does.
+ * @module
+ */
+
+import type { CommandSpec, ToolSpec } from "../common/cli.ts";
+import {
+  diagnosticJson,
+  DIAGNOSTICS_JSON_VERSION,
+  hasErrors,
+  renderDiagnostic,
+  type Severity,
+} from "../common/diagnostic.ts";
+import { type Io, readInput } from "../common/io.ts";
+import { type Lang, type Text, tr } from "../common/text.ts";
+import { VERSION } from "../common/version.ts";
+import { checkBookBytes } from "./check.ts";
+import { CODES } from "./codes.ts";
+import { explainAllMarkdown, explainAllText, explainText, findCode } from "./explain.ts";
+
+const CHECK_EXITS: CommandSpec["exits"] = [
+  { code: 0, meaning: tr("no error (warnings may be printed)", "エラーなし(警告は出ることがあります)") },
+  {
+    code: 1,
+    meaning: tr(
+      "an error in a book, or a file that cannot be read",
+      "帳簿にエラーがある、または読めないファイルがある",
+    ),
+  },
+  { code: 2, meaning: tr("a usage error, or an internal error", "使い方の誤り、または内部の異常") },
+];
+
+/** chobo's command table. */
+export const CHOBO: ToolSpec = {
+  name: "chobo",
+  version: VERSION,
+  summary: tr(
+    "the ledger language: put bounds on accounts; every transfer keeps them, in one write",
+    "帳簿の言語。勘定に下限と上限を書く。どの振替も、一度の書き込みの中でそれを守る",
+  ),
+  commands: [
+    {
+      name: "check",
+      summary: tr(
+        "check books: syntax, names, units, bounds, keys, holds",
+        "帳簿を検査する(構文、名前、単位、境界、キー、仮押さえ)",
+      ),
+      args: { placeholder: "<file.book>", min: 1, max: null, help: tr("the books to check", "検査する帳簿") },
+      flags: [
+        {
+          name: "format",
+          value: "format",
+          choices: ["text", "json"],
+          help: tr(
+            'text for people (the default), json for programs ({"v": 2, "files": […]})',
+            'text は人が読む形(既定)、json はプログラムが読む形({"v": 2, "files": […]})',
+          ),
+        },
+      ],
+      exits: CHECK_EXITS,
+      examples: [
+        "chobo check examples/inventory/inventory.book",
+        "chobo check tests/books/在庫.book --lang ja --format json",
+      ],
+    },
+    {
+      name: "explain",
+      summary: tr(
+        "explain a diagnostic code: when it fires, how to fix it, a book that reproduces it",
+        "診断コードを説明する(いつ出るか、直し方、再現する帳簿)",
+      ),
+      args: {
+        placeholder: "<code>",
+        min: 0,
+        max: 1,
+        help: tr("a code such as E020 (or --all)", "E020 のようなコード(または --all)"),
+      },
+      flags: [
+        { name: "all", value: null, help: tr("explain every code", "すべてのコードを説明する") },
+        {
+          name: "format",
+          value: "format",
+          choices: ["text", "markdown"],
+          help: tr(
+            "text (the default) or markdown (the page docs/codes.md)",
+            "text(既定)か markdown(docs/codes.md のページ)",
+          ),
+        },
+      ],
+      exits: [
+        { code: 0, meaning: tr("the code was explained", "説明した") },
+        { code: 2, meaning: tr("no such code, or a usage error", "そのコードが無い、または使い方の誤り") },
+      ],
+      examples: ["chobo explain E020", "chobo explain --all --format markdown --lang ja"],
+    },
+  ],
+};
+
+/** Runs a parsed chobo command; returns the exit code. */
+export function runChoboCommand(
+  command: CommandSpec,
+  args: readonly string[],
+  flags: ReadonlyMap<string, string | true>,
+  io: Io,
+  lang: Lang,
+): number | { usage: Text } {
+  switch (command.name) {
+    case "check":
+      return check(args, flags.get("format") === "json", io, lang);
+    default:
+      return explain(args, flags, io, lang);
+  }
+}
+
+function check(paths: readonly string[], json: boolean, io: Io, lang: Lang): number {
+  let exit = 0;
+  const files: Record<string, unknown>[] = [];
+  for (const path of paths) {
+    const input = readInput(io, path);
+    if ("error" in input) {
+      io.stderr(`chobo check: ${input.error[lang]}\n`);
+      exit = 1;
+      continue;
+    }
+    const result = checkBookBytes(path, input.bytes);
+    const failed = hasErrors(result.diagnostics);
+    if (failed) exit = 1;
+    if (json) {
+      files.push({
+        file: path,
+        ok: !failed,
+        diagnostics: result.diagnostics.map((d) => diagnosticJson(d, lang)),
+      });
+      continue;
+    }
+    io.stdout(result.diagnostics.map((d) => renderDiagnostic(d, lang)).join(""));
+    io.stdout(`${summary(path, result.diagnostics.map((d) => d.severity), lang)}\n`);
+  }
+  if (json) io.stdout(JSON.stringify({ v: DIAGNOSTICS_JSON_VERSION, files }, null, 2) + "\n");
+  return exit;
+}
+
+/** `在庫.book: ok`, `order.book: ok (1 warning)`, `bad.book: 2 errors, 1 warning`. */
+function summary(path: string, severities: readonly Severity[], lang: Lang): string {
+  const errors = severities.filter((s) => s === "error").length;
+  const warnings = severities.length - errors;
+  const w = tr(`${warnings} warning${warnings === 1 ? "" : "s"}`, `警告 ${warnings} 件`)[lang];
+  if (errors === 0) {
+    return warnings === 0 ? `${path}: ok` : lang === "ja" ? `${path}: ok(${w})` : `${path}: ok (${w})`;
+  }
+  const e = tr(`${errors} error${errors === 1 ? "" : "s"}`, `エラー ${errors} 件`)[lang];
+  return warnings === 0 ? `${path}: ${e}` : `${path}: ${e}${lang === "ja" ? "、" : ", "}${w}`;
+}
+
+function explain(
+  args: readonly string[],
+  flags: ReadonlyMap<string, string | true>,
+  io: Io,
+  lang: Lang,
+): number | { usage: Text } {
+  const all = flags.has("all");
+  const markdown = flags.get("format") === "markdown";
+  if (all === (args.length === 1)) {
+    return { usage: tr("give one code or --all", "コードを一つか --all を渡してください") };
+  }
+  if (all) {
+    io.stdout(markdown ? explainAllMarkdown(lang) : explainAllText(lang));
+    return 0;
+  }
+  const info = findCode(args[0]);
+  if (info === undefined) {
+    const first = CODES[0].code;
+    const last = CODES[CODES.length - 1].code;
+    return {
+      usage: tr(
+        `no code ${args[0]}; chobo explain --all lists ${first} … ${last}`,
+        `${args[0]} というコードはありません。chobo explain --all が ${first} … ${last} を並べます`,
+      ),
+    };
+  }
+  io.stdout(explainText(info, lang));
+  return 0;
+}

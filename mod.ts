@@ -1,0 +1,37 @@
+/**
+ * The library API: everything a program needs to embed chobo.
+ *
+ * @example
+ * ```ts
+ * import { checkBook, renderDiagnostic } from "./mod.ts";
+ * const { diagnostics, book } = checkBook("stock.book", Deno.readTextFileSync("stock.book"));
+ * for (const d of diagnostics) console.log(renderDiagnostic(d, "en"));
+ * ```
+ * @module
+ */
+
+export {
+  type Diagnostic,
+  diagnosticJson,
+  hasErrors,
+  renderDiagnostic,
+  type Severity,
+} from "./lang/common/diagnostic.ts";
+export { chooseLang, type Lang, type Text } from "./lang/common/text.ts";
+export { VERSION } from "./lang/common/version.ts";
+export { checkBook, checkBookBytes, type CheckResult } from "./lang/chobo/check.ts";
+export { type CodeInfo, CODES } from "./lang/chobo/codes.ts";
+export { explainAllMarkdown, explainText, findCode } from "./lang/chobo/explain.ts";
+export { KEYWORDS } from "./lang/chobo/syntax.ts";
+export type {
+  Account,
+  AccountRef,
+  Book,
+  Bound,
+  Move,
+  Param,
+  Pending,
+  Transfer,
+  Unit,
+} from "./lang/chobo/model.ts";
+export { MAX_AMOUNT, MAX_EXPIRY_SECONDS } from "./lang/chobo/model.ts";

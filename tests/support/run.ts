@@ -1,0 +1,40 @@
+/**
+ * Runs the CLI in-process with captured output, for tests.
+ * @module
+ */
+
+import { main } from "../../cli.ts";
+import type { Io } from "../../lang/common/io.ts";
+
+/** What one run printed and returned. */
+export interface Run {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * Runs `ritsu <argv>` in-process. Files come from `files` when given (path → content), else from
+ * disk; the environment is empty unless `env` says otherwise, so no outer variable leaks in.
+ */
+export function runCli(
+  argv: readonly string[],
+  opts: { files?: Record<string, string | Uint8Array>; env?: Record<string, string> } = {},
+): Run {
+  let stdout = "";
+  let stderr = "";
+  const files = opts.files;
+  const io: Io = {
+    env: opts.env ?? {},
+    readFile: (path) => {
+      if (files === undefined) return Deno.readFileSync(path);
+      const content = files[path];
+      if (content === undefined) throw new Deno.errors.NotFound(path);
+      return typeof content === "string" ? new TextEncoder().encode(content) : content;
+    },
+    stdout: (t) => stdout += t,
+    stderr: (t) => stderr += t,
+  };
+  const code = main(argv, io);
+  return { code, stdout, stderr };
+}
