@@ -45,11 +45,11 @@ export function checkBook(file: string, text: string): CheckResult {
  */
 export function checkBookBytes(file: string, bytes: Uint8Array): CheckResult {
   try {
-    return checkBook(file, new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    return checkBook(file, new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes));
   } catch (e) {
     if (!(e instanceof TypeError)) throw e;
   }
-  const text = new TextDecoder("utf-8").decode(bytes);
+  const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
   const before = text.slice(0, text.indexOf("\uFFFD"));
   const line = before.split("\n").length;
   const col = [...before.slice(before.lastIndexOf("\n") + 1)].length + 1;

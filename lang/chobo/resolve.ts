@@ -108,6 +108,10 @@ export function resolveBook(ast: BookAst, r: Reporter): Book | null {
   };
 }
 
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
 function duplicate(r: Reporter, name: Word, what: Text, firstLine: number): void {
   r.error(
     "E003",
@@ -210,13 +214,10 @@ export function parseQuantity(text: string, scale: number, allowNegative: boolea
 }
 
 function resolveAccount(a: AccountAst, units: ReadonlyMap<string, Unit>, r: Reporter): Account | null {
-  let ok = true;
   const params = resolveAccountParams(a.params, r);
-  if (params === null) ok = false;
   const unit = units.get(a.unit.text);
   if (unit === undefined) {
     unknownUnit(r, a.unit, units);
-    ok = false;
   }
   for (const extra of a.descriptions.slice(1)) {
     duplicateItem(r, extra, "description", a.name, a.descriptions[0].line);
@@ -227,7 +228,6 @@ function resolveAccount(a: AccountAst, units: ReadonlyMap<string, Unit>, r: Repo
     const word = b.kind === "lower" ? "at least" : "at most";
     if (firstLine[b.kind] !== undefined) {
       duplicateItem(r, b, word, a.name, firstLine[b.kind]!);
-      ok = false;
       continue;
     }
     firstLine[b.kind] = b.line;
@@ -246,12 +246,10 @@ function resolveAccount(a: AccountAst, units: ReadonlyMap<string, Unit>, r: Repo
           ),
         },
       );
-      ok = false;
       continue;
     }
     const bound = resolveBound(b, unit, r);
-    if (bound === null) ok = false;
-    else bounds[b.kind] = bound;
+    if (bound !== null) bounds[b.kind] = bound;
   }
   if (!a.outside && a.bounds.length === 0) {
     r.error(
@@ -268,7 +266,6 @@ function resolveAccount(a: AccountAst, units: ReadonlyMap<string, Unit>, r: Repo
         ),
       },
     );
-    ok = false;
   }
   const { lower, upper } = bounds;
   if (upper !== null && upper.value < 0n) {
@@ -283,7 +280,6 @@ function resolveAccount(a: AccountAst, units: ReadonlyMap<string, Unit>, r: Repo
         ),
       },
     );
-    ok = false;
   } else if (lower !== null && upper !== null && lower.value > upper.value) {
     r.error(
       "E022",
@@ -296,9 +292,10 @@ function resolveAccount(a: AccountAst, units: ReadonlyMap<string, Unit>, r: Repo
         hint: tr("make the lower bound at most the upper bound", "下限を上限以下にしてください"),
       },
     );
-    ok = false;
   }
-  if (!ok || unit === undefined || params === null) return null;
+  // An account whose bounds are wrong still resolves, so the moves that use it are checked too;
+  // the book as a whole is not returned while any error stands.
+  if (unit === undefined || params === null) return null;
   return {
     name: a.name.text,
     params,
@@ -718,7 +715,7 @@ function resolveRef(
       "E004",
       ref.name,
       tr(
-        `${account.name} takes ${account.params.length} argument(s) and is given ${ref.args.length}`,
+        `${account.name} takes ${plural(account.params.length, "argument")} and is given ${ref.args.length}`,
         `${account.name} の引数は ${account.params.length} 個ですが、${ref.args.length} 個渡しています`,
       ),
       {

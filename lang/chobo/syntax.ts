@@ -202,6 +202,7 @@ function tokenize(chars: readonly string[], start: number): Token[] {
           "a tab; chobo indents and separates with spaces",
           "タブがあります。字下げと区切りは空白で書きます",
         ),
+        tr("replace the tab with spaces", "タブを空白に置き換えてください"),
       );
     } else if (ch === "\uFEFF") {
       throw new LineError(
@@ -425,6 +426,10 @@ export function parseBook(text: string, r: Reporter): BookAst {
     const chars = [...raw];
     let indent = 0;
     while (indent < chars.length && chars[indent] === " ") indent++;
+    // A tab in the indentation is reported by the lexer; it still counts as indentation so the
+    // line stays in its block and the lines after it are not misread as orphans.
+    let leading = indent;
+    while (leading < chars.length && (chars[leading] === " " || chars[leading] === "\t")) leading++;
     try {
       const tokens = tokenize(chars, indent);
       if (tokens.length === 0) return;
@@ -463,7 +468,7 @@ export function parseBook(text: string, r: Reporter): BookAst {
     } catch (e) {
       if (!(e instanceof LineError)) throw e;
       r.error("E001", { line: lineNo, col: e.col }, e.message, e.hint === null ? {} : { hint: e.hint });
-      if (indent === 0) block = { kind: "none" };
+      if (leading === 0) block = { kind: "none" };
     }
   });
   if (ast.headers.length === 0 && !r.hasErrors()) {
