@@ -14,7 +14,11 @@ import {
 import { type Io, readInput } from "../common/io.ts";
 import { type Lang, type Text, tr } from "../common/text.ts";
 import { VERSION } from "../common/version.ts";
+import { stringifyJson } from "../common/json.ts";
 import { checkBookBytes } from "./check.ts";
+import type { Book } from "./model.ts";
+import { runJson, runText } from "./run.ts";
+import { readScenarios, runScenario, type Scenario, ScenarioError } from "./scenario.ts";
 import { CODES } from "./codes.ts";
 import { explainAllMarkdown, explainAllText, explainText, findCode } from "./explain.ts";
 
@@ -64,6 +68,46 @@ export const CHOBO: ToolSpec = {
       ],
     },
     {
+      name: "run",
+      summary: tr(
+        "run scenarios on the reference interpreter: each step's result, then balances and holds",
+        "シナリオを参照インタプリタで流す(ステップごとの結果と、終わりの残高と仮押さえ)",
+      ),
+      args: { placeholder: "<file.book>", min: 1, max: 1, help: tr("the book", "帳簿") },
+      flags: [
+        {
+          name: "scenario",
+          value: "file.json",
+          required: true,
+          help: tr(
+            "one scenario, or a list of them as chobo scenarios prints",
+            "シナリオ一つか、chobo scenarios が出すシナリオの並び",
+          ),
+        },
+        {
+          name: "format",
+          value: "format",
+          choices: ["text", "json"],
+          help: tr(
+            "text for people (the default), json for programs",
+            "text は人が読む形(既定)、json はプログラムが読む形",
+          ),
+        },
+      ],
+      exits: [
+        { code: 0, meaning: tr("the scenarios ran", "シナリオを流した") },
+        {
+          code: 1,
+          meaning: tr(
+            "the book has errors, or a scenario does not fit the book",
+            "帳簿にエラーがある、またはシナリオが帳簿に合わない",
+          ),
+        },
+        { code: 2, meaning: tr("a usage error, or an internal error", "使い方の誤り、または内部の異常") },
+      ],
+      examples: ["chobo run tests/books/在庫.book --scenario tests/books/在庫.more.json"],
+    },
+    {
       name: "explain",
       summary: tr(
         "explain a diagnostic code: when it fires, how to fix it, a book that reproduces it",
@@ -107,6 +151,8 @@ export function runChoboCommand(
   switch (command.name) {
     case "check":
       return check(args, flags.get("format") === "json", io, lang);
+    case "run":
+      return run(args[0], flags.get("scenario") as string, flags.get("format") === "json", io, lang);
     default:
       return explain(args, flags, io, lang);
   }
@@ -138,6 +184,48 @@ function check(paths: readonly string[], json: boolean, io: Io, lang: Lang): num
   }
   if (json) io.stdout(JSON.stringify({ v: DIAGNOSTICS_JSON_VERSION, files }, null, 2) + "\n");
   return exit;
+}
+
+/** Reads and checks a book for a command that needs it whole; prints why not and returns null. */
+function loadBook(path: string, command: string, io: Io, lang: Lang): Book | null {
+  const input = readInput(io, path);
+  if ("error" in input) {
+    io.stderr(`chobo ${command}: ${input.error[lang]}\n`);
+    return null;
+  }
+  const result = checkBookBytes(path, input.bytes);
+  if (result.book === null) {
+    io.stderr(result.diagnostics.map((d) => renderDiagnostic(d, lang)).join(""));
+    io.stderr(`${summary(path, result.diagnostics.map((d) => d.severity), lang)}\n`);
+  }
+  return result.book;
+}
+
+function run(bookPath: string, scenarioPath: string, json: boolean, io: Io, lang: Lang): number {
+  const book = loadBook(bookPath, "run", io, lang);
+  if (book === null) return 1;
+  const input = readInput(io, scenarioPath);
+  if ("error" in input) {
+    io.stderr(`chobo run: ${input.error[lang]}\n`);
+    return 1;
+  }
+  let scenarios: Scenario[];
+  try {
+    scenarios = readScenarios(book, new TextDecoder().decode(input.bytes));
+  } catch (e) {
+    if (!(e instanceof ScenarioError)) throw e;
+    io.stderr(`chobo run: ${scenarioPath}: ${e.text[lang]}\n`);
+    return 1;
+  }
+  const runs = scenarios.map((s) => ({ s, branches: runScenario(book, s) }));
+  if (json) {
+    io.stdout(
+      stringifyJson({ file: bookPath, runs: runs.map(({ s, branches }) => runJson(s, branches)) }, 2) + "\n",
+    );
+  } else {
+    io.stdout(runs.map(({ s, branches }) => runText(bookPath, s, branches, lang)).join("\n"));
+  }
+  return 0;
 }
 
 /** `在庫.book: ok`, `order.book: ok (1 warning)`, `bad.book: 2 errors, 1 warning`. */

@@ -18,6 +18,8 @@ export interface FlagSpec {
   readonly value: string | null;
   /** The closed set of values, when there is one. */
   readonly choices?: readonly string[];
+  /** A flag the command cannot run without (`run --scenario <file>`). */
+  readonly required?: boolean;
   readonly help: Text;
 }
 
@@ -143,6 +145,16 @@ export function parseCommandLine(tool: ToolSpec, argv: readonly string[]): Parse
     flags.set(name, value);
   }
   if (flags.has("help")) return { kind: "help", command };
+  const missing = command.flags.find((f) => f.required === true && !flags.has(f.name));
+  if (missing !== undefined) {
+    return usage(
+      command,
+      tr(
+        `--${missing.name} ${valueText(missing)} is required`,
+        `--${missing.name} ${valueText(missing)} が要ります`,
+      ),
+    );
+  }
   if (args.length < command.args.min) {
     return usage(
       command,
@@ -199,7 +211,10 @@ export function usageLine(tool: ToolSpec, c: CommandSpec): string {
       c.args.min === 0 ? "]" : ""
     }`;
   const flags = [...c.flags, ...commonFlags(tool.name)].filter((f) => f.name !== "help")
-    .map((f) => ` [--${f.name}${f.value === null ? "" : ` ${valueText(f)}`}]`).join("");
+    .map((f) => {
+      const flag = `--${f.name}${f.value === null ? "" : ` ${valueText(f)}`}`;
+      return f.required === true ? ` ${flag}` : ` [${flag}]`;
+    }).join("");
   return `${tool.name} ${c.name}${args}${flags}`;
 }
 

@@ -1,0 +1,373 @@
+/**
+ * The reference interpreter (seed chobo 2.1–2.7): the one place that decides what a book means.
+ * PostgreSQL and TigerBeetle are checked against it, scenario by scenario (P5).
+ *
+ * A `Ledger` is one tenant's state: balances (posted, held out, held in) per account, holds with
+ * their per-move amounts, state and expiry, and the keys used per transfer and operation. Every
+ * operation is all or nothing: a refused or failed operation changes nothing.
+ * @module
+ */
+
+import { type Text, tr } from "../common/text.ts";
+import type { Bound, Move, Transfer } from "./model.ts";
+
+/** The operations of seed 1.5: `do` for immediate transfers, `hold`/`post`/`void` for pending ones. */
+export type OpName = "do" | "hold" | "post" | "void";
+
+/** The smallest and largest balance: PostgreSQL `bigint`, a signed 64-bit integer. */
+export const MIN_BALANCE = -(1n << 63n);
+export const MAX_BALANCE = (1n << 63n) - 1n;
+
+/** One account: its kind and the values of its string parameters. */
+export interface AccountId {
+  readonly account: string;
+  readonly args: readonly string[];
+}
+
+/** The three numbers of an account (seed 2.1). */
+export interface Balance {
+  readonly posted: bigint;
+  readonly heldOut: bigint;
+  readonly heldIn: bigint;
+}
+
+/** The states of a hold (seed 2.4). */
+export type HoldState = "held" | "posted" | "voided" | "expired";
+
+/** One hold: which transfer and key, what each move holds, its state and times. */
+export interface Hold {
+  readonly transfer: string;
+  readonly key: readonly string[];
+  readonly moves: readonly { readonly from: AccountId; readonly to: AccountId; readonly amount: bigint }[];
+  readonly state: HoldState;
+  /** Per-move amounts posted, once posted. */
+  readonly posted: readonly bigint[] | null;
+  readonly createdAt: bigint;
+  readonly expiresAt: bigint | null;
+}
+
+/** A call with checked arguments: strings and amounts by parameter name. */
+export interface Call {
+  readonly transfer: Transfer;
+  readonly op: OpName;
+  readonly args: ReadonlyMap<string, string | bigint>;
+}
+
+/** Where a bound refused a move: the move, the account and its numbers at that point. */
+export interface BoundRefusal {
+  readonly move: number;
+  readonly side: "lower" | "upper";
+  readonly account: AccountId;
+  readonly amount: bigint;
+  readonly balance: Balance;
+  readonly bound: Bound;
+}
+
+/** The result of one operation (seed 1.5): done, done before, refused with a reason, or failed. */
+export type Outcome =
+  | { readonly kind: "done" }
+  | { readonly kind: "done_before" }
+  | { readonly kind: "refused"; readonly reason: string; readonly at: BoundRefusal | null }
+  | { readonly kind: "failed"; readonly why: Text };
+
+interface KeyRecord {
+  readonly content: string;
+  readonly refusedByBound: boolean;
+}
+
+/** The display form of an account: `stock(sku-2)`, `suppliers`. */
+export function accountText(id: AccountId): string {
+  return id.args.length === 0 ? id.account : `${id.account}(${id.args.join(", ")})`;
+}
+
+/** The display form of a hold: `reserve(order-3, sku-2)`. */
+export function holdText(h: { transfer: string; key: readonly string[] }): string {
+  return `${h.transfer}(${h.key.join(", ")})`;
+}
+
+function idKey(id: AccountId): string {
+  return JSON.stringify([id.account, ...id.args]);
+}
+
+const ZERO: Balance = { posted: 0n, heldOut: 0n, heldIn: 0n };
+
+/**
+ * One tenant's state. `apply` runs an operation, `pass` moves the clock and expires the holds it
+ * reaches; `clone` gives an independent copy (for `together` orders).
+ */
+export class Ledger {
+  private constructor(
+    private readonly accountOrder: ReadonlyMap<string, number>,
+    private now_: bigint,
+    private readonly balances_: Map<string, { id: AccountId; balance: Balance }>,
+    private readonly holds_: Map<string, Hold>,
+    private readonly keys: Map<string, KeyRecord>,
+  ) {}
+
+  /** An empty ledger for a book whose account kinds are declared in `accountNames` order. */
+  static empty(accountNames: readonly string[]): Ledger {
+    return new Ledger(new Map(accountNames.map((n, i) => [n, i])), 0n, new Map(), new Map(), new Map());
+  }
+
+  clone(): Ledger {
+    return new Ledger(
+      this.accountOrder,
+      this.now_,
+      new Map(this.balances_),
+      new Map(this.holds_),
+      new Map(this.keys),
+    );
+  }
+
+  /** Seconds since the scenario began. */
+  get now(): bigint {
+    return this.now_;
+  }
+
+  /** A balance; accounts never used read as zero. */
+  balance(id: AccountId): Balance {
+    return this.balances_.get(idKey(id))?.balance ?? ZERO;
+  }
+
+  /** Every account an operation named, by the book's order of account kinds, then first use. */
+  accounts(): { id: AccountId; balance: Balance }[] {
+    const rows = [...this.balances_.values()];
+    return rows.map((row, i) => ({ row, i }))
+      .sort((a, b) =>
+        (this.accountOrder.get(a.row.id.account) ?? 0) - (this.accountOrder.get(b.row.id.account) ?? 0) ||
+        a.i - b.i
+      )
+      .map(({ row }) => row);
+  }
+
+  /** Every hold, in the order they were made. */
+  holds(): Hold[] {
+    return [...this.holds_.values()];
+  }
+
+  /** A canonical text of balances and holds, equal for equal states whatever the order of use. */
+  snapshot(): string {
+    const balances = [...this.balances_.entries()].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)
+      .map(([k, v]) => [k, String(v.balance.posted), String(v.balance.heldOut), String(v.balance.heldIn)]);
+    const holds = [...this.holds_.entries()].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)
+      .map(([k, h]) => [k, h.state]);
+    return JSON.stringify([balances, holds]);
+  }
+
+  /** Moves the clock; every held hold whose expiry it reaches expires (seed 2.5). */
+  pass(seconds: bigint): Hold[] {
+    this.now_ += seconds;
+    const expired: Hold[] = [];
+    for (const [k, h] of this.holds_) {
+      if (h.state === "held" && h.expiresAt !== null && h.expiresAt <= this.now_) {
+        for (const [key, row] of this.release(h)) this.balances_.set(key, row);
+        const ended = { ...h, state: "expired" as const };
+        this.holds_.set(k, ended);
+        expired.push(ended);
+      }
+    }
+    return expired;
+  }
+
+  /** Runs one operation. */
+  apply(call: Call): Outcome {
+    switch (call.op) {
+      case "do":
+      case "hold":
+        return this.move(call);
+      case "post":
+        return this.post(call);
+      case "void":
+        return this.void_(call);
+    }
+  }
+
+  private resolved(call: Call): { from: AccountId; to: AccountId; amount: bigint; move: Move }[] {
+    const arg = (name: string) => call.args.get(name) as string;
+    return call.transfer.moves.map((m) => ({
+      move: m,
+      from: { account: m.from.account.name, args: m.from.args.map(arg) },
+      to: { account: m.to.account.name, args: m.to.args.map(arg) },
+      amount: m.amount.kind === "literal" ? m.amount.value : call.args.get(m.amount.param) as bigint,
+    }));
+  }
+
+  private touch(id: AccountId): void {
+    const k = idKey(id);
+    if (!this.balances_.has(k)) this.balances_.set(k, { id, balance: ZERO });
+  }
+
+  private keyValues(call: Call): string[] {
+    return call.transfer.key.map((k) => call.args.get(k) as string);
+  }
+
+  /** `do` and `hold`: same_account, then the key, then bounds move by move (seed 2.3). */
+  private move(call: Call): Outcome {
+    const moves = this.resolved(call);
+    for (const m of moves) {
+      this.touch(m.from);
+      this.touch(m.to);
+    }
+    if (moves.some((m) => idKey(m.from) === idKey(m.to))) return refused("same_account");
+    const key = this.keyValues(call);
+    const keyId = JSON.stringify([call.transfer.name, call.op, ...key]);
+    const content = JSON.stringify(call.transfer.params.map((p) => String(call.args.get(p.name))));
+    const used = this.keys.get(keyId);
+    if (used !== undefined) {
+      if (used.refusedByBound) return refused("already_refused");
+      return used.content === content ? { kind: "done_before" } : refused("key_conflict");
+    }
+    const scratch = new Map<string, { id: AccountId; balance: Balance }>();
+    const read = (id: AccountId) => scratch.get(idKey(id))?.balance ?? this.balance(id);
+    for (const [i, m] of moves.entries()) {
+      const from = read(m.from);
+      const lower = m.move.from.account.lower;
+      if (lower !== null && from.posted - from.heldOut - m.amount < lower.value) {
+        this.keys.set(keyId, { content, refusedByBound: true });
+        return boundRefusal(i + 1, "lower", m.from, m.amount, from, lower);
+      }
+      const to = read(m.to);
+      const upper = m.move.to.account.upper;
+      if (upper !== null && to.posted + to.heldIn + m.amount > upper.value) {
+        this.keys.set(keyId, { content, refusedByBound: true });
+        return boundRefusal(i + 1, "upper", m.to, m.amount, to, upper);
+      }
+      const held = call.op === "hold";
+      const fromAfter = held
+        ? { ...from, heldOut: from.heldOut + m.amount }
+        : { ...from, posted: from.posted - m.amount };
+      scratch.set(idKey(m.from), { id: m.from, balance: fromAfter });
+      const to2 = read(m.to);
+      const toAfter = held
+        ? { ...to2, heldIn: to2.heldIn + m.amount }
+        : { ...to2, posted: to2.posted + m.amount };
+      scratch.set(idKey(m.to), { id: m.to, balance: toAfter });
+    }
+    const failure = outOfRange(scratch);
+    if (failure !== null) return failure;
+    for (const [k, row] of scratch) this.balances_.set(k, row);
+    this.keys.set(keyId, { content, refusedByBound: false });
+    if (call.op === "hold") {
+      const pending = call.transfer.pending!;
+      this.holds_.set(JSON.stringify([call.transfer.name, ...key]), {
+        transfer: call.transfer.name,
+        key,
+        moves: moves.map(({ from, to, amount }) => ({ from, to, amount })),
+        state: "held",
+        posted: null,
+        createdAt: this.now_,
+        expiresAt: pending.expires === "after" ? this.now_ + pending.seconds : null,
+      });
+    }
+    return { kind: "done" };
+  }
+
+  private findHold(call: Call): [string, Hold] | null {
+    const k = JSON.stringify([call.transfer.name, ...this.keyValues(call)]);
+    const h = this.holds_.get(k);
+    return h === undefined ? null : [k, h];
+  }
+
+  /**
+   * The balances after a hold ends: its held amounts come back out, and `posted` (per move) moves
+   * for real. Nothing is checked against bounds: the hold was checked for the worst case.
+   */
+  private release(
+    h: Hold,
+    posted: readonly bigint[] | null = null,
+  ): Map<string, { id: AccountId; balance: Balance }> {
+    const scratch = new Map<string, { id: AccountId; balance: Balance }>();
+    const read = (id: AccountId) => scratch.get(idKey(id))?.balance ?? this.balance(id);
+    h.moves.forEach((m, i) => {
+      const p = posted === null ? 0n : posted[i];
+      const from = read(m.from);
+      scratch.set(idKey(m.from), {
+        id: m.from,
+        balance: { ...from, heldOut: from.heldOut - m.amount, posted: from.posted - p },
+      });
+      const to = read(m.to);
+      scratch.set(idKey(m.to), {
+        id: m.to,
+        balance: { ...to, heldIn: to.heldIn - m.amount, posted: to.posted + p },
+      });
+    });
+    return scratch;
+  }
+
+  /** `post`: the hold, its state, then the amounts (seed 2.4); a full post posts what was held. */
+  private post(call: Call): Outcome {
+    const found = this.findHold(call);
+    if (found === null) return refused("no_such_hold");
+    const [k, h] = found;
+    const partial = call.transfer.params.some((p) => p.type.kind === "amount" && call.args.has(p.name));
+    const amounts = call.transfer.moves.map((m, i) =>
+      partial && m.amount.kind === "param" ? call.args.get(m.amount.param) as bigint : h.moves[i].amount
+    );
+    switch (h.state) {
+      case "posted":
+        return h.posted!.every((a, i) => a === amounts[i])
+          ? { kind: "done_before" }
+          : refused("key_conflict");
+      case "voided":
+        return refused("already_voided");
+      case "expired":
+        return refused("expired");
+    }
+    if (amounts.some((a, i) => a > h.moves[i].amount)) return refused("over_hold");
+    const after = this.release(h, amounts);
+    const failure = outOfRange(after);
+    if (failure !== null) return failure;
+    for (const [key, row] of after) this.balances_.set(key, row);
+    this.holds_.set(k, { ...h, state: "posted", posted: amounts });
+    return { kind: "done" };
+  }
+
+  /** `void`: the hold and its state (seed 2.4). */
+  private void_(call: Call): Outcome {
+    const found = this.findHold(call);
+    if (found === null) return refused("no_such_hold");
+    const [k, h] = found;
+    switch (h.state) {
+      case "posted":
+        return refused("already_posted");
+      case "voided":
+        return { kind: "done_before" };
+      case "expired":
+        return refused("expired");
+    }
+    for (const [key, row] of this.release(h)) this.balances_.set(key, row);
+    this.holds_.set(k, { ...h, state: "voided" });
+    return { kind: "done" };
+  }
+}
+
+function refused(reason: string): Outcome {
+  return { kind: "refused", reason, at: null };
+}
+
+function boundRefusal(
+  move: number,
+  side: "lower" | "upper",
+  account: AccountId,
+  amount: bigint,
+  balance: Balance,
+  bound: Bound,
+): Outcome {
+  return { kind: "refused", reason: bound.reason, at: { move, side, account, amount, balance, bound } };
+}
+
+function overflow(): Outcome {
+  return {
+    kind: "failed",
+    why: tr("a balance would leave the 64-bit range", "残高が 64 ビットの整数の範囲を出ます"),
+  };
+}
+
+function outOfRange(rows: ReadonlyMap<string, { balance: Balance }>): Outcome | null {
+  for (const { balance } of rows.values()) {
+    for (const v of [balance.posted, balance.heldOut, balance.heldIn]) {
+      if (v < MIN_BALANCE || v > MAX_BALANCE) return overflow();
+    }
+  }
+  return null;
+}
