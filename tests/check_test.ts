@@ -5,6 +5,7 @@
 
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { checkBook } from "../lang/chobo/check.ts";
+import { renderDiagnostic } from "../lang/common/diagnostic.ts";
 import { emittedChoboCodes } from "./support/codes.ts";
 import { assertGolden } from "./support/golden.ts";
 import { runCli } from "./support/run.ts";
@@ -52,8 +53,31 @@ Deno.test("every fixture book is listed once in expect.json", () => {
   strictEqual(new Set(listed).size, listed.length);
 });
 
+const DIFF = `${FIXTURES}diff/`;
+/** The `--diff-base` fixtures: `<name>.book` now, `<name>.before.book` at the base revision. */
+const DIFF_BOOKS = [...Deno.readDirSync(DIFF)].map((e) => e.name)
+  .filter((n) => n.endsWith(".book") && !n.endsWith(".before.book")).sort();
+
+function checkAgainstBase(name: string) {
+  const before = DIFF + name.replace(/\.book$/, ".before.book");
+  const base = checkBook(before, Deno.readTextFileSync(before)).book!;
+  return checkBook(name, Deno.readTextFileSync(DIFF + name), { base }).diagnostics;
+}
+
+Deno.test("golden output of every --diff-base fixture, English and Japanese", () => {
+  for (const name of DIFF_BOOKS) {
+    const diagnostics = checkAgainstBase(name);
+    ok(diagnostics.length > 0, name);
+    for (const lang of ["en", "ja"] as const) {
+      const text = diagnostics.map((d) => renderDiagnostic(d, lang)).join("");
+      assertGolden(`${GOLDEN}diff/${name.replace(/\.book$/, "")}.${lang}.txt`, text);
+    }
+  }
+});
+
 Deno.test("every code the checker emits has a fixture", () => {
   const covered = new Set(TWINS.flatMap((t) => t.codes));
+  for (const name of DIFF_BOOKS) for (const d of checkAgainstBase(name)) covered.add(d.code);
   for (const code of emittedChoboCodes()) ok(covered.has(code), `no fixture reports ${code}`);
 });
 

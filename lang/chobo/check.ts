@@ -10,6 +10,7 @@ import { Reporter } from "../common/reporter.ts";
 import { findSecrets, SECRET_KINDS } from "../common/secrets.ts";
 import { tr } from "../common/text.ts";
 import type { Account, Book } from "./model.ts";
+import { diffBooks } from "./diff.ts";
 import { resolveBook } from "./resolve.ts";
 import { type BookAst, parseBook } from "./syntax.ts";
 
@@ -20,6 +21,11 @@ export interface CheckResult {
   readonly book: Book | null;
 }
 
+/** What else a check compares with: the same book at a base revision (`--diff-base`). */
+export interface CheckOptions {
+  readonly base?: Book;
+}
+
 /**
  * Checks the text of one book. `file` is the name diagnostics show.
  *
@@ -28,11 +34,12 @@ export interface CheckResult {
  * const { book, diagnostics } = checkBook("stock.book", Deno.readTextFileSync("stock.book"));
  * ```
  */
-export function checkBook(file: string, text: string): CheckResult {
+export function checkBook(file: string, text: string, options: CheckOptions = {}): CheckResult {
   const r = new Reporter(file, text);
   const ast = parseBook(text, r);
   const book = r.hasErrors() ? null : resolveBook(ast, r);
   if (book !== null) {
+    if (options.base !== undefined) diffBooks(options.base, book, r);
     unusedDeclarations(ast, book, r);
     idleBounds(book, r);
   }
@@ -43,9 +50,9 @@ export function checkBook(file: string, text: string): CheckResult {
 /**
  * Checks a book given as bytes: text that is not UTF-8 is one E001 at its first bad byte.
  */
-export function checkBookBytes(file: string, bytes: Uint8Array): CheckResult {
+export function checkBookBytes(file: string, bytes: Uint8Array, options: CheckOptions = {}): CheckResult {
   try {
-    return checkBook(file, new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes));
+    return checkBook(file, new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes), options);
   } catch (e) {
     if (!(e instanceof TypeError)) throw e;
   }

@@ -15,7 +15,8 @@ import { type Io, readInput } from "../common/io.ts";
 import { type Lang, type Text, tr } from "../common/text.ts";
 import { VERSION } from "../common/version.ts";
 import { stringifyJson } from "../common/json.ts";
-import { checkBookBytes } from "./check.ts";
+import { readAtRevision } from "../common/git.ts";
+import { checkBook, checkBookBytes } from "./check.ts";
 import type { Book } from "./model.ts";
 import { runJson, runText } from "./run.ts";
 import { readScenarios, runScenario, type Scenario, ScenarioError } from "./scenario.ts";
@@ -58,6 +59,14 @@ export const CHOBO: ToolSpec = {
           help: tr(
             'text for people (the default), json for programs ({"v": 2, "files": […]})',
             'text は人が読む形(既定)、json はプログラムが読む形({"v": 2, "files": […]})',
+          ),
+        },
+        {
+          name: "diff-base",
+          value: "revision",
+          help: tr(
+            "compare with each book at this git revision: changed accounts (E050) or transfers (E051), removed ones (W107)",
+            "各帳簿を git のこのリビジョンのものと比べる(勘定の変更 E050、振替の変更 E051、消したもの W107)",
           ),
         },
       ],
@@ -150,7 +159,13 @@ export function runChoboCommand(
 ): number | { usage: Text } {
   switch (command.name) {
     case "check":
-      return check(args, flags.get("format") === "json", io, lang);
+      return check(
+        args,
+        flags.get("format") === "json",
+        flags.get("diff-base") as string | undefined,
+        io,
+        lang,
+      );
     case "run":
       return run(args[0], flags.get("scenario") as string, flags.get("format") === "json", io, lang);
     default:
@@ -158,7 +173,36 @@ export function runChoboCommand(
   }
 }
 
-function check(paths: readonly string[], json: boolean, io: Io, lang: Lang): number {
+/** The book at the base revision to compare with, or undefined when there is none to compare. */
+function baseBook(path: string, rev: string, io: Io, lang: Lang): Book | undefined | "error" {
+  const base = readAtRevision(path, rev);
+  if ("absent" in base) return undefined;
+  if ("error" in base) {
+    io.stderr(`chobo check: ${base.error[lang]}\n`);
+    return "error";
+  }
+  const book = checkBook(`${path}@${rev}`, base.text).book;
+  if (book === null) {
+    io.stderr(
+      `chobo check: ${
+        tr(
+          `${path} at ${rev} has errors, so there is nothing to compare with`,
+          `${rev} の ${path} にエラーがあるので、比べられません`,
+        )[lang]
+      }\n`,
+    );
+    return undefined;
+  }
+  return book;
+}
+
+function check(
+  paths: readonly string[],
+  json: boolean,
+  diffBase: string | undefined,
+  io: Io,
+  lang: Lang,
+): number {
   let exit = 0;
   const files: Record<string, unknown>[] = [];
   for (const path of paths) {
@@ -168,7 +212,12 @@ function check(paths: readonly string[], json: boolean, io: Io, lang: Lang): num
       exit = 1;
       continue;
     }
-    const result = checkBookBytes(path, input.bytes);
+    const base = diffBase === undefined ? undefined : baseBook(path, diffBase, io, lang);
+    if (base === "error") {
+      exit = 1;
+      continue;
+    }
+    const result = checkBookBytes(path, input.bytes, { base });
     const failed = hasErrors(result.diagnostics);
     if (failed) exit = 1;
     if (json) {
