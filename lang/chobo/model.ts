@@ -36,6 +36,8 @@ export interface Account {
   readonly upper: Bound | null;
   readonly description: string | null;
   readonly line: number;
+  /** Column of the account's name. */
+  readonly col: number;
 }
 
 /** A transfer's parameter: a string, or an amount of a unit. */
@@ -79,6 +81,8 @@ export interface Transfer {
   readonly moves: readonly Move[];
   readonly description: string | null;
   readonly line: number;
+  /** Column of the transfer's name. */
+  readonly col: number;
 }
 
 /** A book that passed name resolution and type checks. */

@@ -305,6 +305,7 @@ function resolveAccount(a: AccountAst, units: ReadonlyMap<string, Unit>, r: Repo
     upper,
     description: a.descriptions[0]?.text ?? null,
     line: a.line,
+    col: a.name.col,
   };
 }
 
@@ -574,6 +575,7 @@ function resolveTransfer(
     moves,
     description: t.descriptions[0]?.text ?? null,
     line: t.line,
+    col: t.name.col,
   };
 }
 

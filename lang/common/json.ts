@@ -125,15 +125,30 @@ export function parseJson(text: string): Json {
 }
 
 /**
- * Writes JSON with `bigint` as bare digits; `indent` as in `JSON.stringify`.
+ * Writes JSON with `bigint` as bare digits; `indent` spaces per level as in `JSON.stringify`
+ * (none: one line). `undefined` members are left out, as `JSON.stringify` does.
  *
  * @example
  * ```ts
  * stringifyJson({ qty: 1n << 62n }); // '{"qty":4611686018427387904}'
  * ```
  */
-export function stringifyJson(value: unknown, indent?: number): string {
-  const marker = "\u0000bigint:";
-  const text = JSON.stringify(value, (_, v) => typeof v === "bigint" ? marker + v.toString() : v, indent);
-  return text.replace(new RegExp(`"${marker}(-?[0-9]+)"`, "g"), "$1");
+export function stringifyJson(value: unknown, indent = 0): string {
+  const write = (v: unknown, depth: number): string | undefined => {
+    if (typeof v === "bigint") return v.toString();
+    if (v === null || typeof v !== "object") return JSON.stringify(v);
+    const inner = indent === 0 ? "" : "\n" + " ".repeat(indent * (depth + 1));
+    const outer = indent === 0 ? "" : "\n" + " ".repeat(indent * depth);
+    const colon = indent === 0 ? ":" : ": ";
+    if (Array.isArray(v)) {
+      if (v.length === 0) return "[]";
+      return `[${v.map((x) => inner + (write(x, depth + 1) ?? "null")).join(",")}${outer}]`;
+    }
+    const members = Object.entries(v).flatMap(([k, x]) => {
+      const written = write(x, depth + 1);
+      return written === undefined ? [] : [`${inner}${JSON.stringify(k)}${colon}${written}`];
+    });
+    return members.length === 0 ? "{}" : `{${members.join(",")}${outer}}`;
+  };
+  return write(value, 0) ?? "null";
 }
