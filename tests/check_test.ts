@@ -149,3 +149,77 @@ Deno.test("text that is not UTF-8 is one E001 at its first bad byte", () => {
   strictEqual(run.code, 1);
   ok(run.stdout.startsWith("error[E001]: x.book:2:6: the file is not UTF-8 text"), run.stdout);
 });
+
+Deno.test("the four W103/W104 diagnostics of seed 3.1, character for character", () => {
+  const expected: [string, "en" | "ja", string][] = [
+    [
+      "order.book",
+      "en",
+      `warning[W103]: order.book:15:3: move 1 takes from shop_sales(shop) before move 2 puts into it: when shop_sales(shop) is short at that point, the call is refused with sales_short, even when the two moves together would leave enough
+    15 |   move fee from shop_sales(shop) to fee_income
+  the operations that get there:
+       1  sale.do(order: order-1, shop: shop-2, price: 1, fee: 1)  refused: sales_short (move 1 takes 1 from shop_sales(shop-2): posted 0, held out 0)
+  hint: write the move that puts into shop_sales(shop) first
+`,
+    ],
+    [
+      "hold_order.book",
+      "en",
+      `warning[W104]: hold_order.book:14:3: in a hold, what move 1 puts into held(order) is held coming in, and does not count when move 2 takes from held(order): unless held(order) has enough already, the hold is refused with held_short
+    14 |   move price from held(order) to shop_payout
+  the operations that get there:
+       1  settle.hold(order: order-1, price: 1)  refused: held_short (move 2 takes 1 from held(order-1): posted 0, held out 0, held in 1)
+  hint: have what it takes in held(order) beforehand, or take it in another transfer after the hold is posted
+`,
+    ],
+    [
+      "順序.book",
+      "en",
+      `warning[W103]: 順序.book:15:3: move 1 takes from 店の売上(店) before move 2 puts into it: when 店の売上(店) is short at that point, the call is refused with 売上不足, even when the two moves together would leave enough
+    15 |   move 手数料 from 店の売上(店) to 手数料収入
+  the operations that get there:
+       1  売上.do(注文: 注文-1, 店: 店-2, 代金: 1, 手数料: 1)  refused: 売上不足 (move 1 takes 1 from 店の売上(店-2): posted 0, held out 0)
+  hint: write the move that puts into 店の売上(店) first
+`,
+    ],
+    [
+      "仮押さえの順序.book",
+      "ja",
+      `警告[W104]: 仮押さえの順序.book:14:3: 仮押さえでは、1 つ目の移動が 預り(注文) へ入れる額は入ってくる仮押さえになり、2 つ目の移動が 預り(注文) から取るときに数えられません。預り(注文) にはじめから足りるだけの残高が無ければ、預り不足 で拒否されます
+    14 |   move 代金 from 預り(注文) to 店への支払
+  そうなる例:
+       1  決済.hold(注文: 注文-1, 代金: 1)  預り不足 で拒否される(2 つ目の移動が 預り(注文-1) から 1 を取ろうとしたときの残高は、確定 0、出ていく仮押さえ 0、入ってくる仮押さえ 1)
+  ヒント: 取る分をはじめから 預り(注文) に入れておくか、確定のあとで取る別の振替にしてください
+`,
+    ],
+  ];
+  for (const [name, lang, text] of expected) {
+    const run = checkFixture(FIXTURES, name, lang, "text");
+    ok(run.stdout.startsWith(text), `${name}:\n${run.stdout}`);
+  }
+});
+
+Deno.test("the report of seed 3.2 for 在庫.book, character for character, in both languages", () => {
+  const en = `在庫.book: ok
+  入荷.do    may be refused: key_conflict
+  引当.hold  may be refused: 在庫切れ (在庫(sku) at least 0), key_conflict, already_refused
+  引当.post  may be refused: key_conflict, already_voided, expired, over_hold, no_such_hold
+  引当.void  may be refused: already_posted, expired, no_such_hold
+  返品.do    may be refused: key_conflict
+  key: 入荷 once per 納品書, sku; a second call that differs only in 数 is refused with key_conflict
+  key: 引当 once per 注文, sku; a second call that differs only in 数 is refused with key_conflict; holding again with the same key after the hold has ended answers done_before and holds nothing
+  key: 返品 once per 返品伝票, sku; a second call that differs only in 数 is refused with key_conflict
+`;
+  const ja = `在庫.book: ok
+  入荷.do    拒否されうる理由: key_conflict
+  引当.hold  拒否されうる理由: 在庫切れ(在庫(sku) at least 0)、key_conflict、already_refused
+  引当.post  拒否されうる理由: key_conflict、already_voided、expired、over_hold、no_such_hold
+  引当.void  拒否されうる理由: already_posted、expired、no_such_hold
+  返品.do    拒否されうる理由: key_conflict
+  キー: 入荷 は、納品書 と sku の組ごとに一度だけ動きます。キーが同じで 数 が違う二度目の呼び出しは、key_conflict で拒否されます。
+  キー: 引当 は、注文 と sku の組ごとに一度だけ動きます。キーが同じで 数 が違う二度目の呼び出しは、key_conflict で拒否されます。仮押さえが終わったあとに同じキーでもう一度押さえると、done_before が返り、何も押さえません。
+  キー: 返品 は、返品伝票 と sku の組ごとに一度だけ動きます。キーが同じで 数 が違う二度目の呼び出しは、key_conflict で拒否されます。
+`;
+  strictEqual(checkFixture(BOOKS, "在庫.book", "en", "text").stdout, en);
+  strictEqual(checkFixture(BOOKS, "在庫.book", "ja", "text").stdout, ja);
+});

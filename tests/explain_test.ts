@@ -64,7 +64,9 @@ Deno.test("every example of a code the checker emits reproduces that code", () =
       console.log(`SKIP: chobo: explain ${c.code}: its example needs ${needs(c.code)}, not built yet`);
       continue;
     }
-    const base = c.stage.kind === "diff" ? checkBook("base.book", c.stage.before).book ?? undefined : undefined;
+    const base = c.stage.kind === "diff"
+      ? checkBook("base.book", c.stage.before).book ?? undefined
+      : undefined;
     if (c.stage.kind === "diff") ok(base !== undefined, `${c.code}: the base book has errors`);
     const codes = checkBook("example.book", c.example, { base }).diagnostics.map((d) => d.code);
     ok(codes.includes(c.code), `${c.code}: the example reports ${codes.join(" ") || "nothing"}`);

@@ -11,6 +11,8 @@ import { findSecrets, SECRET_KINDS } from "../common/secrets.ts";
 import { tr } from "../common/text.ts";
 import type { Account, Book } from "./model.ts";
 import { diffBooks } from "./diff.ts";
+import { searchChecks } from "./lints.ts";
+import { type OpRefusals, refusalsOf } from "./refusals.ts";
 import { resolveBook } from "./resolve.ts";
 import { type BookAst, parseBook } from "./syntax.ts";
 
@@ -19,6 +21,8 @@ export interface CheckResult {
   readonly file: string;
   readonly diagnostics: readonly Diagnostic[];
   readonly book: Book | null;
+  /** What each operation may be refused with (seed 3.2), when the book has no error. */
+  readonly report: readonly OpRefusals[] | null;
 }
 
 /** What else a check compares with: the same book at a base revision (`--diff-base`). */
@@ -42,9 +46,16 @@ export function checkBook(file: string, text: string, options: CheckOptions = {}
     if (options.base !== undefined) diffBooks(options.base, book, r);
     unusedDeclarations(ast, book, r);
     idleBounds(book, r);
+    if (!r.hasErrors()) searchChecks(book, r);
   }
   keyShapedValues(text, r);
-  return { file, diagnostics: sortDiagnostics(r.diagnostics), book };
+  const ok = book !== null && !r.hasErrors();
+  return {
+    file,
+    diagnostics: sortDiagnostics(r.diagnostics),
+    book: ok ? book : null,
+    report: ok ? refusalsOf(book) : null,
+  };
 }
 
 /**
@@ -70,7 +81,7 @@ export function checkBookBytes(file: string, bytes: Uint8Array, options: CheckOp
       hint: tr("save the book as UTF-8", "帳簿を UTF-8 で保存してください"),
     },
   );
-  return { file, diagnostics: r.diagnostics, book: null };
+  return { file, diagnostics: r.diagnostics, book: null, report: null };
 }
 
 /** W105: units, accounts and transfer parameters that nothing uses. */

@@ -18,7 +18,9 @@ import { stringifyJson } from "../common/json.ts";
 import { readAtRevision } from "../common/git.ts";
 import { checkBook, checkBookBytes } from "./check.ts";
 import type { Book } from "./model.ts";
+import { reportJson, reportText } from "./report.ts";
 import { runJson, runText } from "./run.ts";
+import { play } from "./search.ts";
 import { readScenarios, runScenario, type Scenario, ScenarioError } from "./scenario.ts";
 import { CODES } from "./codes.ts";
 import { explainAllMarkdown, explainAllText, explainText, findCode } from "./explain.ts";
@@ -221,17 +223,25 @@ function check(
     const failed = hasErrors(result.diagnostics);
     if (failed) exit = 1;
     if (json) {
+      const book = result.book;
+      const report = book === null || result.report === null
+        ? null
+        : reportJson(book, result.report, (x) => play(book, x.example));
       files.push({
         file: path,
         ok: !failed,
         diagnostics: result.diagnostics.map((d) => diagnosticJson(d, lang)),
+        report,
       });
       continue;
     }
     io.stdout(result.diagnostics.map((d) => renderDiagnostic(d, lang)).join(""));
     io.stdout(`${summary(path, result.diagnostics.map((d) => d.severity), lang)}\n`);
+    if (result.book !== null && result.report !== null) {
+      io.stdout(reportText(result.book, result.report, lang));
+    }
   }
-  if (json) io.stdout(JSON.stringify({ v: DIAGNOSTICS_JSON_VERSION, files }, null, 2) + "\n");
+  if (json) io.stdout(stringifyJson({ v: DIAGNOSTICS_JSON_VERSION, files }, 2) + "\n");
   return exit;
 }
 

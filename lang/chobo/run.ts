@@ -117,7 +117,8 @@ export function runText(file: string, s: Scenario, branches: readonly Branch[], 
   return lines.join("\n") + "\n";
 }
 
-function callJson(call: Call, o: Outcome): Record<string, unknown> {
+/** One call and its result as JSON: `{"call", "args", "result", "reason"?}`. */
+export function callJson(call: Call, o: Outcome): Record<string, unknown> {
   const out: Record<string, unknown> = {
     call: `${call.transfer.name}.${call.op}`,
     args: Object.fromEntries(call.args),

@@ -13,6 +13,8 @@ export interface Extra {
   readonly notes?: readonly Text[];
   /** False for diagnostics about the whole file or whose line must not be quoted. */
   readonly quote?: boolean;
+  /** The operations that get there, one line each. */
+  readonly operations?: readonly Text[];
 }
 
 /** Collects diagnostics about one source file. */
@@ -36,7 +38,7 @@ export class Reporter {
       message,
       notes: extra.notes ?? [],
       excerpt: quote && line > 0 ? maskSecrets(this.lines[line - 1] ?? "") : null,
-      operations: [],
+      operations: extra.operations ?? [],
       hint: extra.hint ?? null,
     });
   }

@@ -1,0 +1,278 @@
+/**
+ * The checks that need calls (seed chobo 3.1): E012, W101, W102, W103, W104. Each is reported only
+ * with operations that were run on the reference interpreter and ended as the message says.
+ * @module
+ */
+
+import type { Reporter } from "../common/reporter.ts";
+import { tr } from "../common/text.ts";
+import type { Outcome } from "./interp.ts";
+import type { Account, Book, Move, Transfer } from "./model.ts";
+import { operationLines, quantityText } from "./report.ts";
+import { amountChoices, feed, lastOutcome, makeDone, planFor, play, Symbols } from "./search.ts";
+
+/** `shop_sales(shop)`: an account as a move names it, with the transfer's parameter names. */
+function refText(ref: Move["from"]): string {
+  return ref.args.length === 0 ? ref.account.name : `${ref.account.name}(${ref.args.join(", ")})`;
+}
+
+function sameRef(a: Move["from"], b: Move["from"]): boolean {
+  return a.account === b.account && a.args.length === b.args.length &&
+    a.args.every((x, i) => x === b.args[i]);
+}
+
+function opOf(t: Transfer): "do" | "hold" {
+  return t.pending === null ? "do" : "hold";
+}
+
+/** Runs every check of this module on a book that resolved without errors. */
+export function searchChecks(book: Book, r: Reporter): void {
+  sameAccountMoves(book, r);
+  onlyFilling(book, r);
+  alwaysRefused(book, r);
+  moveOrder(book, r);
+}
+
+/** E012: a move whose source and target are the same account, parameters and all. */
+function sameAccountMoves(book: Book, r: Reporter): void {
+  for (const t of book.transfers) {
+    for (const m of t.moves) {
+      if (!sameRef(m.from, m.to)) continue;
+      const syms = new Symbols();
+      const played = play(book, [{ kind: "call", plan: planFor(t, opOf(t), syms) }]);
+      const o = lastOutcome(played);
+      if (o.kind !== "refused" || o.reason !== "same_account") continue;
+      const k = refText(m.from);
+      r.error(
+        "E012",
+        m,
+        tr(
+          `move ${m.index} of ${t.name} goes from ${k} to ${k}, the same account, so every call is refused with same_account`,
+          `${t.name} の ${m.index} つ目の移動は ${k} から ${k} へ、同じ勘定のあいだで動かすので、どの呼び出しも same_account で拒否されます`,
+        ),
+        {
+          operations: operationLines(played),
+          hint: tr(
+            "move between two accounts: another account kind, or other parameters",
+            "二つの勘定のあいだで動かしてください(別の勘定の種類か、別の引数)",
+          ),
+        },
+      );
+    }
+  }
+}
+
+function moves(book: Book): Move[] {
+  return book.transfers.flatMap((t) => t.moves);
+}
+
+/** W101: an inside account that transfers put into and none takes from. */
+function onlyFilling(book: Book, r: Reporter): void {
+  const all = moves(book);
+  for (const a of book.accounts) {
+    if (a.outside || all.some((m) => m.from.account === a)) continue;
+    const filler = book.transfers.find((t) => t.moves.some((m) => m.to.account === a));
+    if (filler === undefined) continue;
+    const acts = makeDone(book, [], filler, opOf(filler), new Symbols());
+    if (acts === null) continue;
+    const played = play(book, acts);
+    const grew = played.ledger.accounts().some((x) =>
+      x.id.account === a.name && (x.balance.posted > 0n || x.balance.heldIn > 0n)
+    );
+    if (!grew) continue;
+    r.warning(
+      "W101",
+      a,
+      tr(
+        `${a.name} only ever fills: transfers put into it and none takes from it, so its balance only grows`,
+        `${a.name} は増える一方です。入れる振替はあるのに、取る振替がどこにもありません`,
+      ),
+      {
+        operations: operationLines(played),
+        hint: tr(
+          `write the transfer that takes from ${a.name}, or mark it outside if it stands for the world outside`,
+          `${a.name} から取る振替を書くか、外の世界を表すなら outside を付けてください`,
+        ),
+      },
+    );
+  }
+}
+
+/** W102: a transfer that takes from an account with a lower bound of 0 or more that nothing fills. */
+function alwaysRefused(book: Book, r: Reporter): void {
+  const all = moves(book);
+  for (const t of book.transfers) {
+    const m = t.moves.find((m) =>
+      m.from.account.lower !== null && m.from.account.lower.value >= 0n &&
+      !all.some((n) => n.to.account === m.from.account)
+    );
+    if (m === undefined) continue;
+    const a = m.from.account;
+    const played = play(book, [{ kind: "call", plan: planFor(t, opOf(t), new Symbols()) }]);
+    const o = lastOutcome(played);
+    if (o.kind !== "refused" || o.reason !== a.lower!.reason) continue;
+    const lower = quantityText(a.lower!.value, a.unit.scale);
+    r.warning(
+      "W102",
+      t,
+      tr(
+        `${t.name}.${
+          opOf(t)
+        } is always refused with ${o.reason}: it takes from ${a.name}, which is at least ${lower}, and no transfer puts into ${a.name}`,
+        `${t.name}.${
+          opOf(t)
+        } はいつも ${o.reason} で拒否されます。下限 ${lower} の ${a.name} から取りますが、${a.name} へ入れる振替がどこにもありません`,
+      ),
+      {
+        operations: operationLines(played),
+        hint: tr(
+          `write the transfer that puts into ${a.name}, or take from another account`,
+          `${a.name} へ入れる振替を書くか、別の勘定から取ってください`,
+        ),
+      },
+    );
+  }
+}
+
+/** The net change of the account `ref` over all of a transfer's moves, for given amounts. */
+function net(t: Transfer, ref: Move["from"], amounts: ReadonlyMap<string, bigint>): bigint {
+  let sum = 0n;
+  for (const m of t.moves) {
+    const a = m.amount.kind === "literal" ? m.amount.value : amounts.get(m.amount.param)!;
+    if (sameRef(m.to, ref)) sum += a;
+    if (sameRef(m.from, ref)) sum -= a;
+  }
+  return sum;
+}
+
+/**
+ * W103 (immediate transfers) and W104 (holds): a bound refuses move i or j because of the order
+ * of moves on one account — a take before a put on a lower bound, a put before a take on an upper
+ * bound; in a hold, what one move puts in (or takes out) is held and never counts for another.
+ */
+function moveOrder(book: Book, r: Reporter): void {
+  for (const t of book.transfers) {
+    const held = t.pending !== null;
+    const reported = new Set<number>();
+    for (let i = 0; i < t.moves.length; i++) {
+      for (let j = i + 1; j < t.moves.length; j++) {
+        const [first, second] = [t.moves[i], t.moves[j]];
+        const pairs: ["lower" | "upper", Move["from"], Account][] = [];
+        if (sameRef(first.from, second.to) && first.from.account.lower !== null) {
+          pairs.push(["lower", first.from, first.from.account]);
+        }
+        if (sameRef(first.to, second.from) && first.to.account.upper !== null) {
+          pairs.push(["upper", first.to, first.to.account]);
+        }
+        if (held && sameRef(first.to, second.from) && second.from.account.lower !== null) {
+          pairs.push(["lower", first.to, first.to.account]);
+        }
+        if (held && sameRef(first.from, second.to) && second.to.account.upper !== null) {
+          pairs.push(["upper", first.from, first.from.account]);
+        }
+        for (const [side, ref, account] of pairs) {
+          // Immediate: the first move is refused; a hold: the second, by what the first held.
+          const refused = held ? second : first;
+          const bounded = held ? (side === "lower" ? second.from : second.to) : ref;
+          if (reported.has(refused.index) || !sameRef(bounded, ref)) continue;
+          const found = findOrderRefusal(book, t, refused.index, side, ref, account, held);
+          if (found === null) continue;
+          reported.add(refused.index);
+          report(r, t, first.index, second.index, refused, side, ref, found);
+        }
+      }
+    }
+  }
+}
+
+function findOrderRefusal(
+  book: Book,
+  t: Transfer,
+  moveIndex: number,
+  side: "lower" | "upper",
+  ref: Move["from"],
+  account: Account,
+  held: boolean,
+) {
+  const bound = side === "lower" ? account.lower! : account.upper!;
+  const isIt = (o: Outcome) =>
+    o.kind === "refused" && o.at !== null && o.at.move === moveIndex && o.at.side === side;
+  for (const amounts of amountChoices(t)) {
+    const syms = new Symbols();
+    const acts = feed(book, [], planFor(t, opOf(t), syms, new Map(), amounts), syms, 0, isIt);
+    if (acts === null) continue;
+    const played = play(book, acts);
+    const o = lastOutcome(played);
+    if (!isIt(o) || o.kind !== "refused" || o.at === null) continue;
+    if (held) {
+      // The hold is refused although what another of its moves holds would have covered it.
+      const counted = side === "lower" ? o.at.balance.heldIn : o.at.balance.heldOut;
+      if (counted > 0n) return played;
+      continue;
+    }
+    const b = o.at.balance;
+    const total = net(t, ref, amounts);
+    const within = side === "lower"
+      ? b.posted - b.heldOut + total >= bound.value
+      : b.posted + b.heldIn + total <= bound.value;
+    if (within) return played;
+  }
+  return null;
+}
+
+function report(
+  r: Reporter,
+  t: Transfer,
+  i: number,
+  j: number,
+  refused: Move,
+  side: "lower" | "upper",
+  ref: Move["from"],
+  played: ReturnType<typeof play>,
+): void {
+  const k = refText(ref);
+  const o = lastOutcome(played);
+  const reason = o.kind === "refused" ? o.reason : "";
+  const operations = operationLines(played);
+  if (t.pending === null) {
+    const [message, hint] = side === "lower"
+      ? [
+        tr(
+          `move ${i} takes from ${k} before move ${j} puts into it: when ${k} is short at that point, the call is refused with ${reason}, even when the two moves together would leave enough`,
+          `${i} つ目の移動が ${k} から取るのは、${j} つ目の移動が入れるより前です。その時点で ${k} が足りなければ、二つの移動を合わせれば足りる場合でも、${reason} で拒否されます`,
+        ),
+        tr(`write the move that puts into ${k} first`, `${k} へ入れる移動を先に書いてください`),
+      ]
+      : [
+        tr(
+          `move ${i} puts into ${k} before move ${j} takes from it: when ${k} is full at that point, the call is refused with ${reason}, even when the two moves together would leave room`,
+          `${i} つ目の移動が ${k} へ入れるのは、${j} つ目の移動が取るより前です。その時点で ${k} に空きが無ければ、二つの移動を合わせれば収まる場合でも、${reason} で拒否されます`,
+        ),
+        tr(`write the move that takes from ${k} first`, `${k} から取る移動を先に書いてください`),
+      ];
+    r.warning("W103", refused, message, { operations, hint });
+    return;
+  }
+  const [message, hint] = side === "lower"
+    ? [
+      tr(
+        `in a hold, what move ${i} puts into ${k} is held coming in, and does not count when move ${j} takes from ${k}: unless ${k} has enough already, the hold is refused with ${reason}`,
+        `仮押さえでは、${i} つ目の移動が ${k} へ入れる額は入ってくる仮押さえになり、${j} つ目の移動が ${k} から取るときに数えられません。${k} にはじめから足りるだけの残高が無ければ、${reason} で拒否されます`,
+      ),
+      tr(
+        `have what it takes in ${k} beforehand, or take it in another transfer after the hold is posted`,
+        `取る分をはじめから ${k} に入れておくか、確定のあとで取る別の振替にしてください`,
+      ),
+    ]
+    : [
+      tr(
+        `in a hold, what move ${i} takes from ${k} is held going out, and does not make room when move ${j} puts into ${k}: unless ${k} has room already, the hold is refused with ${reason}`,
+        `仮押さえでは、${i} つ目の移動が ${k} から取る額は出ていく仮押さえになり、${j} つ目の移動が ${k} へ入れるときの空きになりません。${k} にはじめから空きが無ければ、${reason} で拒否されます`,
+      ),
+      tr(
+        `make room in ${k} beforehand, or put it in another transfer after the hold is posted`,
+        `入れる分の空きをはじめから ${k} に作っておくか、確定のあとで入れる別の振替にしてください`,
+      ),
+    ];
+  r.warning("W104", refused, message, { operations, hint });
+}
