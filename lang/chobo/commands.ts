@@ -21,7 +21,8 @@ import type { Book } from "./model.ts";
 import { reportJson, reportText } from "./report.ts";
 import { runJson, runText } from "./run.ts";
 import { play } from "./search.ts";
-import { readScenarios, runScenario, type Scenario, ScenarioError } from "./scenario.ts";
+import { readScenarios, runScenario, type Scenario, ScenarioError, scenarioJson } from "./scenario.ts";
+import { generateScenarios } from "./scenarios.ts";
 import { CODES } from "./codes.ts";
 import { explainAllMarkdown, explainAllText, explainText, findCode } from "./explain.ts";
 
@@ -119,6 +120,39 @@ export const CHOBO: ToolSpec = {
       examples: ["chobo run tests/books/在庫.book --scenario tests/books/在庫.more.json"],
     },
     {
+      name: "scenarios",
+      summary: tr(
+        "generate scenarios from a book, each run on the reference interpreter and kept only when it reaches what its name says",
+        "帳簿からシナリオを作る(どれも参照インタプリタで流し、名前のとおりになったものだけを残す)",
+      ),
+      args: { placeholder: "<file.book>", min: 1, max: 1, help: tr("the book", "帳簿") },
+      flags: [
+        {
+          name: "out",
+          value: "dir",
+          help: tr(
+            "write <dir>/<book file name>.scenarios.json instead of printing",
+            "出力せずに <dir>/<帳簿のファイル名>.scenarios.json に書く",
+          ),
+        },
+      ],
+      exits: [
+        { code: 0, meaning: tr("the scenarios were written", "シナリオを書いた") },
+        {
+          code: 1,
+          meaning: tr(
+            "the book has errors, or the file cannot be written",
+            "帳簿にエラーがある、またはファイルを書けない",
+          ),
+        },
+        { code: 2, meaning: tr("a usage error, or an internal error", "使い方の誤り、または内部の異常") },
+      ],
+      examples: [
+        "chobo scenarios tests/books/在庫.book",
+        "chobo scenarios examples/inventory/inventory.book --out /tmp/s",
+      ],
+    },
+    {
       name: "explain",
       summary: tr(
         "explain a diagnostic code: when it fires, how to fix it, a book that reproduces it",
@@ -168,6 +202,8 @@ export function runChoboCommand(
         io,
         lang,
       );
+    case "scenarios":
+      return scenarios(args[0], flags.get("out") as string | undefined, io, lang);
     case "run":
       return run(args[0], flags.get("scenario") as string, flags.get("format") === "json", io, lang);
     default:
@@ -284,6 +320,25 @@ function run(bookPath: string, scenarioPath: string, json: boolean, io: Io, lang
   } else {
     io.stdout(runs.map(({ s, branches }) => runText(bookPath, s, branches, lang)).join("\n"));
   }
+  return 0;
+}
+
+function scenarios(bookPath: string, out: string | undefined, io: Io, lang: Lang): number {
+  const book = loadBook(bookPath, "scenarios", io, lang);
+  if (book === null) return 1;
+  const text = stringifyJson(generateScenarios(book).map(scenarioJson), 2) + "\n";
+  if (out === undefined) {
+    io.stdout(text);
+    return 0;
+  }
+  const stem = (bookPath.split("/").pop() ?? bookPath).replace(/\.book$/, "");
+  const target = `${out.replace(/\/$/, "")}/${stem}.scenarios.json`;
+  const written = io.writeFile(target, text);
+  if (written !== null) {
+    io.stderr(`chobo scenarios: ${written[lang]}\n`);
+    return 1;
+  }
+  io.stderr(`${target}\n`);
   return 0;
 }
 

@@ -27,6 +27,8 @@ export type Step =
 /** A scenario read against a book. */
 export interface Scenario {
   readonly name: string;
+  /** The Japanese title `chobo scenarios` writes beside the English name (seed 7). */
+  readonly titleJa?: string;
   readonly tenant: string;
   readonly steps: readonly Step[];
 }
@@ -95,7 +97,7 @@ function readScenario(book: Book, s: Json, index: number): Scenario {
   if (!isObject(s)) {
     throw new ScenarioError(tr(`${at.en}: not an object`, `${at.ja}: オブジェクトではありません`));
   }
-  onlyKeys(s, ["name", "tenant", "steps"], at);
+  onlyKeys(s, ["name", "title_ja", "tenant", "steps"], at);
   if (typeof s.name !== "string") {
     throw new ScenarioError(tr(`${at.en}: "name" must be a string`, `${at.ja}: "name" は文字列です`));
   }
@@ -112,7 +114,13 @@ function readScenario(book: Book, s: Json, index: number): Scenario {
     const where = tr(`${named.en}, step ${i + 1}`, `${named.ja}のステップ ${i + 1}`);
     return readStep(book, step, where);
   });
-  return { name: s.name, tenant: (s.tenant as string | undefined) ?? "", steps };
+  if (s.title_ja !== undefined && typeof s.title_ja !== "string") {
+    throw new ScenarioError(
+      tr(`${named.en}: "title_ja" must be a string`, `${named.ja}: "title_ja" は文字列です`),
+    );
+  }
+  const titleJa = s.title_ja as string | undefined;
+  return { name: s.name, titleJa, tenant: (s.tenant as string | undefined) ?? "", steps };
 }
 
 function readStep(book: Book, step: Json, where: Text): Step {
@@ -350,4 +358,27 @@ export function runScenario(book: Book, scenario: Scenario): Branch[] {
     });
   }
   return branches;
+}
+
+function callStepJson(call: Call): Record<string, unknown> {
+  return { call: `${call.transfer.name}.${call.op}`, args: Object.fromEntries(call.args) };
+}
+
+/** A scenario as the JSON a scenario file holds (amounts as `bigint`; write with `stringifyJson`). */
+export function scenarioJson(s: Scenario): Record<string, unknown> {
+  return {
+    name: s.name,
+    title_ja: s.titleJa,
+    tenant: s.tenant === "" ? undefined : s.tenant,
+    steps: s.steps.map((step) => {
+      switch (step.kind) {
+        case "call":
+          return callStepJson(step.call);
+        case "pass":
+          return { pass: step.text };
+        case "together":
+          return { together: step.callers.map((c) => c.map(callStepJson)) };
+      }
+    }),
+  };
 }

@@ -244,7 +244,10 @@ function feedingAmounts(
   return out;
 }
 
-/** `acts` made to end in a done call of `plan`, trying each amount choice; null when none is done. */
+/**
+ * `prefix` and the calls that make `transfer.op` done, trying the amounts `first` and then each
+ * tried combination; null when none is done.
+ */
 export function makeDone(
   book: Book,
   prefix: readonly Act[],
@@ -252,8 +255,9 @@ export function makeDone(
   op: OpName,
   syms: Symbols,
   bind = new Map<string, number>(),
+  first: readonly Map<string, bigint>[] = [],
 ): Act[] | null {
-  for (const amounts of amountChoices(transfer)) {
+  for (const amounts of [...first, ...amountChoices(transfer)]) {
     const plan = planFor(transfer, op, syms, bind, amounts);
     const acts = feed(book, prefix, plan, syms);
     if (acts !== null && lastOutcome(play(book, acts)).kind === "done") return acts;

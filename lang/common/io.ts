@@ -13,6 +13,11 @@ export interface Io {
   readFile(path: string): Uint8Array;
   stdout(text: string): void;
   stderr(text: string): void;
+  /**
+   * Writes a whole file, creating its directory, through a temporary file renamed into place so
+   * a reader never sees half of it; returns why it could not, or null.
+   */
+  writeFile(path: string, text: string): Text | null;
 }
 
 /** The real process: Deno's environment, file system and streams. */
@@ -23,7 +28,32 @@ export function denoIo(): Io {
     readFile: (path) => Deno.readFileSync(path),
     stdout: (text) => writeAll(Deno.stdout, encoder.encode(text)),
     stderr: (text) => writeAll(Deno.stderr, encoder.encode(text)),
+    writeFile: (path, text) => {
+      const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : ".";
+      const temp = `${path}.tmp-${Deno.pid}`;
+      try {
+        Deno.mkdirSync(dir, { recursive: true });
+        Deno.writeTextFileSync(temp, text);
+        Deno.renameSync(temp, path);
+        return null;
+      } catch (e) {
+        try {
+          Deno.removeSync(temp);
+        } catch {
+          // Nothing was written, or it is gone already.
+        }
+        return whyUnwritable(path, e);
+      }
+    },
   };
+}
+
+function whyUnwritable(path: string, e: unknown): Text {
+  if (e instanceof Deno.errors.PermissionDenied) {
+    return tr(`${path}: permission denied`, `${path}: 書く権限がありません`);
+  }
+  const reason = e instanceof Error ? e.message : String(e);
+  return tr(`${path}: cannot be written (${reason})`, `${path}: 書けません(${reason})`);
 }
 
 /** Writes everything; when the reader has gone (a closed pipe), the rest is dropped, not an error. */

@@ -11,6 +11,8 @@ export interface Run {
   readonly code: number;
   readonly stdout: string;
   readonly stderr: string;
+  /** Files the command wrote (kept in memory). */
+  readonly written: Readonly<Record<string, string>>;
 }
 
 /**
@@ -21,6 +23,7 @@ export function runCli(
   argv: readonly string[],
   opts: { files?: Record<string, string | Uint8Array>; env?: Record<string, string> } = {},
 ): Run {
+  const written: Record<string, string> = {};
   let stdout = "";
   let stderr = "";
   const files = opts.files;
@@ -34,7 +37,11 @@ export function runCli(
     },
     stdout: (t) => stdout += t,
     stderr: (t) => stderr += t,
+    writeFile: (path, text) => {
+      written[path] = text;
+      return null;
+    },
   };
   const code = main(argv, io);
-  return { code, stdout, stderr };
+  return { code, stdout, stderr, written };
 }

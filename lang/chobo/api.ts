@@ -1,0 +1,364 @@
+/**
+ * `chobo api <book>` (seed chobo 5): how to call a book, what each operation may be refused with,
+ * how ids are made, and each hold's state machine, as JSON, so a tool outside ritsu can build the
+ * calls without reading the book or the generated code. Keys are English snake_case; amounts are
+ * `bigint` in the unit's smallest unit (write the object with `stringifyJson`).
+ *
+ * The shape, abbreviated (from `tests/books/在庫.book`; `tests/golden/api/` has it whole):
+ *
+ * ```json
+ * {
+ *   "book": { "name": "在庫", "version": 1, "description": "SKU ごとの在庫。…" },
+ *   "units": [{ "name": "個", "scale": 0, "ledger": 1653847866 }],
+ *   "accounts": [{ "name": "在庫", "params": ["sku"], "unit": "個", "outside": false,
+ *                  "lower": { "value": 0, "reason": "在庫切れ" }, "upper": null, "description": "倉庫の棚にある数" }],
+ *   "transfers": [{
+ *     "name": "引当", "description": "確定は出荷、取消はキャンセル",
+ *     "params": [{ "name": "注文", "type": "string" }, …, { "name": "数", "type": "amount", "unit": "個" }],
+ *     "key": ["注文", "sku"],
+ *     "pending": { "expires": "after", "seconds": 1800 },
+ *     "moves": [{ "amount": { "param": "数" }, "from": { "account": "在庫", "args": ["sku"] },
+ *                 "to": { "account": "客", "args": [] } }],
+ *     "operations": [{ "op": "hold", "refusals": [{ "reason": "在庫切れ",
+ *       "bound": { "account": "在庫", "side": "lower", "value": 0 }, "key_used": true,
+ *       "operations": [{ "call": "引当.hold", "args": { … }, "result": "refused", "reason": "在庫切れ" }] }] }, …],
+ *     "code": 47038, "definition_hash": "30e55274…5b0832"
+ *   }, …],
+ *   "ids": { "hash": "sha256", "prefix": "chobo/1", "roles": [{ "role": "account", "parts": […], "result": "id" }, …], … },
+ *   "machines": [{ "name": "引当", "over": "引当", "carry": { "input": "state", "output": "next_state", "enum": "state" },
+ *     "held": [], "never": [], "once": [], "states": ["held", "posted", "voided", "expired"], "initial": "held",
+ *     "final": ["posted", "voided", "expired"], "events": ["post", "void", "expire"], "external": ["expire"],
+ *     "certificate": { "machine": { "table": 0, "carry": 0, "axis": 1, "initial": 0, "finals": [1, 2, 3],
+ *                                   "rows": [{ "to": 1 }, …, { "stay": true }] },
+ *                      "tables": [{ "axes": ["event", "state"], "decides": ["next_state", "refused", "reason"],
+ *                                   "rows": [{ "row": 1, "accepts": [[0], [0]], "produces": [1, false, null] }, …] }],
+ *                      "enums": { "event": […], "state": […], "reason": ["key_conflict", …] }, "types": { … } } }]
+ * }
+ * ```
+ *
+ * - `units[].tax` is there only for a unit that writes `incl_tax` or `excl_tax` (seed 1.2);
+ *   `ledger` is the unit's TigerBeetle ledger (4.3's role `ledger`).
+ * - `transfers[].operations` has the refusals `chobo check` reports (seed 3.2), each with the
+ *   operations that get there as the interpreter answers them.
+ * - `code` is 4.3's role `code` with the parts (book, `transfer`, name): the first 2 bytes of the
+ *   digest as a big-endian number, 0 read as 1.
+ * - `definition_hash` is the SHA-256, in lowercase hex, of the UTF-8 of the compact JSON
+ *   (strings as `JSON.stringify` writes them, integers as digits) of the transfer's definition:
+ *   `{"params", "key", "pending", "moves"}` in that order, parameters as `{"name","type":"string"}`
+ *   or `{"name","type":"amount","unit":{"name","scale"}}`, the pending as in `transfers[]`, each
+ *   move as `{"amount":{"param"}|{"literal"},"from","to"}`, an account there as
+ *   `{"account":{"name","params","unit":{"name","scale"},"outside","lower","upper"},"args"}` and a
+ *   bound as `{"value","reason"}` or null. That is what E051 compares, and, since seed 4.2 hashes
+ *   "the definition (moves, bounds)", the accounts the moves touch as E050 compares them: every
+ *   E051 on the transfer and every E050 on an account it touches changes the hash. The transfer's
+ *   name, descriptions and `tax` are left out: they change no balance and no answer.
+ * - `ids` is seed 4.3's rule as data; see `idsJson`.
+ * - `machines` has one machine per pending transfer, written from `holdTable` (holds.ts); see
+ *   `machineJson`.
+ * @module
+ */
+
+import { createHash } from "node:crypto";
+import { stringifyJson } from "../common/json.ts";
+import { EXTERNAL_EVENTS, HOLD_FINALS, HOLD_INITIAL, HOLD_STATES, holdEvents, holdTable } from "./holds.ts";
+import type { HoldState } from "./interp.ts";
+import type { Account, AccountRef, Book, Bound, Pending, Transfer, Unit } from "./model.ts";
+import type { OpRefusals } from "./refusals.ts";
+import { operationsJson } from "./report.ts";
+import { play } from "./search.ts";
+
+/** The first part of every id's hash input (seed 4.3). */
+const ID_PREFIX = "chobo/1";
+
+function enc(s: string): Uint8Array {
+  const text = new TextEncoder().encode(s);
+  const out = new Uint8Array(4 + text.length);
+  new DataView(out.buffer).setUint32(0, text.length);
+  out.set(text, 4);
+  return out;
+}
+
+/**
+ * The digest seed 4.3 reads every id from: SHA-256 of enc("chobo/1") ‖ enc(role) ‖ enc(part) ‖ …,
+ * where enc(s) is the UTF-8 byte length of s (32-bit big-endian), then s in UTF-8.
+ */
+export function idDigest(role: string, parts: readonly string[]): Uint8Array {
+  const hash = createHash("sha256");
+  for (const s of [ID_PREFIX, role, ...parts]) hash.update(enc(s));
+  return new Uint8Array(hash.digest());
+}
+
+/** The first `bytes` bytes of the digest as a big-endian number, 0 read as 1 (`ledger`, `code`). */
+function leadingNumber(role: string, parts: readonly string[], bytes: number): number {
+  const n = idDigest(role, parts).slice(0, bytes).reduce((acc, b) => acc * 256 + b, 0);
+  return n === 0 ? 1 : n;
+}
+
+/** A unit's TigerBeetle ledger: the role `ledger` of seed 4.3, over the name and the decimal scale. */
+export function ledgerOf(unit: Unit): number {
+  return leadingNumber("ledger", [unit.name, String(unit.scale)], 4);
+}
+
+/** A transfer kind's `code`: the role `code` of seed 4.3, over the book, `transfer` and its name. */
+export function transferCode(book: Book, t: Transfer): number {
+  return leadingNumber("code", [book.name, "transfer", t.name], 2);
+}
+
+function boundJson(b: Bound | null) {
+  return b === null ? null : { value: b.value, reason: b.reason };
+}
+
+function pendingJson(p: Pending | null) {
+  if (p === null) return null;
+  return p.expires === "never" ? { expires: "never" } : { expires: "after", seconds: p.seconds };
+}
+
+function amountJson(m: Transfer["moves"][number]) {
+  return m.amount.kind === "param" ? { param: m.amount.param } : { literal: m.amount.value };
+}
+
+/** The compact JSON the definition hash is taken over; see the module's notes. */
+export function definitionText(t: Transfer): string {
+  const unit = (u: Unit) => ({ name: u.name, scale: u.scale });
+  const account = (a: Account) => ({
+    name: a.name,
+    params: a.params,
+    unit: unit(a.unit),
+    outside: a.outside,
+    lower: boundJson(a.lower),
+    upper: boundJson(a.upper),
+  });
+  const ref = (r: AccountRef) => ({ account: account(r.account), args: r.args });
+  return stringifyJson({
+    params: t.params.map((p) =>
+      p.type.kind === "string"
+        ? { name: p.name, type: "string" }
+        : { name: p.name, type: "amount", unit: unit(p.type.unit) }
+    ),
+    key: t.key,
+    pending: pendingJson(t.pending),
+    moves: t.moves.map((m) => ({ amount: amountJson(m), from: ref(m.from), to: ref(m.to) })),
+  });
+}
+
+/** SHA-256 of `definitionText`, 64 lowercase hex digits. */
+export function definitionHash(t: Transfer): string {
+  return createHash("sha256").update(definitionText(t), "utf8").digest("hex");
+}
+
+function transferJson(book: Book, t: Transfer, report: readonly OpRefusals[]) {
+  const ref = (r: AccountRef) => ({ account: r.account.name, args: r.args });
+  return {
+    name: t.name,
+    description: t.description,
+    params: t.params.map((p) =>
+      p.type.kind === "string"
+        ? { name: p.name, type: "string" }
+        : { name: p.name, type: "amount", unit: p.type.unit.name }
+    ),
+    key: t.key,
+    pending: pendingJson(t.pending),
+    moves: t.moves.map((m) => ({ amount: amountJson(m), from: ref(m.from), to: ref(m.to) })),
+    operations: report.filter((r) => r.transfer.name === t.name).map((r) => ({
+      op: r.op,
+      refusals: r.refusals.map((x) => ({
+        reason: x.reason,
+        bound: x.bound === null
+          ? null
+          : { account: x.bound.account.name, side: x.bound.side, value: x.bound.bound.value },
+        key_used: x.keyUsed,
+        operations: operationsJson(play(book, x.example)),
+      })),
+    })),
+    code: transferCode(book, t),
+    definition_hash: definitionHash(t),
+  };
+}
+
+/** A part of an id's hash input: `repeated` parts stand for a list, `format` says how a number is written. */
+function part(name: string, extra: Record<string, unknown> = {}) {
+  return { part: name, ...extra };
+}
+
+/**
+ * Seed 4.3's id rule as data, so another tool computes the same ids. Each role hashes
+ * `prefix`, the role and its parts, each written as `encoding` says; `results` says how many
+ * leading bytes of the digest make the number and which values are replaced. `parts` says what
+ * each part is. Two choices the seed leaves open: hex is lowercase, and a chain's position counts
+ * from 0.
+ */
+export function idsJson(): Record<string, unknown> {
+  const accountId = part("account_id", { format: "hex32" });
+  return {
+    hash: "sha256",
+    prefix: ID_PREFIX,
+    encoding: { length: "uint32_big_endian", text: "utf8" },
+    roles: [
+      {
+        role: "account",
+        parts: [part("book"), part("tenant"), part("account"), part("args", { repeated: true })],
+        result: "id",
+      },
+      { role: "floor", parts: [accountId], result: "id" },
+      { role: "room", parts: [accountId], result: "id" },
+      { role: "sink", parts: [part("book"), part("tenant"), part("unit")], result: "id" },
+      { role: "opening", parts: [accountId], result: "id" },
+      {
+        role: "transfer",
+        parts: [
+          part("book"),
+          part("tenant"),
+          part("transfer"),
+          part("op"),
+          part("key_values", { repeated: true }),
+          part("position", { format: "decimal" }),
+        ],
+        result: "id",
+      },
+      { role: "kind", parts: [part("book"), part("tenant"), part("account")], result: "id" },
+      {
+        role: "content",
+        parts: [
+          part("book"),
+          part("tenant"),
+          part("transfer"),
+          part("op"),
+          part("definition_hash"),
+          part("content"),
+        ],
+        result: "id",
+      },
+      { role: "ledger", parts: [part("unit"), part("scale", { format: "decimal" })], result: "ledger" },
+      {
+        role: "code",
+        parts: [part("book"), part("of", { one_of: ["account", "transfer", "sink"] }), part("name")],
+        result: "code",
+      },
+    ],
+    results: {
+      id: { bytes: 16, replace: [{ from: 0n, to: 1n }, { from: (1n << 128n) - 1n, to: (1n << 128n) - 2n }] },
+      ledger: { bytes: 4, replace: [{ from: 0n, to: 1n }] },
+      code: { bytes: 2, replace: [{ from: 0n, to: 1n }] },
+    },
+    parts: {
+      book: "the book's name (not its version)",
+      tenant: "the tenant's name; the empty string by default",
+      account: "the account kind's name",
+      args: "the account's argument values, in declaration order, one part each",
+      account_id:
+        "the id of the account the bound belongs to (floor, room) or of the floor or room account (opening), as 32 lowercase hex digits",
+      unit: "the unit's name",
+      transfer: "the transfer kind's name",
+      op: "do, hold, post or void",
+      key_values: "the values of the transfer's key, in the key's order, one part each",
+      position: "the place in the operation's chain, from 0",
+      definition_hash: "the transfer's definition_hash",
+      content:
+        "the operation's content (seed 2.3) as compact JSON: for do and hold every argument in parameter order as a string (amounts in decimal), for post each move's posted amount in decimal as a string, for void []",
+      scale: "the unit's scale",
+      of: "what the code is for",
+      name: "the account or transfer kind's name, or the unit's name for a sink",
+    },
+  };
+}
+
+/**
+ * One pending transfer's hold as a state machine (seed 5), in the keys rulec's `api` gives a
+ * state machine, every part from `holdTable`:
+ * - `carry` names the table's column holding the current state (`input`), the one deciding the
+ *   next state (`output`) and the enum of the states (`enum`).
+ * - `certificate.machine`: `table` is the index in `tables`, `axis` the index of the state axis in
+ *   its `axes`, `carry` the index of the next state in its `decides`; `initial`, `finals` and each
+ *   row's `to` are state numbers (indexes in `states`), `{"stay": true}` a row that keeps the state.
+ * - `certificate.tables[0].rows` are 2.4's cells state by state, `row` numbered from 1; `accepts`
+ *   has, per axis, the indexes of the values the row accepts in that axis's enum; `produces` has,
+ *   per decided column, the index in its enum, `true`/`false` for `refused`, or null (stays, not
+ *   refused). Without expiry the `expire` event and rows are left out and rows are numbered anew.
+ * - `enums` lists each enum's values; `reason` has the reasons of the rows in first-use order.
+ *   `types` gives every column's type.
+ */
+export function machineJson(t: Transfer): Record<string, unknown> {
+  const expires = t.pending?.expires === "after";
+  const rows = holdTable(expires);
+  const events = holdEvents(expires);
+  const reasons = [...new Set(rows.flatMap((r) => r.refused === null ? [] : [r.refused]))];
+  const state = (s: HoldState) => HOLD_STATES.indexOf(s as typeof HOLD_STATES[number]);
+  return {
+    name: t.name,
+    over: t.name,
+    carry: { input: "state", output: "next_state", enum: "state" },
+    held: [],
+    never: [],
+    once: [],
+    states: HOLD_STATES,
+    initial: HOLD_INITIAL,
+    final: HOLD_FINALS,
+    events,
+    external: events.filter((e) => EXTERNAL_EVENTS.includes(e)),
+    certificate: {
+      machine: {
+        table: 0,
+        carry: 0,
+        axis: 1,
+        initial: state(HOLD_INITIAL),
+        finals: HOLD_FINALS.map(state),
+        rows: rows.map((r) => r.next === null ? { stay: true } : { to: state(r.next) }),
+      },
+      tables: [{
+        axes: ["event", "state"],
+        decides: ["next_state", "refused", "reason"],
+        rows: rows.map((r, i) => ({
+          row: i + 1,
+          accepts: [[events.indexOf(r.event)], [state(r.state)]],
+          produces: [
+            r.next === null ? null : state(r.next),
+            r.refused !== null,
+            r.refused === null ? null : reasons.indexOf(r.refused),
+          ],
+        })),
+      }],
+      enums: { event: events, state: HOLD_STATES, reason: reasons },
+      types: {
+        event: { kind: "enum", enum: "event", nullable: false },
+        state: { kind: "enum", enum: "state", nullable: false },
+        next_state: { kind: "enum", enum: "state", nullable: true },
+        refused: { kind: "bool", nullable: false },
+        reason: { kind: "enum", enum: "reason", nullable: true },
+      },
+    },
+  };
+}
+
+/**
+ * The JSON of `chobo api` for a book that checked without errors and its report (`checkBook`'s
+ * `book` and `report`); see the module's notes for the shape.
+ *
+ * @example
+ * ```ts
+ * const { book, report } = checkBook("stock.book", text);
+ * console.log(stringifyJson(apiJson(book!, report!), 2));
+ * ```
+ */
+export function apiJson(book: Book, report: readonly OpRefusals[]): Record<string, unknown> {
+  return {
+    book: { name: book.name, version: book.version, description: book.description },
+    units: book.units.map((u) => ({
+      name: u.name,
+      scale: u.scale,
+      ledger: ledgerOf(u),
+      ...(u.tax === null ? {} : { tax: u.tax }),
+    })),
+    accounts: book.accounts.map((a) => ({
+      name: a.name,
+      params: a.params,
+      unit: a.unit.name,
+      outside: a.outside,
+      lower: boundJson(a.lower),
+      upper: boundJson(a.upper),
+      description: a.description,
+    })),
+    transfers: book.transfers.map((t) => transferJson(book, t, report)),
+    ids: idsJson(),
+    machines: book.transfers.filter((t) => t.pending !== null).map(machineJson),
+  };
+}
