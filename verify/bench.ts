@@ -4,6 +4,8 @@
  *
  * - `check`: `chobo check` on every fixture, test and example book, against `deno eval 'null'`
  *   (the cost of starting Deno at all).
+ * - `scenarios`: generating and running every scenario of every test and example book, and one
+ *   `together` of 8 callers (8! orders), against the same baseline.
  * @module
  */
 
@@ -51,7 +53,22 @@ async function benchCheck(): Promise<void> {
   console.log(`  ratio     ${(check / baseline).toFixed(2)} × baseline`);
 }
 
-const BENCHES: Record<string, () => Promise<void>> = { check: benchCheck };
+async function benchScenarios(): Promise<void> {
+  const baseline = await median(["eval", "null"]);
+  const all = await median(["run", "-A", "verify/workloads.ts", "scenarios"]);
+  const together = await median(["run", "-A", "verify/workloads.ts", "together8"]);
+  console.log(`bench scenarios: median of ${RUNS} runs each`);
+  console.log(`  baseline   deno eval 'null'                              ${baseline.toFixed(1)} ms`);
+  console.log(`  scenarios  generate and run all (test and example books)  ${all.toFixed(1)} ms`);
+  console.log(`  together8  8 callers, 8! = 40320 orders                   ${together.toFixed(1)} ms`);
+  console.log(
+    `  ratio      scenarios ${(all / baseline).toFixed(2)} × baseline, together8 ${
+      (together / baseline).toFixed(2)
+    } × baseline`,
+  );
+}
+
+const BENCHES: Record<string, () => Promise<void>> = { check: benchCheck, scenarios: benchScenarios };
 
 const name = Deno.args[0];
 const bench = name === undefined ? undefined : BENCHES[name];

@@ -16,7 +16,9 @@ import { type Lang, type Text, tr } from "../common/text.ts";
 import { VERSION } from "../common/version.ts";
 import { stringifyJson } from "../common/json.ts";
 import { readAtRevision } from "../common/git.ts";
+import { apiJson } from "./api.ts";
 import { checkBook, checkBookBytes } from "./check.ts";
+import { refusalsOf } from "./refusals.ts";
 import type { Book } from "./model.ts";
 import { reportJson, reportText } from "./report.ts";
 import { runJson, runText } from "./run.ts";
@@ -153,6 +155,21 @@ export const CHOBO: ToolSpec = {
       ],
     },
     {
+      name: "api",
+      summary: tr(
+        "print how to call a book as JSON: units, accounts, transfers with their refusals, id rules, hold state machines",
+        "帳簿の呼び方を JSON で出す(単位、勘定、振替と拒否されうる理由、ID の決め方、仮押さえのステートマシン)",
+      ),
+      args: { placeholder: "<file.book>", min: 1, max: 1, help: tr("the book", "帳簿") },
+      flags: [],
+      exits: [
+        { code: 0, meaning: tr("the JSON was printed", "JSON を出した") },
+        { code: 1, meaning: tr("the book has errors", "帳簿にエラーがある") },
+        { code: 2, meaning: tr("a usage error, or an internal error", "使い方の誤り、または内部の異常") },
+      ],
+      examples: ["chobo api tests/books/在庫.book"],
+    },
+    {
       name: "explain",
       summary: tr(
         "explain a diagnostic code: when it fires, how to fix it, a book that reproduces it",
@@ -204,6 +221,8 @@ export function runChoboCommand(
       );
     case "scenarios":
       return scenarios(args[0], flags.get("out") as string | undefined, io, lang);
+    case "api":
+      return api(args[0], io, lang);
     case "run":
       return run(args[0], flags.get("scenario") as string, flags.get("format") === "json", io, lang);
     default:
@@ -320,6 +339,13 @@ function run(bookPath: string, scenarioPath: string, json: boolean, io: Io, lang
   } else {
     io.stdout(runs.map(({ s, branches }) => runText(bookPath, s, branches, lang)).join("\n"));
   }
+  return 0;
+}
+
+function api(bookPath: string, io: Io, lang: Lang): number {
+  const book = loadBook(bookPath, "api", io, lang);
+  if (book === null) return 1;
+  io.stdout(stringifyJson(apiJson(book, refusalsOf(book)), 2) + "\n");
   return 0;
 }
 
