@@ -23,6 +23,31 @@ export { checkBook, checkBookBytes, type CheckResult } from "./lang/chobo/check.
 export { type CodeInfo, CODES } from "./lang/chobo/codes.ts";
 export { explainAllMarkdown, explainText, findCode } from "./lang/chobo/explain.ts";
 export { KEYWORDS } from "./lang/chobo/syntax.ts";
+export {
+  type AccountId,
+  type Balance,
+  type Call,
+  type Hold,
+  type HoldState,
+  Ledger,
+  type OpName,
+  type Outcome,
+} from "./lang/chobo/interp.ts";
+export {
+  type Branch,
+  MAX_TOGETHER_OPS,
+  readScenarios,
+  runScenario,
+  type Scenario,
+  ScenarioError,
+  scenarioJson,
+} from "./lang/chobo/scenario.ts";
+export { generateScenarios } from "./lang/chobo/scenarios.ts";
+export { runJson, runText } from "./lang/chobo/run.ts";
+export { type OpRefusals, type Refusal, refusalsOf } from "./lang/chobo/refusals.ts";
+export { apiJson } from "./lang/chobo/api.ts";
+export { holdTable } from "./lang/chobo/holds.ts";
+export { parseJson, stringifyJson } from "./lang/common/json.ts";
 export type {
   Account,
   AccountRef,
