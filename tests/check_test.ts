@@ -78,7 +78,10 @@ Deno.test("golden output of every --diff-base fixture, English and Japanese", ()
 Deno.test("every code the checker emits has a fixture", () => {
   const covered = new Set(TWINS.flatMap((t) => t.codes));
   for (const name of DIFF_BOOKS) for (const d of checkAgainstBase(name)) covered.add(d.code);
-  for (const code of emittedChoboCodes()) ok(covered.has(code), `no fixture reports ${code}`);
+  // E061 is a build's: its fixtures are tests/fixtures/build/ (tests/postgres_test.ts).
+  for (const code of emittedChoboCodes()) {
+    if (code !== "E061") ok(covered.has(code), `no fixture reports ${code}`);
+  }
 });
 
 Deno.test("golden output of every fixture and test book, English and Japanese, text and JSON", () => {

@@ -36,7 +36,11 @@ Deno.test("usage errors exit 2 with the command's usage on stderr", () => {
 Deno.test("an unknown command or tool exits 2 and names the known ones", () => {
   const command = runCli(["chobo", "chek"]);
   strictEqual(command.code, 2);
-  ok(command.stderr.includes("unknown command chek; the commands are check, run, scenarios, api, explain"));
+  ok(
+    command.stderr.includes(
+      "unknown command chek; the commands are check, run, scenarios, build, api, explain",
+    ),
+  );
   const tool = runCli(["choboo"]);
   strictEqual(tool.code, 2);
   ok(tool.stderr.includes("unknown tool choboo"));

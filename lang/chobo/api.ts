@@ -66,43 +66,7 @@ import type { Account, AccountRef, Book, Bound, Pending, Transfer, Unit } from "
 import type { OpRefusals } from "./refusals.ts";
 import { operationsJson } from "./report.ts";
 import { play } from "./search.ts";
-
-/** The first part of every id's hash input (seed 4.3). */
-const ID_PREFIX = "chobo/1";
-
-function enc(s: string): Uint8Array {
-  const text = new TextEncoder().encode(s);
-  const out = new Uint8Array(4 + text.length);
-  new DataView(out.buffer).setUint32(0, text.length);
-  out.set(text, 4);
-  return out;
-}
-
-/**
- * The digest seed 4.3 reads every id from: SHA-256 of enc("chobo/1") ‖ enc(role) ‖ enc(part) ‖ …,
- * where enc(s) is the UTF-8 byte length of s (32-bit big-endian), then s in UTF-8.
- */
-export function idDigest(role: string, parts: readonly string[]): Uint8Array {
-  const hash = createHash("sha256");
-  for (const s of [ID_PREFIX, role, ...parts]) hash.update(enc(s));
-  return new Uint8Array(hash.digest());
-}
-
-/** The first `bytes` bytes of the digest as a big-endian number, 0 read as 1 (`ledger`, `code`). */
-function leadingNumber(role: string, parts: readonly string[], bytes: number): number {
-  const n = idDigest(role, parts).slice(0, bytes).reduce((acc, b) => acc * 256 + b, 0);
-  return n === 0 ? 1 : n;
-}
-
-/** A unit's TigerBeetle ledger: the role `ledger` of seed 4.3, over the name and the decimal scale. */
-export function ledgerOf(unit: Unit): number {
-  return leadingNumber("ledger", [unit.name, String(unit.scale)], 4);
-}
-
-/** A transfer kind's `code`: the role `code` of seed 4.3, over the book, `transfer` and its name. */
-export function transferCode(book: Book, t: Transfer): number {
-  return leadingNumber("code", [book.name, "transfer", t.name], 2);
-}
+import { ID_PREFIX, ledgerOf, transferCode } from "./ids.ts";
 
 function boundJson(b: Bound | null) {
   return b === null ? null : { value: b.value, reason: b.reason };

@@ -16,6 +16,8 @@ import { type Lang, type Text, tr } from "../common/text.ts";
 import { VERSION } from "../common/version.ts";
 import { stringifyJson } from "../common/json.ts";
 import { readAtRevision } from "../common/git.ts";
+import { createHash } from "node:crypto";
+import { build, type Target, TARGETS } from "../../targets/chobo/build.ts";
 import { apiJson } from "./api.ts";
 import { checkBook, checkBookBytes } from "./check.ts";
 import { refusalsOf } from "./refusals.ts";
@@ -155,6 +157,49 @@ export const CHOBO: ToolSpec = {
       ],
     },
     {
+      name: "build",
+      summary: tr(
+        "write a target's files: the PostgreSQL schema and functions",
+        "出力先のファイルを書く(PostgreSQL のスキーマと関数)",
+      ),
+      args: { placeholder: "<file.book>", min: 1, max: 1, help: tr("the book", "帳簿") },
+      flags: [
+        {
+          name: "target",
+          value: "target",
+          required: true,
+          choices: TARGETS,
+          help: tr("what to write", "書くもの"),
+        },
+        {
+          name: "out",
+          value: "dir",
+          help: tr(
+            "the directory to write into (default: the current one)",
+            "書き込むディレクトリ(既定は今のディレクトリ)",
+          ),
+        },
+      ],
+      exits: [
+        {
+          code: 0,
+          meaning: tr(
+            "the files were written; their paths are on stderr",
+            "ファイルを書いた(パスを標準エラーに出す)",
+          ),
+        },
+        {
+          code: 1,
+          meaning: tr(
+            "the book has errors or the target cannot take it (E061); nothing was written",
+            "帳簿にエラーがある、または出力先が帳簿を受け取れない(E061)。何も書いていない",
+          ),
+        },
+        { code: 2, meaning: tr("a usage error, or an internal error", "使い方の誤り、または内部の異常") },
+      ],
+      examples: ["chobo build tests/books/在庫.book --target postgres --out /tmp/sql"],
+    },
+    {
       name: "api",
       summary: tr(
         "print how to call a book as JSON: units, accounts, transfers with their refusals, id rules, hold state machines",
@@ -223,6 +268,14 @@ export function runChoboCommand(
       return scenarios(args[0], flags.get("out") as string | undefined, io, lang);
     case "api":
       return api(args[0], io, lang);
+    case "build":
+      return buildCommand(
+        args[0],
+        flags.get("target") as Target,
+        (flags.get("out") as string | undefined) ?? ".",
+        io,
+        lang,
+      );
     case "run":
       return run(args[0], flags.get("scenario") as string, flags.get("format") === "json", io, lang);
     default:
@@ -338,6 +391,35 @@ function run(bookPath: string, scenarioPath: string, json: boolean, io: Io, lang
     );
   } else {
     io.stdout(runs.map(({ s, branches }) => runText(bookPath, s, branches, lang)).join("\n"));
+  }
+  return 0;
+}
+
+function buildCommand(bookPath: string, target: Target, out: string, io: Io, lang: Lang): number {
+  const input = readInput(io, bookPath);
+  if ("error" in input) {
+    io.stderr(`chobo build: ${input.error[lang]}\n`);
+    return 1;
+  }
+  const book = loadBook(bookPath, "build", io, lang);
+  if (book === null) return 1;
+  const sha = createHash("sha256").update(input.bytes).digest("hex").slice(0, 16);
+  const file = bookPath.split("/").pop() ?? bookPath;
+  const text = new TextDecoder().decode(input.bytes);
+  const result = build(book, target, { file, text, sha, version: VERSION });
+  if ("diagnostics" in result) {
+    io.stderr(result.diagnostics.map((d) => renderDiagnostic(d, lang)).join(""));
+    io.stderr(`${summary(bookPath, result.diagnostics.map((d) => d.severity), lang)}\n`);
+    return 1;
+  }
+  for (const [name, content] of result.files) {
+    const path = `${out.replace(/\/$/, "")}/${name}`;
+    const failed = io.writeFile(path, content);
+    if (failed !== null) {
+      io.stderr(`chobo build: ${failed[lang]}\n`);
+      return 1;
+    }
+    io.stderr(`${path}\n`);
   }
   return 0;
 }

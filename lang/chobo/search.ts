@@ -43,11 +43,23 @@ export interface Played {
   readonly ledger: Ledger;
 }
 
-/** Makes fresh symbols for one sequence. */
+/**
+ * How many sequences one search may run before it gives up: feeding tries every transfer that
+ * fills an account, three deep, so a book whose accounts nothing can fill would otherwise take
+ * seconds for nothing. A search that gives up reports nothing, like one that found nothing.
+ */
+export const MAX_PLAYS = 400;
+
+/** Makes fresh symbols for one sequence, and counts the runs its search spends. */
 export class Symbols {
   private next = 1;
+  private plays = 0;
   fresh(): number {
     return this.next++;
+  }
+  /** False once the search has run `MAX_PLAYS` sequences. */
+  spend(): boolean {
+    return ++this.plays <= MAX_PLAYS;
   }
 }
 
@@ -160,6 +172,7 @@ export function feed(
 ): Act[] | null {
   let acts: Act[] = [...prefix, { kind: "call", plan }];
   for (let round = 0; round <= plan.transfer.moves.length; round++) {
+    if (!syms.spend()) return null;
     const outcome = lastOutcome(play(book, acts));
     if (accept(outcome) || outcome.kind !== "refused" || outcome.at === null) return acts;
     if (depth >= MAX_FEED_DEPTH) return null;

@@ -1,0 +1,68 @@
+/**
+ * `chobo build`: a book → the files of one target, or the diagnostics that stop it (E061 for
+ * PostgreSQL identifiers). A generator is a pure function: same book, same bytes.
+ * @module
+ */
+
+import { Reporter } from "../../lang/common/reporter.ts";
+import type { Diagnostic } from "../../lang/common/diagnostic.ts";
+import { tr } from "../../lang/common/text.ts";
+import type { Book } from "../../lang/chobo/model.ts";
+import { identifiers, MAX_IDENTIFIER_BYTES, postgresSql } from "./postgres/sql.ts";
+
+/** The targets `chobo build --target` knows. */
+export const TARGETS = ["postgres"] as const;
+export type Target = typeof TARGETS[number];
+
+/** What a build gives: files (path relative to the output directory → text), or why not. */
+export type BuildResult = { readonly files: ReadonlyMap<string, string> } | {
+  readonly diagnostics: readonly Diagnostic[];
+};
+
+/** Where the book came from, for the generated header. */
+export interface Origin {
+  readonly file: string;
+  readonly text: string;
+  /** The first 16 hex digits of the SHA-256 of the file. */
+  readonly sha: string;
+  readonly version: string;
+}
+
+/** E061: a name PostgreSQL would cut silently to 63 bytes stops the build. */
+function longIdentifiers(book: Book, origin: Origin): Diagnostic[] {
+  const r = new Reporter(origin.file, origin.text);
+  const seen = new Set<string>();
+  for (const id of identifiers(book)) {
+    const bytes = new TextEncoder().encode(id.name).length;
+    if (bytes <= MAX_IDENTIFIER_BYTES || seen.has(id.name)) continue;
+    seen.add(id.name);
+    r.error(
+      "E061",
+      id,
+      tr(
+        `the PostgreSQL name ${id.name} is ${bytes} bytes, longer than the ${MAX_IDENTIFIER_BYTES} PostgreSQL keeps`,
+        `PostgreSQL の名前 ${id.name} は ${bytes} バイトで、PostgreSQL が持てる ${MAX_IDENTIFIER_BYTES} バイトを超えます`,
+      ),
+      {
+        hint: tr(
+          "shorten the name (a Japanese character is 3 bytes, so 21 of them fit); PostgreSQL would cut it silently",
+          "名前を短くしてください(日本語は一字 3 バイトなので 21 字まで)。PostgreSQL は黙って切り詰めます",
+        ),
+      },
+    );
+  }
+  return r.diagnostics;
+}
+
+/** Builds one target. */
+export function build(book: Book, target: Target, origin: Origin): BuildResult {
+  switch (target) {
+    case "postgres": {
+      const long = longIdentifiers(book, origin);
+      if (long.length > 0) return { diagnostics: long };
+      return {
+        files: new Map([[`${book.name}.sql`, postgresSql(book, origin.file, origin.version, origin.sha)]]),
+      };
+    }
+  }
+}

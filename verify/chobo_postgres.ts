@@ -1,0 +1,313 @@
+/**
+ * The differential run of seed chobo 6 on PostgreSQL: every generated (and hand-written) scenario
+ * of every test and example book is played on the generated SQL, all at once, one tenant per
+ * scenario, and each must end as the reference interpreter says — step by step, and in the final
+ * balances and holds (a `together` inside the interpreter's set of outcomes).
+ *
+ * Holds are built from test copies of the books whose expiries are 3 seconds; a `pass` really
+ * waits until every hold of the scenario is 0.3 s past its expiry, then calls `expire()`. A
+ * scenario whose step ran after a hold's real expiry without a `pass` before it is `late`: when it
+ * disagrees it runs again on a new tenant ("run again:"), and fails only when it is late again.
+ * @module
+ */
+
+import { checkBook } from "../lang/chobo/check.ts";
+import { accountId, holdId, uuidText } from "../lang/chobo/ids.ts";
+import type { Call, Outcome } from "../lang/chobo/interp.ts";
+import type { Book } from "../lang/chobo/model.ts";
+import { type Branch, readScenarios, runScenario, type Scenario } from "../lang/chobo/scenario.ts";
+import { generateScenarios } from "../lang/chobo/scenarios.ts";
+import { callStatement, expireStatement, type Statement } from "../targets/chobo/postgres/calls.ts";
+import { postgresSql } from "../targets/chobo/postgres/sql.ts";
+
+/** How long a hold lasts in the test copies. */
+export const TEST_EXPIRY_SECONDS = 3;
+/** How far past the last expiry a `pass` waits before calling `expire()`. */
+const PASS_MARGIN_MS = 300;
+
+/** A connection that runs one statement at a time. */
+export interface Conn {
+  query(s: Statement): Promise<Record<string, unknown>[]>;
+}
+
+/** A database the runner plays on: statements, dedicated connections, and DDL. */
+export interface Db extends Conn {
+  /** A connection of its own (a `together` caller), released after use. */
+  connect(): Promise<Conn & { release(): void }>;
+  exec(sql: string): Promise<void>;
+}
+
+/** A book with its test copy (expiries of 3 seconds) and the scenarios to play. */
+export interface Subject {
+  readonly path: string;
+  readonly book: Book;
+  readonly copy: Book;
+  readonly scenarios: readonly Scenario[];
+}
+
+const EXPIRY = /pending expires after [0-9]+ (seconds?|minutes?|hours?|days?)/g;
+
+/** The test copy of a book: every `pending expires after …` becomes 3 seconds. */
+export function testCopy(path: string, text: string): Book {
+  const rewritten = text.replace(EXPIRY, `pending expires after ${TEST_EXPIRY_SECONDS} seconds`);
+  const book = checkBook(path, rewritten).book;
+  if (book === null) throw new Error(`${path}: the test copy has errors`);
+  for (const t of book.transfers) {
+    if (t.pending?.expires === "after" && t.pending.seconds !== BigInt(TEST_EXPIRY_SECONDS)) {
+      throw new Error(`${path}: ${t.name}'s expiry was not rewritten`);
+    }
+  }
+  return book;
+}
+
+/** Every test and example book, with its copy, generated scenarios and `<book>.more.json`. */
+export function subjects(dirs: readonly string[]): Subject[] {
+  const paths: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of Deno.readDirSync(dir)) {
+      if (e.isDirectory) walk(`${dir}/${e.name}`);
+      else if (e.name.endsWith(".book")) paths.push(`${dir}/${e.name}`);
+    }
+  };
+  dirs.forEach(walk);
+  return paths.sort().map((path) => {
+    const text = Deno.readTextFileSync(path);
+    const book = checkBook(path, text).book;
+    if (book === null) throw new Error(`${path} has errors`);
+    const scenarios = [...generateScenarios(book)];
+    try {
+      scenarios.push(...readScenarios(book, Deno.readTextFileSync(path.replace(/\.book$/, ".more.json"))));
+    } catch (e) {
+      if (!(e instanceof Deno.errors.NotFound)) throw e;
+    }
+    return { path, book, copy: testCopy(path, text), scenarios };
+  });
+}
+
+type Result = { result: string; reason: string | null };
+
+function outcomeKey(o: Outcome): string {
+  return o.kind === "refused" ? `refused:${o.reason}` : o.kind;
+}
+
+function resultKey(r: Result): string {
+  return r.result === "refused" ? `refused:${r.reason}` : r.result;
+}
+
+interface Played {
+  /** Per step: a call's result, a pass (null), or per caller per call. */
+  readonly steps: (string | null | string[][])[];
+  readonly accounts: Map<string, [bigint, bigint, bigint]>;
+  readonly holds: Map<string, string>;
+  readonly late: boolean;
+}
+
+/**
+ * Runs `expire()` calls one at a time (seed 6): `expire()` skips holds another `expire()` has
+ * locked, so two at once could each leave the other's holds for a moment.
+ */
+class OneAtATime {
+  private last: Promise<unknown> = Promise.resolve();
+  run<T>(f: () => Promise<T>): Promise<T> {
+    const next = this.last.then(f, f);
+    this.last = next.catch(() => {});
+    return next;
+  }
+}
+
+async function play(
+  db: Db,
+  subject: Subject,
+  s: Scenario,
+  tenant: string,
+  expiring: OneAtATime,
+): Promise<Played> {
+  const { copy } = subject;
+  const steps: Played["steps"] = [];
+  let holdsSince: number | null = null;
+  let late = false;
+  const holdTimes: number[] = [];
+  const call = async (conn: Conn, c: Call): Promise<string> => {
+    const copyCall = { ...c, transfer: copy.transfers.find((t) => t.name === c.transfer.name)! };
+    const [row] = await conn.query(callStatement(copy, copyCall, tenant));
+    const key = resultKey(row as Result);
+    if (c.op === "hold" && key === "done") {
+      const now = Date.now();
+      holdTimes.push(now);
+      holdsSince ??= now;
+    }
+    return key;
+  };
+  const checkLate = () => {
+    if (holdsSince !== null && Date.now() > holdsSince + TEST_EXPIRY_SECONDS * 1000) late = true;
+  };
+  for (const step of s.steps) {
+    if (step.kind === "call") {
+      checkLate();
+      steps.push(await call(db, step.call));
+    } else if (step.kind === "pass") {
+      const until = Math.max(0, ...holdTimes) + TEST_EXPIRY_SECONDS * 1000 + PASS_MARGIN_MS;
+      const wait = until - Date.now();
+      if (holdTimes.length > 0 && wait > 0) await new Promise((r) => setTimeout(r, wait));
+      await expiring.run(() => db.query(expireStatement(copy)));
+      holdsSince = null;
+      steps.push(null);
+    } else {
+      checkLate();
+      const conns = await Promise.all(step.callers.map(() => db.connect()));
+      try {
+        steps.push(
+          await Promise.all(step.callers.map(async (calls, i) => {
+            const out: string[] = [];
+            for (const c of calls) out.push(await call(conns[i], c));
+            return out;
+          })),
+        );
+      } finally {
+        conns.forEach((c) => c.release());
+      }
+    }
+  }
+  checkLate();
+  const schema = `"${copy.name.replaceAll('"', '""')}"`;
+  const accounts = new Map<string, [bigint, bigint, bigint]>();
+  for (
+    const row of await db.query({
+      text:
+        `select id::text, posted::text, held_in::text, held_out::text from ${schema}.accounts where tenant = $1`,
+      values: [tenant],
+    })
+  ) {
+    accounts.set(row.id as string, [
+      BigInt(row.posted as string),
+      BigInt(row.held_in as string),
+      BigInt(row.held_out as string),
+    ]);
+  }
+  const holds = new Map<string, string>();
+  for (
+    const row of await db.query({
+      text: `select id::text, state from ${schema}.holds where tenant = $1`,
+      values: [tenant],
+    })
+  ) {
+    holds.set(row.id as string, row.state as string);
+  }
+  return { steps, accounts, holds, late };
+}
+
+/** True when the database's run is the interpreter's branch `b`, step by step and at the end. */
+function agrees(subject: Subject, tenant: string, b: Branch, p: Played): boolean {
+  const { book } = subject;
+  for (const [i, step] of b.steps.entries()) {
+    const got = p.steps[i];
+    if (step.kind === "call" && got !== outcomeKey(step.outcome)) return false;
+    if (step.kind === "together") {
+      const want = step.callers.map((c) => c.map((r) => outcomeKey(r.outcome)));
+      if (JSON.stringify(want) !== JSON.stringify(got)) return false;
+    }
+  }
+  const zero: [bigint, bigint, bigint] = [0n, 0n, 0n];
+  const expected = new Map<string, [bigint, bigint, bigint]>();
+  for (const a of b.ledger.accounts()) {
+    expected.set(uuidText(accountId(book, tenant, a.id.account, a.id.args)), [
+      a.balance.posted,
+      a.balance.heldIn,
+      a.balance.heldOut,
+    ]);
+  }
+  for (const id of new Set([...expected.keys(), ...p.accounts.keys()])) {
+    if (
+      JSON.stringify((expected.get(id) ?? zero).map(String)) !==
+        JSON.stringify((p.accounts.get(id) ?? zero).map(String))
+    ) {
+      return false;
+    }
+  }
+  const holds = new Map<string, string>();
+  for (const h of b.ledger.holds()) {
+    const t = book.transfers.find((x) => x.name === h.transfer)!;
+    holds.set(uuidText(holdId(book, tenant, t, h.key)), h.state);
+  }
+  if (holds.size !== p.holds.size) return false;
+  for (const [id, state] of holds) if (p.holds.get(id) !== state) return false;
+  return true;
+}
+
+/** The outcome of one combination. */
+export interface Report {
+  readonly scenarios: number;
+  readonly agreed: number;
+  readonly together: number;
+  readonly ranAgain: readonly string[];
+  readonly failures: readonly string[];
+}
+
+/** Loads every subject's SQL (its test copy) into the database. */
+export async function loadSchemas(db: Db, list: readonly Subject[]): Promise<void> {
+  for (const s of list) await db.exec(postgresSql(s.copy, s.path, "test", "test"));
+}
+
+/**
+ * Plays every scenario of every subject at once on `db` and compares each with the interpreter.
+ * `run` names this run, so tenants never meet those of another run on the same database.
+ */
+export async function verifyScenarios(db: Db, list: readonly Subject[], run: string): Promise<Report> {
+  const jobs = list.flatMap((subject) =>
+    subject.scenarios.map((s, i) => ({
+      subject,
+      s,
+      id: `${subject.book.name}#${i + 1}`,
+      branches: runScenario(subject.book, s),
+    }))
+  );
+  const failures: string[] = [];
+  const ranAgain: string[] = [];
+  let agreed = 0;
+  const expiring = new OneAtATime();
+  const attempt = async (job: typeof jobs[number], round: number) => {
+    const tenant = `${run}/${job.id}/${round}`;
+    const played = await play(db, job.subject, job.s, tenant, expiring);
+    const ok = job.branches.some((b) => agrees(job.subject, tenant, b, played));
+    return { ok, late: played.late, played };
+  };
+  const first = await Promise.all(jobs.map((job) => attempt(job, 1)));
+  const again: typeof jobs = [];
+  first.forEach((r, i) => {
+    const job = jobs[i];
+    if (r.ok) agreed++;
+    else if (r.late) again.push(job);
+    else failures.push(`${job.subject.path}: ${job.s.name}: ${JSON.stringify(r.played.steps)}`);
+  });
+  if (again.length > 0) {
+    ranAgain.push(...again.map((j) => `${j.subject.path}: ${j.s.name}`));
+    const second = await Promise.all(again.map((job) => attempt(job, 2)));
+    second.forEach((r, i) => {
+      const job = again[i];
+      if (r.ok) agreed++;
+      else {
+        const why = r.late ? "late again" : "disagrees";
+        failures.push(`${job.subject.path}: ${job.s.name}: ${why}: ${JSON.stringify(r.played.steps)}`);
+      }
+    });
+  }
+  const together = jobs.filter((j) => j.s.steps.some((s) => s.kind === "together")).length;
+  return { scenarios: jobs.length, agreed, together, ranAgain, failures };
+}
+
+/** Every balance equals the sum of its `entries` (seed 6). */
+export async function entriesAddUp(db: Db, list: readonly Subject[]): Promise<string[]> {
+  const wrong: string[] = [];
+  for (const s of list) {
+    const schema = `"${s.copy.name.replaceAll('"', '""')}"`;
+    const rows = await db.query({
+      text: `select a.tenant, a.id::text from ${schema}.accounts a
+        left join (select tenant, account, sum(posted) p, sum(held_in) i, sum(held_out) o from ${schema}.entries group by 1, 2) e
+          on e.tenant = a.tenant and e.account = a.id
+       where a.posted <> coalesce(e.p, 0) or a.held_in <> coalesce(e.i, 0) or a.held_out <> coalesce(e.o, 0)`,
+      values: [],
+    });
+    for (const r of rows) wrong.push(`${s.path}: ${r.tenant} ${r.id}`);
+  }
+  return wrong;
+}
