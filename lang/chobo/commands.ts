@@ -18,6 +18,7 @@ import { stringifyJson } from "../common/json.ts";
 import { readAtRevision } from "../common/git.ts";
 import { createHash } from "node:crypto";
 import { build, type Target, TARGETS } from "../../targets/chobo/build.ts";
+import { sentJson, sentText } from "../../targets/chobo/postgres/show.ts";
 import { apiJson } from "./api.ts";
 import { checkBook, checkBookBytes } from "./check.ts";
 import { refusalsOf } from "./refusals.ts";
@@ -98,6 +99,15 @@ export const CHOBO: ToolSpec = {
           help: tr(
             "one scenario, or a list of them as chobo scenarios prints",
             "シナリオ一つか、chobo scenarios が出すシナリオの並び",
+          ),
+        },
+        {
+          name: "show",
+          value: "target",
+          choices: ["postgres"],
+          help: tr(
+            'instead of the results, what each step sends to the target (tenant "")',
+            '結果の代わりに、ステップごとに出力先へ送るもの(テナントは "")',
           ),
         },
         {
@@ -277,7 +287,14 @@ export function runChoboCommand(
         lang,
       );
     case "run":
-      return run(args[0], flags.get("scenario") as string, flags.get("format") === "json", io, lang);
+      return run(
+        args[0],
+        flags.get("scenario") as string,
+        flags.get("format") === "json",
+        flags.has("show"),
+        io,
+        lang,
+      );
     default:
       return explain(args, flags, io, lang);
   }
@@ -368,7 +385,14 @@ function loadBook(path: string, command: string, io: Io, lang: Lang): Book | nul
   return result.book;
 }
 
-function run(bookPath: string, scenarioPath: string, json: boolean, io: Io, lang: Lang): number {
+function run(
+  bookPath: string,
+  scenarioPath: string,
+  json: boolean,
+  show: boolean,
+  io: Io,
+  lang: Lang,
+): number {
   const book = loadBook(bookPath, "run", io, lang);
   if (book === null) return 1;
   const input = readInput(io, scenarioPath);
@@ -383,6 +407,12 @@ function run(bookPath: string, scenarioPath: string, json: boolean, io: Io, lang
     if (!(e instanceof ScenarioError)) throw e;
     io.stderr(`chobo run: ${scenarioPath}: ${e.text[lang]}\n`);
     return 1;
+  }
+  if (show) {
+    if (json) {
+      io.stdout(stringifyJson({ file: bookPath, runs: scenarios.map((s) => sentJson(book, s)) }, 2) + "\n");
+    } else io.stdout(scenarios.map((s) => sentText(bookPath, book, s, lang)).join("\n"));
+    return 0;
   }
   const runs = scenarios.map((s) => ({ s, branches: runScenario(book, s) }));
   if (json) {

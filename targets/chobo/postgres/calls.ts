@@ -5,7 +5,7 @@
  */
 
 import type { Call } from "../../../lang/chobo/interp.ts";
-import type { Account, Book } from "../../../lang/chobo/model.ts";
+import type { Account, Book, Transfer } from "../../../lang/chobo/model.ts";
 import { balanceName, functionName, ident } from "./sql.ts";
 
 /** One statement: text with `$1 …` placeholders and its arguments (amounts as decimal text). */
@@ -46,6 +46,16 @@ export function balanceStatement(book: Book, a: Account, args: readonly string[]
     text: `select posted::text, held_in::text, held_out::text from ${ident(book.name)}.${
       ident(balanceName(a))
     }(${placeholders})`,
+    values,
+  };
+}
+
+/** The state of a hold, or null when there is none. */
+export function statusStatement(book: Book, t: Transfer, key: readonly string[], tenant: string): Statement {
+  const values = [tenant, ...key];
+  const placeholders = values.map((_, i) => `$${i + 1}`).join(", ");
+  return {
+    text: `select ${ident(book.name)}.${ident(functionName(t, "status"))}(${placeholders}) as state`,
     values,
   };
 }
