@@ -38,7 +38,7 @@ Deno.test("an unknown command or tool exits 2 and names the known ones", () => {
   strictEqual(command.code, 2);
   ok(
     command.stderr.includes(
-      "unknown command chek; the commands are check, run, scenarios, build, api, explain",
+      "unknown command chek; the commands are check, run, scenarios, build, doc, api, explain",
     ),
   );
   const tool = runCli(["choboo"]);

@@ -20,6 +20,7 @@ import { createHash } from "node:crypto";
 import { build, type Target, TARGETS } from "../../targets/chobo/build.ts";
 import { sentJson, sentText } from "../../targets/chobo/postgres/show.ts";
 import { apiJson } from "./api.ts";
+import { buildPage, pageMarkdown } from "./doc.ts";
 import { checkBook, checkBookBytes } from "./check.ts";
 import { refusalsOf } from "./refusals.ts";
 import type { Book } from "./model.ts";
@@ -210,6 +211,42 @@ export const CHOBO: ToolSpec = {
       examples: ["chobo build tests/books/在庫.book --target postgres --out /tmp/sql"],
     },
     {
+      name: "doc",
+      summary: tr(
+        "write the page accountants read: accounts, the flow between them, refusals, every scenario step by step",
+        "経理や運用の人が読むページを書く(勘定、流れの図、拒否されうる理由、シナリオの一歩ずつ)",
+      ),
+      args: { placeholder: "<file.book>", min: 1, max: 1, help: tr("the book", "帳簿") },
+      flags: [
+        {
+          name: "format",
+          value: "format",
+          choices: ["md"],
+          help: tr(
+            "md: Markdown with Mermaid charts (the default)",
+            "md: Mermaid の図を入れた Markdown(既定)",
+          ),
+        },
+        {
+          name: "out",
+          value: "dir",
+          help: tr(
+            "write <dir>/<book file name>.md instead of printing",
+            "出力せずに <dir>/<帳簿のファイル名>.md に書く",
+          ),
+        },
+      ],
+      exits: [
+        { code: 0, meaning: tr("the page was written", "ページを書いた") },
+        { code: 1, meaning: tr("the book has errors: it is not drawn", "帳簿にエラーがある(描かない)") },
+        { code: 2, meaning: tr("a usage error, or an internal error", "使い方の誤り、または内部の異常") },
+      ],
+      examples: [
+        "chobo doc examples/refunds/refunds.book",
+        "chobo doc examples/refunds/refunds.ja.book --lang ja --out /tmp/doc",
+      ],
+    },
+    {
       name: "api",
       summary: tr(
         "print how to call a book as JSON: units, accounts, transfers with their refusals, id rules, hold state machines",
@@ -278,6 +315,8 @@ export function runChoboCommand(
       return scenarios(args[0], flags.get("out") as string | undefined, io, lang);
     case "api":
       return api(args[0], io, lang);
+    case "doc":
+      return doc(args[0], flags.get("out") as string | undefined, io, lang);
     case "build":
       return buildCommand(
         args[0],
@@ -451,6 +490,34 @@ function buildCommand(bookPath: string, target: Target, out: string, io: Io, lan
     }
     io.stderr(`${path}\n`);
   }
+  return 0;
+}
+
+function doc(bookPath: string, out: string | undefined, io: Io, lang: Lang): number {
+  const input = readInput(io, bookPath);
+  if ("error" in input) {
+    io.stderr(`chobo doc: ${input.error[lang]}\n`);
+    return 1;
+  }
+  const result = checkBookBytes(bookPath, input.bytes);
+  if (result.book === null) {
+    io.stderr(result.diagnostics.map((d) => renderDiagnostic(d, lang)).join(""));
+    io.stderr(`${summary(bookPath, result.diagnostics.map((d) => d.severity), lang)}\n`);
+    return 1;
+  }
+  const text = pageMarkdown(buildPage(result.book, result.diagnostics, lang));
+  if (out === undefined) {
+    io.stdout(text);
+    return 0;
+  }
+  const stem = (bookPath.split("/").pop() ?? bookPath).replace(/\.book$/, "");
+  const target = `${out.replace(/\/$/, "")}/${stem}.md`;
+  const failed = io.writeFile(target, text);
+  if (failed !== null) {
+    io.stderr(`chobo doc: ${failed[lang]}\n`);
+    return 1;
+  }
+  io.stderr(`${target}\n`);
   return 0;
 }
 

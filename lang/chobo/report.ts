@@ -6,7 +6,7 @@
 
 import { type Lang, type Text, tr } from "../common/text.ts";
 import { displayWidth, padEnd } from "../common/width.ts";
-import { accountText, type Outcome } from "./interp.ts";
+import { accountText, type Call, type Outcome } from "./interp.ts";
 import type { Account, Book, Bound, Transfer } from "./model.ts";
 import type { OpRefusals } from "./refusals.ts";
 import { callJson, callText, outcomeText } from "./run.ts";
@@ -35,9 +35,11 @@ function ordinal(n: number, lang: Lang): string {
 }
 
 /** An outcome with the place a bound refused it: which move, which account, its numbers there. */
-function detailedOutcome(o: Outcome, lang: Lang): string {
+function detailedOutcome(o: Outcome, lang: Lang, scale: Scale | null): string {
   if (o.kind !== "refused" || o.at === null) return outcomeText(o, lang);
-  const { move, side, account, amount, balance } = o.at;
+  const { move, side, account, balance } = o.at;
+  const q = (v: bigint) => scale === null ? String(v) : quantityText(v, scale(account.account));
+  const amount = q(o.at.amount);
   const acct = accountText(account);
   const numbers = side === "lower"
     ? [["posted", "確定", balance.posted], ["held out", "出ていく仮押さえ", balance.heldOut]]
@@ -49,25 +51,41 @@ function detailedOutcome(o: Outcome, lang: Lang): string {
   if (lang === "en") {
     const verb = side === "lower" ? `takes ${amount} from` : `puts ${amount} into`;
     return `refused: ${o.reason} (${ordinal(move, lang)} ${verb} ${acct}: ${
-      numbers.map(([en, , v]) => `${en} ${v}`).join(", ")
+      numbers.map(([en, , v]) => `${en} ${q(v as bigint)}`).join(", ")
     })`;
   }
   const verb = side === "lower"
     ? `${acct} から ${amount} を取ろうとした`
     : `${acct} へ ${amount} を入れようとした`;
   return `${o.reason} で拒否される(${ordinal(move, lang)}が ${verb}ときの残高は、${
-    numbers.map(([, ja, v]) => `${ja} ${v}`).join("、")
+    numbers.map(([, ja, v]) => `${ja} ${q(v as bigint)}`).join("、")
   })`;
 }
 
-/** The numbered lines of a played sequence, results aligned, bound refusals explained. */
-export function operationLines(p: Played): Text[] {
+/** The scale of an account kind's unit, for pages that write numbers as the book does. */
+export type Scale = (account: string) => number;
+
+/** A call with its amounts in their units' scale: `sale.do(order: order-1, amount: 0.01)`. */
+export function scaledCallText(call: Call): string {
+  const args = call.transfer.params.filter((p) => call.args.has(p.name)).map((p) => {
+    const v = call.args.get(p.name)!;
+    return `${p.name}: ${p.type.kind === "amount" ? quantityText(v as bigint, p.type.unit.scale) : v}`;
+  });
+  return `${call.transfer.name}.${call.op}(${args.join(", ")})`;
+}
+
+/**
+ * The numbered lines of a played sequence, results aligned, bound refusals explained. Numbers are
+ * integers of the smallest unit, as scenarios and diagnostics write them (seed 7), unless `scale`
+ * is given: then they are written in each unit's scale, as pages write them.
+ */
+export function operationLines(p: Played, scale: Scale | null = null): Text[] {
   const render = (lang: Lang) => {
     const rows = p.calls.map((c, i) => {
       const head = `${String(i + 1).padStart(4)}  `;
-      return "pass" in c
-        ? [`${head}pass ${c.pass}`, ""]
-        : [head + callText(c.call), detailedOutcome(c.outcome, lang)];
+      if ("pass" in c) return [`${head}pass ${c.pass}`, ""];
+      const call = scale === null ? callText(c.call) : scaledCallText(c.call);
+      return [head + call, detailedOutcome(c.outcome, lang, scale)];
     });
     const width = Math.max(...rows.map(([a]) => displayWidth(a)));
     return rows.map(([a, b]) => b === "" ? a : `${padEnd(a, width)}  ${b}`);
@@ -85,7 +103,8 @@ function reasonText(r: OpRefusals["refusals"][number], lang: Lang): string {
   return lang === "ja" ? `${r.reason}(${where})` : `${r.reason} (${where})`;
 }
 
-function keyLine(t: Transfer, lang: Lang): string {
+/** What a transfer's key means, in one line (seed 3.2's `key:` lines). */
+export function keyLine(t: Transfer, lang: Lang): string {
   const nonKey = t.params.filter((p) => !t.key.includes(p.name)).map((p) => p.name);
   if (lang === "en") {
     let line = `key: ${t.name} once per ${t.key.join(", ")}`;

@@ -36,8 +36,18 @@ export interface Scenario {
 /** The result of one step in one outcome. */
 export type StepResult =
   | { readonly kind: "call"; readonly call: Call; readonly outcome: Outcome }
-  | { readonly kind: "pass"; readonly text: string; readonly expired: readonly Hold[] }
-  | { readonly kind: "together"; readonly callers: readonly (readonly { call: Call; outcome: Outcome }[])[] };
+  | {
+    readonly kind: "pass";
+    readonly text: string;
+    readonly seconds: bigint;
+    readonly expired: readonly Hold[];
+  }
+  | {
+    readonly kind: "together";
+    readonly callers: readonly (readonly { call: Call; outcome: Outcome }[])[];
+    /** Which caller's next call ran at each turn: the order this outcome came from. */
+    readonly order: readonly number[];
+  };
 
 /** One possible outcome of a scenario: every step's result and the ledger at the end. */
 export interface Branch {
@@ -335,7 +345,10 @@ export function runScenario(book: Book, scenario: Scenario): Branch[] {
       } else if (step.kind === "pass") {
         const ledger = b.ledger.clone();
         const expired = ledger.pass(step.seconds);
-        next.push({ steps: [...b.steps, { kind: "pass", text: step.text, expired }], ledger });
+        next.push({
+          steps: [...b.steps, { kind: "pass", text: step.text, seconds: step.seconds, expired }],
+          ledger,
+        });
       } else {
         for (const order of interleavings(step.callers.map((c) => c.length))) {
           const ledger = b.ledger.clone();
@@ -345,7 +358,7 @@ export function runScenario(book: Book, scenario: Scenario): Branch[] {
             const call = step.callers[c][done[c]++];
             results[c].push({ call, outcome: ledger.apply(call) });
           }
-          next.push({ steps: [...b.steps, { kind: "together", callers: results }], ledger });
+          next.push({ steps: [...b.steps, { kind: "together", callers: results, order }], ledger });
         }
       }
     }
