@@ -127,7 +127,16 @@ Deno.test("the Action's script checks the books changed since the base, against 
 Deno.test("deno task compile makes one binary, or says SKIP where Deno's runtime cannot be downloaded", async () => {
   const dir = Deno.makeTempDirSync();
   try {
-    const out = await sh([Deno.execPath(), "compile", "-A", "--output", `${dir}/ritsu`, `${ROOT}cli.ts`]);
+    const out = await sh([
+      Deno.execPath(),
+      "compile",
+      "-A",
+      "--include",
+      `${ROOT}targets/chobo/postgres/runtime`,
+      "--output",
+      `${dir}/ritsu`,
+      `${ROOT}cli.ts`,
+    ]);
     if (out.code !== 0) {
       ok(/dl\.deno\.land|denort|network|dns|error sending request/i.test(out.out), out.out);
       console.log("SKIP: chobo: compile: deno compile cannot download Deno's runtime (denort) here");

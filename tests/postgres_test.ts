@@ -14,7 +14,15 @@ import { runScenario } from "../lang/chobo/scenario.ts";
 import { renderDiagnostic } from "../lang/common/diagnostic.ts";
 import { build } from "../targets/chobo/build.ts";
 import { postgresSql } from "../targets/chobo/postgres/sql.ts";
-import { type Db, entriesAddUp, loadSchemas, subjects, verifyScenarios } from "../verify/chobo_postgres.ts";
+import {
+  type Db,
+  entriesAddUp,
+  loadSchemas,
+  subjects,
+  verifyScenarios,
+  verifyWithRunner,
+} from "../verify/chobo_postgres.ts";
+import { goRunner, PYTHON_RUNNER, TYPESCRIPT_RUNNER } from "../verify/client_runners.ts";
 import { findPgBin, startCluster } from "../verify/pg_cluster.ts";
 import { pgliteDb, serverDb } from "../verify/pg_db.ts";
 import { assertGolden } from "./support/golden.ts";
@@ -252,3 +260,40 @@ Deno.test("chobo_id computes the same ids as TypeScript", async () => {
     await db.end();
   }
 });
+
+Deno.test("server: every scenario through the TypeScript, Python and Go clients agrees, and each sends run --show's SQL", async () => {
+  const bin = findPgBin();
+  if (bin === null) {
+    console.log("SKIP: chobo: postgres clients: no initdb/pg_ctl on this machine");
+    return;
+  }
+  const list = subjects(["tests/books", "examples"]);
+  const cluster = await startCluster(bin);
+  const db = serverDb(cluster.socketDir);
+  try {
+    await loadSchemas(db, list);
+    for (const runner of [TYPESCRIPT_RUNNER, PYTHON_RUNNER, goRunner({ path: null })]) {
+      if (runner.lang === "python" && !(await pythonReady())) {
+        console.log(
+          "SKIP: chobo: postgres-python: psycopg is not installed (pip install -r verify/requirements.txt)",
+        );
+        continue;
+      }
+      const report = await verifyWithRunner(cluster.socketDir, list, runner, `clients-${Date.now()}`);
+      deepStrictEqual(report.failures, [], runner.lang);
+      strictEqual(report.agreed, report.scenarios, runner.lang);
+    }
+  } finally {
+    await db.end();
+    await cluster.stop();
+  }
+});
+
+async function pythonReady(): Promise<boolean> {
+  try {
+    return (await new Deno.Command("python3", { args: ["-c", "import psycopg, psycopg_pool"] }).output())
+      .success;
+  } catch {
+    return false;
+  }
+}

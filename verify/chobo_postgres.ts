@@ -17,7 +17,9 @@ import type { Call, Outcome } from "../lang/chobo/interp.ts";
 import type { Book } from "../lang/chobo/model.ts";
 import { type Branch, readScenarios, runScenario, type Scenario } from "../lang/chobo/scenario.ts";
 import { generateScenarios } from "../lang/chobo/scenarios.ts";
+import { type ClientLang, type Members, members } from "../targets/chobo/names.ts";
 import { callStatement, expireStatement, type Statement } from "../targets/chobo/postgres/calls.ts";
+import { sentSteps } from "../targets/chobo/postgres/show.ts";
 import { postgresSql } from "../targets/chobo/postgres/sql.ts";
 
 /** How long a hold lasts in the test copies. */
@@ -103,8 +105,9 @@ interface Played {
 }
 
 /**
- * Runs `expire()` calls one at a time (seed 6): `expire()` skips holds another `expire()` has
- * locked, so two at once could each leave the other's holds for a moment.
+ * Runs a task at a time: `expire()` calls (seed 6: `expire()` skips holds another `expire()` has
+ * locked, so two at once could each leave the other's holds for a moment), and the connection
+ * checkouts of `together` callers.
  */
 class OneAtATime {
   private last: Promise<unknown> = Promise.resolve();
@@ -121,6 +124,7 @@ async function play(
   s: Scenario,
   tenant: string,
   expiring: OneAtATime,
+  acquiring: OneAtATime,
 ): Promise<Played> {
   const { copy } = subject;
   const steps: Played["steps"] = [];
@@ -154,7 +158,8 @@ async function play(
       steps.push(null);
     } else {
       checkLate();
-      const conns = await Promise.all(step.callers.map(() => db.connect()));
+      // One together at a time takes its connections, so two never hold half the pool each.
+      const conns = await acquiring.run(() => Promise.all(step.callers.map(() => db.connect())));
       try {
         steps.push(
           await Promise.all(step.callers.map(async (calls, i) => {
@@ -169,6 +174,16 @@ async function play(
     }
   }
   checkLate();
+  return { steps, late, ...await finalState(db, subject, tenant) };
+}
+
+/** The balances and holds of a tenant at the end, from the tables. */
+async function finalState(
+  db: Db,
+  subject: Subject,
+  tenant: string,
+): Promise<Pick<Played, "accounts" | "holds">> {
+  const { copy } = subject;
   const schema = `"${copy.name.replaceAll('"', '""')}"`;
   const accounts = new Map<string, [bigint, bigint, bigint]>();
   for (
@@ -193,7 +208,7 @@ async function play(
   ) {
     holds.set(row.id as string, row.state as string);
   }
-  return { steps, accounts, holds, late };
+  return { accounts, holds };
 }
 
 /** True when the database's run is the interpreter's branch `b`, step by step and at the end. */
@@ -265,9 +280,10 @@ export async function verifyScenarios(db: Db, list: readonly Subject[], run: str
   const ranAgain: string[] = [];
   let agreed = 0;
   const expiring = new OneAtATime();
+  const acquiring = new OneAtATime();
   const attempt = async (job: typeof jobs[number], round: number) => {
     const tenant = `${run}/${job.id}/${round}`;
-    const played = await play(db, job.subject, job.s, tenant, expiring);
+    const played = await play(db, job.subject, job.s, tenant, expiring, acquiring);
     const ok = job.branches.some((b) => agrees(job.subject, tenant, b, played));
     return { ok, late: played.late, played };
   };
@@ -310,4 +326,174 @@ export async function entriesAddUp(db: Db, list: readonly Subject[]): Promise<st
     for (const r of rows) wrong.push(`${s.path}: ${r.tenant} ${r.id}`);
   }
   return wrong;
+}
+
+/** A client language's runner: writes each book's client into a directory, and how to start it. */
+export interface ClientRunner {
+  readonly lang: ClientLang;
+  /** Writes the clients of every subject's test copy under `dir`; returns book name → client path. */
+  writeClients(list: readonly Subject[], dir: string): Promise<Record<string, string>>;
+  /** The command line that plays `jobs` (a path). */
+  command(jobs: string): string[];
+}
+
+function callJobStep(c: Call) {
+  const strings: Record<string, string> = {};
+  const amounts: Record<string, string> = {};
+  for (const p of c.transfer.params) {
+    const v = c.args.get(p.name);
+    if (v === undefined) continue;
+    if (p.type.kind === "string") strings[p.name] = v as string;
+    else amounts[p.name] = String(v);
+  }
+  return { call: c.transfer.name, op: c.op, strings, amounts };
+}
+
+function membersJson(m: Members) {
+  return {
+    transfers: Object.fromEntries(m.transfers),
+    accounts: Object.fromEntries(m.accounts),
+    params: Object.fromEntries([...m.transferParams].map(([k, v]) => [k, Object.fromEntries(v)])),
+  };
+}
+
+interface RunnerResult {
+  readonly id: string;
+  readonly steps: Played["steps"];
+  readonly late: boolean;
+  readonly sent: readonly { readonly text: string; readonly values: readonly (string | null)[] }[];
+  /** The tenant's rows at the end of the job: [id, posted, held_in, held_out]. */
+  readonly accounts: readonly (readonly [string, string, string, string])[];
+  /** [id, state]. */
+  readonly holds: readonly (readonly [string, string])[];
+}
+
+/** The statements a job must send, as a sorted list (callers of a together interleave freely). */
+function expectedSent(subject: Subject, s: Scenario, tenant: string): string[] {
+  const { copy } = subject;
+  const out: string[] = [];
+  for (const step of sentSteps(copy, { ...s, steps: s.steps.map((st) => swapTransfers(copy, st)) })) {
+    for (const { statement } of step.statements) {
+      const values = statement.values.length === 0 ? [] : [tenant, ...statement.values.slice(1)];
+      out.push(JSON.stringify([statement.text, values]));
+    }
+  }
+  return out.sort();
+}
+
+function swapTransfers(copy: Book, step: Scenario["steps"][number]): Scenario["steps"][number] {
+  const swap = (c: Call): Call => ({
+    ...c,
+    transfer: copy.transfers.find((t) => t.name === c.transfer.name)!,
+  });
+  if (step.kind === "call") return { ...step, call: swap(step.call) };
+  if (step.kind === "together") return { ...step, callers: step.callers.map((c) => c.map(swap)) };
+  return step;
+}
+
+/**
+ * Plays every scenario through one language's generated client (a runner process, seed 6), and
+ * compares each with the interpreter, and what the client sent with `chobo run --show postgres`.
+ */
+export async function verifyWithRunner(
+  socketDir: string,
+  list: readonly Subject[],
+  runner: ClientRunner,
+  run: string,
+): Promise<Report> {
+  const dir = Deno.makeTempDirSync({ prefix: `chobo-${runner.lang}-` });
+  try {
+    const clients = await runner.writeClients(list, dir);
+    const jobs = list.flatMap((subject) =>
+      subject.scenarios.map((s, i) => ({
+        subject,
+        s,
+        id: `${subject.book.name}#${i + 1}`,
+        branches: runScenario(subject.book, s),
+      }))
+    );
+    const attempt = async (batch: typeof jobs, round: number): Promise<Map<string, RunnerResult>> => {
+      const file = `${dir}/jobs-${round}.json`;
+      Deno.writeTextFileSync(
+        file,
+        JSON.stringify({
+          socket_dir: socketDir,
+          pool: 20,
+          expiry_ms: TEST_EXPIRY_SECONDS * 1000,
+          margin_ms: PASS_MARGIN_MS,
+          clients,
+          members: Object.fromEntries(
+            list.map((x) => [x.copy.name, membersJson(members(x.copy, runner.lang))]),
+          ),
+          jobs: batch.map((j) => {
+            return {
+              id: j.id,
+              book: j.subject.copy.name,
+              tenant: `${run}/${runner.lang}/${j.id}/${round}`,
+              steps: j.s.steps.map((st) =>
+                st.kind === "call"
+                  ? callJobStep(st.call)
+                  : st.kind === "pass"
+                  ? { pass: true }
+                  : { together: st.callers.map((c) => c.map((x) => callJobStep(x))) }
+              ),
+            };
+          }),
+        }),
+      );
+      const [cmd, ...args] = runner.command(file);
+      const out = await new Deno.Command(cmd, { args, stdout: "piped", stderr: "piped" }).output();
+      if (!out.success) {
+        throw new Error(`${runner.lang} runner failed: ${new TextDecoder().decode(out.stderr)}`);
+      }
+      const parsed = JSON.parse(new TextDecoder().decode(out.stdout)) as { results: RunnerResult[] };
+      return new Map(parsed.results.map((r) => [r.id, r]));
+    };
+    const failures: string[] = [];
+    const ranAgain: string[] = [];
+    let agreed = 0;
+    const judge = async (batch: typeof jobs, round: number) => {
+      const results = await attempt(batch, round);
+      const late: typeof jobs = [];
+      for (const job of batch) {
+        const r = results.get(job.id);
+        const tenant = `${run}/${runner.lang}/${job.id}/${round}`;
+        if (r === undefined) {
+          failures.push(`${job.subject.path}: ${job.s.name}: the runner gave no result`);
+          continue;
+        }
+        const played: Played = {
+          steps: r.steps,
+          late: r.late,
+          accounts: new Map(r.accounts.map(([id, p, i, o]) => [id, [BigInt(p), BigInt(i), BigInt(o)]])),
+          holds: new Map(r.holds.map(([id, state]) => [id, state])),
+        };
+        const sent = r.sent.map((x) => JSON.stringify([x.text, x.values])).sort();
+        const sentOk = JSON.stringify(sent) === JSON.stringify(expectedSent(job.subject, job.s, tenant));
+        if (!sentOk) {
+          failures.push(`${job.subject.path}: ${job.s.name}: sent other statements than run --show postgres`);
+        }
+        if (job.branches.some((b) => agrees(job.subject, tenant, b, played))) {
+          if (sentOk) agreed++;
+        } else if (r.late && round === 1) late.push(job);
+        else {
+          failures.push(
+            `${job.subject.path}: ${job.s.name}: ${r.late ? "late again" : "disagrees"}: ${
+              JSON.stringify(r.steps)
+            }`,
+          );
+        }
+      }
+      return late;
+    };
+    const late = await judge(jobs, 1);
+    if (late.length > 0) {
+      ranAgain.push(...late.map((j) => `${j.subject.path}: ${j.s.name}`));
+      await judge(late, 2);
+    }
+    const together = jobs.filter((j) => j.s.steps.some((s) => s.kind === "together")).length;
+    return { scenarios: jobs.length, agreed, together, ranAgain, failures };
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
 }

@@ -3,62 +3,89 @@
  * for real and compares it with the reference interpreter. Prints a progress line per
  * combination and a summary; exits 1 when anything disagrees.
  *
- * - `postgres`: a disposable PostgreSQL cluster (when server binaries exist), then embedded PGlite.
+ * - `postgres`: on a disposable PostgreSQL cluster (when server binaries exist), the SQL called
+ *   directly and each client language through its runner; then embedded PGlite.
  * @module
  */
 
-import { entriesAddUp, loadSchemas, type Report, subjects, verifyScenarios } from "./chobo_postgres.ts";
+import {
+  type ClientRunner,
+  type Db,
+  entriesAddUp,
+  loadSchemas,
+  type Report,
+  type Subject,
+  subjects,
+  verifyScenarios,
+  verifyWithRunner,
+} from "./chobo_postgres.ts";
+import { goRunner, PYTHON_RUNNER, TYPESCRIPT_RUNNER } from "./client_runners.ts";
 import { findPgBin, startCluster } from "./pg_cluster.ts";
 import { pgliteDb, serverDb } from "./pg_db.ts";
+
+/** The client languages played through their runners, besides the SQL called directly. */
+const RUNNERS: readonly ClientRunner[] = [TYPESCRIPT_RUNNER, PYTHON_RUNNER, goRunner({ path: null })];
 
 function line(label: string, r: Report, seconds: number): string {
   return `${label}: ${r.agreed}/${r.scenarios} scenarios agree with the interpreter (${r.together} with together), ` +
     `${r.ranAgain.length} run again, ${seconds.toFixed(1)} s`;
 }
 
+/** Runs each combination on one database, printing its line; returns the failures. */
+async function combinations(
+  db: Db,
+  list: readonly Subject[],
+  runs: readonly [string, () => Promise<Report>][],
+  where: string,
+): Promise<string[]> {
+  const failures: string[] = [];
+  for (const [label, play] of runs) {
+    const started = performance.now();
+    const report = await play();
+    console.log(line(label, report, (performance.now() - started) / 1000));
+    for (const r of report.ranAgain) console.log(`  run again: ${r}`);
+    failures.push(...report.failures.map((f) => `${label}: ${f}`));
+  }
+  return [...failures, ...(await entriesAddUp(db, list)).map((w) => `${where}: entries do not add up: ${w}`)];
+}
+
 async function verifyPostgres(): Promise<number> {
   const list = subjects(["tests/books", "examples"]);
   const failures: string[] = [];
-  const combinations: [
-    string,
-    () => Promise<{ db: Parameters<typeof verifyScenarios>[0]; end(): Promise<void> }>,
-  ][] = [];
   const bin = findPgBin();
   if (bin === null) {
     console.log("SKIP: chobo: postgres server: no initdb/pg_ctl on this machine (PGlite still runs)");
   } else {
-    combinations.push(["postgres server × SQL", async () => {
-      const cluster = await startCluster(bin);
-      const db = serverDb(cluster.socketDir);
-      return {
-        db,
-        end: async () => {
-          await db.end();
-          await cluster.stop();
-        },
-      };
-    }]);
-  }
-  combinations.push(["PGlite × SQL", async () => {
-    const db = await pgliteDb();
-    return { db, end: () => db.end() };
-  }]);
-  for (const [label, open] of combinations) {
-    const started = performance.now();
-    const { db, end } = await open();
+    const cluster = await startCluster(bin);
+    const db = serverDb(cluster.socketDir);
     try {
       await loadSchemas(db, list);
-      const report = await verifyScenarios(db, list, `verify-${Date.now()}`);
-      const wrong = await entriesAddUp(db, list);
-      console.log(line(label, report, (performance.now() - started) / 1000));
-      for (const r of report.ranAgain) console.log(`  run again: ${r}`);
+      const run = `verify-${Date.now()}`;
       failures.push(
-        ...report.failures.map((f) => `${label}: ${f}`),
-        ...wrong.map((w) => `${label}: entries do not add up: ${w}`),
+        ...await combinations(db, list, [
+          ["postgres server × SQL", () => verifyScenarios(db, list, run)],
+          ...RUNNERS.map((r): [string, () => Promise<Report>] => [
+            `postgres server × ${r.lang}`,
+            () => verifyWithRunner(cluster.socketDir, list, r, run),
+          ]),
+        ], "postgres server"),
       );
     } finally {
-      await end();
+      await db.end();
+      await cluster.stop();
     }
+  }
+  const lite = await pgliteDb();
+  try {
+    await loadSchemas(lite, list);
+    failures.push(
+      ...await combinations(lite, list, [[
+        "PGlite × SQL",
+        () => verifyScenarios(lite, list, `verify-${Date.now()}`),
+      ]], "PGlite"),
+    );
+  } finally {
+    await lite.end();
   }
   console.log(
     failures.length === 0

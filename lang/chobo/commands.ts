@@ -21,6 +21,7 @@ import { build, type Target, TARGETS } from "../../targets/chobo/build.ts";
 import { sentJson, sentText } from "../../targets/chobo/postgres/show.ts";
 import { apiJson } from "./api.ts";
 import { buildPage, pageMarkdown } from "./doc.ts";
+import { pageHtml } from "./draw.ts";
 import { checkBook, checkBookBytes } from "./check.ts";
 import { refusalsOf } from "./refusals.ts";
 import type { Book } from "./model.ts";
@@ -170,8 +171,8 @@ export const CHOBO: ToolSpec = {
     {
       name: "build",
       summary: tr(
-        "write a target's files: the PostgreSQL schema and functions",
-        "出力先のファイルを書く(PostgreSQL のスキーマと関数)",
+        "write a target's files: the PostgreSQL schema and functions, or a client that calls them",
+        "出力先のファイルを書く(PostgreSQL のスキーマと関数、またはそれを呼ぶクライアント)",
       ),
       args: { placeholder: "<file.book>", min: 1, max: 1, help: tr("the book", "帳簿") },
       flags: [
@@ -221,18 +222,18 @@ export const CHOBO: ToolSpec = {
         {
           name: "format",
           value: "format",
-          choices: ["md"],
+          choices: ["md", "html"],
           help: tr(
-            "md: Markdown with Mermaid charts (the default)",
-            "md: Mermaid の図を入れた Markdown(既定)",
+            "md: Markdown with Mermaid charts (the default); html: one self-contained page that steps through scenarios",
+            "md: Mermaid の図を入れた Markdown(既定)。html: シナリオを一歩ずつ進められる、一つで完結したページ",
           ),
         },
         {
           name: "out",
           value: "dir",
           help: tr(
-            "write <dir>/<book file name>.md instead of printing",
-            "出力せずに <dir>/<帳簿のファイル名>.md に書く",
+            "write <dir>/<book file name>.md (or .html) instead of printing",
+            "出力せずに <dir>/<帳簿のファイル名>.md(または .html)に書く",
           ),
         },
       ],
@@ -316,7 +317,7 @@ export function runChoboCommand(
     case "api":
       return api(args[0], io, lang);
     case "doc":
-      return doc(args[0], flags.get("out") as string | undefined, io, lang);
+      return doc(args[0], flags.get("format") === "html", flags.get("out") as string | undefined, io, lang);
     case "build":
       return buildCommand(
         args[0],
@@ -493,7 +494,7 @@ function buildCommand(bookPath: string, target: Target, out: string, io: Io, lan
   return 0;
 }
 
-function doc(bookPath: string, out: string | undefined, io: Io, lang: Lang): number {
+function doc(bookPath: string, html: boolean, out: string | undefined, io: Io, lang: Lang): number {
   const input = readInput(io, bookPath);
   if ("error" in input) {
     io.stderr(`chobo doc: ${input.error[lang]}\n`);
@@ -505,13 +506,14 @@ function doc(bookPath: string, out: string | undefined, io: Io, lang: Lang): num
     io.stderr(`${summary(bookPath, result.diagnostics.map((d) => d.severity), lang)}\n`);
     return 1;
   }
-  const text = pageMarkdown(buildPage(result.book, result.diagnostics, lang));
+  const page = buildPage(result.book, result.diagnostics, lang);
+  const text = html ? pageHtml(page) : pageMarkdown(page);
   if (out === undefined) {
     io.stdout(text);
     return 0;
   }
   const stem = (bookPath.split("/").pop() ?? bookPath).replace(/\.book$/, "");
-  const target = `${out.replace(/\/$/, "")}/${stem}.md`;
+  const target = `${out.replace(/\/$/, "")}/${stem}.${html ? "html" : "md"}`;
   const failed = io.writeFile(target, text);
   if (failed !== null) {
     io.stderr(`chobo doc: ${failed[lang]}\n`);

@@ -200,7 +200,7 @@ function transfers(book: Book, report: readonly OpRefusals[], lang: Lang): PageT
     name: t.name,
     description: t.description,
     moves: t.moves.map((m) => t.moves.length === 1 ? moveText(m) : `${m.index}. ${moveText(m)}`),
-    key: keyLine(t, lang),
+    key: keyLine(t, lang).replace(/^(key|キー): /, ""),
     ending: ending(t, lang),
     lifecycle: lifecycle(t, lang),
     stateDiagram: stateDiagram(t, lang),
@@ -271,7 +271,11 @@ function trace(book: Book, b: Branch, lang: Lang): PageStep[] {
         held,
         changed: false,
       };
-    }).map((x) => ({ ...x, changed: before.get(x.account) !== `${x.posted}|${x.held}` }));
+    }).map((x, i) => {
+      // An account a step names for the first time was zero before it.
+      const zero = `${quantityText(0n, units.get(ledger.accounts()[i].id.account)!)}|`;
+      return { ...x, changed: (before.get(x.account) ?? zero) !== `${x.posted}|${x.held}` };
+    });
     before = new Map(balances.map((x) => [x.account, `${x.posted}|${x.held}`]));
     const holds = ledger.holds().map((h) => {
       const state = say(STATES[h.state], lang);
@@ -381,7 +385,7 @@ export function pageMarkdown(page: Page): string {
     out.push(`### ${t.name}`, "");
     if (t.description !== null) out.push(t.description, "");
     out.push(`${w.moves}:`, "", "```book", ...t.moves, "```", "");
-    out.push(`${w.key}: ${t.key.replace(/^(key|キー): /, "")}`, "");
+    out.push(`${w.key}: ${t.key}`, "");
     if (t.ending !== null) out.push(`${w.hold_ends}: ${t.ending}`, "");
     if (t.lifecycle !== null) out.push(...table([w.state, "post", "void"], t.lifecycle), "");
     if (t.stateDiagram !== null) out.push("```mermaid", t.stateDiagram, "```", "");

@@ -8,10 +8,13 @@ import { Reporter } from "../../lang/common/reporter.ts";
 import type { Diagnostic } from "../../lang/common/diagnostic.ts";
 import { tr } from "../../lang/common/text.ts";
 import type { Book } from "../../lang/chobo/model.ts";
+import { goClient, goNameProblems } from "./postgres/go.ts";
+import { pythonClient } from "./postgres/python.ts";
 import { identifiers, MAX_IDENTIFIER_BYTES, postgresSql } from "./postgres/sql.ts";
+import { typescriptClient } from "./postgres/typescript.ts";
 
 /** The targets `chobo build --target` knows. */
-export const TARGETS = ["postgres"] as const;
+export const TARGETS = ["postgres", "postgres-typescript", "postgres-python", "postgres-go"] as const;
 export type Target = typeof TARGETS[number];
 
 /** What a build gives: files (path relative to the output directory → text), or why not. */
@@ -54,15 +57,45 @@ function longIdentifiers(book: Book, origin: Origin): Diagnostic[] {
   return r.diagnostics;
 }
 
-/** Builds one target. */
+/** Go identifiers: a name Go cannot spell stops a Go build the way E061 stops a long name. */
+function goNames(book: Book, origin: Origin): Diagnostic[] {
+  const problems = goNameProblems(book);
+  if (problems.length === 0) return [];
+  const r = new Reporter(origin.file, origin.text);
+  r.error(
+    "E061",
+    { line: 1, col: 1 },
+    tr(
+      `names Go cannot spell as identifiers: ${problems.join(", ")}`,
+      `Go の識別子に書けない名前があります: ${problems.join("、")}`,
+    ),
+    {
+      quote: false,
+      hint: tr(
+        "rename them with letters, digits and _ (a combining mark or a letter number such as Ⅻ cannot be in a Go name)",
+        "文字、数字、_ で名前を付け直してください(結合文字や Ⅻ のような数の文字は Go の名前に使えません)",
+      ),
+    },
+  );
+  return r.diagnostics;
+}
+
+/** Builds one target: the SQL, or a client that calls it. */
 export function build(book: Book, target: Target, origin: Origin): BuildResult {
+  const long = longIdentifiers(book, origin);
+  if (long.length > 0) return { diagnostics: long };
   switch (target) {
-    case "postgres": {
-      const long = longIdentifiers(book, origin);
-      if (long.length > 0) return { diagnostics: long };
+    case "postgres":
       return {
         files: new Map([[`${book.name}.sql`, postgresSql(book, origin.file, origin.version, origin.sha)]]),
       };
+    case "postgres-typescript":
+      return { files: typescriptClient(book, origin) };
+    case "postgres-python":
+      return { files: pythonClient(book, origin) };
+    case "postgres-go": {
+      const problems = goNames(book, origin);
+      return problems.length > 0 ? { diagnostics: problems } : { files: goClient(book, origin) };
     }
   }
 }

@@ -87,16 +87,19 @@ export interface Members {
   readonly transfers: ReadonlyMap<string, string>;
   /** account name → member of `book.balance` (`book.balance.<member>(…)`). */
   readonly accounts: ReadonlyMap<string, string>;
-  /** transfer or account name → parameter name → argument name (keyword, field). */
-  readonly params: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  /** transfer name → parameter name → argument name (keyword, field). */
+  readonly transferParams: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  /** account name → parameter name → argument name; apart, since a transfer may share an account's name. */
+  readonly accountParams: ReadonlyMap<string, ReadonlyMap<string, string>>;
 }
 
 /** Every member name of a book in one language. */
 export function members(book: Book, lang: ClientLang): Members {
   const transfers = unique(book.transfers.map((t) => t.name), lang, ["balance", "expire"]);
   const accounts = unique(book.accounts.map((a) => a.name), lang, []);
-  const params = new Map<string, ReadonlyMap<string, string>>();
-  for (const t of book.transfers) params.set(t.name, unique(t.params.map((p) => p.name), lang, []));
-  for (const a of book.accounts) params.set(a.name, unique(a.params, lang, []));
-  return { transfers, accounts, params };
+  const transferParams = new Map(
+    book.transfers.map((t) => [t.name, unique(t.params.map((p) => p.name), lang, [])]),
+  );
+  const accountParams = new Map(book.accounts.map((a) => [a.name, unique(a.params, lang, [])]));
+  return { transfers, accounts, transferParams, accountParams };
 }
