@@ -74,7 +74,7 @@ async function cleanLeftovers(binDir: string): Promise<void> {
     return;
   }
   for (const e of entries) {
-    const owner = Number(e.name);
+    const owner = Number(e.name.split("-")[0]);
     if (!Number.isInteger(owner) || alive(owner)) continue;
     const dir = Deno.readTextFileSync(`${RECORDS}/${e.name}`).trim();
     try {
@@ -97,7 +97,8 @@ export async function startCluster(binDir: string): Promise<Cluster> {
   const dir = Deno.makeTempDirSync({ prefix: "chobo-pg-" });
   const user = isRoot() ? "postgres" : null;
   Deno.mkdirSync(RECORDS, { recursive: true });
-  const record = `${RECORDS}/${Deno.pid}`;
+  // Test files run in parallel in one process: the record names the process, then the cluster.
+  const record = `${RECORDS}/${Deno.pid}-${dir.split("/").pop()}`;
   Deno.writeTextFileSync(record, dir);
   const stop = async () => {
     try {
