@@ -9,6 +9,7 @@ import { Reporter } from "../lang/common/reporter.ts";
 import type { Diagnostic } from "../lang/common/diagnostic.ts";
 import type { FlowAst, StmtAst } from "../lang/dandori/ast.ts";
 import { KEYWORDS, keywordsAt, parseFlow } from "../lang/dandori/syntax.ts";
+import { generator } from "./support/random.ts";
 
 const SEED_URL = new URL("../../shared/seeds/002_1bfd56696741f2f5.txt", import.meta.url);
 const TOUR = Deno.readTextFileSync(new URL("./flows/syntax_tour.flow", import.meta.url));
@@ -535,18 +536,6 @@ Deno.test("after an unreadable line, parsing goes on with the next line and decl
   deepStrictEqual(ast.tasks.map((t) => [t.name.text, t.items.map((i) => i.kind)]), [["fine", ["key"]]]);
   deepStrictEqual(ast.flows[0].body.map((s) => s.kind), ["pass"]);
 });
-
-/** mulberry32: a small deterministic generator, so a failure reproduces from the seed alone. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** True when some line has more than blanks and a comment, so a file of noise must give E001. */
 function hasContent(text: string): boolean {

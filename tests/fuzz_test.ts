@@ -7,18 +7,7 @@
 import { ok } from "node:assert/strict";
 import { KEYWORDS } from "../lang/chobo/syntax.ts";
 import { runCli } from "./support/run.ts";
-
-/** mulberry32: a small deterministic generator, so a failure reproduces from the seed alone. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { generator } from "./support/random.ts";
 
 function sources(): Uint8Array[] {
   const dirs = ["tests/fixtures/", "tests/books/", "examples/inventory/"];

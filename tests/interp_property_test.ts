@@ -27,22 +27,11 @@ import {
 } from "../lang/chobo/interp.ts";
 import type { Account, Book } from "../lang/chobo/model.ts";
 import { operationsOf } from "../lang/chobo/scenario.ts";
+import { generator } from "./support/random.ts";
 
 const SEED = 0x5eed_2024;
 const BOOKS = 520;
 const MAX_ATTEMPTS = 5000;
-
-/** mulberry32: a small deterministic generator, so a failure reproduces from the seed alone. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 class Random {
   private readonly next: () => number;

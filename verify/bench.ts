@@ -14,6 +14,7 @@
  */
 
 import { checkBook } from "../lang/chobo/check.ts";
+import { bookPaths } from "./books.ts";
 import { callStatement, type Statement } from "../targets/chobo/postgres/calls.ts";
 import { postgresSql } from "../targets/chobo/postgres/sql.ts";
 import { findPgBin, startCluster } from "./pg_cluster.ts";
@@ -40,21 +41,8 @@ async function median(args: readonly string[]): Promise<number> {
   return times[Math.floor(RUNS / 2)];
 }
 
-function booksUnder(dirs: readonly string[]): string[] {
-  const found: string[] = [];
-  const walk = (dir: string) => {
-    for (const e of Deno.readDirSync(dir)) {
-      const path = `${dir}/${e.name}`;
-      if (e.isDirectory) walk(path);
-      else if (e.name.endsWith(".book")) found.push(path);
-    }
-  };
-  for (const dir of dirs) walk(dir);
-  return found.sort();
-}
-
 async function benchCheck(): Promise<void> {
-  const books = booksUnder(["tests", "examples"]);
+  const books = bookPaths(["tests", "examples"]);
   const baseline = await median(["eval", "null"]);
   const check = await median(["run", "-A", "cli.ts", "chobo", "check", ...books]);
   console.log(`bench check: ${books.length} books, median of ${RUNS} runs each`);

@@ -12,6 +12,7 @@
  */
 
 import { checkBook } from "../lang/chobo/check.ts";
+import { bookPaths } from "./books.ts";
 import { accountId, holdId, uuidText } from "../lang/chobo/ids.ts";
 import type { Call, Outcome } from "../lang/chobo/interp.ts";
 import type { Book } from "../lang/chobo/model.ts";
@@ -64,15 +65,7 @@ export function testCopy(path: string, text: string): Book {
 
 /** Every test and example book, with its copy, generated scenarios and `<book>.more.json`. */
 export function subjects(dirs: readonly string[]): Subject[] {
-  const paths: string[] = [];
-  const walk = (dir: string) => {
-    for (const e of Deno.readDirSync(dir)) {
-      if (e.isDirectory) walk(`${dir}/${e.name}`);
-      else if (e.name.endsWith(".book")) paths.push(`${dir}/${e.name}`);
-    }
-  };
-  dirs.forEach(walk);
-  return paths.sort().map((path) => {
+  return bookPaths(dirs).map((path) => {
     const text = Deno.readTextFileSync(path);
     const book = checkBook(path, text).book;
     if (book === null) throw new Error(`${path} has errors`);

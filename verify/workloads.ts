@@ -8,20 +8,9 @@
  */
 
 import { checkBook } from "../lang/chobo/check.ts";
+import { bookPaths } from "./books.ts";
 import { readScenarios, runScenario } from "../lang/chobo/scenario.ts";
 import { generateScenarios } from "../lang/chobo/scenarios.ts";
-
-function books(dirs: readonly string[]): string[] {
-  const found: string[] = [];
-  const walk = (dir: string) => {
-    for (const e of Deno.readDirSync(dir)) {
-      if (e.isDirectory) walk(`${dir}/${e.name}`);
-      else if (e.name.endsWith(".book")) found.push(`${dir}/${e.name}`);
-    }
-  };
-  dirs.forEach(walk);
-  return found.sort();
-}
 
 function load(path: string) {
   const book = checkBook(path, Deno.readTextFileSync(path)).book;
@@ -31,7 +20,7 @@ function load(path: string) {
 
 function scenarios(): void {
   let count = 0;
-  for (const path of books(["tests/books", "examples"])) {
+  for (const path of bookPaths(["tests/books", "examples"])) {
     const book = load(path);
     for (const s of generateScenarios(book)) {
       runScenario(book, s);

@@ -21,6 +21,7 @@ import {
   planFor,
   play,
   Symbols,
+  ValueNames,
   withAmounts,
 } from "./search.ts";
 
@@ -29,21 +30,8 @@ type GenStep = Act | { readonly kind: "together"; readonly callers: readonly (re
 
 /** Numbers the symbols of all calls by first appearance (callers of a together in order). */
 function toScenario(name: string, steps: readonly GenStep[]): Scenario {
-  const names = new Map<number, string>();
-  let counter = 0;
-  const concrete = (plan: Plan): Call => {
-    const args = new Map<string, string | bigint>();
-    for (const p of plan.transfer.params) {
-      const sym = plan.strings.get(p.name);
-      if (sym !== undefined) {
-        if (!names.has(sym)) names.set(sym, `${p.name}-${++counter}`);
-        args.set(p.name, names.get(sym)!);
-      }
-      const amount = plan.amounts.get(p.name);
-      if (amount !== undefined) args.set(p.name, amount);
-    }
-    return { transfer: plan.transfer, op: plan.op, args };
-  };
+  const names = new ValueNames();
+  const concrete = (plan: Plan): Call => names.call(plan);
   const out: Step[] = steps.map((s) => {
     if (s.kind === "call") return { kind: "call", call: concrete(s.plan) };
     if (s.kind === "pass") return { kind: "pass", seconds: s.seconds, text: s.text };

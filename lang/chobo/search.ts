@@ -63,27 +63,34 @@ export class Symbols {
   }
 }
 
-/** Turns symbols into values named after the parameter where each first appears: `sku-2`. */
-export function concretize(acts: readonly Act[]): Call[] {
-  const names = new Map<number, string>();
-  let counter = 0;
-  const calls: Call[] = [];
-  for (const act of acts) {
-    if (act.kind !== "call") continue;
-    const { plan } = act;
+/**
+ * Turns symbols into values named after the parameter where each first appears (`sku-2`), in the
+ * order calls are turned: one `ValueNames` per sequence.
+ */
+export class ValueNames {
+  private readonly names = new Map<number, string>();
+  private counter = 0;
+
+  /** The call of `plan` with its symbols named. */
+  call(plan: Plan): Call {
     const args = new Map<string, string | bigint>();
     for (const p of plan.transfer.params) {
       const sym = plan.strings.get(p.name);
       if (sym !== undefined) {
-        if (!names.has(sym)) names.set(sym, `${p.name}-${++counter}`);
-        args.set(p.name, names.get(sym)!);
+        if (!this.names.has(sym)) this.names.set(sym, `${p.name}-${++this.counter}`);
+        args.set(p.name, this.names.get(sym)!);
       }
       const amount = plan.amounts.get(p.name);
       if (amount !== undefined) args.set(p.name, amount);
     }
-    calls.push({ transfer: plan.transfer, op: plan.op, args });
+    return { transfer: plan.transfer, op: plan.op, args };
   }
-  return calls;
+}
+
+/** The calls of a sequence's acts, values named by first appearance. */
+export function concretize(acts: readonly Act[]): Call[] {
+  const names = new ValueNames();
+  return acts.flatMap((act) => act.kind === "call" ? [names.call(act.plan)] : []);
 }
 
 /** Runs acts on a fresh ledger of `book`. */

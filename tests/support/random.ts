@@ -1,0 +1,17 @@
+/**
+ * A small deterministic random generator for fuzz and property tests, so a failure reproduces from
+ * its seed alone.
+ * @module
+ */
+
+/** mulberry32: numbers in [0, 1) from a 32-bit seed. */
+export function generator(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
