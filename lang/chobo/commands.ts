@@ -19,6 +19,7 @@ import { readAtRevision } from "../common/git.ts";
 import { createHash } from "node:crypto";
 import { build, type Target, TARGETS } from "../../targets/chobo/build.ts";
 import { sentJson, sentText } from "../../targets/chobo/postgres/show.ts";
+import { sentTigerBeetleJson, sentTigerBeetleText } from "../../targets/chobo/tigerbeetle/show.ts";
 import { apiJson } from "./api.ts";
 import { buildPage, pageMarkdown } from "./doc.ts";
 import { pageHtml } from "./draw.ts";
@@ -106,7 +107,7 @@ export const CHOBO: ToolSpec = {
         {
           name: "show",
           value: "target",
-          choices: ["postgres"],
+          choices: ["postgres", "tigerbeetle"],
           help: tr(
             'instead of the results, what each step sends to the target (tenant "")',
             '結果の代わりに、ステップごとに出力先へ送るもの(テナントは "")',
@@ -331,7 +332,7 @@ export function runChoboCommand(
         args[0],
         flags.get("scenario") as string,
         flags.get("format") === "json",
-        flags.has("show"),
+        flags.get("show") as "postgres" | "tigerbeetle" | undefined,
         io,
         lang,
       );
@@ -429,7 +430,7 @@ function run(
   bookPath: string,
   scenarioPath: string,
   json: boolean,
-  show: boolean,
+  show: "postgres" | "tigerbeetle" | undefined,
   io: Io,
   lang: Lang,
 ): number {
@@ -448,10 +449,13 @@ function run(
     io.stderr(`chobo run: ${scenarioPath}: ${e.text[lang]}\n`);
     return 1;
   }
-  if (show) {
+  if (show !== undefined) {
+    const [asJson, asText] = show === "postgres"
+      ? [sentJson, sentText]
+      : [sentTigerBeetleJson, sentTigerBeetleText];
     if (json) {
-      io.stdout(stringifyJson({ file: bookPath, runs: scenarios.map((s) => sentJson(book, s)) }, 2) + "\n");
-    } else io.stdout(scenarios.map((s) => sentText(bookPath, book, s, lang)).join("\n"));
+      io.stdout(stringifyJson({ file: bookPath, runs: scenarios.map((s) => asJson(book, s)) }, 2) + "\n");
+    } else io.stdout(scenarios.map((s) => asText(bookPath, book, s, lang)).join("\n"));
     return 0;
   }
   const runs = scenarios.map((s) => ({ s, branches: runScenario(book, s) }));

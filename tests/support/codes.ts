@@ -6,15 +6,19 @@
 
 const CALL = /\.(?:error|warning)\(\s*"([EW]\d{3})"/g;
 
-/** Every code a `Reporter` call in lang/chobo/*.ts or targets/chobo/*.ts names. */
+/** Every code a `Reporter` call under lang/chobo/ or targets/chobo/ names. */
 export function emittedChoboCodes(): Set<string> {
   const codes = new Set<string>();
-  for (const dir of ["../../lang/chobo/", "../../targets/chobo/"]) {
-    const path = new URL(dir, import.meta.url).pathname;
+  const walk = (path: string) => {
     for (const e of Deno.readDirSync(path)) {
-      if (!e.name.endsWith(".ts")) continue;
-      for (const m of Deno.readTextFileSync(path + e.name).matchAll(CALL)) codes.add(m[1]);
+      if (e.isDirectory) walk(`${path}${e.name}/`);
+      else if (e.name.endsWith(".ts")) {
+        for (const m of Deno.readTextFileSync(path + e.name).matchAll(CALL)) codes.add(m[1]);
+      }
     }
+  };
+  for (const dir of ["../../lang/chobo/", "../../targets/chobo/"]) {
+    walk(new URL(dir, import.meta.url).pathname);
   }
   return codes;
 }

@@ -1,0 +1,122 @@
+/**
+ * The steps of chobo's TigerBeetle client for one call (seed chobo 4.2), over anything that
+ * answers TigerBeetle's three requests: what the generated clients do, in TypeScript, so the
+ * tests play every scenario through it and `--show tigerbeetle` and a client agree by
+ * construction.
+ *
+ * - `do`, `hold`: a move from and to the same account is `same_account` and sends nothing; then
+ *   the accounts and openings not sent before by this client value (in requests of
+ *   `MAX_BATCH`), then the chain in one request.
+ * - `post`, `void`: `lookup_transfers` of the hold's move transfers; nothing there is
+ *   `no_such_hold` and sends nothing more; a post over the hold sends the status chain;
+ *   otherwise the post or void chain.
+ * @module
+ */
+
+import type { Call, Outcome } from "../../../lang/chobo/interp.ts";
+import type { Book, Transfer } from "../../../lang/chobo/model.ts";
+import {
+  heldAmounts,
+  holdLookups,
+  moveSends,
+  requests,
+  settleSends,
+  statusChain,
+  type TbAccount,
+  type TbTransfer,
+} from "./chain.ts";
+import {
+  accountsFailure,
+  chainOutcome,
+  openingsFailure,
+  overHoldOutcome,
+  statusOf,
+  type StatusRead,
+  type TbResult,
+} from "./results.ts";
+
+/** The three requests of TigerBeetle the client uses; every create answers each event. */
+export interface TigerBeetleRequests {
+  createAccounts(events: readonly TbAccount[]): Promise<readonly TbResult[]>;
+  createTransfers(events: readonly TbTransfer[]): Promise<readonly TbResult[]>;
+  lookupTransfers(ids: readonly bigint[]): Promise<readonly TbTransfer[]>;
+}
+
+/** One request as the client sent it. */
+export type SentRequest =
+  | { readonly kind: "create_accounts"; readonly events: readonly TbAccount[] }
+  | { readonly kind: "create_transfers"; readonly events: readonly TbTransfer[] }
+  | { readonly kind: "lookup_transfers"; readonly ids: readonly bigint[] };
+
+const MAX_ID = (1n << 128n) - 1n;
+
+/** A random 128-bit id other than 0 and 2¹²⁸ − 1 (the status chain's ids). */
+export function randomId(): bigint {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  const n = bytes.reduce((acc, b) => (acc << 8n) | BigInt(b), 0n);
+  return n === 0n || n === MAX_ID ? randomId() : n;
+}
+
+/**
+ * One book value on TigerBeetle (`tigerbeetle(client, { tenant })` of seed 4.3): it remembers the
+ * accounts and openings it created, so it sends each once (seed 4.2 「勘定を先に作る」).
+ */
+export class TigerBeetleBook {
+  private readonly created = new Set<bigint>();
+  /** Every request sent, in order. */
+  readonly sent: SentRequest[] = [];
+
+  constructor(
+    private readonly tb: TigerBeetleRequests,
+    private readonly book: Book,
+    private readonly tenant: string,
+    private readonly random: () => bigint = randomId,
+  ) {}
+
+  /** Runs one operation. */
+  call(call: Call): Promise<Outcome> {
+    return call.op === "do" || call.op === "hold" ? this.move(call) : this.settle(call);
+  }
+
+  /** The state of a hold, by the status chain. */
+  async status(t: Transfer, key: readonly string[]): Promise<StatusRead> {
+    const chain = statusChain(this.book, this.tenant, t, key, [this.random(), this.random()]);
+    return statusOf(await this.createTransfers(chain.map((e) => e.transfer)));
+  }
+
+  private async move(call: Call): Promise<Outcome> {
+    const sends = moveSends(this.book, this.tenant, call);
+    if (sends === null) return { kind: "refused", reason: "same_account", at: null };
+    const accounts = sends.accounts.filter((a) => !this.created.has(a.event.id));
+    for (const batch of requests(accounts)) {
+      const events = batch.map((a) => a.event);
+      this.sent.push({ kind: "create_accounts", events });
+      const why = accountsFailure(batch, await this.tb.createAccounts(events));
+      if (why !== null) return { kind: "failed", why };
+      for (const e of events) this.created.add(e.id);
+    }
+    const openings = sends.openings.filter((o) => !this.created.has(o.id));
+    for (const batch of requests(openings)) {
+      const why = openingsFailure(batch, sends.accounts, await this.createTransfers(batch));
+      if (why !== null) return { kind: "failed", why };
+      for (const o of batch) this.created.add(o.id);
+    }
+    return chainOutcome(call, sends.chain, await this.createTransfers(sends.chain.map((e) => e.transfer)));
+  }
+
+  private async settle(call: Call): Promise<Outcome> {
+    const key = call.transfer.key.map((k) => call.args.get(k) as string);
+    const ids = holdLookups(this.book, this.tenant, call.transfer, key);
+    this.sent.push({ kind: "lookup_transfers", ids });
+    const held = heldAmounts(ids, await this.tb.lookupTransfers(ids));
+    if (held === null) return { kind: "refused", reason: "no_such_hold", at: null };
+    const { status, chain } = settleSends(this.book, this.tenant, call, held, [this.random(), this.random()]);
+    const results = await this.createTransfers(chain.map((e) => e.transfer));
+    return status ? overHoldOutcome(statusOf(results)) : chainOutcome(call, chain, results);
+  }
+
+  private createTransfers(events: readonly TbTransfer[]): Promise<readonly TbResult[]> {
+    this.sent.push({ kind: "create_transfers", events });
+    return this.tb.createTransfers(events);
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * E060 (seed chobo 3.1): an operation whose chain is longer than one TigerBeetle request takes
+ * (`MAX_CHAIN`, 253 on a `--development` replica) stops a build for the TigerBeetle targets
+ * only; PostgreSQL builds the same book. A `do` or `hold` chain is the longest of a transfer (a
+ * post or void leaves out the probe holds), so one diagnostic per transfer, at its name, with a
+ * call that would not fit. Accounts and openings go in requests of their own and do not count.
+ * @module
+ */
+
+import type { Book, Transfer } from "../../../lang/chobo/model.ts";
+import { accountKindText } from "../../../lang/chobo/report.ts";
+import { callText } from "../../../lang/chobo/run.ts";
+import { operationsOf } from "../../../lang/chobo/scenario.ts";
+import { concretize, planFor, Symbols } from "../../../lang/chobo/search.ts";
+import type { Diagnostic } from "../../../lang/common/diagnostic.ts";
+import { Reporter } from "../../../lang/common/reporter.ts";
+import { type Text, tr } from "../../../lang/common/text.ts";
+import type { Origin } from "../build.ts";
+import { chainLength, MAX_CHAIN, movePieces } from "./chain.ts";
+import { pieceText } from "./labels.ts";
+
+/** The move with the most pieces, and what they are (the note under E060). */
+function longestMove(t: Transfer): Text {
+  const m = t.moves.reduce((a, b) => movePieces(b).length > movePieces(a).length ? b : a);
+  const pieces = movePieces(m).map((role) =>
+    pieceText(m, role, accountKindText(m.from.account), accountKindText(m.to.account))
+  );
+  const n = pieces.length;
+  return tr(
+    `move ${m.index} alone is ${n} transfer${n === 1 ? "" : "s"}: ${pieces.map((p) => p.en).join("; ")}`,
+    `${m.index} つ目の移動だけで ${n} 件の振替になります: ${pieces.map((p) => p.ja).join("、")}`,
+  );
+}
+
+/** The E060 diagnostics of a book, for a build of a TigerBeetle target. */
+export function e060Diagnostics(book: Book, origin: Pick<Origin, "file" | "text">): Diagnostic[] {
+  const r = new Reporter(origin.file, origin.text);
+  for (const t of book.transfers) {
+    const n = chainLength(t);
+    if (n <= MAX_CHAIN) continue;
+    const op = operationsOf(t)[0];
+    const [call] = concretize([{ kind: "call", plan: planFor(t, op, new Symbols()) }]);
+    r.error(
+      "E060",
+      t,
+      tr(
+        `the chain of ${t.name}.${op} is ${n} TigerBeetle transfers, more than the ${MAX_CHAIN} one request takes`,
+        `${t.name}.${op} のチェーンは TigerBeetle の振替 ${n} 件で、一つのリクエストに入る ${MAX_CHAIN} 件を超えます`,
+      ),
+      {
+        notes: [longestMove(t)],
+        operations: [tr(callText(call), callText(call))],
+        hint: tr(
+          "split the transfer into several transfers with fewer moves each; accounts and openings are sent apart and do not count",
+          "移動の少ないいくつかの振替に分けてください。勘定と開始の振替は別のリクエストで送るので数えません",
+        ),
+      },
+    );
+  }
+  return r.diagnostics;
+}
