@@ -1,6 +1,6 @@
 /**
- * The one entry point: `ritsu <chobo> <command> …`. Started through a link named `chobo`, it is
- * chobo. Exit codes: 0 fine (or warnings only), 1 errors, 2 usage or internal error.
+ * The one entry point: `ritsu <chobo|dandori> <command> …`. Started through a link named `chobo`
+ * (or `dandori`), it is that tool. Exit codes: 0 fine (or warnings only), 1 errors, 2 usage or internal error.
  * @module
  */
 
@@ -16,8 +16,15 @@ import { denoIo, type Io } from "./lang/common/io.ts";
 import { chooseLang, type Lang, tr } from "./lang/common/text.ts";
 import { VERSION } from "./lang/common/version.ts";
 import { CHOBO, runChoboCommand } from "./lang/chobo/commands.ts";
+import { DANDORI, runDandoriCommand } from "./lang/dandori/commands.ts";
 
-const TOOLS: readonly ToolSpec[] = [CHOBO];
+const TOOLS: readonly ToolSpec[] = [CHOBO, DANDORI];
+
+/** Each tool's commands, by the tool's name. */
+const RUNNERS: Record<string, typeof runChoboCommand> = {
+  chobo: runChoboCommand,
+  dandori: runDandoriCommand,
+};
 
 /** The language a command line asks for, before it is fully parsed (for usage errors too). */
 function langOf(argv: readonly string[], tool: string, io: Io): Lang {
@@ -81,7 +88,7 @@ export function main(argv: readonly string[], io: Io): number {
         io.stderr(renderUsageError(tool, parsed, lang));
         return 2;
       case "run": {
-        const result = runChoboCommand(parsed.command, parsed.args, parsed.flags, io, lang);
+        const result = RUNNERS[tool.name](parsed.command, parsed.args, parsed.flags, io, lang);
         if (typeof result === "number") return result;
         io.stderr(renderUsageError(tool, { command: parsed.command, message: result.usage }, lang));
         return 2;

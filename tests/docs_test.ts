@@ -86,7 +86,7 @@ async function sh(args: string[], cwd = ROOT): Promise<{ code: number; out: stri
   return { code: out.code, out: new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr) };
 }
 
-Deno.test("the pre-commit hook checks the books it is given", async () => {
+Deno.test("the pre-commit hooks check the books and flows they are given", async () => {
   const hooks = parse(Deno.readTextFileSync(`${ROOT}.pre-commit-hooks.yaml`));
   strictEqual(hooks[0].id, "chobo-check");
   const [tool] = hooks[0].entry.split(" ").slice(1);
@@ -95,6 +95,11 @@ Deno.test("the pre-commit hook checks the books it is given", async () => {
   const broken = await sh([`${ROOT}hooks/check`, "chobo", "tests/fixtures/no_bound.book"]);
   strictEqual(broken.code, 1);
   ok(broken.out.includes("error[E020]"));
+  strictEqual(hooks[1].id, "dandori-check");
+  strictEqual((await sh([`${ROOT}hooks/check`, "dandori", "tests/flows/order_stock.flow"])).code, 0);
+  const flow = await sh([`${ROOT}hooks/check`, "dandori", "tests/flows/order_stock_no_void.flow"]);
+  strictEqual(flow.code, 1);
+  ok(flow.out.includes("error[E020]"), flow.out);
 });
 
 Deno.test("the Action's script checks the books changed since the base, against it", async () => {

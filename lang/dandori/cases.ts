@@ -1,0 +1,947 @@
+/**
+ * The case analysis (seed dandori 2.1–2.7): the flow is run over abstract states, each holding,
+ * for every case, the state its record says and the state the case may be in outside (2.1), the
+ * variables that hold a value, and the steps that got there. From them: a variable read before it
+ * has a value (E012), a case called before it starts or started twice (E013), a case left in a
+ * state that is not final at an end (E020), an operation refused in every state (E021), a refusal
+ * not declared or not handled (E022), a failure that leaves a case open with nothing to settle it
+ * (W101), a refusal handler that never runs (W102), and the arms of a `match` on a case's state
+ * that are missing or never taken (E010, E011).
+ *
+ * Every diagnostic carries the steps of one run that gets there, as 2.3 prints them.
+ * @module
+ */
+
+import type { Reporter } from "../common/reporter.ts";
+import { type Text, tr } from "../common/text.ts";
+import type { BodyAst, CallStmtAst, ExprAst, HandlerAst, MatchStmtAst, Pos, StmtAst } from "./ast.ts";
+import { lineOf } from "./lints.ts";
+import { externalClosure, type Machine, rowOf } from "./machine.ts";
+import { BUILTIN_ERRORS, type CaseDef, type FlowModel, type TaskDef } from "./model.ts";
+import { type Block, exprText, patternText, type Typed } from "./typing.ts";
+
+/**
+ * The most states kept at one point of the flow. States are told apart only by their case pairs
+ * (variables merge), so a flow with few cases stays far below; the bound keeps a pathological
+ * input with very many cases from growing without end.
+ */
+export const MAX_STATES = 20000;
+
+/** The most rounds a loop's body is run to reach its fixpoint; the states are finite, so it ends sooner. */
+export const MAX_LOOP_ROUNDS = 64;
+
+/** One step of a run: a line (null for what happens outside) and what happened. */
+interface Step {
+  readonly line: number | null;
+  readonly text: Text;
+  readonly prev: Step | null;
+}
+
+/** A case's pair (2.1): what its record says, and where it may be outside; null before it starts. */
+interface CaseSt {
+  readonly record: string | null;
+  readonly actual: string | null;
+}
+
+/**
+ * What the flow knows at a point on the ways with the same case pairs: the variables that hold a
+ * value on every one of those ways, for each variable missing on some way the steps of one such
+ * way (to show with E012), and the steps of the first way found.
+ */
+interface State {
+  readonly cases: ReadonlyMap<string, CaseSt>;
+  readonly assigned: ReadonlySet<string>;
+  readonly missing: ReadonlyMap<string, Step | null>;
+  readonly trace: Step | null;
+}
+
+function keyOf(s: State): string {
+  return [...s.cases].map(([k, v]) => `${k}=${v.record ?? "-"}/${v.actual ?? "-"}`).join(",");
+}
+
+/**
+ * States by their case pairs. Two ways with the same pairs merge: a variable holds a value only
+ * if it does on both, and the first way's steps are kept (the shortest found). Keeping every set
+ * of assigned variables apart would double the states at every call whose failure is passed over.
+ */
+class States {
+  readonly byKey = new Map<string, State>();
+
+  constructor(states: Iterable<State> = []) {
+    for (const s of states) this.add(s);
+  }
+
+  /** Adds a state; returns what it stores when that is new or changed, else null. */
+  add(s: State): State | null {
+    const key = keyOf(s);
+    const old = this.byKey.get(key);
+    if (old === undefined) {
+      if (this.byKey.size >= MAX_STATES) return null;
+      this.byKey.set(key, s);
+      return s;
+    }
+    const lost = [...old.assigned].filter((v) => !s.assigned.has(v));
+    if (lost.length === 0) return null;
+    const missing = new Map(old.missing);
+    for (const v of lost) missing.set(v, s.missing.get(v) ?? s.trace);
+    const merged = { ...old, assigned: new Set([...old.assigned].filter((v) => s.assigned.has(v))), missing };
+    this.byKey.set(key, merged);
+    return merged;
+  }
+
+  addAll(ss: Iterable<State>): void {
+    for (const s of ss) this.add(s);
+  }
+
+  get size(): number {
+    return this.byKey.size;
+  }
+
+  [Symbol.iterator](): Iterator<State> {
+    return this.byKey.values();
+  }
+}
+
+/** The state one step on: the step goes on its run and on every witness of a missing variable. */
+function step(s: State, line: number | null, text: Text): State {
+  const missing = new Map([...s.missing].map(([v, t]) => [v, { line, text, prev: t }]));
+  return { ...s, missing, trace: { line, text, prev: s.trace } };
+}
+
+/** The steps of a way on which `name` has no value: its witness, or the state's own run. */
+function witness(s: State, name: string): Step | null {
+  const w = s.missing.get(name);
+  return w === undefined ? s.trace : w;
+}
+
+function withCase(s: State, name: string, c: CaseSt): State {
+  const cases = new Map(s.cases);
+  cases.set(name, c);
+  return { ...s, cases };
+}
+
+function withVar(s: State, name: string): State {
+  if (s.assigned.has(name)) return s;
+  const missing = new Map(s.missing);
+  missing.delete(name);
+  return { ...s, assigned: new Set([...s.assigned, name]), missing };
+}
+
+/** The steps of a run, one line each, as 2.3 prints them. */
+function operations(trace: Step | null): Text[] {
+  const steps: Step[] = [];
+  for (let t = trace; t !== null; t = t.prev) steps.push(t);
+  return steps.reverse().map((t) => {
+    const line = t.line === null ? "    " : String(t.line).padStart(4);
+    return tr(`${line}  ${t.text.en}`, `${line}  ${t.text.ja}`);
+  });
+}
+
+/** The states the outside can move `s`'s case `name` to (2.2), with a step for each event. */
+function expand(s: State, name: string, m: Machine): State[] {
+  const c = s.cases.get(name)!;
+  if (c.actual === null) return [s];
+  return externalClosure(m, c.actual).map((x) => {
+    let t = s;
+    let from = c.actual!;
+    for (const e of x.events) {
+      const to = rowOf(m, from, e).next ?? from;
+      t = step(
+        t,
+        null,
+        tr(
+          `outside, \`${e}\` happens: ${name} ${from} → ${to}`,
+          `外部のサービスで \`${e}\` が起きる: ${name} ${from} → ${to}`,
+        ),
+      );
+      from = to;
+    }
+    return withCase(t, name, { record: c.record, actual: x.state });
+  });
+}
+
+/** What the analysis remembers about one call of a book operation on a case, across every run. */
+interface CaseCall {
+  readonly stmt: CallStmtAst;
+  readonly task: TaskDef;
+  readonly c: CaseDef;
+  runs: number;
+  accepted: boolean;
+  /** Each refusal reached, with a state that reaches it. */
+  readonly reasons: Map<string, State>;
+  /** The states of the case in which the call was refused. */
+  readonly states: Set<string>;
+  firstRefused: State | null;
+}
+
+/** What the analysis remembers about one `match` on a case's state. */
+interface CaseMatch {
+  readonly stmt: MatchStmtAst;
+  readonly c: CaseDef;
+  readonly said: Set<string>;
+  readonly missing: Map<string, State>;
+}
+
+type EndKind = "succeed" | "fail" | "cancel";
+
+interface Ctx {
+  readonly block: Block;
+  readonly breaks: States | null;
+}
+
+class Analysis {
+  private readonly failures = new States();
+  private readonly cancels = new States();
+  private readonly caseCalls = new Map<CallStmtAst, CaseCall>();
+  private readonly caseMatches = new Map<MatchStmtAst, CaseMatch>();
+  /** First example per diagnostic key, emitted at the end in a stable order. */
+  private readonly found = new Map<
+    string,
+    { code: string; at: Pos; message: Text; hint: Text | null; trace: Step | null }
+  >();
+  /** Per case and block, the first failure that may leave the case open (W101), and its other lines. */
+  private readonly open = new Map<
+    string,
+    { trace: Step | null; lines: Set<number>; cleanup: Block | null; at: Pos; caseName: string; in: string }
+  >();
+  private readonly readVars: ReadonlySet<string>;
+
+  constructor(private readonly m: FlowModel, private readonly t: Typed, private readonly r: Reporter) {
+    this.readVars = new Set(t.vars.keys());
+  }
+
+  run(): void {
+    const start: State = {
+      cases: new Map([...this.m.cases.keys()].map((k) => [k, { record: null, actual: null }])),
+      assigned: new Set(),
+      missing: new Map(),
+      trace: null,
+    };
+    const flowEnds = tr("`flow` ends and the workflow succeeds", "`flow` が終わり、ワークフローが成功する");
+    this.block(this.m.flow, new States([start]), "flow", "succeed", null, flowEnds);
+    const onFailure = this.m.onFailure;
+    if (onFailure !== null) {
+      const ends = tr(
+        "`on failure` ends and the workflow fails",
+        "`on failure` が終わり、ワークフローが失敗する",
+      );
+      this.block(onFailure, this.failures, "failure", "fail", tr("on failure", "on failure"), ends);
+    } else {
+      for (const s of this.failures) this.leftOpen(s, null);
+    }
+    const onCancel = this.m.onCancel;
+    if (onCancel !== null) {
+      const ends = tr(
+        "`on cancel` ends and the workflow is cancelled",
+        "`on cancel` が終わり、ワークフローがキャンセルで終わる",
+      );
+      this.block(onCancel, this.cancels, "cancel", "cancel", tr("on cancel", "on cancel"), ends);
+    }
+    this.afterRuns();
+    this.emit();
+  }
+
+  /**
+   * Runs a block from its entries and checks the cases where it ends. The steps name the block's
+   * first statement as where it is entered and its last as where it ends, as 13.1 prints them.
+   */
+  private block(
+    b: BodyAst,
+    entries: States,
+    block: Block,
+    kind: EndKind,
+    entered: Text | null,
+    ends: Text,
+  ): void {
+    const first = b.body[0] ?? b;
+    const last = b.body[b.body.length - 1] ?? b;
+    const start = entered === null
+      ? entries
+      : new States([...entries].map((s) => step(s, first.line, entered)));
+    const done = this.exec(b.body, start, { block, breaks: null });
+    for (const s of done) this.end(step(s, last.line, ends), last, kind, []);
+  }
+
+  /** Keeps the first state that reaches a diagnostic, one per key, so the rounds of a loop say it once. */
+  private note(
+    key: string,
+    code: string,
+    at: Pos,
+    message: Text,
+    trace: Step | null,
+    hint: Text | null = null,
+  ): void {
+    if (!this.found.has(key)) this.found.set(key, { code, at, message, hint, trace });
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Statements
+
+  private exec(ss: readonly StmtAst[], input: States, ctx: Ctx): States {
+    let states = input;
+    for (const s of ss) {
+      if (states.size === 0) break;
+      states = this.stmt(s, states, ctx);
+    }
+    return states;
+  }
+
+  private stmt(s: StmtAst, input: States, ctx: Ctx): States {
+    switch (s.kind) {
+      case "let":
+        this.reads(s.value, input, s);
+        return new States([...input].map((x) => withVar(x, s.name.text)));
+      case "wait":
+        if (s.until !== null) this.reads(s.until, input, s);
+        if (ctx.block !== "cancel") {
+          for (const x of input) {
+            this.cancels.add(
+              step(x, s.line, tr("cancelled while waiting", "待っているあいだにキャンセルされる")),
+            );
+          }
+        }
+        return input;
+      case "call":
+        return this.call(s, input, ctx);
+      case "match":
+        return this.match(s, input, ctx);
+      case "repeat":
+        return this.loop(s.body, input, ctx, false, null, null);
+      case "for":
+        this.reads(s.list, input, s);
+        return this.loop(s.body, input, ctx, true, s.variable.text, s.bind?.text ?? null);
+      case "yield":
+        this.reads(s.value, input, s);
+        return input;
+      case "break":
+        ctx.breaks?.addAll(input);
+        return new States();
+      case "succeed":
+        for (const o of s.outputs) this.reads(o.value, input, s);
+        for (const x of input) this.end(step(x, s.line, tr("succeed", "succeed")), s, "succeed", []);
+        return new States();
+      case "fail": {
+        if (s.reason !== null) this.reads(s.reason, input, s);
+        const leaving = s.leaving.map((w) => w.text);
+        for (const x of input) {
+          this.end(step(x, s.line, tr(`fail ${s.error.text}`, `fail ${s.error.text}`)), s, "fail", leaving);
+        }
+        return new States();
+      }
+      default:
+        return input;
+    }
+  }
+
+  private loop(
+    body: readonly StmtAst[],
+    input: States,
+    ctx: Ctx,
+    maybeNone: boolean,
+    variable: string | null,
+    collect: string | null,
+  ): States {
+    const breaks = new States();
+    const outs = new States();
+    const seen = new States(input);
+    let entry = new States([...input].map((x) => variable === null ? x : withVar(x, variable)));
+    for (let round = 0; round < MAX_LOOP_ROUNDS && entry.size > 0; round++) {
+      const out = this.exec(body, entry, { block: ctx.block, breaks });
+      outs.addAll(out);
+      const next = new States();
+      for (const x of out) {
+        const stored = seen.add(x);
+        if (stored !== null) next.add(variable === null ? stored : withVar(stored, variable));
+      }
+      entry = next;
+    }
+    const exit = new States([...breaks, ...outs, ...(maybeNone ? input : [])]);
+    return collect === null ? exit : new States([...exit].map((x) => withVar(x, collect)));
+  }
+
+  /** E012: a variable read where it may have no value, or a case's record read before it starts. */
+  private reads(e: ExprAst, input: States, at: Pos): void {
+    for (const name of readsOf(e)) {
+      const isCase = this.m.cases.has(name);
+      if (!isCase && !this.readVars.has(name)) continue;
+      for (const x of input) {
+        const missing = isCase ? x.cases.get(name)!.record === null : !x.assigned.has(name);
+        if (!missing) continue;
+        this.note(
+          `E012:${at.line}:${name}`,
+          "E012",
+          lineOf(at),
+          isCase
+            ? tr(
+              `the case \`${name}\` may not have started here, so its record has no value to read`,
+              `ここで案件 \`${name}\` は始まっていないことがあり、レコードに読む値がありません`,
+            )
+            : tr(`\`${name}\` may have no value here`, `ここで \`${name}\` は値を持っていないことがあります`),
+          isCase ? x.trace : witness(x, name),
+          isCase
+            ? tr(
+              `split it with \`match ${name}.state\` and its \`none\` arm first`,
+              `先に \`match ${name}.state\` の \`none\` の分岐で分けてください`,
+            )
+            : tr(
+              "give it a value on every way that gets here, or read it only where it has one",
+              "ここに来るどの道でも値を入れるか、値のあるところでだけ読んでください",
+            ),
+        );
+        break;
+      }
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Calls (2.3, 2.7)
+
+  private call(s: CallStmtAst, input: States, ctx: Ctx): States {
+    const task = this.t.calls.get(s);
+    for (const a of s.call.args) if (a.kind === "arg") this.reads(a.value, input, s);
+    if (task === undefined) return input;
+    const c = s.bind?.kind === "case" ? this.m.cases.get(s.bind.name.text) ?? null : null;
+    // Outcomes by error name (null: done), with the states each leaves.
+    const outcomes = new Map<string | null, State[]>();
+    const add = (k: string | null, x: State) => (outcomes.get(k) ?? outcomes.set(k, []).get(k)!).push(x);
+    const declared = [...task.errors.keys()];
+    const op = task.book?.op ?? "";
+    if (c !== null && task.book !== null) {
+      if (op === "hold") this.starts(s, task, c, input, add);
+      else this.sends(s, task, c, input, add);
+    } else {
+      for (const x of input) {
+        add(null, s.bind?.kind === "let" ? withVar(x, s.bind.name.text) : x);
+        for (const e of [...declared, ...BUILTIN_ERRORS]) add(e, x);
+      }
+    }
+    if (ctx.block !== "cancel") {
+      const running = tr(
+        `cancelled while \`${task.name}\` runs`,
+        `\`${task.name}\` の実行中にキャンセルされる`,
+      );
+      for (const x of input) this.cancels.add(step(x, s.line, running));
+      for (const x of outcomes.get("failure") ?? []) this.cancels.add(step(x, s.line, running));
+    }
+    // A book's refusal says so on the call's line already; a failure gets its own step.
+    const isRefusal = (error: string) => task.book !== null && declared.includes(error);
+    const after = new States(outcomes.get(null) ?? []);
+    const unhandled: string[] = [];
+    const entries = new Map<HandlerAst, States>();
+    for (const [error, states] of outcomes) {
+      if (error === null) continue;
+      const h = s.handlers.find((x) => x.errors.some((e) => e.text === error));
+      if (h === undefined) {
+        unhandled.push(error);
+        continue;
+      }
+      const into = entries.get(h) ?? entries.set(h, new States()).get(h)!;
+      const refusal = isRefusal(error);
+      for (const x of states) {
+        into.add(
+          refusal ? x : step(
+            x,
+            h.line,
+            tr(
+              `${task.name} fails: on ${h.errors.map((w) => w.text).join(", ")}`,
+              `${task.name} が失敗する: on ${h.errors.map((w) => w.text).join(", ")}`,
+            ),
+          ),
+        );
+      }
+    }
+    const failing = unhandled.filter((e) => !isRefusal(e));
+    const fails = tr(
+      `${task.name} fails (${failing.join(", ")})`,
+      `${task.name} が失敗する(${failing.join("、")})`,
+    );
+    for (const error of unhandled) {
+      const refusal = isRefusal(error);
+      for (const x of outcomes.get(error)!) {
+        const failed = refusal ? x : step(x, s.line, fails);
+        if (ctx.block === "flow") this.failures.add(failed);
+        else this.leftOpen(failed, ctx.block);
+      }
+    }
+    for (const [h, states] of entries) after.addAll(this.exec(h.body, states, ctx));
+    return after;
+  }
+
+  private starts(
+    s: CallStmtAst,
+    task: TaskDef,
+    c: CaseDef,
+    input: States,
+    add: (k: string | null, x: State) => void,
+  ): void {
+    const m = c.machine;
+    for (const x of input) {
+      if (x.cases.get(c.name)!.record !== null) {
+        this.note(
+          `E013:${s.line}:${c.name}`,
+          "E013",
+          lineOf(s),
+          tr(
+            `the case \`${c.name}\` may have started already here, and \`${task.name}\` starts it again`,
+            `ここで案件 \`${c.name}\` はもう始まっていることがあり、\`${task.name}\` がもう一度始めます`,
+          ),
+          x.trace,
+          tr(
+            "start a case once; use another case for a second hold",
+            "案件は一度だけ始めます。二つ目の仮押さえには別の案件を使ってください",
+          ),
+        );
+      }
+      add(
+        null,
+        withCase(
+          step(
+            x,
+            s.line,
+            tr(
+              `${task.name}: ${c.name} starts in ${m.initial}`,
+              `${task.name}: ${c.name} が ${m.initial} で始まる`,
+            ),
+          ),
+          c.name,
+          { record: m.initial, actual: m.initial },
+        ),
+      );
+      // A hold that fails or is refused has not started (2.3): the workflow cannot name a hold it has no record of.
+      for (const e of task.errors.keys()) {
+        add(
+          e,
+          step(
+            x,
+            s.line,
+            tr(`${task.name}: hold is refused (${e})`, `${task.name}: hold が拒否される(${e})`),
+          ),
+        );
+      }
+      for (const e of BUILTIN_ERRORS) add(e, x);
+    }
+  }
+
+  private sends(
+    s: CallStmtAst,
+    task: TaskDef,
+    c: CaseDef,
+    input: States,
+    add: (k: string | null, x: State) => void,
+  ): void {
+    const m = c.machine;
+    const event = task.book!.op;
+    const info = this.caseCall(s, task, c);
+    for (const before of input) {
+      if (before.cases.get(c.name)!.record === null) {
+        this.note(
+          `E013:${s.line}:${c.name}`,
+          "E013",
+          lineOf(s),
+          tr(
+            `the case \`${c.name}\` may not have started here, and \`${task.name}\` sends \`${event}\` to it`,
+            `ここで案件 \`${c.name}\` は始まっていないことがあり、\`${task.name}\` がそれに \`${event}\` を送ります`,
+          ),
+          before.trace,
+          tr(
+            `split it with \`match ${c.name}.state\` and call \`${task.name}\` only where it has started`,
+            `\`match ${c.name}.state\` で分け、始まっているところでだけ \`${task.name}\` を呼んでください`,
+          ),
+        );
+        continue;
+      }
+      for (const x of expand(before, c.name, m)) {
+        const cs = x.cases.get(c.name)!;
+        const from = cs.actual!;
+        const row = rowOf(m, from, event);
+        info.runs++;
+        if (row.refused !== null) {
+          info.states.add(from);
+          info.firstRefused ??= x;
+          if (!info.reasons.has(row.refused)) info.reasons.set(row.refused, x);
+          const refused = step(
+            x,
+            s.line,
+            tr(
+              `${task.name}: ${event} is refused (${row.refused})`,
+              `${task.name}: ${event} が拒否される(${row.refused})`,
+            ),
+          );
+          add(task.errors.has(row.refused) ? row.refused : "failure", refused);
+          for (const e of BUILTIN_ERRORS) add(e, x);
+          continue;
+        }
+        info.accepted = true;
+        const to = row.next ?? from;
+        const moved = step(
+          x,
+          s.line,
+          to === from
+            ? tr(
+              `${task.name}: ${c.name} stays ${from} (done before)`,
+              `${task.name}: ${c.name} は ${from} のまま(前にしたとして通る)`,
+            )
+            : tr(`${task.name}: ${c.name} ${from} → ${to}`, `${task.name}: ${c.name} が ${from} → ${to}`),
+        );
+        add(null, withCase(moved, c.name, { record: to, actual: to }));
+        // A call that fails may have done its work outside before it failed (2.3): the record stays, the case may have moved.
+        for (const e of BUILTIN_ERRORS) {
+          add(e, x);
+          if (to !== from) add(e, withCase(moved, c.name, { record: cs.record, actual: to }));
+        }
+      }
+      for (const e of task.errors.keys()) {
+        if (!m.rows.some((r) => r.refused === e)) add(e, before);
+      }
+    }
+  }
+
+  private caseCall(s: CallStmtAst, task: TaskDef, c: CaseDef): CaseCall {
+    let info = this.caseCalls.get(s);
+    if (info === undefined) {
+      info = {
+        stmt: s,
+        task,
+        c,
+        runs: 0,
+        accepted: false,
+        reasons: new Map(),
+        states: new Set(),
+        firstRefused: null,
+      };
+      this.caseCalls.set(s, info);
+    }
+    return info;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Matches
+
+  private match(s: MatchStmtAst, input: States, ctx: Ctx): States {
+    const kind = this.t.matches.get(s);
+    const out = new States();
+    if (kind?.kind === "case") {
+      const c = kind.case;
+      let info = this.caseMatches.get(s);
+      if (info === undefined) {
+        info = { stmt: s, c, said: new Set(), missing: new Map() };
+        this.caseMatches.set(s, info);
+      }
+      const into = new Map<number, States>();
+      for (const x of input) {
+        const said = x.cases.get(c.name)!.record ?? "none";
+        info.said.add(said);
+        const arm = s.arms.findIndex((a) => a.patterns.some((p) => patternText(p) === said));
+        if (arm < 0) {
+          if (!info.missing.has(said)) info.missing.set(said, x);
+          continue;
+        }
+        const at = into.get(arm) ?? into.set(arm, new States()).get(arm)!;
+        at.add(
+          step(
+            x,
+            s.arms[arm].line,
+            tr(`match ${exprText(s.subject)}: ${said}`, `match ${exprText(s.subject)}: ${said}`),
+          ),
+        );
+      }
+      for (const [arm, states] of into) out.addAll(this.exec(s.arms[arm].body, states, ctx));
+      return out;
+    }
+    this.reads(s.subject, input, s);
+    for (const arm of s.arms) {
+      const text = arm.patterns.map(patternText).join(", ");
+      let states = new States(
+        [...input].map((x) =>
+          step(
+            x,
+            arm.line,
+            tr(`match ${exprText(s.subject)}: ${text}`, `match ${exprText(s.subject)}: ${text}`),
+          )
+        ),
+      );
+      for (const p of arm.patterns) {
+        if (p.kind === "some") states = new States([...states].map((x) => withVar(x, p.name.text)));
+      }
+      out.addAll(this.exec(arm.body, states, ctx));
+    }
+    return out;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Ends (2.5, 2.6)
+
+  private end(x: State, at: Pos, kind: EndKind, leaving: readonly string[]): void {
+    for (const c of this.m.cases.values()) {
+      if (leaving.includes(c.name)) continue;
+      const open = expand(x, c.name, c.machine).find((y) => {
+        const actual = y.cases.get(c.name)!.actual;
+        return actual !== null && !c.machine.finals.includes(actual);
+      });
+      if (open === undefined) continue;
+      const state = open.cases.get(c.name)!.actual!;
+      const finals = c.machine.finals;
+      const message = kind === "succeed"
+        ? tr(
+          `the workflow can end here with the case \`${c.name}\` in ${state}, which is not final (${
+            finals.join(", ")
+          } are)`,
+          `案件 \`${c.name}\` が ${state} のまま、ここでワークフローが終わることがあります(終わりの状態は ${
+            finals.join("・")
+          })`,
+        )
+        : kind === "fail"
+        ? tr(
+          `the workflow can fail here with the case \`${c.name}\` in ${state}, which is not final (${
+            finals.join(", ")
+          } are); settle it first, or write \`leaving ${c.name}\` to hand it over as it is`,
+          `案件 \`${c.name}\` が ${state} のまま、ここでワークフローが失敗することがあります(終わりの状態は ${
+            finals.join("・")
+          })。先に片付けるか、\`leaving ${c.name}\` と書いてそのまま引き渡してください`,
+        )
+        : tr(
+          `the workflow can end cancelled here with the case \`${c.name}\` in ${state}, which is not final (${
+            finals.join(", ")
+          } are); settle it in \`on cancel\`, or end it with \`fail … leaving ${c.name}\``,
+          `案件 \`${c.name}\` が ${state} のまま、ここでワークフローがキャンセルで終わることがあります(終わりの状態は ${
+            finals.join("・")
+          })。\`on cancel\` で片付けるか、\`fail … leaving ${c.name}\` で終えてください`,
+        );
+      const hint = kind === "succeed"
+        ? tr(
+          `settle the case before the end, or hand it over with \`fail … leaving ${c.name}\``,
+          `終わる前に案件を片付けるか、\`fail … leaving ${c.name}\` で引き渡してください`,
+        )
+        : null;
+      // A trace that ends in the end statement itself keeps the external events after it in order.
+      this.note(`E020:${at.line}:${c.name}`, "E020", lineOf(at), message, open.trace, hint);
+    }
+  }
+
+  /** A failure nothing handles (2.5, 2.6): W101 for every case it may leave open. */
+  private leftOpen(x: State, cleanup: Block | null): void {
+    for (const c of this.m.cases.values()) {
+      const open = expand(x, c.name, c.machine).find((y) => {
+        const actual = y.cases.get(c.name)!.actual;
+        return actual !== null && !c.machine.finals.includes(actual);
+      });
+      if (open === undefined) continue;
+      const line = x.trace?.line ?? 0;
+      const key = `${cleanup ?? "flow"}:${c.name}`;
+      const seen = this.open.get(key);
+      if (seen !== undefined) {
+        seen.lines.add(line);
+        continue;
+      }
+      this.open.set(key, {
+        trace: open.trace,
+        lines: new Set([line]),
+        cleanup,
+        at: { line, col: 1 },
+        caseName: c.name,
+        in: open.cases.get(c.name)!.actual!,
+      });
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // After every run: what the calls and matches met across runs
+
+  private afterRuns(): void {
+    for (const info of this.caseCalls.values()) {
+      const { stmt, task, c } = info;
+      const event = task.book!.op;
+      if (info.runs === 0) continue;
+      if (!info.accepted && info.firstRefused !== null) {
+        this.note(
+          `E021:${stmt.line}`,
+          "E021",
+          lineOf(stmt),
+          tr(
+            `the book refuses \`${event}\` here in every state \`${c.name}\` can be in (${
+              [...info.states].join(", ")
+            })`,
+            `ここでは \`${c.name}\` がどの状態(${
+              [...info.states].join("・")
+            })でも、帳簿は \`${event}\` を拒否します`,
+          ),
+          info.firstRefused.trace,
+          tr(`do not call \`${task.name}\` here`, `ここでは \`${task.name}\` を呼ばないでください`),
+        );
+        continue;
+      }
+      for (const [reason, x] of info.reasons) {
+        const state = x.cases.get(c.name)!.actual!;
+        const declared = task.errors.has(reason);
+        const handled = stmt.handlers.some((h) => h.errors.some((e) => e.text === reason));
+        if (declared && handled) continue;
+        this.note(
+          `E022:${stmt.line}:${reason}`,
+          "E022",
+          lineOf(stmt),
+          declared
+            ? tr(
+              `here the book can refuse \`${event}\` with \`${reason}\` (when \`${c.name}\` is ${state}); handle it with \`on ${reason} =>\` under the call`,
+              `ここでは帳簿が \`${event}\` を \`${reason}\` で拒否することがあります(\`${c.name}\` が ${state} のとき)。呼び出しの下の \`on ${reason} =>\` で処理してください`,
+            )
+            : tr(
+              `here the book can refuse \`${event}\` with \`${reason}\` (when \`${c.name}\` is ${state}); write \`${reason}\` in the \`errors\` of \`${task.name}\` and handle it with \`on ${reason} =>\``,
+              `ここでは帳簿が \`${event}\` を \`${reason}\` で拒否することがあります(\`${c.name}\` が ${state} のとき)。\`${task.name}\` の \`errors\` に \`${reason}\` を書き、\`on ${reason} =>\` で処理してください`,
+            ),
+          x.trace,
+        );
+      }
+      const rowReasons = new Set(c.machine.rows.flatMap((r) => r.refused === null ? [] : [r.refused]));
+      for (const h of stmt.handlers) {
+        const listed = h.errors.map((e) => e.text);
+        if (listed.length === 0 || !listed.every((e) => rowReasons.has(e))) continue;
+        const never = listed.filter((e) => !info.reasons.has(e));
+        if (never.length < listed.length) continue;
+        this.r.warning(
+          "W102",
+          lineOf(h),
+          tr(
+            `\`on ${listed.join(", ")}\` never runs: here the book does not refuse \`${event}\` with ${
+              listed.length === 1 ? "it" : "them"
+            }`,
+            `\`on ${
+              listed.join(", ")
+            }\` は動きません。ここで帳簿が \`${event}\` をその理由で拒否することはありません`,
+          ),
+          {
+            hint: tr("remove the handler", "ハンドラーを消してください"),
+            notes: [caseStatesNote(c, info.states.size > 0 ? [...info.states] : null)],
+          },
+        );
+      }
+    }
+    for (const info of this.caseMatches.values()) {
+      for (const [said, x] of info.missing) {
+        this.note(
+          `E010:${info.stmt.line}:${said}`,
+          "E010",
+          lineOf(info.stmt),
+          tr(
+            `\`match\` has no arm for ${said}; here \`${exprText(info.stmt.subject)}\` can be that value`,
+            `\`match\` に ${said} の分岐がありません。ここで \`${
+              exprText(info.stmt.subject)
+            }\` はその値を取りえます`,
+          ),
+          x.trace,
+          tr(
+            `add \`${said} => …\` (\`pass\` to do nothing)`,
+            `\`${said} => …\` を足してください(何もしないなら \`pass\`)`,
+          ),
+        );
+      }
+      if (info.said.size === 0) continue;
+      const said = info.c.machine.states.filter((st) => info.said.has(st));
+      if (info.said.has("none")) said.unshift("none");
+      for (const arm of info.stmt.arms) {
+        for (const p of arm.patterns) {
+          const text = patternText(p);
+          if (info.said.has(text) || p.kind === "elided") continue;
+          this.r.error(
+            "E011",
+            lineOf(arm),
+            tr(
+              `the arm \`${text}\` is never taken: here \`${exprText(info.stmt.subject)}\` can only be ${
+                said.join(", ")
+              }`,
+              `分岐 \`${text}\` は通りません。ここで \`${exprText(info.stmt.subject)}\` がとりうる値は ${
+                said.join("・")
+              } だけです`,
+            ),
+            {
+              notes: text === "expired"
+                ? [
+                  tr(
+                    "a hold's record says what its operations returned (held, posted, voided); an expiry shows only as an `expired` refusal",
+                    "仮押さえのレコードは操作の結果(held・posted・voided)を言います。期限切れは `expired` の拒否でだけ分かります",
+                  ),
+                ]
+                : [],
+            },
+          );
+        }
+      }
+    }
+  }
+
+  private emit(): void {
+    for (const f of this.found.values()) {
+      this.r.error(f.code, f.at, f.message, {
+        operations: operations(f.trace),
+        ...(f.hint === null ? {} : { hint: f.hint }),
+      });
+    }
+    for (const o of this.open.values()) {
+      const others = [...o.lines].filter((l) => l !== o.at.line).sort((a, b) => a - b);
+      const where = o.cleanup === null ? null : o.cleanup === "failure" ? "on failure" : "on cancel";
+      this.r.warning(
+        "W101",
+        o.at,
+        where === null
+          ? tr(
+            `a call can fail here with an error nothing handles, and the workflow fails with the case \`${o.caseName}\` in ${o.in}, which is not final: there is no \`on failure\` to settle it`,
+            `ここで呼び出しが処理されないエラーで失敗すると、案件 \`${o.caseName}\` が ${o.in} のままワークフローが失敗します。片付ける \`on failure\` がありません`,
+          )
+          : tr(
+            `this call in \`${where}\` can fail with an error nothing handles, and the workflow fails with the case \`${o.caseName}\` in ${o.in}, which is not final`,
+            `\`${where}\` の中のこの呼び出しが処理されないエラーで失敗すると、案件 \`${o.caseName}\` が ${o.in} のままワークフローが失敗します`,
+          ),
+        {
+          operations: operations(o.trace),
+          notes: others.length === 0 ? [] : [
+            tr(
+              `the same can happen on line${others.length > 1 ? "s" : ""} ${others.join(", ")}`,
+              `${others.join("・")} 行でも同じことが起きます`,
+            ),
+          ],
+          hint: where === null
+            ? tr(
+              "write `on failure` to settle the case, or handle the call's errors with `on … =>`",
+              "案件を片付ける `on failure` を書くか、呼び出しのエラーを `on … =>` で処理してください",
+            )
+            : tr(
+              "handle the cleanup call's errors, and end with `fail … leaving` when the case cannot be settled",
+              "片付けの呼び出しのエラーを処理し、片付けられないときは `fail … leaving` で終えてください",
+            ),
+        },
+      );
+    }
+  }
+}
+
+function caseStatesNote(c: CaseDef, states: string[] | null): Text {
+  return states === null
+    ? tr(
+      `here the book does not refuse the call whatever state \`${c.name}\` is in`,
+      `ここでは \`${c.name}\` がどの状態でも、帳簿は呼び出しを拒否しません`,
+    )
+    : tr(
+      `here the call is refused only when \`${c.name}\` is ${states.join(", ")}`,
+      `ここで呼び出しが拒否されるのは、\`${c.name}\` が ${states.join("・")} のときだけです`,
+    );
+}
+
+/** The names a value reads: variables and cases at the head of its paths. */
+function readsOf(e: ExprAst): string[] {
+  switch (e.kind) {
+    case "path":
+      return [e.parts[0].text];
+    case "string":
+      return e.parts.flatMap((p) => p.kind === "hole" ? readsOf(p.value) : []);
+    case "record":
+      return e.fields.flatMap((f) => readsOf(f.value));
+    case "list":
+      return e.items.flatMap(readsOf);
+    default:
+      return [];
+  }
+}
+
+/** Runs the case analysis of a typed flow and reports what it finds. */
+export function checkCases(m: FlowModel, typed: Typed, r: Reporter): void {
+  new Analysis(m, typed, r).run();
+}

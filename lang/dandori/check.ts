@@ -1,0 +1,125 @@
+/**
+ * `dandori check` on one file, with the stop rules of chobo's checker: an unreadable line stops
+ * before names are resolved; a construct this dandori cannot read stops there with one E018; a
+ * name or type error stops before the checks along the flow; key-shaped values are looked for in
+ * any case (W901).
+ * @module
+ */
+
+import { type Diagnostic, sortDiagnostics } from "../common/diagnostic.ts";
+import { Reporter } from "../common/reporter.ts";
+import { findSecrets, SECRET_KINDS } from "../common/secrets.ts";
+import { tr } from "../common/text.ts";
+import { checkCases } from "./cases.ts";
+import { checkChildren } from "./children.ts";
+import { checkAlongFlow } from "./lints.ts";
+import type { FlowModel } from "./model.ts";
+import { resolveFlow } from "./resolve.ts";
+import { firstUnsupported } from "./support.ts";
+import { parseFlow } from "./syntax.ts";
+import { typeFlow } from "./typing.ts";
+
+/** What checking one flow found. */
+export interface FlowCheck {
+  readonly file: string;
+  readonly diagnostics: readonly Diagnostic[];
+  /** The resolved flow, when it has no error. */
+  readonly model: FlowModel | null;
+  /** True when a construct this dandori cannot read stopped the check (E018: exit 2). */
+  readonly unsupported: boolean;
+}
+
+/** Where a flow's files come from. */
+export interface CheckEnv {
+  /** The bytes of a file by its path from the working directory, or null when it cannot be read. */
+  readonly read: (path: string) => Uint8Array | null;
+  /** The flows being checked that lead to this one (a child names its parents), to stop a flow that runs itself. */
+  readonly chain?: readonly string[];
+}
+
+/**
+ * Checks the text of one flow. `file` is the name diagnostics show and the directory the flow's
+ * books and child flows are read from.
+ *
+ * @example
+ * ```ts
+ * const result = checkFlow("order.flow", text, { read: (p) => Deno.readFileSync(p) });
+ * ```
+ */
+export function checkFlow(file: string, text: string, env: CheckEnv): FlowCheck {
+  const r = new Reporter(file, text);
+  const result = (model: FlowModel | null, unsupported = false): FlowCheck => {
+    keyShapedValues(text, r);
+    const ok = model !== null && !r.hasErrors();
+    return { file, diagnostics: sortDiagnostics(r.diagnostics), model: ok ? model : null, unsupported };
+  };
+  const ast = parseFlow(text, r);
+  for (const at of ast.elisions) {
+    r.error(
+      "E001",
+      at,
+      tr(
+        "`…` stands for text left out, and a flow cannot leave anything out",
+        "`…` は省いた文の印で、フローには省いたところを残せません",
+      ),
+      {
+        hint: tr("write what the `…` stands for", "`…` のところを書いてください"),
+      },
+    );
+  }
+  if (r.hasErrors()) return result(null);
+  const unsupported = firstUnsupported(ast);
+  if (unsupported !== null) {
+    r.error("E018", unsupported.at, unsupported.message, { notes: [unsupported.note] });
+    return result(null, true);
+  }
+  const model = resolveFlow(ast, { file, read: env.read }, r);
+  if (model === null) return result(null);
+  checkChildren(model, env, r, checkFlow);
+  const typed = typeFlow(model, r);
+  if (r.hasErrors()) return result(model);
+  checkAlongFlow(model, typed, r);
+  checkCases(model, typed, r);
+  return result(model);
+}
+
+/** Checks a flow given as bytes: text that is not UTF-8 is one E001 at its first bad byte. */
+export function checkFlowBytes(file: string, bytes: Uint8Array, env: CheckEnv): FlowCheck {
+  try {
+    return checkFlow(file, new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes), env);
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+  }
+  const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
+  const before = text.slice(0, text.indexOf("\uFFFD"));
+  const r = new Reporter(file, "");
+  r.error(
+    "E001",
+    { line: before.split("\n").length, col: [...before.slice(before.lastIndexOf("\n") + 1)].length + 1 },
+    tr("the file is not UTF-8 text", "ファイルが UTF-8 のテキストではありません"),
+    { quote: false, hint: tr("save the flow as UTF-8", "フローを UTF-8 で保存してください") },
+  );
+  return { file, diagnostics: r.diagnostics, model: null, unsupported: false };
+}
+
+/** W901: key-shaped values anywhere in the text (1.18); the value itself is never shown. */
+function keyShapedValues(text: string, r: Reporter): void {
+  for (const hit of findSecrets(text)) {
+    const kind = SECRET_KINDS[hit.kind];
+    r.warning(
+      "W901",
+      hit,
+      tr(
+        `a key-shaped value is written here: ${kind.en}, starting with ${hit.prefix}, ${hit.length} characters`,
+        `鍵の形の値が書いてあります: ${kind.ja}、${hit.prefix} で始まる ${hit.length} 文字`,
+      ),
+      {
+        quote: false,
+        hint: tr(
+          "keep keys out of the flow (an environment variable or a secret store); for a value made up for a test, write `# ritsu: test secret` on the same line",
+          "鍵はフローの外(環境変数やシークレットの置き場)に置いてください。テスト用に作った値なら、同じ行に `# ritsu: test secret` と書いてください",
+        ),
+      },
+    );
+  }
+}

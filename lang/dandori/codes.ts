@@ -1,0 +1,786 @@
+/**
+ * The registry of dandori's diagnostic codes (seed dandori 3): what `dandori explain`,
+ * `docs/dandori-codes.md` and the tests read. Every code the checker emits is here, with a flow
+ * that reproduces it and the files that flow reads (a book, a child flow), inline. The codes of
+ * the seed's table this checker does not emit are listed in `NOT_CHECKED`, each with why.
+ * @module
+ */
+
+import type { Severity } from "../common/diagnostic.ts";
+import { type Text, tr } from "../common/text.ts";
+
+/** One diagnostic code. */
+export interface CodeInfo {
+  readonly code: string;
+  readonly severity: Severity;
+  /** One line: what the code says. */
+  readonly title: Text;
+  /** When it fires, in a few sentences. */
+  readonly when: Text;
+  /** How to fix it. */
+  readonly fix: Text;
+  /** A minimal `.flow` that reproduces it (file name `example.flow`). */
+  readonly example: string;
+  /** The other files the example reads, by their path beside it. */
+  readonly files: Readonly<Record<string, string>>;
+}
+
+/** A code of the seed's table this checker does not emit, and why. */
+export interface NotChecked {
+  readonly code: string;
+  readonly why: Text;
+}
+
+/** A made-up Stripe secret key for W901, assembled here so this file holds no key-shaped literal. */
+const FAKE_STRIPE_KEY = "sk_live_" + "EXAMPLE0NOT0REAL0KEY0000";
+
+/** The book most examples read: stock per SKU, held for 30 minutes per order. */
+const STOCK_BOOK = `book stock v1
+
+unit pcs
+
+account stock(sku: string) : pcs
+  at least 0 refused as out_of_stock
+account suppliers : pcs outside
+account customers : pcs outside
+
+transfer receive(delivery: string, sku: string, qty: pcs)
+  key delivery, sku
+  move qty from suppliers to stock(sku)
+
+transfer reserve(order: string, sku: string, qty: pcs)
+  key order, sku
+  pending expires after 30 minutes
+  move qty from stock(sku) to customers
+`;
+
+const BOOK = { "books/stock.book": STOCK_BOOK };
+
+/** The declarations of a flow that holds stock; each example adds its `flow`. */
+const HOLDING = `workflow order v1
+
+use book stock from "books/stock.book"
+
+task reserve(order: string, sku: string, qty: int) -> stock.reserve
+  book stock.reserve.hold
+  starts stock.reserve
+  errors out_of_stock
+
+task ship(order: string, sku: string) -> stock.reserve
+  book stock.reserve.post
+  sends post
+  errors expired
+
+task put_back(order: string, sku: string) -> stock.reserve
+  book stock.reserve.void
+  sends void
+  errors expired, already_posted
+
+task pay(order: string) -> bool
+
+case goods : stock.reserve follows stock.reserve
+`;
+
+/** Every code the checker emits, in the order of the seed's table. */
+export const CODES: readonly CodeInfo[] = [
+  {
+    code: "E001",
+    severity: "error",
+    title: tr("A line cannot be read", "読めない行がある"),
+    when: tr(
+      "A line does not follow the grammar of a flow: an unknown word, a block indented unevenly, a string that is not closed, a keyword used as a name, a tab, a `…` left where text was shortened, or a file without a `workflow` line or a `flow` block. When any line cannot be read, the checker stops before resolving names, because everything after that would be guesswork.",
+      "フローの文法に合わない行があります。知らない語、そろっていない字下げ、閉じていない文字列、名前に使ったキーワード、タブ、文を省いた印の `…`、`workflow` の行や `flow` の塊の無いファイルがこれに当たります。読めない行が一つでもあると、そこから先は推測になるので、名前の解決には進みません。",
+    ),
+    fix: tr(
+      "Correct the line as the message says.",
+      "診断の言うとおりに行を直してください。",
+    ),
+    example: `workflow order v1
+
+flow
+  wiat 3 days
+`,
+    files: {},
+  },
+  {
+    code: "E002",
+    severity: "error",
+    title: tr("A name is not declared", "宣言されていない名前を使っている"),
+    when: tr(
+      "A type, a variable, a field, a task, an error, a case, a book or a transfer of a book is used but declared nowhere; or a unit type names a unit the unit table does not have (`mass[foo]`), a dimension that does not have it (`length[kg]`), or a tax class other than incl_tax and excl_tax.",
+      "型、変数、フィールド、タスク、エラー、案件、帳簿、帳簿の振替のどれかを、宣言しないまま使っています。または、単位の型が、単位の表に無い単位(`mass[foo]`)、その次元に無い単位(`length[kg]`)、incl_tax と excl_tax のほかの税区分を書いています。",
+    ),
+    fix: tr(
+      "Fix the spelling, or declare what is missing. A unit is written as the unit table spells it: `money[円, incl_tax]`, `mass[kg]`, `rate[step 1%]`.",
+      "綴りを直すか、足りないものを宣言してください。単位は表の綴りで書きます: `money[円, incl_tax]`、`mass[kg]`、`rate[step 1%]`。",
+    ),
+    example: `workflow order v1
+
+record Parcel
+  weight : mass[kgs]
+
+flow
+  pass
+`,
+    files: {},
+  },
+  {
+    code: "E003",
+    severity: "error",
+    title: tr("A type does not fit", "型が合わない"),
+    when: tr(
+      "A value goes where its type is not taken: an optional value used as if it were there, `none` where nothing optional is expected, a variable given values of two types, a list of lists, a `{…}` or `[]` whose type is not known, a record that contains itself. Ranges too: a range on something that is neither a number, a date nor a time, a range no value is inside, an end that is not a whole number in the type's unit or not of its dimension, a day the calendar does not have, an offset on a date.",
+      "値を、その型を受け取らないところに渡しています。オプショナルな値をそのまま使う、オプショナルでないところの `none`、二つの型の値を入れる変数、リストのリスト、型の分からない `{…}` や `[]`、自分自身を含むレコードがこれに当たります。範囲では、数・日付・時刻でないものの範囲、値の入らない範囲、型の単位で整数にならない端や次元の違う端、暦に無い日、日付に書いたオフセットも E003 です。",
+    ),
+    fix: tr(
+      "Pass a value of the type the place takes; split an optional value with `match` first; give a `{…}` its type (`let x: T = {…}`); write ranges on numbers, dates and times only.",
+      "受け取る型の値を渡してください。オプショナルな値は先に `match` で分け、`{…}` には型を書き(`let x: T = {…}`)、範囲は数・日付・時刻にだけ書きます。",
+    ),
+    example: `workflow order v1
+
+task notify(text: string)
+
+flow
+  let count = 3
+  notify(text: count)
+`,
+    files: {},
+  },
+  {
+    code: "E004",
+    severity: "error",
+    title: tr("An argument or an output is missing or extra", "引数や出力の過不足"),
+    when: tr(
+      "A call leaves out an argument the task needs (one that is not `T?`) or gives one the task does not take; `succeed` leaves out an output that is not `T?` or names one the workflow does not have; a `{…}` record leaves out a field it needs.",
+      "呼び出しが、タスクの要る引数(`T?` でないもの)を渡していないか、タスクの取らない引数を渡しています。または `succeed` が `T?` でない出力を書いていないか、ワークフローに無い出力を書いています。`{…}` のレコードの要るフィールドが無いときも E004 です。",
+    ),
+    fix: tr(
+      "Give every argument and output the declaration asks for, and only those.",
+      "宣言が求める引数と出力を、過不足なく書いてください。",
+    ),
+    example: `workflow order v1
+
+task notify(order: string, text: string)
+
+flow
+  notify(order: "o-1")
+`,
+    files: {},
+  },
+  {
+    code: "E005",
+    severity: "error",
+    title: tr("A book cannot be read", "帳簿を読めない"),
+    when: tr(
+      "The `.book` of a `use book` does not exist beside the flow, or does not pass chobo's check; the first of chobo's errors is in the note. Paths are read from the directory of the `.flow` file.",
+      "`use book` の `.book` が、フローのあるところから見て無いか、chobo の検査を通りません。chobo の最初のエラーを注に書きます。パスは `.flow` のあるディレクトリから読みます。",
+    ),
+    fix: tr(
+      "Fix the path, or run `chobo check` on the book and fix it.",
+      "パスを直すか、帳簿を `chobo check` で確かめて直してください。",
+    ),
+    example: `workflow order v1
+
+use book stock from "books/stok.book"
+
+flow
+  pass
+`,
+    files: BOOK,
+  },
+  {
+    code: "E006",
+    severity: "error",
+    title: tr("Something is declared twice", "二度の宣言"),
+    when: tr(
+      "Two types, tasks, cases, fields, inputs, outputs, parameters or `use` names have one name; an enum lists a value twice or has the value `none` (which `match` reads as the arm of no value); a task declares an error twice, or declares `timeout` or `failure`, which every task has; a variable takes the name of an input or a case; a file has two `flow`, `on failure`, `on cancel`, `inputs` or `outputs` blocks.",
+      "二つの型、タスク、案件、フィールド、入力、出力、引数、`use` の名前が同じです。または列挙に同じ値が二つあるか、値 `none`(`match` はこれを値の無い分岐と読みます)があります。タスクが同じエラーを二度宣言する、どのタスクにもある `timeout` や `failure` を宣言する、変数が入力や案件の名前を使う、`flow`・`on failure`・`on cancel`・`inputs`・`outputs` の塊が二つあるのも E006 です。",
+    ),
+    fix: tr(
+      "Rename one of the two, or merge them.",
+      "どちらかの名前を変えるか、一つにまとめてください。",
+    ),
+    example: `workflow order v1
+
+task notify(text: string)
+
+task notify(order: string)
+
+flow
+  pass
+`,
+    files: {},
+  },
+  {
+    code: "E007",
+    severity: "error",
+    title: tr("An item of a task is wrong", "タスクの項目の誤り"),
+    when: tr(
+      "A task is called two ways; an item is written twice; an item does not fit the way the task is called: a book task with `key`, `refused as` or an error written `= …`, an operation the transfer does not have, an `http` error without its status or two with one status, a callback through a way that cannot pass one, `timeout until` on a task that waits for no answer, an event task with arguments or a call, a `flow` task with `image`, `key` or `callback`, `model` or `effort` on a task that is no agent, `plaintext` without a URL of its own, `discloses` naming no argument. Also an item under `use book` other than `lambda`.",
+      "タスクの呼び出し方が二つある、項目が二つある、項目が呼び出し方に合わない、のどれかです。帳簿のタスクの `key`・`refused as`・`= …` を書いたエラー、振替に無い操作、ステータスの無い `http` のエラーや同じステータスの二つのエラー、コールバックを渡せない呼び出し方のコールバック、答えを待たないタスクの `timeout until`、引数や呼び出し方のあるイベントのタスク、`image`・`key`・`callback` のある `flow` のタスク、エージェントでないタスクの `model` や `effort`、自分の URL の無い `plaintext`、無い引数を書いた `discloses` がこれに当たります。`use book` の下の `lambda` のほかの項目も E007 です。",
+    ),
+    fix: tr(
+      "Keep one way of calling, and only the items it takes (seed dandori 1.4, 1.6, 1.16).",
+      "呼び出し方を一つにし、それが取る項目だけを書いてください(dandori の設計書 1.4、1.6、1.16)。",
+    ),
+    example: `workflow order v1
+
+use book stock from "books/stock.book"
+
+task reserve(order: string, sku: string, qty: int) -> stock.reserve
+  book stock.reserve.hold
+  starts stock.reserve
+  key
+
+flow
+  pass
+`,
+    files: BOOK,
+  },
+  {
+    code: "E008",
+    severity: "error",
+    title: tr("A case, or what a task does to one, is wrong", "案件の宣言や、案件に何をするかの誤り"),
+    when: tr(
+      "A case follows something that is not the hold of a book, or its record is not that hold; a case of a hold has `held`, `state`, `refused when`, or an `external` event other than the book's `expire`; a hold task does not say `starts <book>.<transfer>`, a post or void task does not say `sends post` or `sends void`, or a task says what its operation does not do; a task that acts on a hold is called without its case (`<case> <- task(…)`), or on a case it does nothing to.",
+      "案件が帳簿の仮押さえでないものに従うか、案件のレコードがその仮押さえでありません。または仮押さえの案件に `held`・`state`・`refused when`、帳簿の `expire` のほかの `external` を書いています。仮押さえを作るタスクが `starts <帳簿>.<振替>` を、確定と取消のタスクが `sends post`・`sends void` を書いていないか、操作のしないことを書いている、仮押さえに何かするタスクを案件なしで呼ぶ(`<案件> <- タスク(…)` で呼びます)、何もしない案件に対して呼ぶのも E008 です。",
+    ),
+    fix: tr(
+      "Declare a hold's case as `case c : <book>.<transfer> follows <book>.<transfer>`, have its tasks say `starts` and `sends` as their operation does, and call them as `c <- task(…)`. Whether and why a hold is refused comes from the book, not from the case.",
+      "仮押さえの案件は `case c : <帳簿>.<振替> follows <帳簿>.<振替>` と宣言し、そのタスクには操作のとおりに `starts` と `sends` を書いて、`c <- タスク(…)` で呼んでください。仮押さえを拒否するかどうかと理由は、案件ではなく帳簿が決めます。",
+    ),
+    example: `workflow order v1
+
+use book stock from "books/stock.book"
+
+task reserve(order: string, sku: string, qty: int) -> stock.reserve
+  book stock.reserve.hold
+  errors out_of_stock
+
+flow
+  pass
+`,
+    files: BOOK,
+  },
+  {
+    code: "E009",
+    severity: "error",
+    title: tr("A statement is in the wrong place", "文の置き場所の誤り"),
+    when: tr(
+      "`break` outside a loop or in a parallel iteration; `yield` anywhere but the last line of `let r = for …`, or such a loop whose body does not end with it; `succeed` in `on failure`, in `on cancel` or in a parallel iteration; a case moved or an event awaited in a parallel iteration; a variable given a value both inside a parallel iteration and outside it.",
+      "ループの外か並列のイテレーションの中の `break`、`let r = for …` の最後の行のほかの `yield`(またはそれで終わらない本体)、`on failure`・`on cancel`・並列のイテレーションの中の `succeed`、並列のイテレーションの中で案件を動かすこととイベントを待つこと、並列のイテレーションの中と外の両方で値を入れる変数がこれに当たります。",
+    ),
+    fix: tr(
+      "Move the statement where it means something (seed dandori 1.5, 1.8, 2.6).",
+      "文を、意味のある場所へ移してください(dandori の設計書 1.5、1.8、2.6)。",
+    ),
+    example: `workflow order v1
+
+flow
+  break
+`,
+    files: {},
+  },
+  {
+    code: "E010",
+    severity: "error",
+    title: tr("A value has no arm in a `match`", "`match` のどの分岐にも当たらない値がある"),
+    when: tr(
+      "A `match` has no arm for a value its subject can take: an enum value, `true` or `false`, `none`, `some …` of an optional value, or a state the record of a case can say (with `none` before the case starts). A workflow meeting such a value would fail with `Dandori.UnexpectedValue`; no arm is the default.",
+      "`match` に、その値がとりうる値の分岐がありません。列挙の値、`true` か `false`、`none`、オプショナルな値の `some …`、案件のレコードが言いうる状態(始まる前の `none` も)です。そういう値に出会ったワークフローは `Dandori.UnexpectedValue` で失敗します。既定の分岐はありません。",
+    ),
+    fix: tr(
+      "Add an arm for the value (`pass` to do nothing).",
+      "その値の分岐を足してください(何もしないなら `pass`)。",
+    ),
+    example: `workflow order v1
+
+task pay(order: string) -> bool
+task ship(order: string)
+
+flow
+  let paid = pay(order: "o-1")
+  match paid
+    true => ship(order: "o-1")
+`,
+    files: {},
+  },
+  {
+    code: "E011",
+    severity: "error",
+    title: tr("An arm or a handler is never taken", "通らない分岐"),
+    when: tr(
+      "An arm of a `match` takes a value an earlier arm takes, or a state the record of a case cannot say there (a hold's record never says `expired`: an expiry shows only as a refusal); or two handlers of one call handle the same error, so the second never runs.",
+      "`match` の分岐が、前の分岐の受ける値か、そこで案件のレコードが言うはずのない状態を受けています(仮押さえのレコードは `expired` を言いません。期限切れは拒否でだけ分かります)。または一つの呼び出しの二つのハンドラーが同じエラーを処理していて、後のほうは動きません。",
+    ),
+    fix: tr(
+      "Remove the arm or the handler.",
+      "その分岐かハンドラーを消してください。",
+    ),
+    example: `${HOLDING}
+flow
+  goods <- reserve(order: "o-1", sku: "s-1", qty: 1)
+    on out_of_stock => succeed
+  goods <- put_back(order: "o-1", sku: "s-1")
+    on expired, already_posted => pass
+    on timeout, failure => fail NotPutBack leaving goods
+  match goods.state
+    held => pass
+    voided => pass
+    expired => pass
+`,
+    files: BOOK,
+  },
+  {
+    code: "E012",
+    severity: "error",
+    title: tr("A variable may have no value where it is read", "値を持っていないことがある変数を読んだ"),
+    when: tr(
+      "On some way to this read, nothing put a value into the variable: it is given one only in some arms of a `match`, a handler passes over the call that gives it, or a `for` may run no iteration. The record of a case that may not have started has no value either.",
+      "ここに来るいずれかの道で、変数に値が入っていません。`match` の一部の分岐でだけ値を入れる、ハンドラーが値を入れる呼び出しを飛ばす、`for` が一度も回らないことがある、といった場合です。始まっていないことがある案件のレコードにも値がありません。",
+    ),
+    fix: tr(
+      "Give the variable a value on every way here, or read it only where it has one.",
+      "ここに来るどの道でも値を入れるか、値のあるところでだけ読んでください。",
+    ),
+    example: `workflow order v1
+
+task quote(order: string) -> string
+task notify(text: string)
+
+flow
+  let price = quote(order: "o-1")
+    on failure => pass
+  notify(text: price)
+`,
+    files: {},
+  },
+  {
+    code: "E013",
+    severity: "error",
+    title: tr(
+      "A case is called before it starts, or started twice",
+      "始まっていない案件にタスクを呼んだ、始まった案件をもう一度始めた",
+    ),
+    when: tr(
+      "A task sends to a case that may not have started at that point (its hold was refused or failed, and the flow went on), or starts a case that may have started already.",
+      "案件がまだ始まっていないことがある点で、タスクがそれに送っています(仮押さえが拒否されたか失敗して、そのまま進んだ場合)。または、もう始まっていることがある案件を始めています。",
+    ),
+    fix: tr(
+      "Split the case's state with `match c.state` first, and call the task only where it has started.",
+      "先に `match c.state` で分け、始まっているところでだけ呼んでください。",
+    ),
+    example: `${HOLDING}
+flow
+  goods <- reserve(order: "o-1", sku: "s-1", qty: 1)
+    on out_of_stock => pass
+  goods <- ship(order: "o-1", sku: "s-1")
+    on expired => pass
+    on timeout, failure => fail NotShipped leaving goods
+`,
+    files: BOOK,
+  },
+  {
+    code: "E014",
+    severity: "error",
+    title: tr("A value may fall outside a range", "範囲を外れることのある値を渡した"),
+    when: tr(
+      "A value goes to a place with a range (a task's argument, a field of a record the flow writes, an output) and may be outside it. What a value may be is the union of every value put into its variable, wherever the flow puts it, so a value that never reaches the place can still count; literals count as themselves, inputs, fields and results as their ranges.",
+      "範囲のあるところ(タスクの引数、フローが書き出すレコードのフィールド、出力)に、範囲を外れることのある値を渡しています。値がとりうるのは、変数に入れるすべての値を合わせたもので、流れのどこで入れたかは区別しません。リテラルはその値、入力・フィールド・結果はその範囲で数えます。",
+    ),
+    fix: tr(
+      "Narrow the range where the value comes from, pass a value inside, or split the variable.",
+      "値の出どころの範囲を狭めるか、範囲の中の値を渡すか、変数を分けてください。",
+    ),
+    example: `workflow order v1
+
+task book_room(nights: int range >=1 <=30)
+
+flow
+  book_room(nights: 40)
+`,
+    files: {},
+  },
+  {
+    code: "E015",
+    severity: "error",
+    title: tr("A task does not fit the child flow it runs", "子のフローと合わないタスク"),
+    when: tr(
+      'A `flow "<path>"` task does not fit the child `.flow`: an argument the child has no input for, an input the child needs that the task does not pass, a result field the child has no output for, types or ranges that do not fit in the direction values go, an error the child never fails with. Also a child that cannot be read, that does not pass the check (its first error is in the note), or that runs the flow itself.',
+      '`flow "<パス>"` のタスクが子の `.flow` に合いません。子に入力の無い引数、子の要る入力を渡さないこと、子に出力の無い結果のフィールド、値の渡る向きに合わない型や範囲、子が失敗しない名前のエラーがこれに当たります。子を読めない、子が検査を通らない(最初の誤りを注に書きます)、自分自身を走らせるのも E015 です。',
+    ),
+    fix: tr(
+      "Make the task's arguments, result and errors the child's inputs, outputs and `fail` names.",
+      "タスクの引数・結果・エラーを、子の入力・出力・`fail` の名前に合わせてください。",
+    ),
+    example: `workflow order v1
+
+task deliver(order: string) -> json
+  flow "children/deliver.flow"
+
+flow
+  deliver(order: "o-1")
+`,
+    files: {
+      "children/deliver.flow": `workflow deliver v1
+
+inputs
+  order   : string
+  address : string
+
+flow
+  pass
+`,
+    },
+  },
+  {
+    code: "E016",
+    severity: "error",
+    title: tr("A book task does not fit its transfer", "帳簿のタスクが振替と合わない"),
+    when: tr(
+      "A `book <book>.<transfer>.<op>` task does not fit the transfer: an argument the transfer lacks, an argument it needs left out, a string or an amount of the wrong type (amounts are `int`, or the unit type of the book's unit), a part-post with some amounts but not all, a result other than the hold `<book>.<transfer>` (or any result of `do`), an error the operation can never be refused with.",
+      "`book <帳簿>.<振替>.<操作>` のタスクが振替に合いません。振替に無い引数、要る引数の不足、文字列や額の型の違い(額は `int` か、帳簿の単位の単位の型)、額の一部だけを渡す一部の確定、仮押さえ `<帳簿>.<振替>` のほかの結果(`do` ならどんな結果も)、その操作が拒否されることのないエラーがこれに当たります。",
+    ),
+    fix: tr(
+      "Write the task's arguments as the transfer's parameters (the key for post and void), its result as the hold, and its errors from the reasons the note lists.",
+      "タスクの引数を振替の引数(post と void ならキー)に、結果を仮押さえに、エラーを注の理由から選んで書いてください。",
+    ),
+    example: `workflow order v1
+
+use book stock from "books/stock.book"
+
+task reserve(order: string, sku: string, qty: int, note: string) -> stock.reserve
+  book stock.reserve.hold
+  starts stock.reserve
+  errors out_of_stock
+
+flow
+  pass
+`,
+    files: BOOK,
+  },
+  {
+    code: "E018",
+    severity: "error",
+    title: tr("This dandori cannot read what the flow uses", "この dandori では読めないものを使っている"),
+    when: tr(
+      "The flow uses something this dandori has no way to read: rules (`use rule`, no rule port is joined), date files (`use dates`, no date port), API descriptions (`use openapi`, `use smithy`, `use proto`, and tasks that call their operations: `http <method> <api> …`, `connect`), `implements`, agent tasks (`agent`) or decision-model tasks (`jev`). The first such construct gets this one diagnostic and the command exits 2: a check that guessed the rest would say things that are not so. Nothing else that follows from it is said.",
+      "このフローは、この dandori が読む手段を持たないものを使っています。規則(`use rule`。規則の口がつながっていない)、日付のファイル(`use dates`。日付の口が無い)、API の記述(`use openapi`・`use smithy`・`use proto` と、その操作を呼ぶタスクの `http <メソッド> <API> …`・`connect`)、`implements`、エージェントのタスク(`agent`)、判断のモデルのタスク(`jev`)です。最初のものにこの診断を一つだけ出し、コマンドは 2 で終わります。残りを推測して確かめると、本当でないことを言うからです。そこから起きるほかの診断は出しません。",
+    ),
+    fix: tr(
+      "This toolchain has no rule or date provider yet, and does not yet read API descriptions, agents, decision models or implemented services; until they land, take the construct out or check the flow elsewhere. It checks flows that use books, child flows, and tasks called by lambda, http, aws, event, callback or their own code.",
+      "この処理系には、まだ規則と日付を読む口が無く、API の記述、エージェント、判断のモデル、実装するサービスも読みません。確かめるのは、帳簿、子のフロー、lambda・http・aws・event・callback・呼び出し方の無いタスクを使うフローです。",
+    ),
+    example: `workflow order v1
+
+use rule fee from "rules/fee.rule"
+
+flow
+  pass
+`,
+    files: {},
+  },
+  {
+    code: "E020",
+    severity: "error",
+    title: tr("A case is left in a state that is not final", "終わりでない状態の案件を残して終わる"),
+    when: tr(
+      "At `succeed`, `fail`, the end of `flow`, the end of `on failure` or the end of `on cancel`, a case that started may be in a state that is not final (a hold still held), counting what the outside may do to it meanwhile (a hold may expire) and calls that failed after doing their work outside. `fail … leaving c` hands `c` over on purpose.",
+      "`succeed`・`fail`・`flow` の終わり・`on failure` の終わり・`on cancel` の終わりで、始まった案件が終わりでない状態(押さえ中の仮押さえ)にいることがあります。そのあいだに外で起きうること(仮押さえの期限切れ)と、外では済んでから失敗した呼び出しも数えます。`fail … leaving c` は、承知で `c` を引き渡す宣言です。",
+    ),
+    fix: tr(
+      "Settle the case on every way to the end (post or void the hold), or end with `fail … leaving c` to hand it over as it is.",
+      "終わりへのどの道でも案件を片付けるか(仮押さえを確定か取消する)、`fail … leaving c` でそのまま引き渡してください。",
+    ),
+    example: `${HOLDING}
+flow
+  goods <- reserve(order: "o-1", sku: "s-1", qty: 1)
+    on out_of_stock => succeed
+  succeed
+`,
+    files: BOOK,
+  },
+  {
+    code: "E021",
+    severity: "error",
+    title: tr(
+      "The book refuses an operation in every state the case can be in",
+      "どの状態でも拒否される操作を送った",
+    ),
+    when: tr(
+      "Every state the hold can be in at this call refuses the operation: voiding a hold that was posted, posting one that was voided. The call can only fail.",
+      "この呼び出しで、仮押さえがとりうるどの状態でも、帳簿はその操作を拒否します。確定した仮押さえの取消や、取り消した仮押さえの確定です。呼び出しは失敗するしかありません。",
+    ),
+    fix: tr(
+      "Do not make the call there.",
+      "そこでは呼ばないでください。",
+    ),
+    example: `${HOLDING}
+flow
+  goods <- reserve(order: "o-1", sku: "s-1", qty: 1)
+    on out_of_stock => succeed
+  goods <- ship(order: "o-1", sku: "s-1")
+    on expired => succeed
+    on timeout, failure => fail NotShipped leaving goods
+  goods <- put_back(order: "o-1", sku: "s-1")
+    on expired, already_posted => pass
+    on timeout, failure => fail NotPutBack leaving goods
+`,
+    files: BOOK,
+  },
+  {
+    code: "E022",
+    severity: "error",
+    title: tr("A refusal the book may answer is not handled", "拒否されることがあるのに処理していない"),
+    when: tr(
+      "In a state the hold may be in at this call, the book refuses the operation with a reason (a post of an expired hold with `expired`, a void of a posted one with `already_posted`), and the task does not declare the reason in `errors`, or no `on` under the call handles it. A hold that expires may expire before any post or void, whether or not the flow says so.",
+      "この呼び出しで仮押さえがとりうる状態のどれかで、帳簿がその操作を理由つきで拒否します(期限切れの確定は `expired`、確定済みの取消は `already_posted`)。タスクがその理由を `errors` に宣言していないか、呼び出しの下の `on` が処理していません。期限のある仮押さえは、書かなくても、どの確定と取消の前にも期限が切れえます。",
+    ),
+    fix: tr(
+      "Declare the reason in the task's `errors` and handle it with `on <reason> =>` under the call.",
+      "理由をタスクの `errors` に宣言し、呼び出しの下の `on <理由> =>` で処理してください。",
+    ),
+    example: `workflow order v1
+
+use book stock from "books/stock.book"
+
+task reserve(order: string, sku: string, qty: int) -> stock.reserve
+  book stock.reserve.hold
+  starts stock.reserve
+  errors out_of_stock
+
+task ship(order: string, sku: string) -> stock.reserve
+  book stock.reserve.post
+  sends post
+
+case goods : stock.reserve follows stock.reserve
+
+flow
+  goods <- reserve(order: "o-1", sku: "s-1", qty: 1)
+    on out_of_stock => succeed
+  goods <- ship(order: "o-1", sku: "s-1")
+    on timeout, failure => fail NotShipped leaving goods
+`,
+    files: BOOK,
+  },
+  {
+    code: "E030",
+    severity: "error",
+    title: tr(
+      "A call that changes outside data is retried without a key",
+      "外部のデータを変える呼び出しを key なしでリトライする",
+    ),
+    when: tr(
+      "A task that surely changes outside data (an `http` POST, PUT, PATCH or DELETE, or a task that starts or sends to a case) has `retry` but no `key` and is not `idempotent`. A try that timed out may have done its work, and the next try does it again.",
+      "外部のデータを必ず変えるタスク(`http` の POST・PUT・PATCH・DELETE、案件を始めるか案件に送るタスク)が、`key` も `idempotent` も無いまま `retry` します。タイムアウトした試しが済ませていても、次の試しがもう一度します。",
+    ),
+    fix: tr(
+      "Write `key` under the task so every try is the same request, or `idempotent` when two calls do what one does.",
+      "どの試しも同じリクエストになるようタスクの下に `key` を書くか、二度呼んでも一度と同じなら `idempotent` と書いてください。",
+    ),
+    example: `workflow order v1
+
+task charge(order: string)
+  http POST "https://payments.example.com/charges/{order}"
+  retry 3 times every 2 seconds
+
+flow
+  charge(order: "o-1")
+`,
+    files: {},
+  },
+  {
+    code: "W030",
+    severity: "warning",
+    title: tr(
+      "A call that may change outside data is retried without a key",
+      "外部のデータを変えるかもしれない呼び出しを key なしでリトライする",
+    ),
+    when: tr(
+      "A task that may change outside data (a `lambda`, an `aws` operation that is not a read, a child flow, a task of the user's own code) has `retry` but no `key` and is not `idempotent`. Book tasks are idempotent by the book's key, agents change nothing, and reads (`http` GET, `aws` get, list, describe …) are left alone.",
+      "外部のデータを変えるかもしれないタスク(`lambda`、読むだけでない `aws` の操作、子のフロー、利用者のコードのタスク)が、`key` も `idempotent` も無いまま `retry` します。帳簿のタスクは帳簿のキーで冪等で、読むだけのもの(`http` の GET、`aws` の get・list・describe など)は数えません。",
+    ),
+    fix: tr(
+      "Write `key`, or `idempotent` when the call does nothing twice.",
+      "`key` を書くか、二度呼んでも一度と同じなら `idempotent` と書いてください。",
+    ),
+    example: `workflow order v1
+
+task notify(order: string)
+  lambda "arn:aws:lambda:eu-west-2:123456789012:function:notify"
+  retry 2 times
+
+flow
+  notify(order: "o-1")
+`,
+    files: {},
+  },
+  {
+    code: "W101",
+    severity: "warning",
+    title: tr(
+      "An unhandled failure may leave a case open",
+      "処理されないエラーで、案件を終わりでない状態に残して失敗することがある",
+    ),
+    when: tr(
+      "A call can fail with an error nothing handles while a case may be in a state that is not final, and the flow has no `on failure` to settle it; or a cleanup call in `on failure` or `on cancel` can fail that way. One warning per case, at the first such call; the note lists the others.",
+      "案件が終わりでない状態にいることがあるところで、呼び出しが処理されないエラーで失敗しえて、それを片付ける `on failure` がありません。または `on failure` や `on cancel` の片付けの呼び出しが、そう失敗しえます。案件ごとに、最初の呼び出しに一つ出し、ほかの行は注に書きます。",
+    ),
+    fix: tr(
+      "Write `on failure` that settles the case, or handle the call's errors.",
+      "案件を片付ける `on failure` を書くか、呼び出しのエラーを処理してください。",
+    ),
+    example: `${HOLDING}
+flow
+  goods <- reserve(order: "o-1", sku: "s-1", qty: 1)
+    on out_of_stock => succeed
+  let paid = pay(order: "o-1")
+  match paid
+    true =>
+      goods <- ship(order: "o-1", sku: "s-1")
+        on expired => succeed
+        on timeout, failure => fail NotShipped leaving goods
+    false =>
+      goods <- put_back(order: "o-1", sku: "s-1")
+        on expired, already_posted => pass
+        on timeout, failure => fail NotPutBack leaving goods
+`,
+    files: BOOK,
+  },
+  {
+    code: "W102",
+    severity: "warning",
+    title: tr("A refusal handler never runs", "動くことのない `on <拒否>`"),
+    when: tr(
+      "An `on` under a call of a hold lists only refusals of the hold's machine, and in no state the hold can be in at this call does the book refuse the operation with any of them.",
+      "仮押さえの呼び出しの下の `on` が、仮押さえのステートマシンの拒否だけを並べていて、この呼び出しで仮押さえがとりうるどの状態でも、帳簿がその理由で拒否することはありません。",
+    ),
+    fix: tr(
+      "Remove the handler.",
+      "そのハンドラーを消してください。",
+    ),
+    example: `${HOLDING}
+flow
+  goods <- reserve(order: "o-1", sku: "s-1", qty: 1)
+    on out_of_stock => succeed
+  goods <- put_back(order: "o-1", sku: "s-1")
+    on expired => pass
+    on already_posted => pass
+    on timeout, failure => fail NotPutBack leaving goods
+`,
+    files: BOOK,
+  },
+  {
+    code: "W104",
+    severity: "warning",
+    title: tr("The range of a value is not known", "範囲のあるところに、範囲の分からない値を渡した"),
+    when: tr(
+      "A value goes to a place with a range, and some source of it has no range: an input, a field or a task's result written without one, or `now` in a workflow without `now range` (and in `on failure` and `on cancel`, where `now` is not checked against the period).",
+      "範囲のあるところに渡す値の出どころのどれかに、範囲がありません。範囲を書いていない入力・フィールド・タスクの結果、`now range` の無いワークフローの `now`(`on failure` と `on cancel` の `now` は期間で確かめないので、そこでも)です。",
+    ),
+    fix: tr(
+      "Write a range where the value comes from; it is checked there when the workflow runs, so from there on the value is inside it.",
+      "値の出どころに範囲を書いてください。走らせたときにそこで確かめるので、そこから先は範囲の中にあると言えます。",
+    ),
+    example: `workflow order v1
+
+inputs
+  nights : int
+
+task book_room(nights: int range >=1 <=30)
+
+flow
+  book_room(nights: nights)
+`,
+    files: {},
+  },
+  {
+    code: "W901",
+    severity: "warning",
+    title: tr("A key-shaped value is written in the flow", "鍵の形の値が `.flow` に書いてある"),
+    when: tr(
+      "A value shaped like a credential (an AWS access key ID; a GitHub, Slack, Stripe, OpenAI, Anthropic or Google key or token; a Slack incoming webhook URL; a PEM private key) appears in a string or a comment. The whole text is searched even when the flow has errors, and the diagnostic gives only the kind of key, its prefix and its length, never the value.",
+      "鍵の形の値(AWS のアクセスキー ID、GitHub・Slack・Stripe・OpenAI・Anthropic・Google の鍵やトークン、Slack の Incoming Webhook の URL、PEM の秘密鍵)が、文字列かコメントに書いてあります。フローに誤りがあっても全文から探し、診断には鍵の種類と接頭辞と長さだけを出して、鍵そのものは出しません。",
+    ),
+    fix: tr(
+      "Take the key out of the flow and rotate it if it was real. For a value made up for a test, write `# ritsu: test secret` on the same line.",
+      "鍵をフローから外し、本物だったなら鍵を替えてください。テスト用に作った値なら、同じ行に `# ritsu: test secret` と書きます。",
+    ),
+    example: `workflow order v1
+
+# charges go through ${FAKE_STRIPE_KEY}
+task charge(order: string)
+
+flow
+  charge(order: "o-1")
+`,
+    files: {},
+  },
+];
+
+/** The codes of the seed's table (dandori 3) this checker does not emit, and why. */
+export const NOT_CHECKED: readonly NotChecked[] = [
+  {
+    code: "E017",
+    why: tr(
+      "`implements` needs `.proto` services, which this dandori does not read; a flow that uses it gets E018.",
+      "`implements` には `.proto` のサービスが要り、この dandori はそれを読みません。使うフローは E018 になります。",
+    ),
+  },
+  {
+    code: "E031",
+    why: tr(
+      "Step Functions Express is a build's check, and this project has no dandori build yet.",
+      "Step Functions の Express はビルドの検査で、このプロジェクトにはまだ dandori のビルドがありません。",
+    ),
+  },
+  {
+    code: "E040",
+    why: tr(
+      "the size of a run is estimated by each platform's build, which this project does not have yet.",
+      "実行の大きさはプラットフォームごとのビルドが見積もり、このプロジェクトにはまだありません。",
+    ),
+  },
+  {
+    code: "E050",
+    why: tr(
+      "what a platform cannot do is a build's check, and this project has no dandori build yet.",
+      "プラットフォームにできないことはビルドの検査で、このプロジェクトにはまだ dandori のビルドがありません。",
+    ),
+  },
+  {
+    code: "E906",
+    why: tr(
+      "secret values (`secret`, `debug_redact`, OpenAPI marks) are parsed but not followed through the flow yet.",
+      "秘密の値(`secret`、`debug_redact`、OpenAPI の印)は読みますが、まだ流れに沿って追いません。",
+    ),
+  },
+  {
+    code: "W032",
+    why: tr(
+      "decision-model tasks (`jev`) get E018 here.",
+      "判断のモデルのタスク(`jev`)は、ここでは E018 になります。",
+    ),
+  },
+  {
+    code: "W103",
+    why: tr(
+      "it asks a task that starts a rule's case for a `key`; rules get E018 here, and a book's hold may not have `key` (its book key makes it idempotent, seed 1.16).",
+      "規則の案件を始めるタスクに `key` を求めるもので、規則はここでは E018 になります。帳簿の仮押さえには `key` を書けません(帳簿のキーで冪等。設計書 1.16)。",
+    ),
+  },
+  {
+    code: "W902",
+    why: tr(
+      "the check of plain `http://` URLs leaving the machine is not built yet.",
+      "このマシンの外への暗号化しない `http://` の検査は、まだ作っていません。",
+    ),
+  },
+  {
+    code: "W904",
+    why: tr(
+      "secret values are not followed through the flow yet (as E906).",
+      "秘密の値は、まだ流れに沿って追いません(E906 と同じ)。",
+    ),
+  },
+];

@@ -1,0 +1,92 @@
+/**
+ * The resolved flow: declarations with their names bound, types and ranges read, tasks with what
+ * they call, cases with the machine they follow. The statements stay the syntax tree's; the
+ * checks after resolution read both.
+ * @module
+ */
+
+import type { OpName } from "../chobo/interp.ts";
+import type { Reporter } from "../common/reporter.ts";
+import type { BodyAst, FlowAst, TypeAst } from "./ast.ts";
+import type { BookPort, BookTransfer } from "./books.ts";
+import type { Machine } from "./machine.ts";
+import type { Range } from "./ranges.ts";
+import type { FieldDef, Ty, TypeTable } from "./types.ts";
+
+/** How a task is called (1.6). `own` is a task with no call written: the user's own code. */
+export type Method =
+  | "lambda"
+  | "http"
+  | "aws"
+  | "connect"
+  | "agent"
+  | "jev"
+  | "book"
+  | "flow"
+  | "event"
+  | "child"
+  | "own";
+
+/** What a book task does: the book, the transfer and the operation. */
+export interface BookCall {
+  readonly book: string;
+  readonly transfer: BookTransfer;
+  readonly op: OpName;
+}
+
+/** A task (1.4): parameters, result, errors, and what it does to a case. */
+export interface TaskDef {
+  readonly name: string;
+  readonly line: number;
+  readonly col: number;
+  readonly params: readonly FieldDef[];
+  readonly result: { readonly type: Ty; readonly range: Range | null } | null;
+  readonly method: Method;
+  /** The HTTP method of an `http` task, the operation of an `aws` one. */
+  readonly verb: string | null;
+  readonly book: BookCall | null;
+  /** The child `.flow` of a `flow` task, as written. */
+  readonly child: { readonly path: string; readonly line: number; readonly col: number } | null;
+  /** Declared errors, by name, with the line they are declared on. */
+  readonly errors: ReadonlyMap<string, { readonly line: number; readonly col: number }>;
+  readonly retry: { readonly line: number; readonly col: number } | null;
+  readonly key: boolean;
+  readonly idempotent: boolean;
+  readonly event: boolean;
+  readonly callback: boolean;
+  /** `starts <machine>`: the machine's name. */
+  readonly starts: string | null;
+  /** `sends <event>`. */
+  readonly sends: string | null;
+}
+
+/** A case (2.1–2.7): the record it is, the machine it follows. */
+export interface CaseDef {
+  readonly name: string;
+  readonly machine: Machine;
+  /** The record type of the case: `<book>.<transfer>`. */
+  readonly record: string;
+}
+
+/** A flow whose declarations resolved. */
+export interface FlowModel {
+  readonly file: string;
+  readonly name: string;
+  readonly ast: FlowAst;
+  readonly types: TypeTable;
+  readonly inputs: readonly FieldDef[];
+  readonly outputs: readonly FieldDef[];
+  /** `now range …` under `workflow`: the period the workflow runs in. */
+  readonly period: Range | null;
+  readonly books: ReadonlyMap<string, BookPort>;
+  readonly tasks: ReadonlyMap<string, TaskDef>;
+  readonly cases: ReadonlyMap<string, CaseDef>;
+  readonly flow: BodyAst;
+  readonly onFailure: BodyAst | null;
+  readonly onCancel: BodyAst | null;
+  /** Reads a type written in a statement (`let x: T`), reporting to `r` unless it is null. */
+  readonly typeOf: (t: TypeAst, r: Reporter | null) => Ty | null;
+}
+
+/** The errors every call may end with besides its declared ones (1.4). */
+export const BUILTIN_ERRORS: readonly string[] = ["timeout", "failure"];

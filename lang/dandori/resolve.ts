@@ -1,0 +1,594 @@
+/**
+ * Resolution of a flow's declarations (seed dandori 1.2–1.4, 1.16, 2.7): names bound, types and
+ * ranges read, books read through the port, tasks and cases checked against what they call and
+ * follow (tasks in tasks.ts). Reports E002–E008 and E016; the statements are typed afterwards
+ * (typing.ts).
+ * @module
+ */
+
+import { dirname, join, normalize } from "node:path";
+import type { Reporter } from "../common/reporter.ts";
+import { type Text, tr } from "../common/text.ts";
+import type { CaseAst, ElidedAst, FieldAst, FlowAst, Pos, RecordAst, TypeAst, UseAst, Word } from "./ast.ts";
+import { type BookPort, type BookTransfer, readBook } from "./books.ts";
+import { resolveTask } from "./tasks.ts";
+import type { CaseDef, FlowModel, TaskDef } from "./model.ts";
+import { type Range, readRange, timeRange } from "./ranges.ts";
+import { type EnumDef, type FieldDef, INT, type RecordDef, SIMPLE_TYPES, STRING, type Ty } from "./types.ts";
+import { unitOf } from "./units.ts";
+
+/** Where a flow's files come from: its own path, and a reader for the files it names. */
+export interface ResolveEnv {
+  readonly file: string;
+  /** The bytes of a file, by a path already made relative to the working directory; null when unreadable. */
+  readonly read: (path: string) => Uint8Array | null;
+}
+
+/** A path written in a flow, made relative to the directory of the flow (1.9, 1.16). */
+export function besideFlow(file: string, path: string): string {
+  return normalize(join(dirname(file), path));
+}
+
+class Resolver {
+  private readonly records = new Map<string, RecordDef>();
+  private readonly enums = new Map<string, EnumDef>();
+  private readonly recordNames = new Set<string>();
+  private readonly books = new Map<string, BookPort>();
+
+  constructor(
+    private readonly ast: FlowAst,
+    private readonly env: ResolveEnv,
+    private readonly r: Reporter,
+  ) {}
+
+  resolve(): FlowModel | null {
+    const ast = this.ast;
+    const workflow = ast.workflows[0];
+    if (workflow === undefined) {
+      this.r.error(
+        "E001",
+        { line: 1, col: 1 },
+        tr(
+          "the file has no `workflow <name> v<n>` line",
+          "ファイルに `workflow <名前> v<版>` の行がありません",
+        ),
+        {
+          quote: false,
+          hint: tr(
+            "start the flow with `workflow <name> v1`",
+            "フローは `workflow <名前> v1` の行から書きます",
+          ),
+        },
+      );
+    }
+    this.twice(ast.workflows, (w) => w, tr("`workflow`", "`workflow`"));
+    const body = ast.flows[0];
+    if (body === undefined) {
+      this.r.error(
+        "E001",
+        { line: workflow?.line ?? 1, col: 1 },
+        tr("the file has no `flow` block", "ファイルに `flow` の塊がありません"),
+        { hint: tr("write the workflow's steps under `flow`", "ワークフローの手順を `flow` の下に書きます") },
+      );
+    }
+    this.twice(ast.flows, (f) => f, tr("`flow`", "`flow`"));
+    this.twice(ast.onFailure, (f) => f, tr("`on failure`", "`on failure`"));
+    this.twice(ast.onCancel, (f) => f, tr("`on cancel`", "`on cancel`"));
+    this.twice(ast.inputs, (f) => f, tr("`inputs`", "`inputs`"));
+    this.twice(ast.outputs, (f) => f, tr("`outputs`", "`outputs`"));
+    this.uses(ast.uses);
+    this.declareTypes();
+    for (const rec of ast.records) this.recordFields(rec);
+    this.selfContaining();
+    const inputs = this.fields(ast.inputs[0]?.fields ?? [], tr("an input", "入力"));
+    const outputs = this.fields(ast.outputs[0]?.fields ?? [], tr("an output", "出力"));
+    const period = workflow?.period == null ? null : this.period(workflow.period);
+    const tasks = new Map<string, TaskDef>();
+    for (const t of ast.tasks) {
+      if (tasks.has(t.name.text)) {
+        this.declaredTwice(t.name, tr("a task", "タスク"));
+        continue;
+      }
+      tasks.set(
+        t.name.text,
+        resolveTask(t, {
+          r: this.r,
+          books: this.books,
+          fields: (asts, what) => this.fields(asts, what),
+          type: (ty) => this.type(ty),
+          range: (ast, ty) => this.range(ast, ty),
+        }),
+      );
+    }
+    const cases = new Map<string, CaseDef>();
+    for (const c of ast.cases) {
+      if (cases.has(c.name.text) || inputs.some((i) => i.name === c.name.text)) {
+        this.declaredTwice(c.name, tr("a case or an input", "案件か入力"));
+        continue;
+      }
+      const def = this.caseDef(c);
+      if (def !== null) cases.set(c.name.text, def);
+    }
+    if (workflow === undefined || body === undefined) return null;
+    return {
+      file: this.env.file,
+      name: workflow.name.text,
+      ast,
+      types: { records: this.records, enums: this.enums },
+      inputs,
+      outputs,
+      period,
+      books: this.books,
+      tasks,
+      cases,
+      flow: body,
+      onFailure: ast.onFailure[0] ?? null,
+      onCancel: ast.onCancel[0] ?? null,
+      typeOf: (t, r) => this.type(t, r),
+    };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Declarations
+
+  private twice<T>(xs: readonly T[], at: (x: T) => Pos, what: Text): void {
+    for (const x of xs.slice(1)) {
+      this.r.error(
+        "E006",
+        at(x),
+        tr(`${what.en} is written twice`, `${what.ja} が二つあります`),
+        { hint: tr("keep one and merge the other into it", "一つにまとめてください") },
+      );
+    }
+  }
+
+  private declaredTwice(name: Word, what: Text): void {
+    this.r.error(
+      "E006",
+      name,
+      tr(
+        `\`${name.text}\` is declared twice as ${what.en}`,
+        `\`${name.text}\` が${what.ja}として二度宣言されています`,
+      ),
+      { hint: tr("rename one of the two", "どちらかの名前を変えてください") },
+    );
+  }
+
+  private uses(uses: readonly UseAst[]): void {
+    const seen = new Set<string>();
+    for (const u of uses) {
+      if (seen.has(u.name.text)) {
+        this.declaredTwice(u.name, tr("the name of a `use`", "`use` の名前"));
+        continue;
+      }
+      seen.add(u.name.text);
+      if (u.source.text !== "book") continue;
+      for (const item of u.items) {
+        if (item.kind === "lambda") continue;
+        this.r.error(
+          "E007",
+          item,
+          tr(
+            `\`${item.kind}\` cannot be written under \`use book\``,
+            `\`use book\` の下に \`${item.kind}\` は書けません`,
+          ),
+          {
+            hint: tr(
+              'under `use book` comes only `lambda "<function>"`, the function that operates the book on Step Functions',
+              '`use book` の下に書けるのは、Step Functions で帳簿を操作する関数の `lambda "<関数>"` だけです',
+            ),
+          },
+        );
+      }
+      const path = besideFlow(this.env.file, u.path.text);
+      const bytes = this.env.read(path);
+      if (bytes === null) {
+        this.r.error(
+          "E005",
+          u.path,
+          tr(
+            `the book "${u.path.text}" cannot be read: there is no such file`,
+            `帳簿 "${u.path.text}" を読めません。ファイルがありません`,
+          ),
+          { notes: [tr(`looked for ${path}`, `${path} を探しました`)], hint: pathHint() },
+        );
+        continue;
+      }
+      const read = readBook(path, bytes);
+      if ("errors" in read) {
+        const first = read.errors[0];
+        this.r.error(
+          "E005",
+          u.path,
+          tr(
+            `the book "${u.path.text}" does not pass chobo's check`,
+            `帳簿 "${u.path.text}" は chobo の検査を通りません`,
+          ),
+          {
+            notes: first === undefined ? [] : [
+              tr(
+                `${first.file}:${first.line}:${first.col}: ${first.code}: ${first.message.en}`,
+                `${first.file}:${first.line}:${first.col}: ${first.code}: ${first.message.ja}`,
+              ),
+            ],
+            hint: tr(
+              `run \`chobo check ${path}\` and fix the book`,
+              `\`chobo check ${path}\` で帳簿を直してください`,
+            ),
+          },
+        );
+        continue;
+      }
+      this.books.set(u.name.text, read.book);
+    }
+  }
+
+  /** Names of records and enums, and the hold records of every book (2.7). */
+  private declareTypes(): void {
+    for (const [bookName, book] of this.books) {
+      for (const t of book.transfers) {
+        if (t.machine === null) continue;
+        const name = `${bookName}.${t.name}`;
+        const state = `${name}.state`;
+        this.enums.set(state, { name: state, values: t.machine.states, line: 0 });
+        this.recordNames.add(name);
+        this.records.set(name, {
+          name,
+          line: 0,
+          fields: [
+            ...t.key.map((k) => {
+              const p = t.params.find((x) => x.name === k);
+              return { name: k, type: p?.amount ? INT : STRING, range: null, line: 0, col: 0 };
+            }),
+            { name: "state", type: { kind: "enum", name: state }, range: null, line: 0, col: 0 },
+          ],
+        });
+      }
+    }
+    const taken = (w: Word) =>
+      SIMPLE_TYPES.has(w.text) || this.recordNames.has(w.text) || this.enums.has(w.text);
+    for (const e of this.ast.enums) {
+      if (taken(e.name)) {
+        this.declaredTwice(e.name, tr("a type", "型"));
+        continue;
+      }
+      const values: string[] = [];
+      for (const v of e.values) {
+        if (v.text === "none") {
+          this.r.error(
+            "E006",
+            v,
+            tr(
+              "an enum value cannot be `none`: `match` reads `none` as the arm of no value",
+              "列挙の値に `none` は使えません。`match` は `none` を、値が無いことの分岐として読みます",
+            ),
+            { hint: tr("give the value another name", "値に別の名前を付けてください") },
+          );
+        } else if (values.includes(v.text)) {
+          this.r.error(
+            "E006",
+            v,
+            tr(
+              `the value \`${v.text}\` is written twice in \`${e.name.text}\``,
+              `\`${e.name.text}\` に値 \`${v.text}\` が二つあります`,
+            ),
+            { hint: tr("write each value once", "値は一度ずつ書いてください") },
+          );
+        } else values.push(v.text);
+      }
+      this.enums.set(e.name.text, { name: e.name.text, values, line: e.line });
+    }
+    for (const rec of this.ast.records) {
+      if (taken(rec.name)) {
+        this.declaredTwice(rec.name, tr("a type", "型"));
+        continue;
+      }
+      this.recordNames.add(rec.name.text);
+    }
+  }
+
+  private recordFields(rec: RecordAst): void {
+    if (this.records.has(rec.name.text) || !this.recordNames.has(rec.name.text)) return;
+    const fields = this.fields(rec.fields, tr("a field", "フィールド"));
+    this.records.set(rec.name.text, { name: rec.name.text, fields, line: rec.line });
+  }
+
+  /** E003 for a record that contains itself, directly or through others (1.2). */
+  private selfContaining(): void {
+    const reach = (t: Ty): string[] =>
+      t.kind === "record"
+        ? [t.name]
+        : t.kind === "list"
+        ? reach(t.element)
+        : t.kind === "optional"
+        ? reach(t.inner)
+        : [];
+    for (const rec of this.ast.records) {
+      const def = this.records.get(rec.name.text);
+      if (def === undefined || def.line !== rec.line) continue;
+      const path = this.cycle(rec.name.text, rec.name.text, reach, new Set());
+      if (path === null) continue;
+      this.r.error(
+        "E003",
+        rec.name,
+        tr(
+          `the record \`${rec.name.text}\` contains itself (${[rec.name.text, ...path].join(" → ")})`,
+          `レコード \`${rec.name.text}\` が自分自身を含みます(${[rec.name.text, ...path].join(" → ")})`,
+        ),
+        {
+          hint: tr(
+            "carry the nested part as `json`: a type that contains itself cannot be carried the same way on every platform",
+            "入れ子になるところを `json` にしてください。自分を含む型は、どのプラットフォームでも同じには運べません",
+          ),
+        },
+      );
+    }
+  }
+
+  private cycle(start: string, at: string, reach: (t: Ty) => string[], seen: Set<string>): string[] | null {
+    for (const f of this.records.get(at)?.fields ?? []) {
+      for (const next of reach(f.type)) {
+        if (next === start) return [`${f.name}`];
+        if (seen.has(next)) continue;
+        seen.add(next);
+        const rest = this.cycle(start, next, reach, seen);
+        if (rest !== null) return [f.name, ...rest];
+      }
+    }
+    return null;
+  }
+
+  private fields(asts: readonly (FieldAst | ElidedAst)[], what: Text): FieldDef[] {
+    const out: FieldDef[] = [];
+    for (const f of asts) {
+      if (f.kind !== "field") continue;
+      if (out.some((o) => o.name === f.name.text)) {
+        this.declaredTwice(f.name, what);
+        continue;
+      }
+      const def = this.field(f);
+      if (def !== null) out.push(def);
+    }
+    return out;
+  }
+
+  private field(f: FieldAst): FieldDef | null {
+    const type = this.type(f.type);
+    if (type === null) return null;
+    const range = f.range === null ? null : this.range(f.range, type);
+    return { name: f.name.text, type, range, line: f.name.line, col: f.name.col };
+  }
+
+  private range(ast: NonNullable<FieldAst["range"]>, type: Ty): Range | null {
+    const read = readRange(ast, type);
+    if ("at" in read) {
+      this.r.error("E003", read.at, read.message);
+      return null;
+    }
+    return read;
+  }
+
+  private period(ast: NonNullable<FieldAst["range"]>): Range | null {
+    return this.range(ast, { kind: "timestamp" }) ?? timeRange(null, null, null);
+  }
+
+  type(t: TypeAst, r: Reporter | null = this.r): Ty | null {
+    switch (t.kind) {
+      case "optional": {
+        const inner = this.type(t.inner, r);
+        return inner === null ? null : { kind: "optional", inner };
+      }
+      case "list": {
+        const element = this.type(t.element, r);
+        if (element === null) return null;
+        const inside = element.kind === "optional" ? element.inner : element;
+        if (inside.kind === "list") {
+          r?.error(
+            "E003",
+            t,
+            tr("a list of lists cannot be written", "リストのリストは書けません"),
+            {
+              hint: tr(
+                "put the inner list in a record: JSONata flattens nested arrays",
+                "内側のリストをレコードに入れてください。JSONata は入れ子の配列を平らにします",
+              ),
+            },
+          );
+          return null;
+        }
+        return { kind: "list", element };
+      }
+      case "unit": {
+        const u = unitOf({
+          dimension: t.dimension.text,
+          unit: t.unit?.text ?? null,
+          step: t.step?.text ?? null,
+          tax: t.tax?.text ?? null,
+        });
+        if ("message" in u) {
+          r?.error("E002", t, u.message, u.note === null ? {} : { notes: [u.note] });
+          return null;
+        }
+        return { kind: "num", unit: u };
+      }
+      case "named":
+        return this.named(t.parts, t, r);
+    }
+  }
+
+  private named(parts: readonly Word[], at: Pos, r: Reporter | null): Ty | null {
+    const name = parts.map((p) => p.text).join(".");
+    if (parts.length === 1) {
+      const simple = SIMPLE_TYPES.get(name);
+      if (simple !== undefined) return simple;
+      if (this.recordNames.has(name)) return { kind: "record", name };
+      if (this.enums.has(name)) return { kind: "enum", name };
+    } else if (parts.length === 2) {
+      if (this.recordNames.has(name)) return { kind: "record", name };
+      const book = this.books.get(parts[0].text);
+      if (book !== undefined) {
+        const t = book.transfers.find((x) => x.name === parts[1].text);
+        r?.error(
+          "E002",
+          at,
+          t === undefined
+            ? tr(
+              `the book \`${parts[0].text}\` has no transfer \`${parts[1].text}\``,
+              `帳簿 \`${parts[0].text}\` に振替 \`${parts[1].text}\` はありません`,
+            )
+            : tr(
+              `\`${name}\` is done at once and has no holds, so it is not a type`,
+              `\`${name}\` はすぐに確定する振替で、仮押さえが無いので、型になりません`,
+            ),
+          { notes: [holdTypesNote(parts[0].text, book)] },
+        );
+        return null;
+      }
+    }
+    r?.error("E002", at, tr(`there is no type \`${name}\``, `型 \`${name}\` はありません`), {
+      hint: tr(
+        "declare it with `record` or `enum`, or use int, string, bool, timestamp, date, json, a unit type such as money[円], list[T] or T?",
+        "`record` か `enum` で宣言するか、int・string・bool・timestamp・date・json、money[円] のような単位の型、list[T]、T? を使ってください",
+      ),
+    });
+    return null;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Cases (2.7)
+
+  private caseDef(c: CaseAst): CaseDef | null {
+    const name = c.follows.map((w) => w.text).join(".");
+    const [bookName, transferName] = c.follows.map((w) => w.text);
+    const book = this.books.get(bookName);
+    const transfer = c.follows.length === 2
+      ? book?.transfers.find((x) => x.name === transferName)
+      : undefined;
+    if (transfer === undefined) {
+      this.r.error(
+        "E002",
+        c.follows[0],
+        tr(`there is no state machine \`${name}\``, `ステートマシン \`${name}\` はありません`),
+        {
+          hint: tr(
+            "a case follows the hold of a book: `case c : <book>.<transfer> follows <book>.<transfer>`",
+            "案件は帳簿の仮押さえに従います: `case c : <帳簿>.<振替> follows <帳簿>.<振替>`",
+          ),
+        },
+      );
+      return null;
+    }
+    if (transfer.machine === null) {
+      this.r.error(
+        "E008",
+        c.follows[0],
+        tr(
+          `\`${name}\` is done at once and has no holds to follow`,
+          `\`${name}\` はすぐに確定する振替で、従う仮押さえがありません`,
+        ),
+      );
+      return null;
+    }
+    const typeName = c.type.map((w) => w.text).join(".");
+    if (typeName !== name) {
+      this.r.error(
+        "E008",
+        c.type[0],
+        tr(
+          `the record of a hold's case is the hold \`${name}\`, not \`${typeName}\``,
+          `仮押さえの案件のレコードは仮押さえ \`${name}\` で、\`${typeName}\` ではありません`,
+        ),
+        {
+          hint: tr(
+            `write \`case ${c.name.text} : ${name} follows ${name}\``,
+            `\`case ${c.name.text} : ${name} follows ${name}\` と書いてください`,
+          ),
+        },
+      );
+    }
+    const machine = transfer.machine;
+    for (const item of c.items) {
+      switch (item.kind) {
+        case "external":
+          for (const e of item.events) {
+            if (machine.external.includes(e.text)) continue;
+            this.r.error(
+              "E008",
+              e,
+              tr(
+                `\`${e.text}\` is not an event the outside raises on \`${name}\``,
+                `\`${e.text}\` は \`${name}\` に外で起きるイベントではありません`,
+              ),
+              {
+                notes: [
+                  machine.external.length === 0
+                    ? tr(
+                      `the holds of \`${name}\` never expire, so nothing happens to them from outside`,
+                      `\`${name}\` の仮押さえは期限が切れないので、外で起きることはありません`,
+                    )
+                    : tr(
+                      "`expire` is counted from the book without being written",
+                      "`expire` は書かなくても帳簿から数えます",
+                    ),
+                ],
+              },
+            );
+          }
+          break;
+        case "held":
+        case "state":
+        case "refused when":
+          this.r.error(
+            "E008",
+            item,
+            tr(
+              `\`${item.kind}\` cannot be written under a case that follows a hold`,
+              `仮押さえに従う案件の下に \`${item.kind}\` は書けません`,
+            ),
+            {
+              notes: [
+                tr(
+                  "whether a hold is refused, and why, is decided by the book state by state; the state is the record's `state`",
+                  "拒否するかどうかと理由は、帳簿が状態ごとに決めています。状態はレコードの `state` です",
+                ),
+              ],
+            },
+          );
+          break;
+        default:
+          break;
+      }
+    }
+    return { name: c.name.text, machine, record: name };
+  }
+}
+
+function pathHint(): Text {
+  return tr(
+    "the path is read from the directory of the .flow file",
+    "パスは .flow のあるディレクトリから読みます",
+  );
+}
+
+function holdTypesNote(bookName: string, book: BookPort): Text {
+  const holds = book.transfers.filter((t: BookTransfer) => t.machine !== null).map((t) =>
+    `${bookName}.${t.name}`
+  );
+  return holds.length === 0
+    ? tr(
+      `the book \`${bookName}\` has no transfer that holds`,
+      `帳簿 \`${bookName}\` に仮押さえの振替はありません`,
+    )
+    : tr(
+      `the hold types of \`${bookName}\`: ${holds.join(", ")}`,
+      `\`${bookName}\` の仮押さえの型は ${holds.join("、")} です`,
+    );
+}
+
+/**
+ * Resolves a flow's declarations. Diagnostics go to `r`; the model is null only when the file has
+ * no `workflow` or no `flow`.
+ */
+export function resolveFlow(ast: FlowAst, env: ResolveEnv, r: Reporter): FlowModel | null {
+  return new Resolver(ast, env, r).resolve();
+}

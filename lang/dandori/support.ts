@@ -1,0 +1,106 @@
+/**
+ * What this dandori cannot read yet (seed dandori 0.3 「規則を読めない dandori」, 1.16): rules
+ * and date files have no provider in this toolchain, and API descriptions (with the tasks that
+ * call their operations), agents, decision models and `implements` are not checked. A flow that
+ * uses one gets a single E018 at the first such construct and the command exits 2, instead of a
+ * check that would guess.
+ * @module
+ */
+
+import { type Text, tr } from "../common/text.ts";
+import type { FlowAst, Pos } from "./ast.ts";
+
+/** The first construct of a flow this dandori cannot read, with what to say about it. */
+export interface Unsupported {
+  readonly at: Pos;
+  readonly message: Text;
+  readonly note: Text;
+}
+
+const RUN_ELSEWHERE = tr(
+  "this toolchain has no rule or date provider yet, and does not yet read API descriptions, agents, decision models or implemented services; it checks flows that use books, child flows and tasks called by lambda, http, aws, event, callback or their own code",
+  "この処理系には、まだ規則と日付を読む口が無く、API の記述、エージェント、判断のモデル、実装するサービスも読みません。確かめるのは、帳簿、子のフロー、lambda・http・aws・event・callback・呼び出し方の無いタスクを使うフローです",
+);
+
+function of(source: string): { message: Text; note: Text } {
+  switch (source) {
+    case "rule":
+      return {
+        message: tr(
+          "this dandori cannot read rules: `use rule` needs rulec's rule port, and no rule provider is joined here",
+          "この dandori は規則を読めません。`use rule` には rulec の規則の口が要りますが、ここにはつながっていません",
+        ),
+        note: RUN_ELSEWHERE,
+      };
+    case "dates":
+      return {
+        message: tr(
+          "this dandori cannot read date files: `use dates` needs koyomi's date port, and no date provider is joined here",
+          "この dandori は日付のファイルを読めません。`use dates` には koyomi の日付の口が要りますが、ここにはつながっていません",
+        ),
+        note: RUN_ELSEWHERE,
+      };
+    case "openapi":
+    case "smithy":
+    case "proto":
+      return {
+        message: tr(
+          `this dandori does not read API descriptions yet: \`use ${source}\` is not supported`,
+          `この dandori は、まだ API の記述を読みません。\`use ${source}\` には対応していません`,
+        ),
+        note: RUN_ELSEWHERE,
+      };
+    case "connect":
+    case "http":
+      return {
+        message: tr(
+          `this dandori does not read API descriptions yet: a task that calls an operation of one (\`${source}\` with an API) is not supported`,
+          `この dandori は、まだ API の記述を読みません。記述の操作を呼ぶタスク(API を書いた \`${source}\`)には対応していません`,
+        ),
+        note: RUN_ELSEWHERE,
+      };
+    case "implements":
+      return {
+        message: tr(
+          "this dandori does not check a workflow against the service it implements yet: `implements` is not supported",
+          "この dandori は、まだワークフローを実装するサービスと突き合わせません。`implements` には対応していません",
+        ),
+        note: RUN_ELSEWHERE,
+      };
+    case "agent":
+      return {
+        message: tr(
+          "this dandori does not check agent tasks yet: `agent` is not supported",
+          "この dandori は、まだエージェントのタスクを確かめません。`agent` には対応していません",
+        ),
+        note: RUN_ELSEWHERE,
+      };
+    default:
+      return {
+        message: tr(
+          "this dandori does not check decision-model tasks yet: `jev` is not supported",
+          "この dandori は、まだ判断のモデルのタスクを確かめません。`jev` には対応していません",
+        ),
+        note: RUN_ELSEWHERE,
+      };
+  }
+}
+
+/** The first construct (in reading order) that needs what this dandori does not have, or null. */
+export function firstUnsupported(ast: FlowAst): Unsupported | null {
+  const found: { at: Pos; source: string }[] = [];
+  for (const u of ast.uses) if (u.source.text !== "book") found.push({ at: u, source: u.source.text });
+  for (const w of ast.workflows) {
+    if (w.implements !== null) found.push({ at: w.implements.api, source: "implements" });
+  }
+  for (const t of ast.tasks) {
+    for (const item of t.items) {
+      if (item.kind === "agent" || item.kind === "jev" || item.kind === "connect") {
+        found.push({ at: item, source: item.kind });
+      } else if (item.kind === "http" && item.api !== null) found.push({ at: item, source: "http" });
+    }
+  }
+  found.sort((a, b) => a.at.line - b.at.line || a.at.col - b.at.col);
+  const first = found[0];
+  return first === undefined ? null : { at: first.at, ...of(first.source) };
+}
