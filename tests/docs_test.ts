@@ -138,6 +138,8 @@ Deno.test("deno task compile makes one binary, or says SKIP where Deno's runtime
       "-A",
       "--include",
       `${ROOT}targets/chobo/postgres/runtime`,
+      "--include",
+      `${ROOT}targets/chobo/tigerbeetle/runtime`,
       "--output",
       `${dir}/ritsu`,
       `${ROOT}cli.ts`,

@@ -172,8 +172,8 @@ export const CHOBO: ToolSpec = {
     {
       name: "build",
       summary: tr(
-        "write a target's files: the PostgreSQL schema and functions, or a client that calls them",
-        "出力先のファイルを書く(PostgreSQL のスキーマと関数、またはそれを呼ぶクライアント)",
+        "write a target's files: the PostgreSQL schema and functions, or a client of PostgreSQL or TigerBeetle",
+        "出力先のファイルを書く(PostgreSQL のスキーマと関数、または PostgreSQL か TigerBeetle を呼ぶクライアント)",
       ),
       args: { placeholder: "<file.book>", min: 1, max: 1, help: tr("the book", "帳簿") },
       flags: [
@@ -204,8 +204,8 @@ export const CHOBO: ToolSpec = {
         {
           code: 1,
           meaning: tr(
-            "the book has errors or the target cannot take it (E061); nothing was written",
-            "帳簿にエラーがある、または出力先が帳簿を受け取れない(E061)。何も書いていない",
+            "the book has errors or the target cannot take it (E060, E061); nothing was written",
+            "帳簿にエラーがある、または出力先が帳簿を受け取れない(E060、E061)。何も書いていない",
           ),
         },
         { code: 2, meaning: tr("a usage error, or an internal error", "使い方の誤り、または内部の異常") },

@@ -1,6 +1,6 @@
 /**
  * `chobo build`: a book → the files of one target, or the diagnostics that stop it (E061 for
- * PostgreSQL identifiers). A generator is a pure function: same book, same bytes.
+ * PostgreSQL identifiers, E060 for TigerBeetle chains). A generator is a pure function: same book, same bytes.
  * @module
  */
 
@@ -12,9 +12,19 @@ import { goClient, goNameProblems } from "./postgres/go.ts";
 import { pythonClient } from "./postgres/python.ts";
 import { identifiers, MAX_IDENTIFIER_BYTES, postgresSql } from "./postgres/sql.ts";
 import { typescriptClient } from "./postgres/typescript.ts";
+import { e060Diagnostics } from "./tigerbeetle/e060.ts";
+import { tigerbeetlePythonClient } from "./tigerbeetle/python.ts";
+import { tigerbeetleTypescriptClient } from "./tigerbeetle/typescript.ts";
 
 /** The targets `chobo build --target` knows. */
-export const TARGETS = ["postgres", "postgres-typescript", "postgres-python", "postgres-go"] as const;
+export const TARGETS = [
+  "postgres",
+  "postgres-typescript",
+  "postgres-python",
+  "postgres-go",
+  "tigerbeetle-typescript",
+  "tigerbeetle-python",
+] as const;
 export type Target = typeof TARGETS[number];
 
 /** What a build gives: files (path relative to the output directory → text), or why not. */
@@ -82,6 +92,16 @@ function goNames(book: Book, origin: Origin): Diagnostic[] {
 
 /** Builds one target: the SQL, or a client that calls it. */
 export function build(book: Book, target: Target, origin: Origin): BuildResult {
+  if (target.startsWith("tigerbeetle")) {
+    // E060 is the TigerBeetle targets' alone: PostgreSQL takes a transfer of any length.
+    const long = e060Diagnostics(book, origin);
+    if (long.length > 0) return { diagnostics: long };
+    return {
+      files: target === "tigerbeetle-python"
+        ? tigerbeetlePythonClient(book, origin)
+        : tigerbeetleTypescriptClient(book, origin),
+    };
+  }
   const long = longIdentifiers(book, origin);
   if (long.length > 0) return { diagnostics: long };
   switch (target) {
@@ -93,7 +113,7 @@ export function build(book: Book, target: Target, origin: Origin): BuildResult {
       return { files: typescriptClient(book, origin) };
     case "postgres-python":
       return { files: pythonClient(book, origin) };
-    case "postgres-go": {
+    default: {
       const problems = goNames(book, origin);
       return problems.length > 0 ? { diagnostics: problems } : { files: goClient(book, origin) };
     }

@@ -1,0 +1,1063 @@
+// The part of every chobo TigerBeetle client that is the same for every book (seed chobo 4.2,
+// 4.3): the ids, the accounts, openings and chain of each operation, reading TigerBeetle's
+// answers, and the steps of a call. It is copied byte for byte after the line `// chobo runtime`
+// of each generated `<book>.ts`, so it imports nothing but `node:crypto` and uses only syntax that
+// Node can run by stripping the types. The rules are those of `targets/chobo/tigerbeetle/` (what
+// `chobo run --show tigerbeetle` prints); the tests hold both to the same requests, field by field.
+
+import { createHash, randomBytes } from "node:crypto";
+
+/** A unit of the book: its name and scale make its ledger. */
+export interface UnitDefinition {
+  readonly name: string;
+  readonly scale: number;
+}
+
+/** A bound of an account and the reason a move it stops is refused with. */
+export interface BoundDefinition {
+  readonly value: bigint;
+  readonly reason: string;
+}
+
+/** A kind of account; `unit` is a position in the book's units. */
+export interface AccountDefinition {
+  readonly name: string;
+  readonly params: readonly string[];
+  readonly unit: number;
+  readonly lower: BoundDefinition | null;
+  readonly upper: BoundDefinition | null;
+}
+
+/** A transfer's parameter: a string, or an amount. */
+export interface ParamDefinition {
+  readonly name: string;
+  readonly amount: boolean;
+}
+
+/** One side of a move: a position in the book's accounts and the parameters passed to it. */
+export interface SideDefinition {
+  readonly account: number;
+  readonly args: readonly string[];
+}
+
+/** One move: an amount parameter or a literal, of a unit, from one account to another. */
+export interface MoveDefinition {
+  readonly amount: { readonly param: string } | { readonly literal: bigint };
+  readonly unit: number;
+  readonly from: SideDefinition;
+  readonly to: SideDefinition;
+}
+
+/**
+ * A kind of transfer. `pending` is null for `do`; for a hold it gives TigerBeetle's `timeout` in
+ * seconds, 0 when the hold never expires. `definition_hash` is `chobo api`'s of the transfer.
+ */
+export interface TransferDefinition {
+  readonly name: string;
+  readonly params: readonly ParamDefinition[];
+  readonly key: readonly string[];
+  readonly pending: { readonly timeout: number } | null;
+  readonly definition_hash: string;
+  readonly moves: readonly MoveDefinition[];
+}
+
+/** What the runtime builds every id and chain from. */
+export interface BookDefinition {
+  readonly name: string;
+  readonly units: readonly UnitDefinition[];
+  readonly accounts: readonly AccountDefinition[];
+  readonly transfers: readonly TransferDefinition[];
+}
+
+/** An account as tigerbeetle-node 0.17.9's `createAccounts` takes it (its `Account`). */
+export interface AccountEvent {
+  readonly id: bigint;
+  readonly debits_pending: bigint;
+  readonly debits_posted: bigint;
+  readonly credits_pending: bigint;
+  readonly credits_posted: bigint;
+  readonly user_data_128: bigint;
+  readonly user_data_64: bigint;
+  readonly user_data_32: number;
+  readonly reserved: number;
+  readonly ledger: number;
+  readonly code: number;
+  readonly flags: number;
+  readonly timestamp: bigint;
+}
+
+/** A transfer as tigerbeetle-node 0.17.9's `createTransfers` takes it (its `Transfer`). */
+export interface TransferEvent {
+  readonly id: bigint;
+  readonly debit_account_id: bigint;
+  readonly credit_account_id: bigint;
+  readonly amount: bigint;
+  readonly pending_id: bigint;
+  readonly user_data_128: bigint;
+  readonly user_data_64: bigint;
+  readonly user_data_32: number;
+  readonly timeout: number;
+  readonly ledger: number;
+  readonly code: number;
+  readonly flags: number;
+  readonly timestamp: bigint;
+}
+
+/** One answer of `createAccounts` or `createTransfers`: 0.17.9 answers every event, in order. */
+export interface CreateStatus {
+  readonly status: number;
+}
+
+/** What the client reads of a transfer `lookupTransfers` found. */
+export interface TransferRead {
+  readonly id: bigint;
+  readonly amount: bigint;
+}
+
+/** What the client reads of an account `lookupAccounts` found. */
+export interface AccountRead {
+  readonly id: bigint;
+  readonly debits_pending: bigint;
+  readonly debits_posted: bigint;
+  readonly credits_pending: bigint;
+  readonly credits_posted: bigint;
+}
+
+/** What a client needs of TigerBeetle: tigerbeetle-node 0.17.9's `Client` (`createClient`) has it. */
+export interface TigerBeetleClient {
+  createAccounts(batch: AccountEvent[]): Promise<readonly CreateStatus[]>;
+  createTransfers(batch: TransferEvent[]): Promise<readonly CreateStatus[]>;
+  lookupAccounts(batch: bigint[]): Promise<readonly AccountRead[]>;
+  lookupTransfers(batch: bigint[]): Promise<readonly TransferRead[]>;
+}
+
+/** The answer of `do`, `hold`, `post` and `void`; `R` lists the reasons of a refusal. */
+export type Outcome<R extends string> =
+  | { readonly result: "done" }
+  | { readonly result: "done_before" }
+  | { readonly result: "refused"; readonly reason: R };
+
+/** An account's numbers: what is posted, and what holds put in and take out. */
+export interface Balance {
+  readonly posted: bigint;
+  readonly held_in: bigint;
+  readonly held_out: bigint;
+}
+
+/** Where a hold stands (`status` answers null when there is no hold). */
+export type HoldState = "held" | "posted" | "voided" | "expired";
+
+/** One argument of a call: a string, an amount, or an amount left out (a post in full). */
+export type Argument = string | bigint | undefined;
+
+/** The calls a book's members make, on one client for one tenant. */
+export interface Calls<R extends string> {
+  /** `do` or `hold` of the book's transfer at `transfer`, with every parameter in declared order. */
+  move(transfer: number, op: "do" | "hold", args: readonly Argument[]): Promise<Outcome<R>>;
+  /** `post` (the key, then every amount or none) or `void` (the key), in declared order. */
+  settle(transfer: number, op: "post" | "void", args: readonly Argument[]): Promise<Outcome<R>>;
+  /** The state of a hold, by its key in declared order. */
+  status(transfer: number, key: readonly Argument[]): Promise<HoldState | null>;
+  /** The numbers of the book's account at `account`. */
+  balance(account: number, args: readonly Argument[]): Promise<Balance>;
+}
+
+/** tigerbeetle-node 0.17.9's `AccountFlags`. */
+export const ACCOUNT_FLAGS = {
+  linked: 1,
+  debits_must_not_exceed_credits: 2,
+  credits_must_not_exceed_debits: 4,
+  history: 8,
+  imported: 16,
+  closed: 32,
+} as const;
+
+/** tigerbeetle-node 0.17.9's `TransferFlags`. */
+export const TRANSFER_FLAGS = {
+  linked: 1,
+  pending: 2,
+  post_pending_transfer: 4,
+  void_pending_transfer: 8,
+  balancing_debit: 16,
+  balancing_credit: 32,
+  closing_debit: 64,
+  closing_credit: 128,
+  imported: 256,
+} as const;
+
+/** tigerbeetle-node 0.17.9's `CreateAccountStatus`: the client reads answers by these names. */
+export const CREATE_ACCOUNT_STATUS: Readonly<Record<string, number>> = {
+  created: 4294967295,
+  linked_event_failed: 1,
+  linked_event_chain_open: 2,
+  imported_event_expected: 22,
+  imported_event_not_expected: 23,
+  timestamp_must_be_zero: 3,
+  imported_event_timestamp_out_of_range: 24,
+  imported_event_timestamp_must_not_advance: 25,
+  reserved_field: 4,
+  reserved_flag: 5,
+  id_must_not_be_zero: 6,
+  id_must_not_be_int_max: 7,
+  exists_with_different_flags: 15,
+  exists_with_different_user_data_128: 16,
+  exists_with_different_user_data_64: 17,
+  exists_with_different_user_data_32: 18,
+  exists_with_different_ledger: 19,
+  exists_with_different_code: 20,
+  exists: 21,
+  flags_are_mutually_exclusive: 8,
+  debits_pending_must_be_zero: 9,
+  debits_posted_must_be_zero: 10,
+  credits_pending_must_be_zero: 11,
+  credits_posted_must_be_zero: 12,
+  ledger_must_not_be_zero: 13,
+  code_must_not_be_zero: 14,
+  imported_event_timestamp_must_not_regress: 26,
+};
+
+/** tigerbeetle-node 0.17.9's `CreateTransferStatus`: the client reads answers by these names. */
+export const CREATE_TRANSFER_STATUS: Readonly<Record<string, number>> = {
+  created: 4294967295,
+  linked_event_failed: 1,
+  linked_event_chain_open: 2,
+  imported_event_expected: 56,
+  imported_event_not_expected: 57,
+  timestamp_must_be_zero: 3,
+  imported_event_timestamp_out_of_range: 58,
+  imported_event_timestamp_must_not_advance: 59,
+  reserved_flag: 4,
+  id_must_not_be_zero: 5,
+  id_must_not_be_int_max: 6,
+  exists_with_different_flags: 36,
+  exists_with_different_pending_id: 40,
+  exists_with_different_timeout: 44,
+  exists_with_different_debit_account_id: 37,
+  exists_with_different_credit_account_id: 38,
+  exists_with_different_amount: 39,
+  exists_with_different_user_data_128: 41,
+  exists_with_different_user_data_64: 42,
+  exists_with_different_user_data_32: 43,
+  exists_with_different_ledger: 67,
+  exists_with_different_code: 45,
+  exists: 46,
+  id_already_failed: 68,
+  flags_are_mutually_exclusive: 7,
+  debit_account_id_must_not_be_zero: 8,
+  debit_account_id_must_not_be_int_max: 9,
+  credit_account_id_must_not_be_zero: 10,
+  credit_account_id_must_not_be_int_max: 11,
+  accounts_must_be_different: 12,
+  pending_id_must_be_zero: 13,
+  pending_id_must_not_be_zero: 14,
+  pending_id_must_not_be_int_max: 15,
+  pending_id_must_be_different: 16,
+  timeout_reserved_for_pending_transfer: 17,
+  closing_transfer_must_be_pending: 64,
+  ledger_must_not_be_zero: 19,
+  code_must_not_be_zero: 20,
+  debit_account_not_found: 21,
+  credit_account_not_found: 22,
+  accounts_must_have_the_same_ledger: 23,
+  transfer_must_have_the_same_ledger_as_accounts: 24,
+  pending_transfer_not_found: 25,
+  pending_transfer_not_pending: 26,
+  pending_transfer_has_different_debit_account_id: 27,
+  pending_transfer_has_different_credit_account_id: 28,
+  pending_transfer_has_different_ledger: 29,
+  pending_transfer_has_different_code: 30,
+  exceeds_pending_transfer_amount: 31,
+  pending_transfer_has_different_amount: 32,
+  pending_transfer_already_posted: 33,
+  pending_transfer_already_voided: 34,
+  pending_transfer_expired: 35,
+  imported_event_timestamp_must_not_regress: 60,
+  imported_event_timestamp_must_postdate_debit_account: 61,
+  imported_event_timestamp_must_postdate_credit_account: 62,
+  imported_event_timeout_must_be_zero: 63,
+  debit_account_already_closed: 65,
+  credit_account_already_closed: 66,
+  overflows_debits_pending: 47,
+  overflows_credits_pending: 48,
+  overflows_debits_posted: 49,
+  overflows_credits_posted: 50,
+  overflows_debits: 51,
+  overflows_credits: 52,
+  overflows_timeout: 53,
+  exceeds_credits: 54,
+  exceeds_debits: 55,
+};
+
+/** Events in one request to a replica started with `--development` (chobo's E060 limit). */
+const MAX_BATCH = 253;
+/** Seed 4.2: at most this many transfers per move. */
+const MAX_PIECES_PER_MOVE = 6;
+/** `user_data_32` of a floor account and its opening. */
+const FLOOR_MARK = 1;
+/** `user_data_32` of a room account and its opening. */
+const ROOM_MARK = 2;
+/** A signed 64-bit integer: an amount is 0 … MAX_INT64, a balance MIN_INT64 … MAX_INT64 (seed 1.5). */
+const MAX_INT64 = (1n << 63n) - 1n;
+const MIN_INT64 = -(1n << 63n);
+/** The first part of every id's hash input (seed 4.3). */
+const ID_PREFIX = "chobo/1";
+/** 0 and this are ids TigerBeetle refuses. */
+const MAX_ID = (1n << 128n) - 1n;
+/** Seed 4.2 「状態を読む」: the two results 0.17.9 gave the status chain for each state of a hold. */
+const HOLD_STATE_OF_STATUS: readonly [string, string, HoldState | null][] = [
+  ["linked_event_failed", "accounts_must_be_different", "held"],
+  ["pending_transfer_already_posted", "linked_event_failed", "posted"],
+  ["pending_transfer_already_voided", "linked_event_failed", "voided"],
+  ["pending_transfer_expired", "linked_event_failed", "expired"],
+  ["pending_transfer_not_found", "linked_event_failed", null],
+];
+
+// ---------------------------------------------------------------------------------------------
+// Ids (seed 4.3): SHA-256 over length-prefixed UTF-8 parts.
+
+function encoded(s: string): Uint8Array {
+  const text = new TextEncoder().encode(s);
+  const out = new Uint8Array(4 + text.length);
+  new DataView(out.buffer).setUint32(0, text.length);
+  out.set(text, 4);
+  return out;
+}
+
+function idDigest(role: string, parts: readonly string[]): Uint8Array {
+  const hash = createHash("sha256");
+  for (const s of [ID_PREFIX, role, ...parts]) hash.update(encoded(s));
+  return new Uint8Array(hash.digest());
+}
+
+/** The first 16 bytes, big-endian; 0 becomes 1 and 2¹²⁸ − 1 becomes 2¹²⁸ − 2. */
+function id128(role: string, parts: readonly string[]): bigint {
+  const n = idDigest(role, parts).slice(0, 16).reduce((acc, b) => (acc << 8n) | BigInt(b), 0n);
+  return n === 0n ? 1n : n === MAX_ID ? MAX_ID - 1n : n;
+}
+
+/** The first `bytes` bytes, big-endian, 0 read as 1 (`ledger`, `code`). */
+function leadingNumber(role: string, parts: readonly string[], bytes: number): number {
+  const n = idDigest(role, parts).slice(0, bytes).reduce((acc, b) => acc * 256 + b, 0);
+  return n === 0 ? 1 : n;
+}
+
+function hex32(id: bigint): string {
+  return id.toString(16).padStart(32, "0");
+}
+
+function randomId(): bigint {
+  const n = [...randomBytes(16)].reduce((acc, b) => (acc << 8n) | BigInt(b), 0n);
+  return n === 0n || n === MAX_ID ? randomId() : n;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Calls, accounts and chains (seed 4.2).
+
+type OpName = "do" | "hold" | "post" | "void";
+
+/** A call with checked arguments, by parameter name. */
+interface Call {
+  readonly transfer: TransferDefinition;
+  readonly op: OpName;
+  readonly args: ReadonlyMap<string, string | bigint>;
+}
+
+/** Which chobo account a TigerBeetle account is. */
+type AccountWhat =
+  | {
+    readonly kind: "account" | "floor" | "room";
+    readonly account: AccountDefinition;
+    readonly args: readonly string[];
+  }
+  | { readonly kind: "sink"; readonly unit: UnitDefinition };
+
+interface AccountToCreate {
+  readonly what: AccountWhat;
+  readonly event: AccountEvent;
+}
+
+type ChainRole =
+  | "move"
+  | "probe"
+  | "probe_void"
+  | "from_floor"
+  | "from_room"
+  | "to_room"
+  | "to_floor"
+  | "status_void"
+  | "status_refusal";
+
+/** One transfer of a chain, with its role and the move (1-based) it belongs to. */
+interface ChainEntry {
+  readonly role: ChainRole;
+  readonly move: number | null;
+  readonly transfer: TransferEvent;
+}
+
+interface MoveSends {
+  readonly accounts: readonly AccountToCreate[];
+  readonly openings: readonly TransferEvent[];
+  readonly chain: readonly ChainEntry[];
+}
+
+function whatText(what: AccountWhat): string {
+  if (what.kind === "sink") return `sink of ${what.unit.name}`;
+  const name = what.args.length === 0 ? what.account.name : `${what.account.name}(${what.args.join(", ")})`;
+  return what.kind === "account" ? name : `${what.kind} of ${name}`;
+}
+
+/** Reads the arguments of `params`, in order: strings, amounts, and (`optional`) amounts left out. */
+function argsOf(
+  params: readonly ParamDefinition[],
+  values: readonly Argument[],
+  optional: boolean,
+): Map<string, string | bigint> {
+  if (values.length !== params.length) {
+    throw new Error(`chobo: ${values.length} arguments for ${params.length} parameters`);
+  }
+  const args = new Map<string, string | bigint>();
+  params.forEach((p, i) => {
+    const v = values[i];
+    if (p.amount && optional && v === undefined) return;
+    if (p.amount) {
+      if (typeof v !== "bigint" || v < 0n || v > MAX_INT64) {
+        throw new Error(`chobo: ${p.name} is an amount from 0 to 2^63 - 1`);
+      }
+    } else if (typeof v !== "string") throw new Error(`chobo: ${p.name} is a string`);
+    args.set(p.name, v);
+  });
+  return args;
+}
+
+/** The parameters `post` (the key, then the amounts) and `void` and `status` (the key) take. */
+function settleParams(t: TransferDefinition, op: "post" | "void"): ParamDefinition[] {
+  return t.params.filter((p) => t.key.includes(p.name) || (op === "post" && p.amount));
+}
+
+function keyValues(call: Call): string[] {
+  return call.transfer.key.map((k) => call.args.get(k) as string);
+}
+
+function movePieces(book: BookDefinition, m: MoveDefinition): ChainRole[] {
+  const from = book.accounts[m.from.account];
+  const to = book.accounts[m.to.account];
+  const pieces: ChainRole[] = ["move"];
+  if (from.lower !== null && from.lower.value > 0n) pieces.push("probe", "probe_void");
+  if (from.lower !== null && from.lower.value < 0n) pieces.push("from_floor");
+  if (from.upper !== null) pieces.push("from_room");
+  if (to.upper !== null) pieces.push("to_room");
+  if (to.lower !== null && to.lower.value < 0n) pieces.push("to_floor");
+  if (pieces.length > MAX_PIECES_PER_MOVE) throw new Error(`chobo: ${pieces.length} pieces in one move`);
+  return pieces;
+}
+
+/** Every piece of a `do`/`hold` chain with its position. */
+function layout(book: BookDefinition, t: TransferDefinition) {
+  return t.moves.flatMap((m, i) => movePieces(book, m).map((role) => ({ role, move: i + 1 })))
+    .map((s, position) => ({ ...s, position }));
+}
+
+function requests<T>(events: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < events.length; i += MAX_BATCH) out.push(events.slice(i, i + MAX_BATCH));
+  return out;
+}
+
+function transferEvent(fields: Omit<TransferEvent, "timestamp">): TransferEvent {
+  return {
+    id: fields.id,
+    debit_account_id: fields.debit_account_id,
+    credit_account_id: fields.credit_account_id,
+    amount: fields.amount,
+    pending_id: fields.pending_id,
+    user_data_128: fields.user_data_128,
+    user_data_64: fields.user_data_64,
+    user_data_32: fields.user_data_32,
+    timeout: fields.timeout,
+    ledger: fields.ledger,
+    code: fields.code,
+    flags: fields.flags,
+    timestamp: 0n,
+  };
+}
+
+/** `linked` on every transfer but the last. */
+function linkChain(pieces: readonly Omit<ChainEntry, "transfer">[], transfers: readonly TransferEvent[]) {
+  if (transfers.length > MAX_BATCH) {
+    throw new Error(`chobo: a chain of ${transfers.length} transfers, more than one request takes (E060)`);
+  }
+  return pieces.map((p, i): ChainEntry => ({
+    ...p,
+    transfer: i < transfers.length - 1
+      ? { ...transfers[i], flags: transfers[i].flags | TRANSFER_FLAGS.linked }
+      : transfers[i],
+  }));
+}
+
+/** The ids, ledgers and codes of one book and tenant. */
+class Ids {
+  private readonly book: BookDefinition;
+  private readonly tenant: string;
+
+  constructor(book: BookDefinition, tenant: string) {
+    this.book = book;
+    this.tenant = tenant;
+  }
+
+  ledger(unit: UnitDefinition): number {
+    return leadingNumber("ledger", [unit.name, String(unit.scale)], 4);
+  }
+
+  code(of: "account" | "transfer" | "sink", name: string): number {
+    return leadingNumber("code", [this.book.name, of, name], 2);
+  }
+
+  account(a: AccountDefinition, args: readonly string[]): bigint {
+    return id128("account", [this.book.name, this.tenant, a.name, ...args]);
+  }
+
+  sink(unit: UnitDefinition): bigint {
+    return id128("sink", [this.book.name, this.tenant, unit.name]);
+  }
+
+  transfer(t: TransferDefinition, op: OpName, key: readonly string[], position: number): bigint {
+    return id128("transfer", [this.book.name, this.tenant, t.name, op, ...key, String(position)]);
+  }
+
+  content(t: TransferDefinition, op: OpName, content: string): bigint {
+    return id128("content", [this.book.name, this.tenant, t.name, op, t.definition_hash, content]);
+  }
+
+  kind(a: AccountDefinition): bigint {
+    return id128("kind", [this.book.name, this.tenant, a.name]);
+  }
+}
+
+function accountEvent(
+  fields: Pick<AccountEvent, "id" | "user_data_128" | "user_data_32" | "ledger" | "code" | "flags">,
+): AccountEvent {
+  return {
+    id: fields.id,
+    debits_pending: 0n,
+    debits_posted: 0n,
+    credits_pending: 0n,
+    credits_posted: 0n,
+    user_data_128: fields.user_data_128,
+    user_data_64: 0n,
+    user_data_32: fields.user_data_32,
+    reserved: 0,
+    ledger: fields.ledger,
+    code: fields.code,
+    flags: fields.flags,
+    timestamp: 0n,
+  };
+}
+
+function accountOf(book: BookDefinition, ids: Ids, what: AccountWhat): AccountEvent {
+  if (what.kind === "sink") {
+    return accountEvent({
+      id: ids.sink(what.unit),
+      user_data_128: 0n,
+      user_data_32: 0,
+      ledger: ids.ledger(what.unit),
+      code: ids.code("sink", what.unit.name),
+      flags: 0,
+    });
+  }
+  const a = what.account;
+  const own = ids.account(a, what.args);
+  const ledger = ids.ledger(book.units[a.unit]);
+  const code = ids.code("account", a.name);
+  if (what.kind === "account") {
+    return accountEvent({
+      id: own,
+      user_data_128: ids.kind(a),
+      user_data_32: 0,
+      ledger,
+      code,
+      flags: a.lower !== null && a.lower.value >= 0n ? ACCOUNT_FLAGS.debits_must_not_exceed_credits : 0,
+    });
+  }
+  return accountEvent({
+    id: id128(what.kind, [hex32(own)]),
+    user_data_128: own,
+    user_data_32: what.kind === "floor" ? FLOOR_MARK : ROOM_MARK,
+    ledger,
+    code,
+    flags: ACCOUNT_FLAGS.debits_must_not_exceed_credits,
+  });
+}
+
+/** The opening of a floor (−L) or room (U) account, from the sink. */
+function openingOf(book: BookDefinition, ids: Ids, e: AccountToCreate): TransferEvent | null {
+  const what = e.what;
+  if (what.kind !== "floor" && what.kind !== "room") return null;
+  const a = what.account;
+  return transferEvent({
+    id: id128("opening", [hex32(e.event.id)]),
+    debit_account_id: ids.sink(book.units[a.unit]),
+    credit_account_id: e.event.id,
+    amount: what.kind === "floor" ? -a.lower!.value : a.upper!.value,
+    pending_id: 0n,
+    user_data_128: e.event.user_data_128,
+    user_data_64: 0n,
+    user_data_32: e.event.user_data_32,
+    timeout: 0,
+    ledger: e.event.ledger,
+    code: e.event.code,
+    flags: 0,
+  });
+}
+
+/** What a `do` or `hold` sends; null when a move's from and to are one account (`same_account`). */
+function moveSends(book: BookDefinition, ids: Ids, call: Call): MoveSends | null {
+  const t = call.transfer;
+  const side = (s: SideDefinition) => ({
+    account: book.accounts[s.account],
+    args: s.args.map((a) => call.args.get(a) as string),
+  });
+  const sides = t.moves.map((m) => ({ m, from: side(m.from), to: side(m.to) }));
+  const same = sides.some(({ from, to }) =>
+    from.account === to.account && from.args.every((v, i) => v === to.args[i])
+  );
+  if (same) return null;
+  const key = keyValues(call);
+  const held = call.op === "hold";
+  const timeout = held ? t.pending!.timeout : 0;
+  const userData = ids.content(
+    t,
+    call.op,
+    JSON.stringify(t.params.map((p) => String(call.args.get(p.name)))),
+  );
+  const code = ids.code("transfer", t.name);
+
+  const accounts = new Map<bigint, AccountToCreate>();
+  const use = (what: AccountWhat): bigint => {
+    const event = accountOf(book, ids, what);
+    if (!accounts.has(event.id)) accounts.set(event.id, { what, event });
+    return event.id;
+  };
+  const pieces: Omit<ChainEntry, "transfer">[] = [];
+  const transfers: TransferEvent[] = [];
+  sides.forEach(({ m, from, to }, i) => {
+    const amount = "literal" in m.amount ? m.amount.literal : call.args.get(m.amount.param) as bigint;
+    const unit = book.units[m.unit];
+    const sink = (): bigint => use({ kind: "sink", unit });
+    for (const role of movePieces(book, m)) {
+      const position = transfers.length;
+      const base = {
+        id: ids.transfer(t, call.op, key, position),
+        amount,
+        pending_id: 0n,
+        user_data_128: userData,
+        user_data_64: 0n,
+        user_data_32: 0,
+        timeout,
+        ledger: ids.ledger(unit),
+        code,
+        flags: held ? TRANSFER_FLAGS.pending : 0,
+      };
+      const between = (debit: () => bigint, credit: () => bigint) => {
+        const debit_account_id = debit();
+        return transferEvent({ ...base, debit_account_id, credit_account_id: credit() });
+      };
+      let transfer: TransferEvent;
+      switch (role) {
+        case "move":
+          transfer = between(() => use({ kind: "account", ...from }), () => use({ kind: "account", ...to }));
+          break;
+        case "probe":
+          transfer = {
+            ...between(() => use({ kind: "account", ...from }), sink),
+            amount: from.account.lower!.value,
+            flags: TRANSFER_FLAGS.pending,
+          };
+          break;
+        case "probe_void":
+          transfer = transferEvent({
+            ...base,
+            debit_account_id: 0n,
+            credit_account_id: 0n,
+            amount: from.account.lower!.value,
+            pending_id: transfers[position - 1].id,
+            timeout: 0,
+            ledger: 0,
+            code: 0,
+            flags: TRANSFER_FLAGS.void_pending_transfer,
+          });
+          break;
+        case "from_floor":
+          transfer = between(() => use({ kind: "floor", ...from }), sink);
+          break;
+        case "from_room":
+          transfer = between(sink, () => use({ kind: "room", ...from }));
+          break;
+        case "to_room":
+          transfer = between(() => use({ kind: "room", ...to }), sink);
+          break;
+        case "to_floor":
+          transfer = between(sink, () => use({ kind: "floor", ...to }));
+          break;
+        default:
+          throw new Error(`chobo: no ${role} piece in a move`);
+      }
+      pieces.push({ role, move: i + 1 });
+      transfers.push(transfer);
+    }
+  });
+  const events = [...accounts.values()];
+  return {
+    accounts: events,
+    openings: events.flatMap((e) => openingOf(book, ids, e) ?? []),
+    chain: linkChain(pieces, transfers),
+  };
+}
+
+/** The ids a post or void reads first: the hold's transfer of each move, in move order. */
+function holdLookups(
+  book: BookDefinition,
+  ids: Ids,
+  t: TransferDefinition,
+  key: readonly string[],
+): bigint[] {
+  return layout(book, t).filter((s) => s.role === "move").map((s) =>
+    ids.transfer(t, "hold", key, s.position)
+  );
+}
+
+/** What each move holds, from `lookupTransfers`; null when the hold is not there. */
+function heldAmounts(lookups: readonly bigint[], found: readonly TransferRead[]): bigint[] | null {
+  const byId = new Map(found.map((f) => [f.id, f.amount]));
+  if (!byId.has(lookups[0])) return null;
+  return lookups.map((id) => {
+    const amount = byId.get(id);
+    if (amount === undefined) {
+      throw new Error(`chobo: the hold's transfer ${id} is missing while the first is there`);
+    }
+    return amount;
+  });
+}
+
+/** What each move of a post posts: its amount argument in a partial post, else what it holds. */
+function postAmounts(call: Call, held: readonly bigint[]): bigint[] {
+  const t = call.transfer;
+  const partial = t.params.some((p) => p.amount && call.args.has(p.name));
+  return t.moves.map((m, i) =>
+    partial && "param" in m.amount ? call.args.get(m.amount.param) as bigint : held[i]
+  );
+}
+
+/** A post or void chain: every pending piece of the hold (not the probe), in the hold's order. */
+function settleChain(book: BookDefinition, ids: Ids, call: Call, held: readonly bigint[]): ChainEntry[] {
+  const t = call.transfer;
+  const key = keyValues(call);
+  const post = call.op === "post";
+  const amounts = post ? postAmounts(call, held) : [...held];
+  const userData = ids.content(t, call.op, post ? JSON.stringify(amounts.map(String)) : "[]");
+  const pieces = layout(book, t).filter((s) => s.role !== "probe" && s.role !== "probe_void");
+  return linkChain(
+    pieces.map((s) => ({ role: s.role, move: s.move })),
+    pieces.map((s, i) =>
+      transferEvent({
+        id: ids.transfer(t, call.op, key, i),
+        debit_account_id: 0n,
+        credit_account_id: 0n,
+        amount: amounts[s.move - 1],
+        pending_id: ids.transfer(t, "hold", key, s.position),
+        user_data_128: userData,
+        user_data_64: 0n,
+        user_data_32: 0,
+        timeout: 0,
+        ledger: 0,
+        code: 0,
+        flags: post ? TRANSFER_FLAGS.post_pending_transfer : TRANSFER_FLAGS.void_pending_transfer,
+      })
+    ),
+  );
+}
+
+/**
+ * The status chain (seed 4.2 「状態を読む」): a void of the hold's first transfer, linked to a
+ * transfer from the unit's sink to itself, which is always refused, so nothing is written; both
+ * ids random.
+ */
+function statusChain(
+  book: BookDefinition,
+  ids: Ids,
+  t: TransferDefinition,
+  key: readonly string[],
+): ChainEntry[] {
+  const unit = book.units[t.moves[0].unit];
+  const sink = ids.sink(unit);
+  const zero = { amount: 0n, user_data_128: 0n, user_data_64: 0n, user_data_32: 0, timeout: 0 };
+  return linkChain([{ role: "status_void", move: 1 }, { role: "status_refusal", move: null }], [
+    transferEvent({
+      ...zero,
+      id: randomId(),
+      debit_account_id: 0n,
+      credit_account_id: 0n,
+      pending_id: ids.transfer(t, "hold", key, 0),
+      ledger: 0,
+      code: 0,
+      flags: TRANSFER_FLAGS.void_pending_transfer,
+    }),
+    transferEvent({
+      ...zero,
+      id: randomId(),
+      debit_account_id: sink,
+      credit_account_id: sink,
+      pending_id: 0n,
+      ledger: ids.ledger(unit),
+      code: ids.code("transfer", t.name),
+      flags: 0,
+    }),
+  ]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading the answers (seed 4.2 「結果の読み方」).
+
+function statusNames(table: Readonly<Record<string, number>>, answers: readonly CreateStatus[]): string[] {
+  return answers.map((a) =>
+    Object.keys(table).find((name) => table[name] === a.status) ?? `status ${a.status}`
+  );
+}
+
+function unexpected(what: string, results: readonly string[]): Error {
+  return new Error(
+    `chobo: TigerBeetle answered ${what} with ${
+      results.join(", ")
+    }, which chobo's client does not expect (a bug in the client)`,
+  );
+}
+
+/** The reason `exceeds_credits` on a chain transfer stands for, or null where no bound is checked. */
+function boundReason(book: BookDefinition, call: Call, e: ChainEntry): string | null {
+  if (e.move === null) return null;
+  const m = call.transfer.moves[e.move - 1];
+  switch (e.role) {
+    case "move":
+    case "probe":
+    case "from_floor":
+      return book.accounts[m.from.account].lower?.reason ?? null;
+    case "to_room":
+      return book.accounts[m.to.account].upper?.reason ?? null;
+    default:
+      return null;
+  }
+}
+
+/** A chain's result: the first transfer whose result is neither `created` nor `linked_event_failed` decides. */
+function chainOutcome(
+  book: BookDefinition,
+  call: Call,
+  chain: readonly ChainEntry[],
+  results: readonly string[],
+) {
+  const what = `${call.transfer.name}.${call.op}`;
+  if (results.length !== chain.length) throw unexpected(what, results);
+  const i = results.findIndex((r) => r !== "created" && r !== "linked_event_failed");
+  if (i < 0) {
+    if (results.every((r) => r === "created")) return { result: "done" } as const;
+    throw unexpected(what, results);
+  }
+  const r = results[i];
+  if (r === "exists") return i === 0 ? { result: "done_before" } as const : { refused: "key_conflict" };
+  if (r.startsWith("exists_with_different_")) return { refused: "key_conflict" };
+  switch (r) {
+    case "id_already_failed":
+      return { refused: "already_refused" };
+    case "exceeds_credits": {
+      const reason = boundReason(book, call, chain[i]);
+      if (reason === null) throw unexpected(what, results);
+      return { refused: reason };
+    }
+    case "accounts_must_be_different":
+      return { refused: "same_account" };
+    case "pending_transfer_already_posted":
+      return { refused: "already_posted" };
+    case "pending_transfer_already_voided":
+      return { refused: "already_voided" };
+    case "pending_transfer_expired":
+      return { refused: "expired" };
+    case "exceeds_pending_transfer_amount":
+      return { refused: "over_hold" };
+  }
+  throw unexpected(what, results);
+}
+
+/** The state the status chain's two results say (seed 4.2's records of 0.17.9). */
+function stateOf(results: readonly string[]): HoldState | null {
+  const row = HOLD_STATE_OF_STATUS.find(([a, b]) =>
+    results.length === 2 && results[0] === a && results[1] === b
+  );
+  if (row === undefined) throw unexpected("the status chain", results);
+  return row[2];
+}
+
+/**
+ * A post over the hold answers by the hold's state, as the reference interpreter checks the
+ * state first (seed 4.2 「押さえた額を超える確定」, 2.4).
+ */
+function overHoldReason(state: HoldState | null): string {
+  switch (state) {
+    case "held":
+      return "over_hold";
+    case "posted":
+      return "key_conflict";
+    case "voided":
+      return "already_voided";
+    case "expired":
+      return "expired";
+    case null:
+      throw new Error("chobo: the hold read before the post is not there any more");
+  }
+}
+
+/** Accounts must be `created` or `exists`; another definition is the book's account changed (seed 2.8). */
+function checkAccounts(batch: readonly AccountToCreate[], results: readonly string[]): void {
+  if (results.length !== batch.length) throw unexpected("create_accounts", results);
+  results.forEach((r, i) => {
+    if (r === "created" || r === "exists") return;
+    const name = whatText(batch[i].what);
+    if (r.startsWith("exists_with_different_")) {
+      throw new Error(
+        `chobo: the TigerBeetle account of ${name} exists with different ${
+          r.slice("exists_with_different_".length)
+        }: the book's account definition changed (seed 2.8); make a new account kind instead`,
+      );
+    }
+    throw unexpected(`create_accounts (${name})`, [r]);
+  });
+}
+
+/** Openings must be `created` or `exists`; another amount is the book's bound changed (seed 2.8). */
+function checkOpenings(
+  batch: readonly TransferEvent[],
+  accounts: readonly AccountToCreate[],
+  results: readonly string[],
+): void {
+  if (results.length !== batch.length) throw unexpected("the openings", results);
+  results.forEach((r, i) => {
+    if (r === "created" || r === "exists") return;
+    const of = accounts.find((a) => a.event.id === batch[i].credit_account_id);
+    const name = of === undefined ? "an account" : whatText(of.what);
+    if (r === "exists_with_different_amount") {
+      throw new Error(
+        `chobo: the opening of ${name} exists with different amount: the book's bound changed (seed 2.8); make a new account kind instead`,
+      );
+    }
+    throw unexpected(`the opening of ${name}`, [r]);
+  });
+}
+
+function inRange(v: bigint): boolean {
+  return v >= MIN_INT64 && v <= MAX_INT64;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The steps of a call (seed 4.2).
+
+/**
+ * The calls of one book value on `client` for `tenant`. It remembers the accounts and openings it
+ * created, so it sends each once (seed 4.2 「勘定を先に作る」). `reasons` lists every reason a call
+ * may be refused with.
+ */
+export function calls<R extends string>(
+  client: TigerBeetleClient,
+  book: BookDefinition,
+  tenant: string,
+  reasons: readonly R[],
+): Calls<R> {
+  if (typeof tenant !== "string") throw new Error("chobo: the tenant is a string");
+  const ids = new Ids(book, tenant);
+  const created = new Set<bigint>();
+
+  const refused = (reason: string): Outcome<R> => {
+    const known = reasons.find((r) => r === reason);
+    if (known === undefined) throw new Error(`chobo: ${reason} is not a reason of the book ${book.name}`);
+    return { result: "refused", reason: known };
+  };
+  const outcome = (
+    o: { readonly result: "done" | "done_before" } | { readonly refused: string },
+  ): Outcome<R> => "refused" in o ? refused(o.refused) : o;
+  const createTransfers = async (events: TransferEvent[]) =>
+    statusNames(CREATE_TRANSFER_STATUS, await client.createTransfers(events));
+  const keyCall = (transfer: number, op: "post" | "void", values: readonly Argument[]): Call => {
+    const t = book.transfers[transfer];
+    if (t.pending === null) throw new Error(`chobo: ${t.name} does not hold`);
+    return { transfer: t, op, args: argsOf(settleParams(t, op), values, op === "post") };
+  };
+
+  return {
+    async move(transfer, op, values) {
+      const t = book.transfers[transfer];
+      if ((op === "hold") !== (t.pending !== null)) throw new Error(`chobo: ${t.name} has no ${op}`);
+      const call: Call = { transfer: t, op, args: argsOf(t.params, values, false) };
+      const sends = moveSends(book, ids, call);
+      if (sends === null) return refused("same_account");
+      for (const batch of requests(sends.accounts.filter((a) => !created.has(a.event.id)))) {
+        const events = batch.map((a) => a.event);
+        checkAccounts(batch, statusNames(CREATE_ACCOUNT_STATUS, await client.createAccounts(events)));
+        for (const e of events) created.add(e.id);
+      }
+      for (const batch of requests(sends.openings.filter((o) => !created.has(o.id)))) {
+        checkOpenings(batch, sends.accounts, await createTransfers(batch));
+        for (const o of batch) created.add(o.id);
+      }
+      const results = await createTransfers(sends.chain.map((e) => e.transfer));
+      return outcome(chainOutcome(book, call, sends.chain, results));
+    },
+
+    async settle(transfer, op, values) {
+      const call = keyCall(transfer, op, values);
+      const t = call.transfer;
+      const amounts = t.params.filter((p) => p.amount).map((p) => call.args.has(p.name));
+      if (amounts.some((given) => given !== amounts[0])) {
+        throw new Error(`chobo: a partial ${t.name}.post passes every amount`);
+      }
+      const key = keyValues(call);
+      const lookups = holdLookups(book, ids, t, key);
+      const held = heldAmounts(lookups, await client.lookupTransfers(lookups));
+      if (held === null) return refused("no_such_hold");
+      if (op === "post" && postAmounts(call, held).some((a, i) => a > held[i])) {
+        const results = await createTransfers(statusChain(book, ids, t, key).map((e) => e.transfer));
+        return refused(overHoldReason(stateOf(results)));
+      }
+      const chain = settleChain(book, ids, call, held);
+      return outcome(chainOutcome(book, call, chain, await createTransfers(chain.map((e) => e.transfer))));
+    },
+
+    async status(transfer, values) {
+      const call = keyCall(transfer, "void", values);
+      const chain = statusChain(book, ids, call.transfer, keyValues(call));
+      return stateOf(await createTransfers(chain.map((e) => e.transfer)));
+    },
+
+    async balance(account, values) {
+      const a = book.accounts[account];
+      const args = argsOf(a.params.map((name) => ({ name, amount: false })), values, false);
+      const what: AccountWhat = {
+        kind: "account",
+        account: a,
+        args: a.params.map((p) => args.get(p) as string),
+      };
+      const id = ids.account(a, what.args);
+      const found = (await client.lookupAccounts([id])).find((f) => f.id === id);
+      if (found === undefined) return { posted: 0n, held_in: 0n, held_out: 0n };
+      const balance = {
+        posted: found.credits_posted - found.debits_posted,
+        held_in: found.credits_pending,
+        held_out: found.debits_pending,
+      };
+      if (!inRange(balance.posted) || !inRange(balance.held_in) || !inRange(balance.held_out)) {
+        throw new Error(
+          `chobo: the balance of ${
+            whatText(what)
+          } leaves the 64-bit range (posted ${balance.posted}, held in ${balance.held_in}, held out ${balance.held_out}); TigerBeetle let the operations pass (seed 4.2)`,
+        );
+      }
+      return balance;
+    },
+  };
+}
