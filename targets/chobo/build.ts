@@ -13,6 +13,7 @@ import { pythonClient } from "./postgres/python.ts";
 import { identifiers, MAX_IDENTIFIER_BYTES, postgresSql } from "./postgres/sql.ts";
 import { typescriptClient } from "./postgres/typescript.ts";
 import { e060Diagnostics } from "./tigerbeetle/e060.ts";
+import { tigerbeetleGoClient } from "./tigerbeetle/go.ts";
 import { tigerbeetlePythonClient } from "./tigerbeetle/python.ts";
 import { tigerbeetleTypescriptClient } from "./tigerbeetle/typescript.ts";
 
@@ -24,6 +25,7 @@ export const TARGETS = [
   "postgres-go",
   "tigerbeetle-typescript",
   "tigerbeetle-python",
+  "tigerbeetle-go",
 ] as const;
 export type Target = typeof TARGETS[number];
 
@@ -96,6 +98,10 @@ export function build(book: Book, target: Target, origin: Origin): BuildResult {
     // E060 is the TigerBeetle targets' alone: PostgreSQL takes a transfer of any length.
     const long = e060Diagnostics(book, origin);
     if (long.length > 0) return { diagnostics: long };
+    if (target === "tigerbeetle-go") {
+      const problems = goNames(book, origin);
+      return problems.length > 0 ? { diagnostics: problems } : { files: tigerbeetleGoClient(book, origin) };
+    }
     return {
       files: target === "tigerbeetle-python"
         ? tigerbeetlePythonClient(book, origin)

@@ -1,0 +1,365 @@
+/**
+ * `chobo build --target tigerbeetle-go` (seed chobo 4.2, 4.3, docs/targets.md): a Go package that
+ * builds each operation's chain and sends it to TigerBeetle — `<package>/book.go` with the book's
+ * types, methods and the table of its definition, and `<package>/runtime.go`, the shared runtime
+ * (`runtime/runtime.go`) with its package clause changed. The surface is that of `postgres-go`
+ * (`TigerBeetle(c, tenant)` in place of `Postgres(q, tenant)`, no `Expire`: TigerBeetle gives
+ * expired holds back by itself). The output is gofmt'd as written.
+ * @module
+ */
+
+import type { Account, Book, Param, Transfer } from "../../../lang/chobo/model.ts";
+import { definitionHash } from "../../../lang/chobo/api.ts";
+import { members } from "../names.ts";
+import { goNameProblems, goPackageName } from "../postgres/go.ts";
+import { chainLength, MAX_CHAIN } from "./chain.ts";
+
+/** The runtime every book's package shares, copied but for its package clause. */
+export const TB_GO_RUNTIME_URL: URL = new URL("./runtime/runtime.go", import.meta.url);
+
+/** The package clause of the runtime file: the one line that differs in each copy. */
+export const TB_GO_RUNTIME_PACKAGE_LINE = "package book";
+
+/** A Go string literal (the same escapes as JSON; a BOM would stop the Go compiler). */
+function goString(s: string): string {
+  return JSON.stringify(s).replaceAll("\ufeff", "\\ufeff");
+}
+
+/** A comment's text on one line. */
+function oneLine(s: string): string {
+  return s.replace(/\s+/g, " ").trim();
+}
+
+function described(text: string, description: string | null): string {
+  return description === null ? `${text}.` : `${text}: ${oneLine(description)}`;
+}
+
+/** Struct fields as gofmt aligns them: the types start one column after the longest name, in runes. */
+function struct(name: string, rows: readonly (readonly [string, string])[]): string {
+  if (rows.length === 0) return `type ${name} struct{}\n`;
+  const width = Math.max(...rows.map(([field]) => [...field].length));
+  const fields = rows.map(([field, type]) =>
+    `\t${field}${" ".repeat(width - [...field].length + 1)}${type}\n`
+  );
+  return `type ${name} struct {\n${fields.join("")}}\n`;
+}
+
+/**
+ * The elements of a keyed composite literal, one per line, as gofmt aligns them: in each run of
+ * one-line elements the values start one column after the longest key; an element whose value
+ * spans lines ends the run and is not padded.
+ */
+function keyed(rows: readonly (readonly [string, string])[], indent: string): string {
+  const out: string[] = [];
+  let run: (readonly [string, string])[] = [];
+  const flush = () => {
+    const width = Math.max(...run.map(([k]) => k.length));
+    for (const [k, v] of run) out.push(`${indent}${k}:${" ".repeat(width - k.length + 1)}${v},\n`);
+    run = [];
+  };
+  for (const row of rows) {
+    if (row[1].includes("\n")) {
+      flush();
+      out.push(`${indent}${row[0]}: ${row[1]},\n`);
+    } else run.push(row);
+  }
+  flush();
+  return out.join("");
+}
+
+function goType(p: Param): string {
+  return p.type.kind === "string" ? "string" : "int64";
+}
+
+function keyText(t: Transfer): string {
+  return `(${t.key.join(", ")})`;
+}
+
+/** A duration in the largest unit that divides it: `30 minutes`, `1 day`, `90 seconds`. */
+function durationText(seconds: bigint): string {
+  const units = [[86400n, "day"], [3600n, "hour"], [60n, "minute"], [1n, "second"]] as const;
+  const [size, unit] = units.find(([size]) => seconds > 0n && seconds % size === 0n) ?? units[3];
+  const n = seconds / size;
+  return `${n} ${unit}${n === 1n ? "" : "s"}`;
+}
+
+function expiryText(t: Transfer): string {
+  if (t.pending?.expires !== "after") return "until Post or Void";
+  return `until Post or Void, or until TigerBeetle lets it expire ${
+    durationText(t.pending.seconds)
+  } after it was made`;
+}
+
+const FUNC = (recv: string, name: string, params: string, returns: string, body: string) =>
+  `func (${recv}) ${name}(ctx context.Context${params}) ${returns} {\n${body}}\n`;
+
+type Names = ReturnType<typeof members>;
+
+function transferCode(t: Transfer, index: number, names: Names): string {
+  const member = names.transfers.get(t.name)!;
+  const params = names.transferParams.get(t.name)!;
+  const field = (p: Param) => params.get(p.name)!;
+  const args = `${member}Args`;
+  const key = `${member}Key`;
+  const amounts = `${member}Amounts`;
+  const amountParams = t.params.filter((p) => p.type.kind === "amount");
+  const keyParams = t.params.filter((p) => t.key.includes(p.name));
+  const recv = `t *${member}Transfer`;
+  const out: string[] = [];
+  out.push(
+    `// ${described(`${member}Transfer is the transfer ${t.name}`, t.description)}\n` +
+      `type ${member}Transfer struct{ c *client }\n`,
+  );
+  out.push(
+    `// ${args} are the arguments of ${t.name}.\n` + struct(args, t.params.map((p) => [field(p), goType(p)])),
+  );
+  const writeArgs = t.params.map((p) => `, a.${field(p)}`).join("");
+  const write = (op: string, rest: string) => `\treturn t.c.write(ctx, ${index}, ${op}${rest})\n`;
+  if (t.pending === null) {
+    out.push(
+      `// Do runs ${t.name} once per key ${keyText(t)}.\n` +
+        FUNC(recv, "Do", `, a ${args}`, "(Result, error)", write("opDo", writeArgs)),
+    );
+    return out.join("\n");
+  }
+  out.push(
+    `// ${key} is the key of a hold of ${t.name}.\n` +
+      struct(key, keyParams.map((p) => [field(p), "string"])),
+  );
+  if (amountParams.length > 0) {
+    out.push(
+      `// ${amounts} are the amounts of a partial post of ${t.name}.\n` +
+        struct(amounts, amountParams.map((p) => [field(p), "int64"])),
+    );
+  }
+  out.push(
+    `// Hold holds ${t.name} once per key ${keyText(t)}, ${expiryText(t)}.\n` +
+      FUNC(recv, "Hold", `, a ${args}`, "(Result, error)", write("opHold", writeArgs)),
+  );
+  const keyArgs = t.params.map((p) => t.key.includes(p.name) ? `, key.${field(p)}` : ", nil").join("");
+  if (amountParams.length === 0) {
+    out.push(
+      `// Post posts the hold of the key.\n` +
+        FUNC(recv, "Post", `, key ${key}`, "(Result, error)", write("opPost", keyArgs)),
+    );
+  } else {
+    const slots = t.params.map((p) => t.key.includes(p.name) ? `key.${field(p)}` : "nil");
+    const fill = t.params.map((p, i) =>
+      p.type.kind === "amount" ? `\t\targs[${i}] = amounts.${field(p)}\n` : ""
+    )
+      .join("");
+    out.push(
+      `// Post posts the hold of the key: in full when amounts is nil, else these amounts.\n` +
+        FUNC(
+          recv,
+          "Post",
+          `, key ${key}, amounts *${amounts}`,
+          "(Result, error)",
+          `\targs := []any{${slots.join(", ")}}\n\tif amounts != nil {\n${fill}\t}\n` +
+            write("opPost", ", args..."),
+        ),
+    );
+  }
+  out.push(
+    `// Void gives the hold of the key back.\n` +
+      FUNC(recv, "Void", `, key ${key}`, "(Result, error)", write("opVoid", keyArgs)),
+  );
+  out.push(
+    `// Status is the state of the hold of the key, or "" when there is none.\n` +
+      FUNC(
+        recv,
+        "Status",
+        `, key ${key}`,
+        "(HoldState, error)",
+        `\treturn t.c.status(ctx, ${index}${keyArgs})\n`,
+      ),
+  );
+  return out.join("\n");
+}
+
+function accountCode(a: Account, index: number, names: Names): string {
+  const member = names.accounts.get(a.name)!;
+  const params = names.accountParams.get(a.name)!;
+  const name = a.params.length === 0 ? a.name : `${a.name}(${a.params.join(", ")})`;
+  const doc = `// ${described(`${member} reads the account ${name}`, a.description)}\n`;
+  if (a.params.length === 0) {
+    return doc + FUNC("b *Balances", member, "", "(Balance, error)", `\treturn b.c.balance(ctx, ${index})\n`);
+  }
+  const type = `${member}Account`;
+  return `// ${type} names one account ${a.name}.\n` +
+    struct(type, a.params.map((p) => [params.get(p)!, "string"])) + "\n" + doc +
+    FUNC(
+      "b *Balances",
+      member,
+      `, a ${type}`,
+      "(Balance, error)",
+      `\treturn b.c.balance(ctx, ${index}${a.params.map((p) => `, a.${params.get(p)!}`).join("")})\n`,
+    );
+}
+
+/** `[]int{0, 1}`, or nil for none. */
+function ints(ns: readonly number[]): string | null {
+  return ns.length === 0 ? null : `[]int{${ns.join(", ")}}`;
+}
+
+/** An inline keyed literal without the fields whose value is null. */
+function inline(type: string, fields: readonly (readonly [string, string | null])[]): string {
+  return `${type}{${fields.filter(([, v]) => v !== null).map(([k, v]) => `${k}: ${v}`).join(", ")}}`;
+}
+
+/** The book as the runtime reads it: units, accounts with bounds, transfers with their moves. */
+function definitionCode(book: Book): string {
+  const unit = (name: string) => book.units.findIndex((u) => u.name === name);
+  const accountIndex = (name: string) => book.accounts.findIndex((a) => a.name === name);
+  const bound = (b: Account["lower"]) =>
+    b === null ? null : inline("&boundDef", [["value", String(b.value)], ["reason", goString(b.reason)]]);
+  const units = `[]unitDef{${
+    book.units.map((u) => inline("", [["name", goString(u.name)], ["scale", String(u.scale)]])).join(", ")
+  }}`;
+  const accounts = `[]accountDef{\n${
+    book.accounts.map((a) =>
+      `\t\t${
+        inline("", [
+          ["name", goString(a.name)],
+          ["unit", String(unit(a.unit.name))],
+          ["lower", bound(a.lower)],
+          ["upper", bound(a.upper)],
+        ])
+      },\n`
+    ).join("")
+  }\t}`;
+  const transfers = book.transfers.map((t) => {
+    const param = (name: string) => t.params.findIndex((p) => p.name === name);
+    const side = (ref: Transfer["moves"][number]["from"]) =>
+      inline("sideDef", [["account", String(accountIndex(ref.account.name))], [
+        "args",
+        ints(ref.args.map(param)),
+      ]]);
+    const moves = `[]moveDef{\n${
+      t.moves.map((m) =>
+        `\t\t\t\t${
+          inline("", [
+            ["unit", String(unit(m.unit.name))],
+            ["param", m.amount.kind === "param" ? String(param(m.amount.param)) : "-1"],
+            ["literal", m.amount.kind === "literal" ? String(m.amount.value) : null],
+            ["from", side(m.from)],
+            ["to", side(m.to)],
+          ])
+        },\n`
+      ).join("")
+    }\t\t\t}`;
+    const params = `[]paramDef{${
+      t.params.map((p) =>
+        inline("", [["name", goString(p.name)], ["amount", p.type.kind === "amount" ? "true" : null]])
+      )
+        .join(", ")
+    }}`;
+    const rows: [string, string][] = [["name", goString(t.name)], ["params", params], [
+      "key",
+      ints(t.key.map(param)) ?? "nil",
+    ]];
+    if (t.pending !== null) rows.push(["holds", "true"]);
+    if (t.pending?.expires === "after") rows.push(["expiry", String(t.pending.seconds)]);
+    rows.push(["moves", moves], ["definitionHash", goString(definitionHash(t))]);
+    return `\t\t{\n${keyed(rows, "\t\t\t")}\t\t},\n`;
+  });
+  const rows: [string, string][] = [
+    ["name", goString(book.name)],
+    ["units", units],
+    ["accounts", accounts],
+    ["transfers", `[]transferDef{\n${transfers.join("")}\t}`],
+  ];
+  return `// bookDefinition is the book ${book.name} as the runtime reads it: what each operation sends is\n` +
+    `// built from it (docs/targets.md, \`tigerbeetle\`).\n` +
+    `var bookDefinition = bookDef{\n${keyed(rows, "\t")}}\n`;
+}
+
+function header(version: string): string {
+  return `// Code generated by chobo ${version}. DO NOT EDIT.\n`;
+}
+
+function bookGo(book: Book, pkg: string, origin: { file: string; sha: string; version: string }): string {
+  const names = members(book, "go");
+  const transfers = book.transfers.map((t) => names.transfers.get(t.name)!);
+  const parts: string[] = [];
+  parts.push(
+    header(origin.version) +
+      `// Source: ${origin.file} (book ${book.name} v${book.version}, sha256:${origin.sha})\n\n` +
+      `// ${
+        described(
+          `Package ${pkg} sends the chobo book ${book.name} v${book.version} to TigerBeetle`,
+          book.description,
+        )
+      }\n` +
+      `//\n` +
+      `// Each write is one chain of linked transfers in one create_transfers request, built from the\n` +
+      `// book's definition (chobo build --target tigerbeetle-go). TigerBeetle takes a TigerBeetleClient:\n` +
+      `// tigerbeetle-go v0.17.9's Client, wrapped so its Account, Transfer and create results are those\n` +
+      `// of runtime.go, which have the same fields. The package does not import tigerbeetle-go (cgo).\n` +
+      `package ${pkg}\n\nimport "context"\n`,
+  );
+  parts.push(
+    `// Book is the book ${book.name} for one tenant: a member per transfer, and Balance.\n` +
+      struct("Book", [...transfers.map((m) => [m, `*${m}Transfer`] as const), ["Balance", "*Balances"]]),
+  );
+  parts.push(
+    `// TigerBeetle returns the book on c for one tenant ("" unless the book keeps several independent\n` +
+      `// sets of balances). The value remembers the accounts it created, so it sends each once: keep it.\n` +
+      `func TigerBeetle(c TigerBeetleClient, tenant string) *Book {\n` +
+      `\tcl := newClient(c, tenant, &bookDefinition)\n` +
+      `\tb := &Book{Balance: &Balances{cl}}\n` +
+      transfers.map((m) => `\tb.${m} = &${m}Transfer{cl}\n`).join("") +
+      `\treturn b\n}\n`,
+  );
+  parts.push(...book.transfers.map((t, i) => transferCode(t, i, names)));
+  parts.push(`// Balances reads the accounts of the book.\ntype Balances struct{ c *client }\n`);
+  parts.push(...book.accounts.map((a, i) => accountCode(a, i, names)));
+  parts.push(definitionCode(book));
+  return parts.join("\n");
+}
+
+/** The runtime file as one book's package has it. */
+export function tigerbeetleGoRuntime(pkg: string, version: string): string {
+  const source = Deno.readTextFileSync(TB_GO_RUNTIME_URL);
+  const lines = source.split("\n");
+  const at = lines.indexOf(TB_GO_RUNTIME_PACKAGE_LINE);
+  if (at < 0 || lines.indexOf(TB_GO_RUNTIME_PACKAGE_LINE, at + 1) >= 0) {
+    throw new Error(`${TB_GO_RUNTIME_URL.pathname} must have the line "${TB_GO_RUNTIME_PACKAGE_LINE}" once`);
+  }
+  lines[at] = `package ${pkg}`;
+  return `${header(version)}\n${lines.join("\n")}`;
+}
+
+/**
+ * The TigerBeetle Go client of a book: `<package>/book.go` and `<package>/runtime.go`. Throws when
+ * a name of the book cannot be a Go identifier (see `goNameProblems`) or a chain is longer than
+ * one request holds (E060).
+ *
+ * @example
+ * ```ts
+ * const files = tigerbeetleGoClient(book, { file: "在庫.book", sha: "0123456789abcdef", version: "0.1.0" });
+ * files.get("book/book.go"); // b := book.TigerBeetle(client, ""); b.X引当.Hold(ctx, book.X引当Args{…})
+ * ```
+ */
+export function tigerbeetleGoClient(
+  book: Book,
+  origin: { file: string; sha: string; version: string },
+): Map<string, string> {
+  const problems = goNameProblems(book);
+  if (problems.length > 0) {
+    throw new Error(`chobo: tigerbeetle-go: ${book.name}: names Go cannot spell: ${problems.join(", ")}`);
+  }
+  const long = book.transfers.filter((t) => chainLength(t) > MAX_CHAIN);
+  if (long.length > 0) {
+    throw new Error(
+      `chobo: tigerbeetle-go: ${book.name}: E060: chains longer than ${MAX_CHAIN}: ${
+        long.map((t) => `${t.name} (${chainLength(t)})`).join(", ")
+      }`,
+    );
+  }
+  const pkg = goPackageName(book);
+  return new Map([
+    [`${pkg}/book.go`, bookGo(book, pkg, origin)],
+    [`${pkg}/runtime.go`, tigerbeetleGoRuntime(pkg, origin.version)],
+  ]);
+}

@@ -1,0 +1,1365 @@
+// The part of every chobo TigerBeetle client in Go that is the same for every book (seed chobo
+// 4.2, 4.3): the ids, the accounts, openings and chain each operation sends, how TigerBeetle's
+// answers read, and the steps of one call. `chobo build --target tigerbeetle-go` copies this file
+// as <package>/runtime.go after its generated header; the package clause below is the one line it
+// changes. targets/chobo/tigerbeetle/{ids,chain,results,client}.ts are the same steps in
+// TypeScript (docs/targets.md, `tigerbeetle`), and the tests hold both to the same requests.
+//
+// The types below have the names and fields of tigerbeetle-go v0.17's (Account, Transfer, Uint128
+// little-endian, CreateAccountResult and CreateTransferResult with Timestamp and Status), and
+// TigerBeetleClient the four methods of its Client that a book uses. The module is not imported (it
+// needs cgo, and it could not be fetched where this was written), so a book builds with the
+// standard library alone: give TigerBeetle a small wrapper of the Client that copies the fields
+// both ways and converts the status numbers, which follow 0.17's TB_CREATE_*_STATUS.
+
+package book
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// Uint128 is a 128-bit value as tigerbeetle-go holds it: 16 bytes, least significant first.
+type Uint128 [16]uint8
+
+// Account is an account as create_accounts takes it and lookup_accounts returns it.
+type Account struct {
+	ID             Uint128
+	DebitsPending  Uint128
+	DebitsPosted   Uint128
+	CreditsPending Uint128
+	CreditsPosted  Uint128
+	UserData128    Uint128
+	UserData64     uint64
+	UserData32     uint32
+	Reserved       uint32
+	Ledger         uint32
+	Code           uint16
+	Flags          uint16
+	Timestamp      uint64
+}
+
+// Transfer is a transfer as create_transfers takes it and lookup_transfers returns it.
+type Transfer struct {
+	ID              Uint128
+	DebitAccountID  Uint128
+	CreditAccountID Uint128
+	Amount          Uint128
+	PendingID       Uint128
+	UserData128     Uint128
+	UserData64      uint64
+	UserData32      uint32
+	Timeout         uint32
+	Ledger          uint32
+	Code            uint16
+	Flags           uint16
+	Timestamp       uint64
+}
+
+// CreateAccountStatus is what create_accounts answered for one account.
+type CreateAccountStatus uint32
+
+// CreateTransferStatus is what create_transfers answered for one transfer.
+type CreateTransferStatus uint32
+
+// CreateAccountResult is the answer for one account; 0.17 answers every event of a request.
+type CreateAccountResult struct {
+	Timestamp uint64
+	Status    CreateAccountStatus
+}
+
+// CreateTransferResult is the answer for one transfer; 0.17 answers every event of a request.
+type CreateTransferResult struct {
+	Timestamp uint64
+	Status    CreateTransferStatus
+}
+
+// The account statuses chobo reads, numbered as TigerBeetle 0.17 numbers them.
+const (
+	AccountCreated                        CreateAccountStatus = math.MaxUint32
+	AccountLinkedEventFailed              CreateAccountStatus = 1
+	AccountExistsWithDifferentFlags       CreateAccountStatus = 15
+	AccountExistsWithDifferentUserData128 CreateAccountStatus = 16
+	AccountExistsWithDifferentUserData64  CreateAccountStatus = 17
+	AccountExistsWithDifferentUserData32  CreateAccountStatus = 18
+	AccountExistsWithDifferentLedger      CreateAccountStatus = 19
+	AccountExistsWithDifferentCode        CreateAccountStatus = 20
+	AccountExists                         CreateAccountStatus = 21
+)
+
+// The transfer statuses chobo reads, numbered as TigerBeetle 0.17 numbers them.
+const (
+	TransferCreated                            CreateTransferStatus = math.MaxUint32
+	TransferLinkedEventFailed                  CreateTransferStatus = 1
+	TransferAccountsMustBeDifferent            CreateTransferStatus = 12
+	TransferDebitAccountNotFound               CreateTransferStatus = 21
+	TransferCreditAccountNotFound              CreateTransferStatus = 22
+	TransferPendingTransferNotFound            CreateTransferStatus = 25
+	TransferExceedsPendingTransferAmount       CreateTransferStatus = 31
+	TransferPendingTransferAlreadyPosted       CreateTransferStatus = 33
+	TransferPendingTransferAlreadyVoided       CreateTransferStatus = 34
+	TransferPendingTransferExpired             CreateTransferStatus = 35
+	TransferExistsWithDifferentFlags           CreateTransferStatus = 36
+	TransferExistsWithDifferentDebitAccountID  CreateTransferStatus = 37
+	TransferExistsWithDifferentCreditAccountID CreateTransferStatus = 38
+	TransferExistsWithDifferentAmount          CreateTransferStatus = 39
+	TransferExistsWithDifferentPendingID       CreateTransferStatus = 40
+	TransferExistsWithDifferentUserData128     CreateTransferStatus = 41
+	TransferExistsWithDifferentUserData64      CreateTransferStatus = 42
+	TransferExistsWithDifferentUserData32      CreateTransferStatus = 43
+	TransferExistsWithDifferentTimeout         CreateTransferStatus = 44
+	TransferExistsWithDifferentCode            CreateTransferStatus = 45
+	TransferExists                             CreateTransferStatus = 46
+	TransferExceedsCredits                     CreateTransferStatus = 54
+	TransferExistsWithDifferentLedger          CreateTransferStatus = 67
+	TransferIDAlreadyFailed                    CreateTransferStatus = 68
+)
+
+// TigerBeetleClient is what a book needs of tigerbeetle-go's Client: the two creates, which answer
+// every event, and the two lookups, which return what exists in the order asked. Tests wrap it.
+type TigerBeetleClient interface {
+	CreateAccounts(accounts []Account) ([]CreateAccountResult, error)
+	CreateTransfers(transfers []Transfer) ([]CreateTransferResult, error)
+	LookupAccounts(accountIDs []Uint128) ([]Account, error)
+	LookupTransfers(transferIDs []Uint128) ([]Transfer, error)
+}
+
+// Outcome is how a write ended.
+type Outcome string
+
+// The outcomes of a write.
+const (
+	Done       Outcome = "done"
+	DoneBefore Outcome = "done_before"
+	Refused    Outcome = "refused"
+)
+
+// Result is the answer of a write; Reason is a bound's reason or chobo's when it was Refused.
+type Result struct {
+	Outcome Outcome
+	Reason  string
+}
+
+// Balance is an account's numbers in the unit's smallest unit.
+type Balance struct {
+	Posted  int64
+	HeldIn  int64
+	HeldOut int64
+}
+
+// HoldState is the state of a hold, or "" when there is no hold under the key.
+type HoldState string
+
+// The states of a hold.
+const (
+	Held    HoldState = "held"
+	Posted  HoldState = "posted"
+	Voided  HoldState = "voided"
+	Expired HoldState = "expired"
+)
+
+// Events in one request to a replica started with --development (seed 3.1, E060): accounts and
+// openings go in requests of at most this many, and an operation's chain must fit in one.
+const maxBatch = 253
+
+// Seed 4.2: at most this many transfers per move.
+const maxPiecesPerMove = 6
+
+// user_data_32 of a floor and a room account and of their openings.
+const (
+	floorMark = 1
+	roomMark  = 2
+)
+
+// TigerBeetle's flag bits that chobo sets.
+const (
+	flagDebitsMustNotExceedCredits uint16 = 1 << 1
+	flagLinked                     uint16 = 1 << 0
+	flagPending                    uint16 = 1 << 1
+	flagPostPending                uint16 = 1 << 2
+	flagVoidPending                uint16 = 1 << 3
+)
+
+// The operations of a transfer.
+const (
+	opDo   = "do"
+	opHold = "hold"
+	opPost = "post"
+	opVoid = "void"
+)
+
+// The book as the generated book.go describes it: indices point into the book's own lists.
+type bookDef struct {
+	name      string
+	units     []unitDef
+	accounts  []accountDef
+	transfers []transferDef
+}
+
+type unitDef struct {
+	name  string
+	scale int
+}
+
+type boundDef struct {
+	value  int64
+	reason string
+}
+
+type accountDef struct {
+	name         string
+	unit         int
+	lower, upper *boundDef
+}
+
+type paramDef struct {
+	name   string
+	amount bool
+}
+
+// sideDef is the account a move names on one side, with the transfer parameters it passes.
+type sideDef struct {
+	account int
+	args    []int
+}
+
+// moveDef is one move: param is the amount parameter, or -1 when the amount is literal.
+type moveDef struct {
+	unit     int
+	param    int
+	literal  int64
+	from, to sideDef
+}
+
+// transferDef is one transfer kind: key holds parameter indices, expiry the hold's seconds (0:
+// never, or a transfer that does not hold), definitionHash that of `chobo api`.
+type transferDef struct {
+	name           string
+	params         []paramDef
+	key            []int
+	holds          bool
+	expiry         uint32
+	moves          []moveDef
+	definitionHash string
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ids (seed 4.3).
+
+const idPrefix = "chobo/1"
+
+var maxUint128 = Uint128{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
+
+// idDigest is SHA-256 of enc("chobo/1") ‖ enc(role) ‖ enc(part) ‖ …, enc(s) being the UTF-8 byte
+// length of s (32-bit big-endian), then s.
+func idDigest(role string, parts []string) [sha256.Size]byte {
+	h := sha256.New()
+	var length [4]byte
+	for _, s := range append([]string{idPrefix, role}, parts...) {
+		binary.BigEndian.PutUint32(length[:], uint32(len(s)))
+		h.Write(length[:])
+		h.Write([]byte(s))
+	}
+	var d [sha256.Size]byte
+	h.Sum(d[:0])
+	return d
+}
+
+// id128 is the first 16 bytes of the digest, big-endian; 0 becomes 1 and 2¹²⁸ − 1 becomes 2¹²⁸ − 2.
+func id128(role string, parts ...string) Uint128 {
+	d := idDigest(role, parts)
+	var u Uint128
+	for i := range u {
+		u[i] = d[15-i]
+	}
+	switch u {
+	case Uint128{}:
+		u[0] = 1
+	case maxUint128:
+		u[0] = 0xfe
+	}
+	return u
+}
+
+// leading is the first n bytes of the digest as a big-endian number, 0 read as 1 (ledger, code).
+func leading(role string, parts []string, n int) uint32 {
+	d := idDigest(role, parts)
+	var v uint32
+	for _, b := range d[:n] {
+		v = v<<8 | uint32(b)
+	}
+	return max(v, 1)
+}
+
+func u128(v uint64) Uint128 {
+	var u Uint128
+	binary.LittleEndian.PutUint64(u[:8], v)
+	return u
+}
+
+// uint64Of is the value when it fits in 64 bits.
+func uint64Of(u Uint128) (uint64, bool) {
+	return binary.LittleEndian.Uint64(u[:8]), binary.LittleEndian.Uint64(u[8:]) == 0
+}
+
+func bigEndian(u Uint128) []byte {
+	be := make([]byte, len(u))
+	for i := range u {
+		be[i] = u[len(u)-1-i]
+	}
+	return be
+}
+
+// hex32 is 32 lower-case hex digits, most significant first (an id as a part of another id).
+func hex32(u Uint128) string {
+	return hex.EncodeToString(bigEndian(u))
+}
+
+func bigOf(u Uint128) *big.Int {
+	return new(big.Int).SetBytes(bigEndian(u))
+}
+
+// randomID is a random id other than 0 and 2¹²⁸ − 1 (the status chain's two).
+func randomID() (Uint128, error) {
+	for {
+		var u Uint128
+		if _, err := rand.Read(u[:]); err != nil {
+			return Uint128{}, err
+		}
+		if u != (Uint128{}) && u != maxUint128 {
+			return u, nil
+		}
+	}
+}
+
+// jsonStrings writes strings as JavaScript's JSON.stringify writes an array of them (seed 2.3's
+// content): only ", \ and control characters are escaped.
+func jsonStrings(values []string) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, s := range values {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('"')
+		for _, r := range s {
+			switch r {
+			case '"':
+				b.WriteString(`\"`)
+			case '\\':
+				b.WriteString(`\\`)
+			case '\b':
+				b.WriteString(`\b`)
+			case '\f':
+				b.WriteString(`\f`)
+			case '\n':
+				b.WriteString(`\n`)
+			case '\r':
+				b.WriteString(`\r`)
+			case '\t':
+				b.WriteString(`\t`)
+			default:
+				if r < 0x20 {
+					fmt.Fprintf(&b, `\u%04x`, r)
+				} else {
+					b.WriteRune(r)
+				}
+			}
+		}
+		b.WriteByte('"')
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+// ---------------------------------------------------------------------------------------------
+// The client of one book value.
+
+// client sends one book's operations for one tenant. It remembers the accounts and openings it
+// created, so each is sent once per book value (seed 4.2 「勘定を先に作る」).
+type client struct {
+	tb            TigerBeetleClient
+	tenant        string
+	def           *bookDef
+	ledgers       []uint32
+	sinkCodes     []uint16
+	accountCodes  []uint16
+	transferCodes []uint16
+	random        func() (Uint128, error)
+
+	mu      sync.Mutex
+	created map[Uint128]bool
+}
+
+func newClient(tb TigerBeetleClient, tenant string, def *bookDef) *client {
+	c := &client{tb: tb, tenant: tenant, def: def, random: randomID, created: map[Uint128]bool{}}
+	code := func(of, name string) uint16 { return uint16(leading("code", []string{def.name, of, name}, 2)) }
+	for _, u := range def.units {
+		c.ledgers = append(c.ledgers, leading("ledger", []string{u.name, strconv.Itoa(u.scale)}, 4))
+		c.sinkCodes = append(c.sinkCodes, code("sink", u.name))
+	}
+	for _, a := range def.accounts {
+		c.accountCodes = append(c.accountCodes, code("account", a.name))
+	}
+	for _, t := range def.transfers {
+		c.transferCodes = append(c.transferCodes, code("transfer", t.name))
+	}
+	return c
+}
+
+func (c *client) isCreated(id Uint128) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.created[id]
+}
+
+func (c *client) remember(ids []Uint128) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, id := range ids {
+		c.created[id] = true
+	}
+}
+
+// call is one operation with its arguments: text holds every given parameter as the content
+// writes it, amounts the amount parameters; given says which parameters the caller passed.
+type call struct {
+	index   int
+	t       *transferDef
+	op      string
+	text    []string
+	amounts []int64
+	given   []bool
+}
+
+// newCall checks the arguments of an operation, by parameter: string or int64, nil where the
+// operation does not take it (a post or void takes the key, and a partial post its amounts).
+func (c *client) newCall(index int, op string, args []any) (*call, error) {
+	t := &c.def.transfers[index]
+	if (op != opDo) != t.holds {
+		return nil, fmt.Errorf("chobo: %s has no operation %s", t.name, op)
+	}
+	if len(args) != len(t.params) {
+		return nil, fmt.Errorf("chobo: %s.%s takes %d arguments, not %d", t.name, op, len(t.params), len(args))
+	}
+	cl := &call{index: index, t: t, op: op, text: make([]string, len(args)), amounts: make([]int64, len(args)), given: make([]bool, len(args))}
+	for i, p := range t.params {
+		switch v := args[i].(type) {
+		case nil:
+			continue
+		case string:
+			if p.amount {
+				return nil, fmt.Errorf("chobo: %s.%s: %s is an amount", t.name, op, p.name)
+			}
+			if !utf8.ValidString(v) {
+				return nil, fmt.Errorf("chobo: %s.%s: %s is not valid UTF-8", t.name, op, p.name)
+			}
+			cl.text[i] = v
+		case int64:
+			if !p.amount {
+				return nil, fmt.Errorf("chobo: %s.%s: %s is a string", t.name, op, p.name)
+			}
+			if v < 0 {
+				return nil, fmt.Errorf("chobo: %s.%s: the amount %s = %d is outside 0 … 2⁶³ − 1", t.name, op, p.name, v)
+			}
+			cl.text[i] = strconv.FormatInt(v, 10)
+			cl.amounts[i] = v
+		default:
+			return nil, fmt.Errorf("chobo: %s.%s: %s is a %T", t.name, op, p.name, v)
+		}
+		cl.given[i] = true
+	}
+	for i, p := range t.params {
+		if !cl.given[i] && (op == opDo || op == opHold || cl.isKey(i)) {
+			return nil, fmt.Errorf("chobo: %s.%s: %s is missing", t.name, op, p.name)
+		}
+	}
+	return cl, nil
+}
+
+func (cl *call) isKey(param int) bool {
+	for _, k := range cl.t.key {
+		if k == param {
+			return true
+		}
+	}
+	return false
+}
+
+func (cl *call) key() []string {
+	key := make([]string, len(cl.t.key))
+	for i, k := range cl.t.key {
+		key[i] = cl.text[k]
+	}
+	return key
+}
+
+// partial is true for a post given its amounts.
+func (cl *call) partial() bool {
+	for i, p := range cl.t.params {
+		if p.amount && cl.given[i] {
+			return true
+		}
+	}
+	return false
+}
+
+func (cl *call) amountOf(m *moveDef) int64 {
+	if m.param < 0 {
+		return m.literal
+	}
+	return cl.amounts[m.param]
+}
+
+func (cl *call) argsOf(s sideDef) []string {
+	args := make([]string, len(s.args))
+	for i, p := range s.args {
+		args[i] = cl.text[p]
+	}
+	return args
+}
+
+// ---------------------------------------------------------------------------------------------
+// Chains (seed 4.2; targets/chobo/tigerbeetle/chain.ts).
+
+// piece is what a transfer of a chain does; the status chain has two of its own.
+type piece int
+
+const (
+	pieceMove piece = iota
+	pieceProbe
+	pieceProbeVoid
+	pieceFromFloor
+	pieceFromRoom
+	pieceToRoom
+	pieceToFloor
+	pieceStatusVoid
+	pieceStatusRefusal
+)
+
+// pieces are the transfers of one move, in chain order (seed 4.2's table of bounds).
+func (d *bookDef) pieces(m *moveDef) []piece {
+	from := &d.accounts[m.from.account]
+	to := &d.accounts[m.to.account]
+	out := []piece{pieceMove}
+	if from.lower != nil && from.lower.value > 0 {
+		out = append(out, pieceProbe, pieceProbeVoid)
+	}
+	if from.lower != nil && from.lower.value < 0 {
+		out = append(out, pieceFromFloor)
+	}
+	if from.upper != nil {
+		out = append(out, pieceFromRoom)
+	}
+	if to.upper != nil {
+		out = append(out, pieceToRoom)
+	}
+	if to.lower != nil && to.lower.value < 0 {
+		out = append(out, pieceToFloor)
+	}
+	if len(out) > maxPiecesPerMove {
+		panic(fmt.Sprintf("chobo: %d pieces in one move", len(out)))
+	}
+	return out
+}
+
+// slot is one piece of a do or hold chain, with its move and position.
+type slot struct {
+	piece    piece
+	move     int
+	position int
+}
+
+func (d *bookDef) layout(t *transferDef) []slot {
+	var out []slot
+	for mi := range t.moves {
+		for _, p := range d.pieces(&t.moves[mi]) {
+			out = append(out, slot{p, mi, len(out)})
+		}
+	}
+	return out
+}
+
+// accountKind says which TigerBeetle account stands for what.
+type accountKind int
+
+const (
+	kindAccount accountKind = iota
+	kindFloor
+	kindRoom
+	kindSink
+)
+
+// accountWhat is the chobo account a TigerBeetle account stands for: a book's account with its
+// arguments, its floor or room, or the sink of a unit.
+type accountWhat struct {
+	kind    accountKind
+	account int
+	args    []string
+	unit    int
+}
+
+type accountEvent struct {
+	what  accountWhat
+	event Account
+}
+
+// chainEntry is one transfer of a chain, with its piece and move (-1: none).
+type chainEntry struct {
+	piece    piece
+	move     int
+	transfer Transfer
+}
+
+// moveSends is what a do or hold sends: accounts, then openings, each in requests of maxBatch,
+// then the chain in one request.
+type moveSends struct {
+	accounts []accountEvent
+	openings []Transfer
+	chain    []chainEntry
+}
+
+func (c *client) accountID(account int, args []string) Uint128 {
+	return id128("account", append([]string{c.def.name, c.tenant, c.def.accounts[account].name}, args...)...)
+}
+
+func (c *client) sinkID(unit int) Uint128 {
+	return id128("sink", c.def.name, c.tenant, c.def.units[unit].name)
+}
+
+func (c *client) transferID(t *transferDef, op string, key []string, position int) Uint128 {
+	parts := append(append([]string{c.def.name, c.tenant, t.name, op}, key...), strconv.Itoa(position))
+	return id128("transfer", parts...)
+}
+
+func (c *client) contentID(t *transferDef, op, content string) Uint128 {
+	return id128("content", c.def.name, c.tenant, t.name, op, t.definitionHash, content)
+}
+
+func (c *client) eventOf(w accountWhat) Account {
+	if w.kind == kindSink {
+		return Account{ID: c.sinkID(w.unit), Ledger: c.ledgers[w.unit], Code: c.sinkCodes[w.unit]}
+	}
+	a := &c.def.accounts[w.account]
+	own := c.accountID(w.account, w.args)
+	if w.kind == kindAccount {
+		e := Account{
+			ID:          own,
+			UserData128: id128("kind", c.def.name, c.tenant, a.name),
+			Ledger:      c.ledgers[a.unit],
+			Code:        c.accountCodes[w.account],
+		}
+		if a.lower != nil && a.lower.value >= 0 {
+			e.Flags = flagDebitsMustNotExceedCredits
+		}
+		return e
+	}
+	e := Account{
+		UserData128: own,
+		Ledger:      c.ledgers[a.unit],
+		Code:        c.accountCodes[w.account],
+		Flags:       flagDebitsMustNotExceedCredits,
+	}
+	if w.kind == kindFloor {
+		e.ID, e.UserData32 = id128("floor", hex32(own)), floorMark
+	} else {
+		e.ID, e.UserData32 = id128("room", hex32(own)), roomMark
+	}
+	return e
+}
+
+// openingOf is the opening of a floor (−L) or room (U) account: from the sink, keyed by its id.
+func (c *client) openingOf(e accountEvent) (Transfer, bool) {
+	w := e.what
+	if w.kind != kindFloor && w.kind != kindRoom {
+		return Transfer{}, false
+	}
+	a := &c.def.accounts[w.account]
+	var amount uint64
+	if w.kind == kindFloor {
+		amount = 0 - uint64(a.lower.value)
+	} else {
+		amount = uint64(a.upper.value)
+	}
+	return Transfer{
+		ID:              id128("opening", hex32(e.event.ID)),
+		DebitAccountID:  c.sinkID(a.unit),
+		CreditAccountID: e.event.ID,
+		Amount:          u128(amount),
+		UserData128:     e.event.UserData128,
+		UserData32:      e.event.UserData32,
+		Ledger:          e.event.Ledger,
+		Code:            e.event.Code,
+	}, true
+}
+
+// link sets linked on every transfer but the last.
+func link(entries []chainEntry) []chainEntry {
+	for i := range entries[:len(entries)-1] {
+		entries[i].transfer.Flags |= flagLinked
+	}
+	return entries
+}
+
+// sameAccount is true when a move's from and to are one account: the client answers
+// same_account without sending anything (seed 2.3, 4.2).
+func (cl *call) sameAccount() bool {
+	for mi := range cl.t.moves {
+		m := &cl.t.moves[mi]
+		if m.from.account == m.to.account && slices.Equal(cl.argsOf(m.from), cl.argsOf(m.to)) {
+			return true
+		}
+	}
+	return false
+}
+
+// moveSends builds what a do or hold sends (chain.ts moveSends).
+func (c *client) moveSends(cl *call) moveSends {
+	t := cl.t
+	key := cl.key()
+	held := cl.op == opHold
+	var timeout uint32
+	var flags uint16
+	if held {
+		timeout, flags = t.expiry, flagPending
+	}
+	userData := c.contentID(t, cl.op, jsonStrings(cl.text))
+	code := c.transferCodes[cl.index]
+
+	var accounts []accountEvent
+	seen := map[Uint128]bool{}
+	use := func(w accountWhat) Uint128 {
+		e := c.eventOf(w)
+		if !seen[e.ID] {
+			seen[e.ID] = true
+			accounts = append(accounts, accountEvent{w, e})
+		}
+		return e.ID
+	}
+	var chain []chainEntry
+	for mi := range t.moves {
+		m := &t.moves[mi]
+		from := accountWhat{kind: kindAccount, account: m.from.account, args: cl.argsOf(m.from)}
+		to := accountWhat{kind: kindAccount, account: m.to.account, args: cl.argsOf(m.to)}
+		as := func(w accountWhat, k accountKind) accountWhat { w.kind = k; return w }
+		sink := accountWhat{kind: kindSink, unit: m.unit}
+		fromLower := c.def.accounts[m.from.account].lower
+		for _, p := range c.def.pieces(m) {
+			position := len(chain)
+			tr := Transfer{
+				ID:          c.transferID(t, cl.op, key, position),
+				Amount:      u128(uint64(cl.amountOf(m))),
+				UserData128: userData,
+				Timeout:     timeout,
+				Ledger:      c.ledgers[m.unit],
+				Code:        code,
+				Flags:       flags,
+			}
+			between := func(debit, credit accountWhat) {
+				tr.DebitAccountID = use(debit)
+				tr.CreditAccountID = use(credit)
+			}
+			switch p {
+			case pieceMove:
+				between(from, to)
+			case pieceProbe:
+				between(from, sink)
+				tr.Amount, tr.Flags = u128(uint64(fromLower.value)), flagPending
+			case pieceProbeVoid:
+				tr = Transfer{
+					ID:          tr.ID,
+					Amount:      u128(uint64(fromLower.value)),
+					PendingID:   chain[position-1].transfer.ID,
+					UserData128: userData,
+					Flags:       flagVoidPending,
+				}
+			case pieceFromFloor:
+				between(as(from, kindFloor), sink)
+			case pieceFromRoom:
+				between(sink, as(from, kindRoom))
+			case pieceToRoom:
+				between(as(to, kindRoom), sink)
+			case pieceToFloor:
+				between(sink, as(to, kindFloor))
+			}
+			chain = append(chain, chainEntry{p, mi, tr})
+		}
+	}
+	var openings []Transfer
+	for _, e := range accounts {
+		if o, ok := c.openingOf(e); ok {
+			openings = append(openings, o)
+		}
+	}
+	return moveSends{accounts, openings, link(chain)}
+}
+
+// holdLookups are the ids a post or void reads first: the hold's transfer of each move, in move
+// order (seed 4.2 「確定と取消の前に仮押さえを読む」). The first is the hold's id.
+func (c *client) holdLookups(t *transferDef, key []string) []Uint128 {
+	var ids []Uint128
+	for _, s := range c.def.layout(t) {
+		if s.piece == pieceMove {
+			ids = append(ids, c.transferID(t, opHold, key, s.position))
+		}
+	}
+	return ids
+}
+
+// heldAmounts is what each move of a hold holds, from what lookup_transfers found; false when the
+// hold is not there. Only part of a hold there is an error: one chain cannot leave that.
+func heldAmounts(lookups []Uint128, found []Transfer) ([]int64, bool, error) {
+	byID := map[Uint128]Transfer{}
+	for _, f := range found {
+		byID[f.ID] = f
+	}
+	if _, ok := byID[lookups[0]]; !ok {
+		return nil, false, nil
+	}
+	held := make([]int64, len(lookups))
+	for i, id := range lookups {
+		f, ok := byID[id]
+		if !ok {
+			return nil, false, fmt.Errorf("chobo: the hold's transfer %s is missing while the first is there", hex32(id))
+		}
+		v, fits := uint64Of(f.Amount)
+		if !fits || v > math.MaxInt64 {
+			return nil, false, fmt.Errorf("chobo: the hold's transfer %s holds more than 2⁶³ − 1", hex32(id))
+		}
+		held[i] = int64(v)
+	}
+	return held, true, nil
+}
+
+// postAmounts is what each move of a post posts: its amount argument in a partial post, else
+// what it holds.
+func (cl *call) postAmounts(held []int64) []int64 {
+	partial := cl.partial()
+	out := make([]int64, len(cl.t.moves))
+	for mi := range cl.t.moves {
+		m := &cl.t.moves[mi]
+		if partial && m.param >= 0 {
+			out[mi] = cl.amounts[m.param]
+		} else {
+			out[mi] = held[mi]
+		}
+	}
+	return out
+}
+
+// isOverHold is true when a post asks for more than a move holds: the status chain goes instead.
+func (cl *call) isOverHold(held []int64) bool {
+	if cl.op != opPost {
+		return false
+	}
+	for i, a := range cl.postAmounts(held) {
+		if a > held[i] {
+			return true
+		}
+	}
+	return false
+}
+
+// settleChain posts or voids every pending piece of the hold (not the probe), in the hold's order.
+func (c *client) settleChain(cl *call, held []int64) []chainEntry {
+	t := cl.t
+	key := cl.key()
+	amounts, content, flags := held, "[]", flagVoidPending
+	if cl.op == opPost {
+		amounts, flags = cl.postAmounts(held), flagPostPending
+		texts := make([]string, len(amounts))
+		for i, a := range amounts {
+			texts[i] = strconv.FormatInt(a, 10)
+		}
+		content = jsonStrings(texts)
+	}
+	userData := c.contentID(t, cl.op, content)
+	var chain []chainEntry
+	for _, s := range c.def.layout(t) {
+		if s.piece == pieceProbe || s.piece == pieceProbeVoid {
+			continue
+		}
+		chain = append(chain, chainEntry{s.piece, s.move, Transfer{
+			ID:          c.transferID(t, cl.op, key, len(chain)),
+			Amount:      u128(uint64(amounts[s.move])),
+			PendingID:   c.transferID(t, opHold, key, s.position),
+			UserData128: userData,
+			Flags:       flags,
+		}})
+	}
+	return link(chain)
+}
+
+// statusChain voids the hold's first transfer (amount 0, inherited fields 0) linked to a transfer
+// from the unit's sink to itself, which is always refused, so nothing is written (seed 4.2
+// 「状態を読む」). Both ids are random.
+func (c *client) statusChain(index int, key []string) ([]chainEntry, error) {
+	t := &c.def.transfers[index]
+	first, err := c.random()
+	if err != nil {
+		return nil, err
+	}
+	second, err := c.random()
+	if err != nil {
+		return nil, err
+	}
+	unit := t.moves[0].unit
+	sink := c.sinkID(unit)
+	return link([]chainEntry{
+		{pieceStatusVoid, 0, Transfer{ID: first, PendingID: c.transferID(t, opHold, key, 0), Flags: flagVoidPending}},
+		{pieceStatusRefusal, -1, Transfer{
+			ID:              second,
+			DebitAccountID:  sink,
+			CreditAccountID: sink,
+			Ledger:          c.ledgers[unit],
+			Code:            c.transferCodes[index],
+		}},
+	}), nil
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading the answers (seed 4.2 「結果の読み方」; targets/chobo/tigerbeetle/results.ts).
+
+var accountStatusNames = map[CreateAccountStatus]string{
+	AccountCreated:                        "created",
+	AccountLinkedEventFailed:              "linked_event_failed",
+	AccountExistsWithDifferentFlags:       "exists_with_different_flags",
+	AccountExistsWithDifferentUserData128: "exists_with_different_user_data_128",
+	AccountExistsWithDifferentUserData64:  "exists_with_different_user_data_64",
+	AccountExistsWithDifferentUserData32:  "exists_with_different_user_data_32",
+	AccountExistsWithDifferentLedger:      "exists_with_different_ledger",
+	AccountExistsWithDifferentCode:        "exists_with_different_code",
+	AccountExists:                         "exists",
+}
+
+var transferStatusNames = map[CreateTransferStatus]string{
+	TransferCreated:                            "created",
+	TransferLinkedEventFailed:                  "linked_event_failed",
+	TransferAccountsMustBeDifferent:            "accounts_must_be_different",
+	TransferDebitAccountNotFound:               "debit_account_not_found",
+	TransferCreditAccountNotFound:              "credit_account_not_found",
+	TransferPendingTransferNotFound:            "pending_transfer_not_found",
+	TransferExceedsPendingTransferAmount:       "exceeds_pending_transfer_amount",
+	TransferPendingTransferAlreadyPosted:       "pending_transfer_already_posted",
+	TransferPendingTransferAlreadyVoided:       "pending_transfer_already_voided",
+	TransferPendingTransferExpired:             "pending_transfer_expired",
+	TransferExistsWithDifferentFlags:           "exists_with_different_flags",
+	TransferExistsWithDifferentDebitAccountID:  "exists_with_different_debit_account_id",
+	TransferExistsWithDifferentCreditAccountID: "exists_with_different_credit_account_id",
+	TransferExistsWithDifferentAmount:          "exists_with_different_amount",
+	TransferExistsWithDifferentPendingID:       "exists_with_different_pending_id",
+	TransferExistsWithDifferentUserData128:     "exists_with_different_user_data_128",
+	TransferExistsWithDifferentUserData64:      "exists_with_different_user_data_64",
+	TransferExistsWithDifferentUserData32:      "exists_with_different_user_data_32",
+	TransferExistsWithDifferentTimeout:         "exists_with_different_timeout",
+	TransferExistsWithDifferentCode:            "exists_with_different_code",
+	TransferExists:                             "exists",
+	TransferExceedsCredits:                     "exceeds_credits",
+	TransferExistsWithDifferentLedger:          "exists_with_different_ledger",
+	TransferIDAlreadyFailed:                    "id_already_failed",
+}
+
+const existsWithDifferent = "exists_with_different_"
+
+func accountStatusName(s CreateAccountStatus) string {
+	if n, ok := accountStatusNames[s]; ok {
+		return n
+	}
+	return "status " + strconv.FormatUint(uint64(s), 10)
+}
+
+func transferStatusName(s CreateTransferStatus) string {
+	if n, ok := transferStatusNames[s]; ok {
+		return n
+	}
+	return "status " + strconv.FormatUint(uint64(s), 10)
+}
+
+func transferStatusNamesOf(results []CreateTransferResult) []string {
+	names := make([]string, len(results))
+	for i, r := range results {
+		names[i] = transferStatusName(r.Status)
+	}
+	return names
+}
+
+func unexpected(what string, names []string) error {
+	return fmt.Errorf("chobo: TigerBeetle answered %s with %s, which chobo's client does not expect (a bug in the client)", what, strings.Join(names, ", "))
+}
+
+func refused(reason string) Result {
+	return Result{Outcome: Refused, Reason: reason}
+}
+
+// boundReason is the reason exceeds_credits on a chain transfer stands for: on the move, the probe
+// and the floor taken, the lower bound of the move's from; on the room taken, the upper bound of
+// its to. Elsewhere no bound is checked.
+func (d *bookDef) boundReason(t *transferDef, e chainEntry) (string, bool) {
+	if e.move < 0 {
+		return "", false
+	}
+	m := &t.moves[e.move]
+	var b *boundDef
+	switch e.piece {
+	case pieceMove, pieceProbe, pieceFromFloor:
+		b = d.accounts[m.from.account].lower
+	case pieceToRoom:
+		b = d.accounts[m.to.account].upper
+	}
+	if b == nil {
+		return "", false
+	}
+	return b.reason, true
+}
+
+// chainOutcome reads a chain's results: the first that is neither created nor linked_event_failed
+// decides (the table of results.ts).
+func (d *bookDef) chainOutcome(t *transferDef, op string, chain []chainEntry, results []CreateTransferResult) (Result, error) {
+	what := t.name + "." + op
+	names := transferStatusNamesOf(results)
+	if len(results) != len(chain) {
+		return Result{}, unexpected(what, names)
+	}
+	at := -1
+	for i, r := range results {
+		if r.Status != TransferCreated && r.Status != TransferLinkedEventFailed {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		for _, r := range results {
+			if r.Status != TransferCreated {
+				return Result{}, unexpected(what, names)
+			}
+		}
+		return Result{Outcome: Done}, nil
+	}
+	switch s := results[at].Status; {
+	case s == TransferExists && at == 0:
+		return Result{Outcome: DoneBefore}, nil
+	case s == TransferExists, strings.HasPrefix(transferStatusName(s), existsWithDifferent):
+		return refused("key_conflict"), nil
+	case s == TransferIDAlreadyFailed:
+		return refused("already_refused"), nil
+	case s == TransferExceedsCredits:
+		if reason, ok := d.boundReason(t, chain[at]); ok {
+			return refused(reason), nil
+		}
+	case s == TransferAccountsMustBeDifferent:
+		return refused("same_account"), nil
+	case s == TransferPendingTransferAlreadyPosted:
+		return refused("already_posted"), nil
+	case s == TransferPendingTransferAlreadyVoided:
+		return refused("already_voided"), nil
+	case s == TransferPendingTransferExpired:
+		return refused("expired"), nil
+	case s == TransferExceedsPendingTransferAmount:
+		return refused("over_hold"), nil
+	}
+	return Result{}, unexpected(what, names)
+}
+
+// statusResults are the two results 0.17.9 gave the status chain for each state of a hold, ""
+// being no hold (seed 4.2 「状態を読む」).
+var statusResults = []struct {
+	first, second CreateTransferStatus
+	state         HoldState
+}{
+	{TransferLinkedEventFailed, TransferAccountsMustBeDifferent, Held},
+	{TransferPendingTransferAlreadyPosted, TransferLinkedEventFailed, Posted},
+	{TransferPendingTransferAlreadyVoided, TransferLinkedEventFailed, Voided},
+	{TransferPendingTransferExpired, TransferLinkedEventFailed, Expired},
+	{TransferPendingTransferNotFound, TransferLinkedEventFailed, ""},
+}
+
+// statusOf is the state the status chain's results say.
+func statusOf(results []CreateTransferResult) (HoldState, error) {
+	if len(results) == 2 {
+		for _, row := range statusResults {
+			if results[0].Status == row.first && results[1].Status == row.second {
+				return row.state, nil
+			}
+		}
+	}
+	return "", unexpected("the status chain", transferStatusNamesOf(results))
+}
+
+// overHoldOutcome answers a post over the hold by the hold's state, as the reference interpreter
+// checks the state first (seed 2.4, 4.2 「押さえた額を超える確定」).
+func overHoldOutcome(state HoldState) (Result, error) {
+	switch state {
+	case Held:
+		return refused("over_hold"), nil
+	case Posted:
+		return refused("key_conflict"), nil
+	case Voided:
+		return refused("already_voided"), nil
+	case Expired:
+		return refused("expired"), nil
+	}
+	return Result{}, errors.New("chobo: the hold read before the post is not there any more")
+}
+
+// whatText is `stock(sku-2)`, `floor of bin(sku-2)`, `room of bin(sku-2)`, `sink of pcs`.
+func (d *bookDef) whatText(w accountWhat) string {
+	if w.kind == kindSink {
+		return "sink of " + d.units[w.unit].name
+	}
+	name := d.accounts[w.account].name
+	if len(w.args) > 0 {
+		name += "(" + strings.Join(w.args, ", ") + ")"
+	}
+	switch w.kind {
+	case kindFloor:
+		return "floor of " + name
+	case kindRoom:
+		return "room of " + name
+	}
+	return name
+}
+
+// accountsFailure says why creating accounts did not go as it must: an account that exists with
+// other fields means the book's account definition changed (seed 2.8).
+func (d *bookDef) accountsFailure(events []accountEvent, results []CreateAccountResult) error {
+	if len(results) != len(events) {
+		names := make([]string, len(results))
+		for i, r := range results {
+			names[i] = accountStatusName(r.Status)
+		}
+		return unexpected("create_accounts", names)
+	}
+	for i, r := range results {
+		if r.Status == AccountCreated || r.Status == AccountExists {
+			continue
+		}
+		name := d.whatText(events[i].what)
+		status := accountStatusName(r.Status)
+		if field, ok := strings.CutPrefix(status, existsWithDifferent); ok {
+			return fmt.Errorf("chobo: the TigerBeetle account of %s exists with different %s: the book's account definition changed (seed 2.8); make a new account kind instead", name, field)
+		}
+		return unexpected("create_accounts ("+name+")", []string{status})
+	}
+	return nil
+}
+
+// openingsFailure says why sending openings did not go as it must: an opening that exists with
+// another amount means the book's bound changed (seed 2.8).
+func (d *bookDef) openingsFailure(openings []Transfer, accounts []accountEvent, results []CreateTransferResult) error {
+	if len(results) != len(openings) {
+		return unexpected("the openings", transferStatusNamesOf(results))
+	}
+	for i, r := range results {
+		if r.Status == TransferCreated || r.Status == TransferExists {
+			continue
+		}
+		name := "an account"
+		for _, a := range accounts {
+			if a.event.ID == openings[i].CreditAccountID {
+				name = d.whatText(a.what)
+			}
+		}
+		if r.Status == TransferExistsWithDifferentAmount {
+			return fmt.Errorf("chobo: the opening of %s exists with another amount: the book's bound changed (seed 2.8); make a new account kind instead", name)
+		}
+		return unexpected("the opening of "+name, []string{transferStatusName(r.Status)})
+	}
+	return nil
+}
+
+// ---------------------------------------------------------------------------------------------
+// The steps of one call (targets/chobo/tigerbeetle/client.ts).
+
+func (c *client) createAccounts(ctx context.Context, events []Account) ([]CreateAccountResult, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return c.tb.CreateAccounts(events)
+}
+
+func (c *client) createTransfers(ctx context.Context, events []Transfer) ([]CreateTransferResult, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if len(events) > maxBatch {
+		return nil, fmt.Errorf("chobo: %d transfers in one request, more than %d (E060)", len(events), maxBatch)
+	}
+	return c.tb.CreateTransfers(events)
+}
+
+func transfersOf(chain []chainEntry) []Transfer {
+	out := make([]Transfer, len(chain))
+	for i, e := range chain {
+		out[i] = e.transfer
+	}
+	return out
+}
+
+// write runs a do, hold, post or void with its arguments by parameter (see newCall).
+func (c *client) write(ctx context.Context, index int, op string, args ...any) (Result, error) {
+	cl, err := c.newCall(index, op, args)
+	if err != nil {
+		return Result{}, err
+	}
+	if op == opDo || op == opHold {
+		return c.move(ctx, cl)
+	}
+	return c.settle(ctx, cl)
+}
+
+// move sends a do or hold: nothing for the same account on both sides, then the accounts and
+// openings not sent before by this book value, then the chain.
+func (c *client) move(ctx context.Context, cl *call) (Result, error) {
+	if cl.sameAccount() {
+		return refused("same_account"), nil
+	}
+	sends := c.moveSends(cl)
+	var accounts []accountEvent
+	for _, a := range sends.accounts {
+		if !c.isCreated(a.event.ID) {
+			accounts = append(accounts, a)
+		}
+	}
+	for start := 0; start < len(accounts); start += maxBatch {
+		batch := accounts[start:min(start+maxBatch, len(accounts))]
+		events := make([]Account, len(batch))
+		ids := make([]Uint128, len(batch))
+		for i, a := range batch {
+			events[i], ids[i] = a.event, a.event.ID
+		}
+		results, err := c.createAccounts(ctx, events)
+		if err != nil {
+			return Result{}, err
+		}
+		if err := c.def.accountsFailure(batch, results); err != nil {
+			return Result{}, err
+		}
+		c.remember(ids)
+	}
+	var openings []Transfer
+	for _, o := range sends.openings {
+		if !c.isCreated(o.ID) {
+			openings = append(openings, o)
+		}
+	}
+	for start := 0; start < len(openings); start += maxBatch {
+		batch := openings[start:min(start+maxBatch, len(openings))]
+		results, err := c.createTransfers(ctx, batch)
+		if err != nil {
+			return Result{}, err
+		}
+		if err := c.def.openingsFailure(batch, sends.accounts, results); err != nil {
+			return Result{}, err
+		}
+		ids := make([]Uint128, len(batch))
+		for i, o := range batch {
+			ids[i] = o.ID
+		}
+		c.remember(ids)
+	}
+	results, err := c.createTransfers(ctx, transfersOf(sends.chain))
+	if err != nil {
+		return Result{}, err
+	}
+	return c.def.chainOutcome(cl.t, cl.op, sends.chain, results)
+}
+
+// settle sends a post or void: the hold's transfers are read first; nothing there is no_such_hold
+// and nothing more is sent; a post over the hold sends the status chain and answers by the state.
+func (c *client) settle(ctx context.Context, cl *call) (Result, error) {
+	lookups := c.holdLookups(cl.t, cl.key())
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
+	found, err := c.tb.LookupTransfers(lookups)
+	if err != nil {
+		return Result{}, err
+	}
+	held, ok, err := heldAmounts(lookups, found)
+	if err != nil {
+		return Result{}, err
+	}
+	if !ok {
+		return refused("no_such_hold"), nil
+	}
+	if cl.isOverHold(held) {
+		state, err := c.readStatus(ctx, cl.index, cl.key())
+		if err != nil {
+			return Result{}, err
+		}
+		return overHoldOutcome(state)
+	}
+	chain := c.settleChain(cl, held)
+	results, err := c.createTransfers(ctx, transfersOf(chain))
+	if err != nil {
+		return Result{}, err
+	}
+	return c.def.chainOutcome(cl.t, cl.op, chain, results)
+}
+
+func (c *client) readStatus(ctx context.Context, index int, key []string) (HoldState, error) {
+	chain, err := c.statusChain(index, key)
+	if err != nil {
+		return "", err
+	}
+	results, err := c.createTransfers(ctx, transfersOf(chain))
+	if err != nil {
+		return "", err
+	}
+	return statusOf(results)
+}
+
+// status reads the state of the hold of a key, given as the post's arguments (see newCall).
+func (c *client) status(ctx context.Context, index int, args ...any) (HoldState, error) {
+	cl, err := c.newCall(index, "status", args)
+	if err != nil {
+		return "", err
+	}
+	return c.readStatus(ctx, index, cl.key())
+}
+
+// balance reads an account: posted is credits − debits, held in the pending credits, held out the
+// pending debits. An account never written to reads 0; a number outside 64 bits is an error
+// (seed 4.2: TigerBeetle lets a balance leave 64 bits, so reading it fails).
+func (c *client) balance(ctx context.Context, account int, args ...string) (Balance, error) {
+	for _, a := range args {
+		if !utf8.ValidString(a) {
+			return Balance{}, fmt.Errorf("chobo: an argument of %s is not valid UTF-8", c.def.accounts[account].name)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return Balance{}, err
+	}
+	id := c.accountID(account, args)
+	found, err := c.tb.LookupAccounts([]Uint128{id})
+	if err != nil {
+		return Balance{}, err
+	}
+	for _, a := range found {
+		if a.ID != id {
+			continue
+		}
+		posted := new(big.Int).Sub(bigOf(a.CreditsPosted), bigOf(a.DebitsPosted))
+		numbers := [3]*big.Int{posted, bigOf(a.CreditsPending), bigOf(a.DebitsPending)}
+		for _, n := range numbers {
+			if !n.IsInt64() {
+				name := c.def.whatText(accountWhat{kind: kindAccount, account: account, args: args})
+				return Balance{}, fmt.Errorf("chobo: a balance of %s is %s, outside 64 bits", name, n)
+			}
+		}
+		return Balance{Posted: posted.Int64(), HeldIn: numbers[1].Int64(), HeldOut: numbers[2].Int64()}, nil
+	}
+	return Balance{}, nil
+}
