@@ -6,9 +6,8 @@
  */
 
 import { type Diagnostic, sortDiagnostics } from "../common/diagnostic.ts";
-import { Reporter } from "../common/reporter.ts";
-import { findSecrets, SECRET_KINDS } from "../common/secrets.ts";
-import { tr } from "../common/text.ts";
+import { decodeSource, Reporter, reportKeyShapedValues } from "../common/reporter.ts";
+import { type Text, tr } from "../common/text.ts";
 import type { Account, Book } from "./model.ts";
 import { diffBooks } from "./diff.ts";
 import { searchChecks } from "./lints.ts";
@@ -25,7 +24,10 @@ export interface CheckResult {
   readonly report: readonly OpRefusals[] | null;
 }
 
-/** What else a check compares with: the same book at a base revision (`--diff-base`). */
+/** The word for what chobo checks, in messages shared with dandori. */
+const BOOK: Text = tr("book", "帳簿");
+
+/** What a check compares with: the same book at a base revision (`--diff-base`). */
 export interface CheckOptions {
   readonly base?: Book;
 }
@@ -48,7 +50,7 @@ export function checkBook(file: string, text: string, options: CheckOptions = {}
     idleBounds(book, r);
     if (!r.hasErrors()) searchChecks(book, r);
   }
-  keyShapedValues(text, r);
+  reportKeyShapedValues(text, r, BOOK);
   const ok = book !== null && !r.hasErrors();
   return {
     file,
@@ -62,25 +64,9 @@ export function checkBook(file: string, text: string, options: CheckOptions = {}
  * Checks a book given as bytes: text that is not UTF-8 is one E001 at its first bad byte.
  */
 export function checkBookBytes(file: string, bytes: Uint8Array, options: CheckOptions = {}): CheckResult {
-  try {
-    return checkBook(file, new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes), options);
-  } catch (e) {
-    if (!(e instanceof TypeError)) throw e;
-  }
-  const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
-  const before = text.slice(0, text.indexOf("\uFFFD"));
-  const line = before.split("\n").length;
-  const col = [...before.slice(before.lastIndexOf("\n") + 1)].length + 1;
   const r = new Reporter(file, "");
-  r.error(
-    "E001",
-    { line, col },
-    tr("the file is not UTF-8 text", "ファイルが UTF-8 のテキストではありません"),
-    {
-      quote: false,
-      hint: tr("save the book as UTF-8", "帳簿を UTF-8 で保存してください"),
-    },
-  );
+  const text = decodeSource(bytes, r, BOOK);
+  if (text !== null) return checkBook(file, text, options);
   return { file, diagnostics: r.diagnostics, book: null, report: null };
 }
 
@@ -203,27 +189,5 @@ function idleBounds(book: Book, r: Reporter): void {
         },
       );
     }
-  }
-}
-
-/** W901: key-shaped values anywhere in the text; the value itself is never shown. */
-function keyShapedValues(text: string, r: Reporter): void {
-  for (const hit of findSecrets(text)) {
-    const kind = SECRET_KINDS[hit.kind];
-    r.warning(
-      "W901",
-      hit,
-      tr(
-        `a key-shaped value is written here: ${kind.en}, starting with ${hit.prefix}, ${hit.length} characters`,
-        `鍵の形の値が書いてあります: ${kind.ja}、${hit.prefix} で始まる ${hit.length} 文字`,
-      ),
-      {
-        quote: false,
-        hint: tr(
-          "keep keys out of the book (an environment variable or a secret store); for a value made up for a test, write `# ritsu: test secret` on the same line",
-          "鍵は帳簿の外(環境変数やシークレットの置き場)に置いてください。テスト用に作った値なら、同じ行に `# ritsu: test secret` と書いてください",
-        ),
-      },
-    );
   }
 }

@@ -9,7 +9,7 @@ import {
   DIAGNOSTICS_JSON_VERSION,
   hasErrors,
   renderDiagnostic,
-  type Severity,
+  summaryLine,
 } from "../common/diagnostic.ts";
 import { type Io, readInput } from "../common/io.ts";
 import { type Lang, type Text, tr } from "../common/text.ts";
@@ -402,7 +402,7 @@ function check(
       continue;
     }
     io.stdout(result.diagnostics.map((d) => renderDiagnostic(d, lang)).join(""));
-    io.stdout(`${summary(path, result.diagnostics.map((d) => d.severity), lang)}\n`);
+    io.stdout(`${summaryLine(path, result.diagnostics.map((d) => d.severity), lang)}\n`);
     if (result.book !== null && result.report !== null) {
       io.stdout(reportText(result.book, result.report, lang));
     }
@@ -421,7 +421,7 @@ function loadBook(path: string, command: string, io: Io, lang: Lang): Book | nul
   const result = checkBookBytes(path, input.bytes);
   if (result.book === null) {
     io.stderr(result.diagnostics.map((d) => renderDiagnostic(d, lang)).join(""));
-    io.stderr(`${summary(path, result.diagnostics.map((d) => d.severity), lang)}\n`);
+    io.stderr(`${summaryLine(path, result.diagnostics.map((d) => d.severity), lang)}\n`);
   }
   return result.book;
 }
@@ -483,7 +483,7 @@ function buildCommand(bookPath: string, target: Target, out: string, io: Io, lan
   const result = build(book, target, { file, text, sha, version: VERSION });
   if ("diagnostics" in result) {
     io.stderr(result.diagnostics.map((d) => renderDiagnostic(d, lang)).join(""));
-    io.stderr(`${summary(bookPath, result.diagnostics.map((d) => d.severity), lang)}\n`);
+    io.stderr(`${summaryLine(bookPath, result.diagnostics.map((d) => d.severity), lang)}\n`);
     return 1;
   }
   for (const [name, content] of result.files) {
@@ -507,7 +507,7 @@ function doc(bookPath: string, html: boolean, out: string | undefined, io: Io, l
   const result = checkBookBytes(bookPath, input.bytes);
   if (result.book === null) {
     io.stderr(result.diagnostics.map((d) => renderDiagnostic(d, lang)).join(""));
-    io.stderr(`${summary(bookPath, result.diagnostics.map((d) => d.severity), lang)}\n`);
+    io.stderr(`${summaryLine(bookPath, result.diagnostics.map((d) => d.severity), lang)}\n`);
     return 1;
   }
   const page = buildPage(result.book, result.diagnostics, lang);
@@ -551,18 +551,6 @@ function scenarios(bookPath: string, out: string | undefined, io: Io, lang: Lang
   }
   io.stderr(`${target}\n`);
   return 0;
-}
-
-/** `在庫.book: ok`, `order.book: ok (1 warning)`, `bad.book: 2 errors, 1 warning`. */
-function summary(path: string, severities: readonly Severity[], lang: Lang): string {
-  const errors = severities.filter((s) => s === "error").length;
-  const warnings = severities.length - errors;
-  const w = tr(`${warnings} warning${warnings === 1 ? "" : "s"}`, `警告 ${warnings} 件`)[lang];
-  if (errors === 0) {
-    return warnings === 0 ? `${path}: ok` : lang === "ja" ? `${path}: ok(${w})` : `${path}: ok (${w})`;
-  }
-  const e = tr(`${errors} error${errors === 1 ? "" : "s"}`, `エラー ${errors} 件`)[lang];
-  return warnings === 0 ? `${path}: ${e}` : `${path}: ${e}${lang === "ja" ? "、" : ", "}${w}`;
 }
 
 function explain(

@@ -90,3 +90,15 @@ export function hasErrors(ds: readonly Diagnostic[]): boolean {
 export function sortDiagnostics(ds: readonly Diagnostic[]): Diagnostic[] {
   return [...ds].sort((a, b) => a.line - b.line || a.col - b.col || a.code.localeCompare(b.code));
 }
+
+/** The line after a file's diagnostics: `在庫.book: ok`, `order.book: ok (1 warning)`, `bad.book: 2 errors, 1 warning`. */
+export function summaryLine(path: string, severities: readonly Severity[], lang: Lang): string {
+  const errors = severities.filter((s) => s === "error").length;
+  const warnings = severities.length - errors;
+  const w = tr(`${warnings} warning${warnings === 1 ? "" : "s"}`, `警告 ${warnings} 件`)[lang];
+  if (errors === 0) {
+    return warnings === 0 ? `${path}: ok` : lang === "ja" ? `${path}: ok(${w})` : `${path}: ok (${w})`;
+  }
+  const e = tr(`${errors} error${errors === 1 ? "" : "s"}`, `エラー ${errors} 件`)[lang];
+  return warnings === 0 ? `${path}: ${e}` : `${path}: ${e}${lang === "ja" ? "、" : ", "}${w}`;
+}

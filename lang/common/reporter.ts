@@ -4,8 +4,8 @@
  */
 
 import type { Diagnostic, Severity } from "./diagnostic.ts";
-import { maskSecrets } from "./secrets.ts";
-import type { Text } from "./text.ts";
+import { findSecrets, maskSecrets, SECRET_KINDS } from "./secrets.ts";
+import { type Text, tr } from "./text.ts";
 
 /** What a diagnostic says beyond its code, place and message. */
 export interface Extra {
@@ -53,5 +53,48 @@ export class Reporter {
 
   hasErrors(): boolean {
     return this.diagnostics.some((d) => d.severity === "error");
+  }
+}
+
+/**
+ * Reads a source file's bytes as UTF-8; text that is not UTF-8 is one E001 at its first bad byte in
+ * `r`, and null comes back. A BOM is kept, so the parser reports it.
+ */
+export function decodeSource(bytes: Uint8Array, r: Reporter, what: Text): string | null {
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+  }
+  const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
+  const before = text.slice(0, text.indexOf("\uFFFD"));
+  r.error(
+    "E001",
+    { line: before.split("\n").length, col: [...before.slice(before.lastIndexOf("\n") + 1)].length + 1 },
+    tr("the file is not UTF-8 text", "ファイルが UTF-8 のテキストではありません"),
+    { quote: false, hint: tr(`save the ${what.en} as UTF-8`, `${what.ja}を UTF-8 で保存してください`) },
+  );
+  return null;
+}
+
+/** W901: every key-shaped value in the text of a `what` (book, flow); the value itself is never shown. */
+export function reportKeyShapedValues(text: string, r: Reporter, what: Text): void {
+  for (const hit of findSecrets(text)) {
+    const kind = SECRET_KINDS[hit.kind];
+    r.warning(
+      "W901",
+      hit,
+      tr(
+        `a key-shaped value is written here: ${kind.en}, starting with ${hit.prefix}, ${hit.length} characters`,
+        `鍵の形の値が書いてあります: ${kind.ja}、${hit.prefix} で始まる ${hit.length} 文字`,
+      ),
+      {
+        quote: false,
+        hint: tr(
+          `keep keys out of the ${what.en} (an environment variable or a secret store); for a value made up for a test, write \`# ritsu: test secret\` on the same line`,
+          `鍵は${what.ja}の外(環境変数やシークレットの置き場)に置いてください。テスト用に作った値なら、同じ行に \`# ritsu: test secret\` と書いてください`,
+        ),
+      },
+    );
   }
 }

@@ -7,9 +7,8 @@
  */
 
 import { type Diagnostic, sortDiagnostics } from "../common/diagnostic.ts";
-import { Reporter } from "../common/reporter.ts";
-import { findSecrets, SECRET_KINDS } from "../common/secrets.ts";
-import { tr } from "../common/text.ts";
+import { decodeSource, Reporter, reportKeyShapedValues } from "../common/reporter.ts";
+import { type Text, tr } from "../common/text.ts";
 import { checkCases } from "./cases.ts";
 import { checkChildren } from "./children.ts";
 import { checkAlongFlow } from "./lints.ts";
@@ -18,6 +17,8 @@ import { resolveFlow } from "./resolve.ts";
 import { firstUnsupported } from "./support.ts";
 import { parseFlow } from "./syntax.ts";
 import { typeFlow } from "./typing.ts";
+
+const FLOW: Text = tr("flow", "フロー");
 
 /** What checking one flow found. */
 export interface FlowCheck {
@@ -49,7 +50,7 @@ export interface CheckEnv {
 export function checkFlow(file: string, text: string, env: CheckEnv): FlowCheck {
   const r = new Reporter(file, text);
   const result = (model: FlowModel | null, unsupported = false): FlowCheck => {
-    keyShapedValues(text, r);
+    reportKeyShapedValues(text, r, FLOW);
     const ok = model !== null && !r.hasErrors();
     return { file, diagnostics: sortDiagnostics(r.diagnostics), model: ok ? model : null, unsupported };
   };
@@ -85,41 +86,8 @@ export function checkFlow(file: string, text: string, env: CheckEnv): FlowCheck 
 
 /** Checks a flow given as bytes: text that is not UTF-8 is one E001 at its first bad byte. */
 export function checkFlowBytes(file: string, bytes: Uint8Array, env: CheckEnv): FlowCheck {
-  try {
-    return checkFlow(file, new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes), env);
-  } catch (e) {
-    if (!(e instanceof TypeError)) throw e;
-  }
-  const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
-  const before = text.slice(0, text.indexOf("\uFFFD"));
   const r = new Reporter(file, "");
-  r.error(
-    "E001",
-    { line: before.split("\n").length, col: [...before.slice(before.lastIndexOf("\n") + 1)].length + 1 },
-    tr("the file is not UTF-8 text", "ファイルが UTF-8 のテキストではありません"),
-    { quote: false, hint: tr("save the flow as UTF-8", "フローを UTF-8 で保存してください") },
-  );
+  const text = decodeSource(bytes, r, FLOW);
+  if (text !== null) return checkFlow(file, text, env);
   return { file, diagnostics: r.diagnostics, model: null, unsupported: false };
-}
-
-/** W901: key-shaped values anywhere in the text (1.18); the value itself is never shown. */
-function keyShapedValues(text: string, r: Reporter): void {
-  for (const hit of findSecrets(text)) {
-    const kind = SECRET_KINDS[hit.kind];
-    r.warning(
-      "W901",
-      hit,
-      tr(
-        `a key-shaped value is written here: ${kind.en}, starting with ${hit.prefix}, ${hit.length} characters`,
-        `鍵の形の値が書いてあります: ${kind.ja}、${hit.prefix} で始まる ${hit.length} 文字`,
-      ),
-      {
-        quote: false,
-        hint: tr(
-          "keep keys out of the flow (an environment variable or a secret store); for a value made up for a test, write `# ritsu: test secret` on the same line",
-          "鍵はフローの外(環境変数やシークレットの置き場)に置いてください。テスト用に作った値なら、同じ行に `# ritsu: test secret` と書いてください",
-        ),
-      },
-    );
-  }
 }

@@ -10,7 +10,7 @@ import {
   DIAGNOSTICS_JSON_VERSION,
   hasErrors,
   renderDiagnostic,
-  type Severity,
+  summaryLine,
 } from "../common/diagnostic.ts";
 import { type Io, readInput } from "../common/io.ts";
 import { stringifyJson } from "../common/json.ts";
@@ -163,22 +163,10 @@ function check(paths: readonly string[], json: boolean, io: Io, lang: Lang): num
       continue;
     }
     io.stdout(result.diagnostics.map((d) => renderDiagnostic(d, lang)).join(""));
-    io.stdout(`${summary(path, result.diagnostics.map((d) => d.severity), lang)}\n`);
+    io.stdout(`${summaryLine(path, result.diagnostics.map((d) => d.severity), lang)}\n`);
   }
   if (json) io.stdout(stringifyJson({ v: DIAGNOSTICS_JSON_VERSION, files }, 2) + "\n");
   return exit;
-}
-
-/** `order.flow: ok`, `order.flow: ok (1 warning)`, `bad.flow: 2 errors, 1 warning`: the line chobo prints too. */
-function summary(path: string, severities: readonly Severity[], lang: Lang): string {
-  const errors = severities.filter((s) => s === "error").length;
-  const warnings = severities.length - errors;
-  const w = tr(`${warnings} warning${warnings === 1 ? "" : "s"}`, `警告 ${warnings} 件`)[lang];
-  if (errors === 0) {
-    return warnings === 0 ? `${path}: ok` : lang === "ja" ? `${path}: ok(${w})` : `${path}: ok (${w})`;
-  }
-  const e = tr(`${errors} error${errors === 1 ? "" : "s"}`, `エラー ${errors} 件`)[lang];
-  return warnings === 0 ? `${path}: ${e}` : `${path}: ${e}${lang === "ja" ? "、" : ", "}${w}`;
 }
 
 function explain(
