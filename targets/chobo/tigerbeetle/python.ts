@@ -14,6 +14,7 @@
 import { definitionHash } from "../../../lang/chobo/api.ts";
 import type { Account, Book, Bound, Move, Param, Transfer, Unit } from "../../../lang/chobo/model.ts";
 import { members } from "../names.ts";
+import { fresh, signature, tuple } from "../python_names.ts";
 import { chainLength, MAX_CHAIN } from "./chain.ts";
 
 /** The runtime every TigerBeetle Python client ends with, byte for byte. */
@@ -35,23 +36,6 @@ function literal(s: string): string {
 /** A docstring: `"""…"""` when the text allows it, else a plain literal. */
 function docstring(s: string): string {
   return /["\\\p{Cc}\u2028\u2029]/u.test(s) ? literal(s) : `"""${s}"""`;
-}
-
-/** `base`, or `base_`, `base__` … : the first that no member of the same scope takes. */
-function fresh(base: string, taken: ReadonlySet<string>): string {
-  let name = base;
-  while (taken.has(name)) name += "_";
-  return name;
-}
-
-/** A tuple expression: `()`, `(a,)`, `(a, b)`. */
-function tuple(items: readonly string[]): string {
-  return items.length === 1 ? `(${items[0]},)` : `(${items.join(", ")})`;
-}
-
-/** Keyword-only parameters after `self`: `self, *, a: str, b: int`. */
-function signature(params: readonly string[]): string {
-  return params.length === 0 ? "self" : `self, *, ${params.join(", ")}`;
 }
 
 type Op = "do" | "hold" | "post" | "void" | "status";
