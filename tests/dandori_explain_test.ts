@@ -58,12 +58,15 @@ const SEED_TABLE = [
 
 /** Every code a diagnostic call names in the checker's source: `.error("E…"`, `.warning("W…"`, `note(…, "E…"`. */
 function emittedCodes(): Set<string> {
-  const dir = new URL("../lang/dandori/", import.meta.url).pathname;
   const codes = new Set<string>();
+  const dir = new URL("../lang/dandori/", import.meta.url).pathname;
   for (const e of Deno.readDirSync(dir)) {
     if (!e.name.endsWith(".ts") || e.name === "codes.ts" || e.name === "explain.ts") continue;
     for (const m of Deno.readTextFileSync(dir + e.name).matchAll(/"([EW]\d{3})"/g)) codes.add(m[1]);
   }
+  // What both languages report through lang/common (an unreadable file, key-shaped values).
+  const common = Deno.readTextFileSync(new URL("../lang/common/reporter.ts", import.meta.url));
+  for (const m of common.matchAll(/\.(?:error|warning)\(\s*"([EW]\d{3})"/g)) codes.add(m[1]);
   return codes;
 }
 

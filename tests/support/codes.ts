@@ -6,7 +6,7 @@
 
 const CALL = /\.(?:error|warning)\(\s*"([EW]\d{3})"/g;
 
-/** Every code a `Reporter` call under lang/chobo/ or targets/chobo/ names. */
+/** Every code a `Reporter` call under lang/chobo/ or targets/chobo/ names, and those of lang/common/reporter.ts. */
 export function emittedChoboCodes(): Set<string> {
   const codes = new Set<string>();
   const walk = (path: string) => {
@@ -20,5 +20,8 @@ export function emittedChoboCodes(): Set<string> {
   for (const dir of ["../../lang/chobo/", "../../targets/chobo/"]) {
     walk(new URL(dir, import.meta.url).pathname);
   }
+  // What both languages report through lang/common (an unreadable file, key-shaped values).
+  const common = Deno.readTextFileSync(new URL("../../lang/common/reporter.ts", import.meta.url));
+  for (const m of common.matchAll(CALL)) codes.add(m[1]);
   return codes;
 }
