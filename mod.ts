@@ -1,5 +1,5 @@
 /**
- * The library API: everything a program needs to embed chobo.
+ * The library API: everything a program needs to embed chobo or dandori.
  *
  * @example
  * ```ts
@@ -60,3 +60,10 @@ export type {
   Unit,
 } from "./lang/chobo/model.ts";
 export { MAX_AMOUNT, MAX_EXPIRY_SECONDS } from "./lang/chobo/model.ts";
+export { build, type BuildResult, type Origin, type Target, TARGETS } from "./targets/chobo/build.ts";
+export { buildPage, pageMarkdown } from "./lang/chobo/doc.ts";
+export { pageHtml } from "./lang/chobo/draw.ts";
+export type { Page } from "./lang/chobo/page.ts";
+export { type CheckEnv, checkFlow, checkFlowBytes, type FlowCheck } from "./lang/dandori/check.ts";
+export { parseFlow } from "./lang/dandori/syntax.ts";
+export { CODES as DANDORI_CODES } from "./lang/dandori/codes.ts";
