@@ -91,65 +91,7 @@ function subjects(): { path: string; book: Book; generated: Scenario[]; more: Sc
  * differential run over floors, rooms and probe holds (no test or example book has a lower bound
  * below 0 or a lower bound above 0 with an upper bound).
  */
-const BOUNDS_BOOK = `book bounds v1
-
-unit pcs
-
-account safe(sku: string) : pcs
-  at least 3 refused as below_safety
-  at most 1000 refused as safe_full
-account bin(sku: string) : pcs
-  at least -5 refused as bin_overdrawn
-  at most 20 refused as bin_full
-account credit(member: string) : pcs
-  at least -5 refused as over_credit
-account cap(sku: string) : pcs
-  at most 10 refused as cap_full
-account plain(sku: string) : pcs
-  at least 0 refused as plain_short
-account suppliers : pcs outside
-account customers : pcs outside
-
-transfer restock(delivery: string, sku: string, qty: pcs)
-  key delivery, sku
-  move qty from suppliers to safe(sku)
-
-transfer spread(batch: string, sku: string, qty: pcs)
-  key batch, sku
-  move qty from safe(sku) to bin(sku)
-
-transfer reserve(order: string, sku: string, qty: pcs)
-  key order, sku
-  pending expires after 30 minutes
-  move qty from safe(sku) to bin(sku)
-
-transfer ship(order: string, sku: string, qty: pcs)
-  key order, sku
-  move qty from bin(sku) to customers
-
-transfer lend(loan: string, member: string, qty: pcs)
-  key loan, member
-  pending expires after 1 hours
-  move qty from credit(member) to customers
-
-transfer repay(payment: string, member: string, qty: pcs)
-  key payment, member
-  move qty from suppliers to credit(member)
-
-transfer fill(fill_id: string, sku: string, qty: pcs)
-  key fill_id, sku
-  pending never expires
-  move qty from suppliers to cap(sku)
-
-transfer empty(empty_id: string, sku: string, qty: pcs)
-  key empty_id, sku
-  move qty from cap(sku) to plain(sku)
-
-transfer sell(sale: string, sku: string, qty: pcs)
-  key sale, sku
-  move qty from plain(sku) to customers
-  move 1 from safe(sku) to customers
-`;
+const BOUNDS_BOOK = Deno.readTextFileSync(new URL("./fixtures/tigerbeetle/bounds.book", import.meta.url));
 
 const boundsBook = () => load("bounds.book", BOUNDS_BOOK);
 
