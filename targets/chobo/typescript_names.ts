@@ -5,7 +5,8 @@
  */
 
 import { BUILTIN_REASONS } from "../../lang/chobo/resolve.ts";
-import type { Book, Param, Transfer } from "../../lang/chobo/model.ts";
+import type { Account, Book, Param, Transfer } from "../../lang/chobo/model.ts";
+import { members } from "./names.ts";
 
 const IDENTIFIER = /^[\p{ID_Start}_$][\p{ID_Continue}$\u200C\u200D]*$/u;
 
@@ -68,4 +69,104 @@ export function fields(params: readonly Param[], names: ReadonlyMap<string, stri
 export function reasonsOf(book: Book): string[] {
   const bound = book.accounts.flatMap((a) => [a.lower, a.upper]).flatMap((b) => b === null ? [] : [b.reason]);
   return [...new Set([...bound, ...BUILTIN_REASONS])];
+}
+
+/** How a client names the types and members of a book, the same in both targets. */
+export function surfaceNames(book: Book) {
+  const m = members(book, "typescript");
+  const transferTypes = typeNames(book.transfers.map((t) => m.transfers.get(t.name)!));
+  const accountTypes = typeNames(book.accounts.map((a) => m.accounts.get(a.name)!));
+  const typeOf = (t: Transfer) => transferTypes.get(m.transfers.get(t.name)!)!;
+  const accountType = (a: Account) => `${accountTypes.get(m.accounts.get(a.name)!)!}Account`;
+  const transferArgs = (t: Transfer) => m.transferParams.get(t.name)!;
+  const accountArgs = (a: Account) => m.accountParams.get(a.name)!;
+  const holds = (t: Transfer) => t.pending !== null;
+  const amounts = (t: Transfer) => t.params.filter((p) => p.type.kind === "amount");
+  return { m, typeOf, accountType, transferArgs, accountArgs, holds, amounts };
+}
+
+/**
+ * A client's types: the reasons, each transfer's arguments, key and amounts, each account's
+ * arguments, and the `Book` interface with `extra` members (PostgreSQL's `expire()`) at its end.
+ */
+export function surfaceTypes(book: Book, on: string, extra: string): string {
+  const { m, typeOf, accountType, transferArgs, accountArgs, holds, amounts } = surfaceNames(book);
+  const parts: string[] = [];
+  parts.push(`
+/** Every reason a call may be refused with: the book's bounds', then chobo's own (seed chobo 2.7). */
+const REASONS = [
+${reasonsOf(book).map((r) => `  ${JSON.stringify(r)},\n`).join("")}] as const;
+
+/** Why a call is refused. */
+export type Reason = typeof REASONS[number];
+
+/** The answer of \`do\`, \`hold\`, \`post\` and \`void\`. */
+export type Result = Outcome<Reason>;
+`);
+
+  for (const t of book.transfers) {
+    const names = transferArgs(t);
+    const name = typeOf(t);
+    parts.push(
+      `\n/** The arguments of ${t.name}.${holds(t) ? "hold" : "do"}. */\nexport interface ${name}Args {\n${
+        fields(t.params, names)
+      }}\n`,
+    );
+    if (!holds(t)) continue;
+    parts.push(
+      `\n/** The key of a ${t.name} hold. */\nexport interface ${name}Key {\n${
+        fields(paramsOf(t, "void"), names)
+      }}\n`,
+    );
+    if (amounts(t).length > 0) {
+      parts.push(
+        `\n/** The amounts of a partial ${t.name}.post: every one of them. */\nexport interface ${name}Amounts {\n${
+          fields(amounts(t), names)
+        }}\n`,
+      );
+    }
+  }
+  for (const a of book.accounts) {
+    if (a.params.length === 0) continue;
+    const names = accountArgs(a);
+    parts.push(
+      `\n/** Which ${a.name} account. */\nexport interface ${accountType(a)} {\n${
+        a.params.map((p) => `  readonly ${prop(names.get(p)!)}: string;\n`).join("")
+      }}\n`,
+    );
+  }
+
+  const transferMembers = book.transfers.map((t) => {
+    const name = typeOf(t);
+    const ops = holds(t)
+      ? [
+        `hold(args: ${name}Args): Promise<Result>;`,
+        amounts(t).length > 0
+          ? `/** Without amounts it posts in full. */\n    post(key: ${name}Key, amounts?: ${name}Amounts): Promise<Result>;`
+          : `post(key: ${name}Key): Promise<Result>;`,
+        `void(key: ${name}Key): Promise<Result>;`,
+        `/** null when there is no hold. */\n    status(key: ${name}Key): Promise<HoldState | null>;`,
+      ]
+      : [`do(args: ${name}Args): Promise<Result>;`];
+    return `${doc(t.description, "  ")}  readonly ${prop(m.transfers.get(t.name)!)}: {\n${
+      ops.map((o) => `    ${o}\n`).join("")
+    }  };\n`;
+  }).join("");
+  const accountMembers = book.accounts.map((a) => {
+    const args = a.params.length === 0 ? "" : `account: ${accountType(a)}`;
+    return `${doc(a.description, "    ")}    ${prop(m.accounts.get(a.name)!)}(${args}): Promise<Balance>;\n`;
+  }).join("");
+  parts.push(`
+/**
+ * The book ${book.name} v${book.version} on ${on}, for one tenant.${
+    book.description === null ? "" : `\n *\n * ${commentText(book.description)}`
+  }
+ */
+export interface Book {
+${transferMembers}  /** The numbers of an account; an account never written reads 0, 0, 0. */
+  readonly balance: {
+${accountMembers}  };
+${extra}}
+`);
+  return parts.join("");
 }
