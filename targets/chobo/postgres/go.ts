@@ -9,14 +9,13 @@
 import type { OpName } from "../../../lang/chobo/interp.ts";
 import type { Account, Book, Param, Transfer } from "../../../lang/chobo/model.ts";
 import { members } from "../names.ts";
-import { described, durationText, goType, header, keyText } from "../go_names.ts";
+import { described, durationText, goRuntimeCopy, goType, header, keyText } from "../go_names.ts";
 import { balanceStatement, callStatement, expireStatement, statusStatement } from "./calls.ts";
 
 /** The runtime every book's package shares, copied but for its package clause. */
 export const GO_RUNTIME_URL: URL = new URL("./runtime/runtime.go", import.meta.url);
 
-/** The package clause of the runtime file: the one line that differs in each copy. */
-export const GO_RUNTIME_PACKAGE_LINE = "package book";
+export { GO_RUNTIME_PACKAGE_LINE } from "../go_names.ts";
 
 /** The package of a book whose name is not an ASCII Go identifier. */
 export const GO_FALLBACK_PACKAGE = "book";
@@ -305,14 +304,7 @@ function bookGo(book: Book, pkg: string, origin: { file: string; sha: string; ve
 
 /** The runtime file as one book's package has it. */
 export function goRuntime(pkg: string, version: string): string {
-  const source = Deno.readTextFileSync(GO_RUNTIME_URL);
-  const lines = source.split("\n");
-  const at = lines.indexOf(GO_RUNTIME_PACKAGE_LINE);
-  if (at < 0 || lines.indexOf(GO_RUNTIME_PACKAGE_LINE, at + 1) >= 0) {
-    throw new Error(`${GO_RUNTIME_URL.pathname} must have the line "${GO_RUNTIME_PACKAGE_LINE}" once`);
-  }
-  lines[at] = `package ${pkg}`;
-  return `${header(version)}\n${lines.join("\n")}`;
+  return goRuntimeCopy(GO_RUNTIME_URL, pkg, version);
 }
 
 /**

@@ -11,15 +11,14 @@
 import type { Account, Book, Param, Transfer } from "../../../lang/chobo/model.ts";
 import { definitionHash } from "../../../lang/chobo/api.ts";
 import { members } from "../names.ts";
-import { described, durationText, goType, header, keyText } from "../go_names.ts";
+import { described, durationText, goRuntimeCopy, goType, header, keyText } from "../go_names.ts";
 import { goNameProblems, goPackageName } from "../postgres/go.ts";
 import { chainLength, MAX_CHAIN } from "./chain.ts";
 
 /** The runtime every book's package shares, copied but for its package clause. */
 export const TB_GO_RUNTIME_URL: URL = new URL("./runtime/runtime.go", import.meta.url);
 
-/** The package clause of the runtime file: the one line that differs in each copy. */
-export const TB_GO_RUNTIME_PACKAGE_LINE = "package book";
+export { GO_RUNTIME_PACKAGE_LINE as TB_GO_RUNTIME_PACKAGE_LINE } from "../go_names.ts";
 
 /** A Go string literal (the same escapes as JSON; a BOM would stop the Go compiler). */
 function goString(s: string): string {
@@ -292,14 +291,7 @@ function bookGo(book: Book, pkg: string, origin: { file: string; sha: string; ve
 
 /** The runtime file as one book's package has it. */
 export function tigerbeetleGoRuntime(pkg: string, version: string): string {
-  const source = Deno.readTextFileSync(TB_GO_RUNTIME_URL);
-  const lines = source.split("\n");
-  const at = lines.indexOf(TB_GO_RUNTIME_PACKAGE_LINE);
-  if (at < 0 || lines.indexOf(TB_GO_RUNTIME_PACKAGE_LINE, at + 1) >= 0) {
-    throw new Error(`${TB_GO_RUNTIME_URL.pathname} must have the line "${TB_GO_RUNTIME_PACKAGE_LINE}" once`);
-  }
-  lines[at] = `package ${pkg}`;
-  return `${header(version)}\n${lines.join("\n")}`;
+  return goRuntimeCopy(TB_GO_RUNTIME_URL, pkg, version);
 }
 
 /**
