@@ -7,7 +7,7 @@
  */
 
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { checkBook } from "../lang/chobo/check.ts";
+
 import type { Book } from "../lang/chobo/model.ts";
 import { members } from "../targets/chobo/names.ts";
 import { callStatement, expireStatement, type Statement } from "../targets/chobo/postgres/calls.ts";
@@ -15,6 +15,7 @@ import { PYTHON_RUNTIME, PYTHON_RUNTIME_MARK, pythonClient } from "../targets/ch
 import { postgresSql } from "../targets/chobo/postgres/sql.ts";
 import { findPgBin, startCluster } from "../verify/pg_cluster.ts";
 import { serverDb } from "../verify/pg_db.ts";
+import { loadBook as load } from "./support/books.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const RUNTIME_FILE = `${ROOT}targets/chobo/postgres/runtime/runtime.py`;
@@ -45,12 +46,6 @@ transfer _db(import: string, lambda: pcs)
   pending never expires
   move lambda from _db to Balance
 `;
-
-function load(path: string, text = Deno.readTextFileSync(path)): Book {
-  const book = checkBook(path, text).book;
-  if (book === null) throw new Error(`${path} has errors`);
-  return book;
-}
 
 /** Every test and example book, and the names book. */
 function books(): { path: string; text: string }[] {

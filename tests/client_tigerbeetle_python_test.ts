@@ -17,7 +17,7 @@
  */
 
 import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
-import { checkBook } from "../lang/chobo/check.ts";
+
 import { accountId } from "../lang/chobo/ids.ts";
 import type { AccountId, Call, Outcome } from "../lang/chobo/interp.ts";
 import type { Book, Transfer } from "../lang/chobo/model.ts";
@@ -53,6 +53,7 @@ import {
 } from "../targets/chobo/tigerbeetle/results.ts";
 import { sentTigerBeetleJson } from "../targets/chobo/tigerbeetle/show.ts";
 import { type Sums, TigerBeetleDouble } from "./support/tigerbeetle_double.ts";
+import { loadBook as load } from "./support/books.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const RUNTIME_FILE = `${ROOT}targets/chobo/tigerbeetle/runtime/runtime.py`;
@@ -86,12 +87,6 @@ transfer _definition(import: string, lambda: pcs, tb: string)
   pending never expires
   move lambda from _TigerBeetle to Balance
 `;
-
-function load(path: string, text = Deno.readTextFileSync(path)): Book {
-  const book = checkBook(path, text).book;
-  if (book === null) throw new Error(`${path} has errors`);
-  return book;
-}
 
 /** Every `.book` under `dir`, sorted. */
 function booksUnder(dir: string): string[] {

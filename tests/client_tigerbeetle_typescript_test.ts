@@ -14,7 +14,7 @@
 
 import { deepStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
 import { pathToFileURL } from "node:url";
-import { checkBook } from "../lang/chobo/check.ts";
+
 import type { Call, Outcome } from "../lang/chobo/interp.ts";
 import type { Book, Param } from "../lang/chobo/model.ts";
 import { type Branch, readScenarios, runScenario, type Scenario } from "../lang/chobo/scenario.ts";
@@ -38,6 +38,7 @@ import {
 import { sentTigerBeetleJson } from "../targets/chobo/tigerbeetle/show.ts";
 import { tigerbeetleTypescriptClient } from "../targets/chobo/tigerbeetle/typescript.ts";
 import { TigerBeetleDouble } from "./support/tigerbeetle_double.ts";
+import { everyBook, loadBook as load } from "./support/books.ts";
 
 /** The compiler the clients are checked with, as for the PostgreSQL clients. */
 const TYPESCRIPT = "typescript@7.0.2";
@@ -251,32 +252,13 @@ const BOUNDS_MORE = JSON.stringify([
   },
 ]);
 
-function load(path: string, text = Deno.readTextFileSync(path)): Book {
-  const book = checkBook(path, text).book;
-  if (book === null) throw new Error(`${path} has errors`);
-  return book;
-}
-
 function basename(path: string): string {
   return path.slice(path.lastIndexOf("/") + 1);
 }
 
-/** Every book of tests/books and examples. */
-function bookPaths(): string[] {
-  const paths: string[] = [];
-  const walk = (dir: string) => {
-    for (const e of Deno.readDirSync(dir)) {
-      if (e.isDirectory) walk(`${dir}/${e.name}`);
-      else if (e.name.endsWith(".book")) paths.push(`${dir}/${e.name}`);
-    }
-  };
-  [`${ROOT}tests/books`, `${ROOT}examples`].forEach(walk);
-  return paths.sort();
-}
-
 /** Every test and example book, and the bounds book, with generated and hand-written scenarios. */
 function subjects(): { path: string; book: Book; scenarios: Scenario[] }[] {
-  const books = bookPaths().map((path) => {
+  const books = everyBook().map((path) => {
     const book = load(path);
     let more: Scenario[] = [];
     try {
@@ -374,7 +356,7 @@ Deno.test("every book's client passes tsc --strict --erasableSyntaxOnly --noUnus
     Deno.writeTextFileSync(`${dir}/package.json`, `{ "type": "module" }\n`);
     const files: string[] = [];
     const books = [
-      ...bookPaths().map((p) => ({ path: p, book: load(p) })),
+      ...everyBook().map((p) => ({ path: p, book: load(p) })),
       { path: "names.book", book: load("names.book", NAMES_BOOK) },
       { path: "bounds.book", book: load("bounds.book", BOUNDS_BOOK) },
     ];
@@ -422,7 +404,7 @@ Deno.test("every book's client passes tsc --strict --erasableSyntaxOnly --noUnus
 
 Deno.test("every client starts with the header and ends with the runtime byte for byte; same book, same bytes", () => {
   const runtime = Deno.readFileSync(RUNTIME);
-  const paths = bookPaths();
+  const paths = everyBook();
   ok(paths.length >= 15, `${paths.length} books`);
   for (const path of paths) {
     const book = load(path);

@@ -10,7 +10,7 @@
 import { deepStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import pg from "pg";
-import { checkBook } from "../lang/chobo/check.ts";
+
 import type { Call, OpName } from "../lang/chobo/interp.ts";
 import type { Book } from "../lang/chobo/model.ts";
 import { members } from "../targets/chobo/names.ts";
@@ -25,6 +25,7 @@ import type { Balance, HoldState, Outcome, Queryable } from "../targets/chobo/po
 import { postgresSql } from "../targets/chobo/postgres/sql.ts";
 import { RUNTIME_MARK, typescriptClient } from "../targets/chobo/postgres/typescript.ts";
 import { findPgBin, startCluster } from "../verify/pg_cluster.ts";
+import { everyBook, loadBook as load } from "./support/books.ts";
 
 /** The compiler the clients are checked with: the registry's newest, the native (Go) compiler. */
 const TYPESCRIPT = "typescript@7.0.2";
@@ -89,27 +90,8 @@ export async function use(): Promise<bigint> {
 }
 `;
 
-function load(path: string, text = Deno.readTextFileSync(path)): Book {
-  const book = checkBook(path, text).book;
-  if (book === null) throw new Error(`${path} has errors`);
-  return book;
-}
-
 function basename(path: string): string {
   return path.slice(path.lastIndexOf("/") + 1);
-}
-
-/** Every book of tests/books and examples. */
-function bookPaths(): string[] {
-  const paths: string[] = [];
-  const walk = (dir: string) => {
-    for (const e of Deno.readDirSync(dir)) {
-      if (e.isDirectory) walk(`${dir}/${e.name}`);
-      else if (e.name.endsWith(".book")) paths.push(`${dir}/${e.name}`);
-    }
-  };
-  ["tests/books", "examples"].forEach(walk);
-  return paths.sort();
 }
 
 function clientText(book: Book, file: string): string {
@@ -149,14 +131,14 @@ Deno.test("every book's client passes tsc --strict --erasableSyntaxOnly --noUnus
     // ESM, as Node runs a .ts file by stripping its types.
     Deno.writeTextFileSync(`${dir}/package.json`, `{ "type": "module" }\n`);
     const files: string[] = [];
-    const books = [...bookPaths().map((p) => ({ path: p, book: load(p) })), {
+    const books = [...everyBook().map((p) => ({ path: p, book: load(p) })), {
       path: "names.book",
       book: load("names.book", NAMES_BOOK),
     }];
     for (const [i, { path, book }] of books.entries()) {
       Deno.mkdirSync(`${dir}/${i}`);
       files.push(writeClient(`${dir}/${i}`, book, basename(path)).slice(dir.length + 1));
-      if (path === "tests/books/在庫.book") {
+      if (path.endsWith("/tests/books/在庫.book")) {
         Deno.writeTextFileSync(`${dir}/${i}/use.ts`, STOCK_USE);
         files.push(`${i}/use.ts`);
       }
@@ -175,7 +157,7 @@ Deno.test("every book's client passes tsc --strict --erasableSyntaxOnly --noUnus
 
 Deno.test("every client starts with the header and ends with the runtime byte for byte; same book, same bytes", () => {
   const runtime = Deno.readFileSync(RUNTIME);
-  for (const path of bookPaths()) {
+  for (const path of everyBook()) {
     const book = load(path);
     const text = clientText(book, basename(path));
     const lines = text.split("\n");

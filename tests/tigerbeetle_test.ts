@@ -52,16 +52,11 @@ import {
 import { assertGolden } from "./support/golden.ts";
 import { runCli } from "./support/run.ts";
 import { AMOUNT_MAX, TigerBeetleDouble } from "./support/tigerbeetle_double.ts";
+import { loadBook as load } from "./support/books.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const BOOKS = `${ROOT}tests/books/`;
 const BUILD = `${ROOT}tests/fixtures/build/`;
-
-function load(path: string, text = Deno.readTextFileSync(path)): Book {
-  const book = checkBook(path, text).book;
-  if (book === null) throw new Error(`${path} has errors`);
-  return book;
-}
 
 /** Every test and example book, with its generated and hand-written (`.more.json`) scenarios. */
 function subjects(): { path: string; book: Book; generated: Scenario[]; more: Scenario[] }[] {
