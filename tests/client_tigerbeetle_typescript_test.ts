@@ -552,7 +552,7 @@ class Recorder implements TigerBeetleClient {
     this.requests.push({ kind: "lookup_accounts", ids: [...ids] });
     return Promise.resolve(ids.flatMap((id) => {
       const sums = this.tb.sums(id);
-      return sums === null ? [] : [{ id, ...sums }];
+      return sums === null ? [] : [sums];
     }));
   }
 }

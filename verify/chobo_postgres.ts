@@ -26,7 +26,7 @@ import { postgresSql } from "../targets/chobo/postgres/sql.ts";
 /** How long a hold lasts in the test copies. */
 export const TEST_EXPIRY_SECONDS = 3;
 /** How far past the last expiry a `pass` waits before calling `expire()`. */
-const PASS_MARGIN_MS = 300;
+export const PASS_MARGIN_MS = 300;
 
 /** A connection that runs one statement at a time. */
 export interface Conn {
@@ -89,7 +89,8 @@ function resultKey(r: Result): string {
   return r.result === "refused" ? `refused:${r.reason}` : r.result;
 }
 
-interface Played {
+/** What one scenario did on a target, as the verifier compares it with the interpreter. */
+export interface Played {
   /** Per step: a call's result, a pass (null), or per caller per call. */
   readonly steps: (string | null | string[][])[];
   readonly accounts: Map<string, [bigint, bigint, bigint]>;
@@ -204,8 +205,11 @@ async function finalState(
   return { accounts, holds };
 }
 
-/** True when the database's run is the interpreter's branch `b`, step by step and at the end. */
-function agrees(subject: Subject, tenant: string, b: Branch, p: Played): boolean {
+/**
+ * True when the target's run is the interpreter's branch `b`, step by step and at the end:
+ * accounts by `uuidText` of their ids (missing ones are 0), holds by `uuidText` of their ids.
+ */
+export function agrees(subject: Subject, tenant: string, b: Branch, p: Played): boolean {
   const { book } = subject;
   for (const [i, step] of b.steps.entries()) {
     const got = p.steps[i];
@@ -256,12 +260,17 @@ export async function loadSchemas(db: Db, list: readonly Subject[]): Promise<voi
   for (const s of list) await db.exec(postgresSql(s.copy, s.path, "test", "test"));
 }
 
-/**
- * Plays every scenario of every subject at once on `db` and compares each with the interpreter.
- * `run` names this run, so tenants never meet those of another run on the same database.
- */
-export async function verifyScenarios(db: Db, list: readonly Subject[], run: string): Promise<Report> {
-  const jobs = list.flatMap((subject) =>
+/** One scenario to play: its book, the scenario, its id in a run, and the interpreter's branches. */
+export interface Job {
+  readonly subject: Subject;
+  readonly s: Scenario;
+  readonly id: string;
+  readonly branches: readonly Branch[];
+}
+
+/** Every scenario of every subject, as jobs. */
+export function jobsOf(list: readonly Subject[]): Job[] {
+  return list.flatMap((subject) =>
     subject.scenarios.map((s, i) => ({
       subject,
       s,
@@ -269,39 +278,72 @@ export async function verifyScenarios(db: Db, list: readonly Subject[], run: str
       branches: runScenario(subject.book, s),
     }))
   );
+}
+
+/** What a target did of one job, and what it sent that it should not have. */
+export interface Judged {
+  readonly played: Played;
+  readonly problems: readonly string[];
+}
+
+/**
+ * Plays every job in a first round and compares each with the interpreter; a job that disagrees
+ * and was late runs again in a second round on a new tenant ("run again"), and fails only when it
+ * is late again (seed 6). `attempt` plays a batch in a round; `tenant` names a job's tenant there.
+ */
+export async function inRounds(
+  jobs: readonly Job[],
+  attempt: (batch: readonly Job[], round: number) => Promise<ReadonlyMap<string, Judged>>,
+  tenant: (job: Job, round: number) => string,
+): Promise<Report> {
   const failures: string[] = [];
   const ranAgain: string[] = [];
   let agreed = 0;
-  const expiring = new OneAtATime();
-  const acquiring = new OneAtATime();
-  const attempt = async (job: typeof jobs[number], round: number) => {
-    const tenant = `${run}/${job.id}/${round}`;
-    const played = await play(db, job.subject, job.s, tenant, expiring, acquiring);
-    const ok = job.branches.some((b) => agrees(job.subject, tenant, b, played));
-    return { ok, late: played.late, played };
-  };
-  const first = await Promise.all(jobs.map((job) => attempt(job, 1)));
-  const again: typeof jobs = [];
-  first.forEach((r, i) => {
-    const job = jobs[i];
-    if (r.ok) agreed++;
-    else if (r.late) again.push(job);
-    else failures.push(`${job.subject.path}: ${job.s.name}: ${JSON.stringify(r.played.steps)}`);
-  });
-  if (again.length > 0) {
-    ranAgain.push(...again.map((j) => `${j.subject.path}: ${j.s.name}`));
-    const second = await Promise.all(again.map((job) => attempt(job, 2)));
-    second.forEach((r, i) => {
-      const job = again[i];
-      if (r.ok) agreed++;
-      else {
-        const why = r.late ? "late again" : "disagrees";
-        failures.push(`${job.subject.path}: ${job.s.name}: ${why}: ${JSON.stringify(r.played.steps)}`);
+  const judge = async (batch: readonly Job[], round: number): Promise<Job[]> => {
+    const results = await attempt(batch, round);
+    const late: Job[] = [];
+    for (const job of batch) {
+      const where = `${job.subject.path}: ${job.s.name}`;
+      const r = results.get(job.id);
+      if (r === undefined) {
+        failures.push(`${where}: the runner gave no result`);
+        continue;
       }
-    });
+      failures.push(...r.problems.map((p) => `${where}: ${p}`));
+      const { played } = r;
+      if (job.branches.some((b) => agrees(job.subject, tenant(job, round), b, played))) {
+        if (r.problems.length === 0) agreed++;
+      } else if (played.late && round === 1) late.push(job);
+      else {
+        const why = played.late ? "late again" : "disagrees";
+        failures.push(`${where}: ${why}: ${JSON.stringify(played.steps)}`);
+      }
+    }
+    return late;
+  };
+  const late = await judge(jobs, 1);
+  if (late.length > 0) {
+    ranAgain.push(...late.map((j) => `${j.subject.path}: ${j.s.name}`));
+    await judge(late, 2);
   }
   const together = jobs.filter((j) => j.s.steps.some((s) => s.kind === "together")).length;
   return { scenarios: jobs.length, agreed, together, ranAgain, failures };
+}
+
+/**
+ * Plays every scenario of every subject at once on `db` and compares each with the interpreter.
+ * `run` names this run, so tenants never meet those of another run on the same database.
+ */
+export function verifyScenarios(db: Db, list: readonly Subject[], run: string): Promise<Report> {
+  const expiring = new OneAtATime();
+  const acquiring = new OneAtATime();
+  const tenant = (job: Job, round: number) => `${run}/${job.id}/${round}`;
+  return inRounds(jobsOf(list), async (batch, round) => {
+    const played = await Promise.all(
+      batch.map((job) => play(db, job.subject, job.s, tenant(job, round), expiring, acquiring)),
+    );
+    return new Map(batch.map((job, i) => [job.id, { played: played[i], problems: [] }]));
+  }, tenant);
 }
 
 /** Every balance equals the sum of its `entries` (seed 6). */
@@ -330,7 +372,13 @@ export interface ClientRunner {
   command(jobs: string): string[];
 }
 
-function callJobStep(c: Call) {
+/** A call as a runner's job step: the transfer's name, the operation, its strings and amounts. */
+export function callJobStep(c: Call): {
+  call: string;
+  op: Call["op"];
+  strings: Record<string, string>;
+  amounts: Record<string, string>;
+} {
   const strings: Record<string, string> = {};
   const amounts: Record<string, string> = {};
   for (const p of c.transfer.params) {
@@ -342,7 +390,8 @@ function callJobStep(c: Call) {
   return { call: c.transfer.name, op: c.op, strings, amounts };
 }
 
-function membersJson(m: Members) {
+/** A book's member names in a runner's language, as `jobs.json` gives them. */
+export function membersJson(m: Members): Record<string, unknown> {
   return {
     transfers: Object.fromEntries(m.transfers),
     accounts: Object.fromEntries(m.accounts),
@@ -374,7 +423,8 @@ function expectedSent(subject: Subject, s: Scenario, tenant: string): string[] {
   return out.sort();
 }
 
-function swapTransfers(copy: Book, step: Scenario["steps"][number]): Scenario["steps"][number] {
+/** A step of a scenario with its transfers swapped for those of the test copy. */
+export function swapTransfers(copy: Book, step: Scenario["steps"][number]): Scenario["steps"][number] {
   const swap = (c: Call): Call => ({
     ...c,
     transfer: copy.transfers.find((t) => t.name === c.transfer.name)!,
@@ -397,15 +447,8 @@ export async function verifyWithRunner(
   const dir = Deno.makeTempDirSync({ prefix: `chobo-${runner.lang}-` });
   try {
     const clients = await runner.writeClients(list, dir);
-    const jobs = list.flatMap((subject) =>
-      subject.scenarios.map((s, i) => ({
-        subject,
-        s,
-        id: `${subject.book.name}#${i + 1}`,
-        branches: runScenario(subject.book, s),
-      }))
-    );
-    const attempt = async (batch: typeof jobs, round: number): Promise<Map<string, RunnerResult>> => {
+    const tenant = (job: Job, round: number) => `${run}/${runner.lang}/${job.id}/${round}`;
+    return await inRounds(jobsOf(list), async (batch, round) => {
       const file = `${dir}/jobs-${round}.json`;
       Deno.writeTextFileSync(
         file,
@@ -418,43 +461,18 @@ export async function verifyWithRunner(
           members: Object.fromEntries(
             list.map((x) => [x.copy.name, membersJson(members(x.copy, runner.lang))]),
           ),
-          jobs: batch.map((j) => {
-            return {
-              id: j.id,
-              book: j.subject.copy.name,
-              tenant: `${run}/${runner.lang}/${j.id}/${round}`,
-              steps: j.s.steps.map((st) =>
-                st.kind === "call"
-                  ? callJobStep(st.call)
-                  : st.kind === "pass"
-                  ? { pass: true }
-                  : { together: st.callers.map((c) => c.map((x) => callJobStep(x))) }
-              ),
-            };
-          }),
+          jobs: batch.map((j) => ({
+            id: j.id,
+            book: j.subject.copy.name,
+            tenant: tenant(j, round),
+            steps: jobSteps(j.s),
+          })),
         }),
       );
-      const [cmd, ...args] = runner.command(file);
-      const out = await new Deno.Command(cmd, { args, stdout: "piped", stderr: "piped" }).output();
-      if (!out.success) {
-        throw new Error(`${runner.lang} runner failed: ${new TextDecoder().decode(out.stderr)}`);
-      }
-      const parsed = JSON.parse(new TextDecoder().decode(out.stdout)) as { results: RunnerResult[] };
-      return new Map(parsed.results.map((r) => [r.id, r]));
-    };
-    const failures: string[] = [];
-    const ranAgain: string[] = [];
-    let agreed = 0;
-    const judge = async (batch: typeof jobs, round: number) => {
-      const results = await attempt(batch, round);
-      const late: typeof jobs = [];
-      for (const job of batch) {
+      const results = await runRunner<RunnerResult>(runner, file);
+      return new Map(batch.flatMap((job) => {
         const r = results.get(job.id);
-        const tenant = `${run}/${runner.lang}/${job.id}/${round}`;
-        if (r === undefined) {
-          failures.push(`${job.subject.path}: ${job.s.name}: the runner gave no result`);
-          continue;
-        }
+        if (r === undefined) return [];
         const played: Played = {
           steps: r.steps,
           late: r.late,
@@ -462,31 +480,40 @@ export async function verifyWithRunner(
           holds: new Map(r.holds.map(([id, state]) => [id, state])),
         };
         const sent = r.sent.map((x) => JSON.stringify([x.text, x.values])).sort();
-        const sentOk = JSON.stringify(sent) === JSON.stringify(expectedSent(job.subject, job.s, tenant));
-        if (!sentOk) {
-          failures.push(`${job.subject.path}: ${job.s.name}: sent other statements than run --show postgres`);
-        }
-        if (job.branches.some((b) => agrees(job.subject, tenant, b, played))) {
-          if (sentOk) agreed++;
-        } else if (r.late && round === 1) late.push(job);
-        else {
-          failures.push(
-            `${job.subject.path}: ${job.s.name}: ${r.late ? "late again" : "disagrees"}: ${
-              JSON.stringify(r.steps)
-            }`,
-          );
-        }
-      }
-      return late;
-    };
-    const late = await judge(jobs, 1);
-    if (late.length > 0) {
-      ranAgain.push(...late.map((j) => `${j.subject.path}: ${j.s.name}`));
-      await judge(late, 2);
-    }
-    const together = jobs.filter((j) => j.s.steps.some((s) => s.kind === "together")).length;
-    return { scenarios: jobs.length, agreed, together, ranAgain, failures };
+        const sentOk = JSON.stringify(sent) ===
+          JSON.stringify(expectedSent(job.subject, job.s, tenant(job, round)));
+        return [[job.id, {
+          played,
+          problems: sentOk ? [] : ["sent other statements than run --show postgres"],
+        }]];
+      }));
+    }, tenant);
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
+}
+
+/** A scenario's steps as a runner's job steps (verify/runners/README.md). */
+export function jobSteps(s: Scenario): unknown[] {
+  return s.steps.map((st) =>
+    st.kind === "call"
+      ? callJobStep(st.call)
+      : st.kind === "pass"
+      ? { pass: true }
+      : { together: st.callers.map((c) => c.map((x) => callJobStep(x))) }
+  );
+}
+
+/** Starts a runner on a jobs file; its results by job id. Throws when the runner fails. */
+export async function runRunner<R extends { readonly id: string }>(
+  runner: ClientRunner,
+  file: string,
+): Promise<Map<string, R>> {
+  const [cmd, ...args] = runner.command(file);
+  const out = await new Deno.Command(cmd, { args, stdout: "piped", stderr: "piped" }).output();
+  if (!out.success) {
+    throw new Error(`${runner.lang} runner failed: ${new TextDecoder().decode(out.stderr)}`);
+  }
+  const parsed = JSON.parse(new TextDecoder().decode(out.stdout)) as { results: R[] };
+  return new Map(parsed.results.map((r) => [r.id, r]));
 }

@@ -1,54 +1,65 @@
 /**
- * The client runners `deno task verify postgres` plays through, one per client language: each
- * writes the generated clients of the books' test copies and starts the runner of
- * `verify/runners/README.md`.
+ * The client runners `deno task verify postgres|tigerbeetle` plays through, one per client
+ * language and target: each writes the generated clients of the books' test copies and starts the
+ * runner of `verify/runners/README.md`.
  * @module
  */
 
+import type { Book } from "../lang/chobo/model.ts";
 import { pythonClient } from "../targets/chobo/postgres/python.ts";
 import { typescriptClient } from "../targets/chobo/postgres/typescript.ts";
+import { tigerbeetleTypescriptClient } from "../targets/chobo/tigerbeetle/typescript.ts";
 import { buildGoRunner } from "./runners/go/runner.ts";
 import type { ClientRunner, Subject } from "./chobo_postgres.ts";
 
 const ORIGIN = { sha: "test", version: "test" };
 
-/** The TypeScript client on `pg`, in a Deno process. */
-export const TYPESCRIPT_RUNNER: ClientRunner = {
-  lang: "typescript",
-  writeClients: (list: readonly Subject[], dir: string) => {
-    const clients: Record<string, string> = {};
-    for (const s of list) {
-      for (const [name, text] of typescriptClient(s.copy, { file: s.path, ...ORIGIN })) {
-        Deno.writeTextFileSync(`${dir}/${name}`, text);
-        clients[s.copy.name] = `${dir}/${name}`;
+type Generate = (book: Book, origin: { file: string; sha: string; version: string }) => Map<string, string>;
+
+/** A runner of a language whose clients are files the runner loads: it writes each book's client. */
+function fileRunner(
+  lang: ClientRunner["lang"],
+  generate: Generate,
+  command: (jobs: string) => string[],
+): ClientRunner {
+  return {
+    lang,
+    writeClients: (list: readonly Subject[], dir: string) => {
+      const clients: Record<string, string> = {};
+      for (const s of list) {
+        for (const [name, text] of generate(s.copy, { file: s.path, ...ORIGIN })) {
+          Deno.writeTextFileSync(`${dir}/${name}`, text);
+          clients[s.copy.name] = `${dir}/${name}`;
+        }
       }
-    }
-    return Promise.resolve(clients);
-  },
-  command: (jobs) => [
-    Deno.execPath(),
-    "run",
-    "-A",
-    new URL("./runners/typescript/runner.ts", import.meta.url).pathname,
-    jobs,
-  ],
-};
+      return Promise.resolve(clients);
+    },
+    command,
+  };
+}
+
+const runnerPath = (path: string) => new URL(path, import.meta.url).pathname;
+
+/** The TypeScript client on `pg`, in a Deno process. */
+export const TYPESCRIPT_RUNNER: ClientRunner = fileRunner(
+  "typescript",
+  typescriptClient,
+  (jobs) => [Deno.execPath(), "run", "-A", runnerPath("./runners/typescript/runner.ts"), jobs],
+);
 
 /** The Python client on psycopg 3, in a Python process. */
-export const PYTHON_RUNNER: ClientRunner = {
-  lang: "python",
-  writeClients: (list: readonly Subject[], dir: string) => {
-    const clients: Record<string, string> = {};
-    for (const s of list) {
-      for (const [name, text] of pythonClient(s.copy, { file: s.path, ...ORIGIN })) {
-        Deno.writeTextFileSync(`${dir}/${name}`, text);
-        clients[s.copy.name] = `${dir}/${name}`;
-      }
-    }
-    return Promise.resolve(clients);
-  },
-  command: (jobs) => ["python3", new URL("./runners/python/runner.py", import.meta.url).pathname, jobs],
-};
+export const PYTHON_RUNNER: ClientRunner = fileRunner(
+  "python",
+  pythonClient,
+  (jobs) => ["python3", runnerPath("./runners/python/runner.py"), jobs],
+);
+
+/** The TypeScript client on tigerbeetle-node 0.17.9, in a Deno process. */
+export const TB_TYPESCRIPT_RUNNER: ClientRunner = fileRunner(
+  "typescript",
+  tigerbeetleTypescriptClient,
+  (jobs) => [Deno.execPath(), "run", "-A", runnerPath("./runners/typescript/tigerbeetle.ts"), jobs],
+);
 
 /**
  * The Go client on pgx, in one binary the runner module builds: Go cannot load a generated package

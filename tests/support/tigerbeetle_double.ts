@@ -89,8 +89,8 @@ export class TigerBeetleDouble implements TigerBeetleRequests {
     }
   }
 
-  /** An account's sums, or null when it was never created (what `lookup_accounts` would read). */
-  sums(id: bigint): Sums | null {
+  /** An account with its sums, or null when it was never created (what `lookup_accounts` would read). */
+  sums(id: bigint): (TbAccount & Sums) | null {
     return this.state.accounts.get(id) ?? null;
   }
 

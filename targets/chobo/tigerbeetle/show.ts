@@ -54,27 +54,36 @@ export interface SentTigerBeetleStep {
 /** The ids the status chain shows for its random ones. */
 const SHOWN_RANDOM: readonly [bigint, bigint] = [0n, 0n];
 
-function sentOperation(book: Book, ledger: Ledger, call: Call, caller: number | null): SentOperation {
+function sentOperation(
+  book: Book,
+  tenant: string,
+  ledger: Ledger,
+  call: Call,
+  caller: number | null,
+): SentOperation {
   const none = { caller, call, lookups: [], accounts: [], openings: [], chain: [], answered: null };
   if (call.op === "do" || call.op === "hold") {
-    const sends = moveSends(book, "", call);
+    const sends = moveSends(book, tenant, call);
     return sends === null ? { ...none, answered: "same_account" } : { ...none, ...sends };
   }
   const key = call.transfer.key.map((k) => call.args.get(k) as string);
-  const lookups = holdLookups(book, "", call.transfer, key);
+  const lookups = holdLookups(book, tenant, call.transfer, key);
   const hold = ledger.holds().find((h) =>
     h.transfer === call.transfer.name && h.key.length === key.length && h.key.every((v, i) => v === key[i])
   );
   if (hold === undefined) return { ...none, lookups, answered: "no_such_hold" };
-  const { chain } = settleSends(book, "", call, hold.moves.map((m) => m.amount), SHOWN_RANDOM);
+  const { chain } = settleSends(book, tenant, call, hold.moves.map((m) => m.amount), SHOWN_RANDOM);
   return { ...none, lookups, chain };
 }
 
-/** What a scenario sends, step by step. */
-export function sentTigerBeetleSteps(book: Book, s: Scenario): SentTigerBeetleStep[] {
+/**
+ * What a scenario sends, step by step, for `tenant` (`""` for `--show`; `deno task verify
+ * tigerbeetle` gives each scenario a tenant of its own). The status chain's random ids are 0.
+ */
+export function sentTigerBeetleSteps(book: Book, s: Scenario, tenant = ""): SentTigerBeetleStep[] {
   const ledger = Ledger.empty(book.accounts.map((a) => a.name));
   const run = (call: Call, caller: number | null) => {
-    const sent = sentOperation(book, ledger, call, caller);
+    const sent = sentOperation(book, tenant, ledger, call, caller);
     ledger.apply(call);
     return sent;
   };
@@ -91,7 +100,8 @@ export function sentTigerBeetleSteps(book: Book, s: Scenario): SentTigerBeetleSt
   });
 }
 
-const isRandom = (e: ChainEntry) => e.role === "status_void" || e.role === "status_refusal";
+/** True for the status chain's two transfers, whose ids are random. */
+export const isRandom = (e: ChainEntry): boolean => e.role === "status_void" || e.role === "status_refusal";
 
 function idText(v: bigint): string {
   return v === 0n ? "0" : hex32(v);

@@ -12,17 +12,16 @@
 // The full specifier, not deno.json's "pg": the runner is one file that runs from any directory.
 // deno-lint-ignore no-import-prefix
 import pg from "npm:pg@8.23.1";
-import { resolve } from "node:path";
-import { pathToFileURL } from "node:url";
-
-/** One call of a job: the transfer's name in the book, the operation, and its arguments. */
-interface CallStep {
-  readonly call: string;
-  readonly op: "do" | "hold" | "post" | "void";
-  readonly strings: Readonly<Record<string, string>>;
-  /** Decimal strings; absent or empty in a post in full and a void. */
-  readonly amounts?: Readonly<Record<string, string>>;
-}
+import {
+  callClient,
+  type CallStep,
+  type ClientBook,
+  HoldClock,
+  loadClients,
+  type Members,
+  messageOf,
+  type StepOutput,
+} from "./common.ts";
 
 type Step = CallStep | { readonly pass: true } | { readonly together: readonly (readonly CallStep[])[] };
 
@@ -31,12 +30,6 @@ interface Job {
   readonly book: string;
   readonly tenant: string;
   readonly steps: readonly Step[];
-}
-
-/** The member names of one book in TypeScript (`targets/chobo/names.ts`). */
-interface Members {
-  readonly transfers: Readonly<Record<string, string>>;
-  readonly params: Readonly<Record<string, Readonly<Record<string, string>>>>;
 }
 
 interface Jobs {
@@ -67,21 +60,12 @@ interface Pool extends Queryable {
   end(): Promise<void>;
 }
 
-type Answer = { readonly result: string; readonly reason?: string };
-type Operation = (args: Record<string, string | bigint>, amounts?: Record<string, bigint>) => Promise<Answer>;
-
-/** A generated book value, seen without its book's types. */
-interface ClientBook {
-  readonly [member: string]: unknown;
-  expire(): Promise<number>;
-}
+/** A generated book value with its `expire()`. */
+type PostgresBook = ClientBook & { expire(): Promise<number> };
 
 interface ClientModule {
-  postgres(db: Queryable, options: { tenant: string }): ClientBook;
+  postgres(db: Queryable, options: { tenant: string }): PostgresBook;
 }
-
-/** A step's output: a call's answer, a pass (null), or per caller per call. */
-type StepOutput = string | null | string[][];
 
 /**
  * Runs its functions one at a time: `expire()` calls (they skip holds another `expire()` has
@@ -107,47 +91,9 @@ function recording(db: Queryable, sent: Sent[]): Queryable {
   };
 }
 
-function answerText(a: Answer): string {
-  return a.result === "refused" ? `refused:${a.reason}` : a.result;
-}
-
-function messageOf(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
-
-/** One call through the client: the step's names become the client's, amounts become bigints. */
-async function callClient(book: ClientBook, members: Members, step: CallStep): Promise<string> {
-  const names = members.params[step.call];
-  const strings = Object.fromEntries(Object.entries(step.strings).map(([k, v]) => [names[k], v]));
-  const amounts = Object.fromEntries(
-    Object.entries(step.amounts ?? {}).map(([k, v]) => [names[k], BigInt(v)]),
-  );
-  const transfer = book[members.transfers[step.call]] as Readonly<Record<string, Operation>>;
-  try {
-    switch (step.op) {
-      case "do":
-      case "hold":
-        return answerText(await transfer[step.op]({ ...strings, ...amounts }));
-      case "post":
-        return answerText(
-          await transfer.post(strings, Object.keys(amounts).length > 0 ? amounts : undefined),
-        );
-      case "void":
-        return answerText(await transfer.void(strings));
-    }
-  } catch (e) {
-    return `failed:${messageOf(e)}`;
-  }
-}
-
 async function main(path: string): Promise<void> {
   const input: Jobs = JSON.parse(Deno.readTextFileSync(path));
-  const modules = new Map<string, ClientModule>();
-  for (const [book, written] of Object.entries(input.clients)) {
-    // The build writes one file, `<book>.ts`; a directory names the place it was written to.
-    const file = Deno.statSync(written).isDirectory ? `${written}/${book}.ts` : written;
-    modules.set(book, await import(pathToFileURL(resolve(file)).href));
-  }
+  const modules = await loadClients<ClientModule>(input.clients);
   const pool: Pool = new pg.Pool({
     host: input.socket_dir,
     user: "postgres",
@@ -164,35 +110,24 @@ async function main(path: string): Promise<void> {
     const members = input.members[job.book];
     const sent: Sent[] = [];
     const book = client.postgres(recording(pool, sent), { tenant: job.tenant });
-    const holdTimes: number[] = [];
-    let holdsSince: number | null = null;
-    let late = false;
-    const checkLate = () => {
-      if (holdsSince !== null && Date.now() > holdsSince + input.expiry_ms) late = true;
-    };
+    const clock = new HoldClock(input.expiry_ms, input.margin_ms);
     const call = async (on: ClientBook, step: CallStep) => {
       const answer = await callClient(on, members, step);
-      if (step.op === "hold" && answer === "done") {
-        const now = Date.now();
-        holdTimes.push(now);
-        holdsSince ??= now;
-      }
+      clock.answered(step, answer);
       return answer;
     };
     const steps: StepOutput[] = [];
     for (const step of job.steps) {
       if ("pass" in step) {
-        const wait = Math.max(0, ...holdTimes) + input.expiry_ms + input.margin_ms - Date.now();
-        if (holdTimes.length > 0 && wait > 0) await new Promise((r) => setTimeout(r, wait));
+        await clock.pass();
         try {
           await expiring.run(() => book.expire());
           steps.push(null);
         } catch (e) {
           steps.push(`failed:${messageOf(e)}`);
         }
-        holdsSince = null;
       } else if ("together" in step) {
-        checkLate();
+        clock.check();
         const conns = await connecting.run(() => Promise.all(step.together.map(() => pool.connect())));
         try {
           steps.push(
@@ -207,7 +142,7 @@ async function main(path: string): Promise<void> {
           conns.forEach((c) => c.release());
         }
       } else {
-        checkLate();
+        clock.check();
         steps.push(await call(book, step));
       }
     }
@@ -229,8 +164,8 @@ async function main(path: string): Promise<void> {
           const x = r as Record<string, string>;
           return [x.id, x.state];
         });
-    checkLate();
-    return { id: job.id, steps, late, sent, accounts, holds };
+    clock.check();
+    return { id: job.id, steps, late: clock.late, sent, accounts, holds };
   };
 
   try {
