@@ -4,7 +4,9 @@
  * but for its package clause, and is the same bytes twice; the runtime's white-box tests pass
  * (4.2's result table, accounts and openings that changed); and for every operation of every
  * scenario, the generated Go client sends exactly what `run --show tigerbeetle --format json`
- * prints and ends each step as the reference interpreter says.
+ * prints and ends each step as the reference interpreter says. The clients build in a module that
+ * requires tigerbeetle-go v0.17.9 (`TB_GO_MODULE`), as a user's must: its Client is a
+ * TigerBeetleClient, and each status the runtime reads has the number tigerbeetle-node gives its name.
  *
  * How the Go client is played without a server: each scenario is first played through the
  * TypeScript client (`TigerBeetleBook`, targets/chobo/tigerbeetle/client.ts) over the test double
@@ -27,10 +29,15 @@ import { goPackageName } from "../targets/chobo/postgres/go.ts";
 import { requests, type TbAccount, type TbTransfer } from "../targets/chobo/tigerbeetle/chain.ts";
 import { TigerBeetleBook, type TigerBeetleRequests } from "../targets/chobo/tigerbeetle/client.ts";
 import {
+  TB_GO_MODULE,
   TB_GO_RUNTIME_PACKAGE_LINE,
   TB_GO_RUNTIME_URL,
   tigerbeetleGoClient,
 } from "../targets/chobo/tigerbeetle/go.ts";
+import {
+  CREATE_ACCOUNT_STATUS,
+  CREATE_TRANSFER_STATUS,
+} from "../targets/chobo/tigerbeetle/runtime/runtime.ts";
 import type { TbResult } from "../targets/chobo/tigerbeetle/results.ts";
 import { sentTigerBeetleJson } from "../targets/chobo/tigerbeetle/show.ts";
 import { go, hasGo } from "../verify/runners/go/runner.ts";
@@ -42,14 +49,34 @@ const FIXTURES = `${ROOT}tests/fixtures/tigerbeetle-go/`;
 const BOUNDS = `${FIXTURES}bounds.book`;
 const ORIGIN = { sha: "0123456789abcdef", version: "0.1.0" };
 const GO = await hasGo();
+/** tigerbeetle-go is cgo: without a C compiler Go turns cgo off and cannot build it. */
+const CGO = GO && (await go(["env", "CGO_ENABLED"], ROOT)).trim() === "1";
 
-/** The module the test writes: no requirement, since a client needs only Go's standard library. */
+/** The module the tests write. */
 const MODULE = "chobo.invalid/tigerbeetle-go";
 const GO_VERSION = "1.26.0";
 
 function skipWithoutGo(): boolean {
   if (!GO) console.log("SKIP: chobo: tigerbeetle-go: go is not installed");
-  return !GO;
+  else if (!CGO) {
+    console.log(
+      "SKIP: chobo: tigerbeetle-go: cgo is off (CGO_ENABLED=0 or no C compiler), and tigerbeetle-go needs it",
+    );
+  }
+  return !CGO;
+}
+
+/** The go.mod of a module that holds book packages: what the user's go.mod needs, as `go mod tidy` leaves it. */
+const GO_MOD =
+  `module ${MODULE}\n\ngo ${GO_VERSION}\n\nrequire ${TB_GO_MODULE.path} ${TB_GO_MODULE.version}\n`;
+
+/**
+ * `go mod tidy` over a module written with GO_MOD: it writes go.sum, fetching tigerbeetle-go through
+ * the module proxy on a fresh machine, and leaves go.mod as it was, so the packages import the module.
+ */
+async function tidy(dir: string): Promise<void> {
+  await go(["mod", "tidy"], dir);
+  strictEqual(Deno.readTextFileSync(`${dir}/go.mod`), GO_MOD);
 }
 
 /** Every example and test book, and the bounds book (every kind of bound of seed 4.2's table). */
@@ -154,6 +181,10 @@ Deno.test("tigerbeetle-go: the surface of postgres-go, with TigerBeetle(c, tenan
     ok(go.includes(want), want);
   }
   ok(!go.includes("Expire"), "TigerBeetle gives expired holds back by itself");
+  ok(
+    go.includes(`// ${TB_GO_MODULE.path} ${TB_GO_MODULE.version}, which builds with cgo.`),
+    "the requirement",
+  );
   const runtime = Deno.readTextFileSync(TB_GO_RUNTIME_URL);
   for (
     const want of [
@@ -163,6 +194,7 @@ Deno.test("tigerbeetle-go: the surface of postgres-go, with TigerBeetle(c, tenan
       "\tLookupAccounts(accountIDs []Uint128) ([]Account, error)",
       "\tLookupTransfers(transferIDs []Uint128) ([]Transfer, error)",
       '\t"crypto/sha256"',
+      `\ttb "${TB_GO_MODULE.path}"`,
     ]
   ) {
     ok(runtime.includes(want), want);
@@ -472,7 +504,7 @@ func main() {
 
 /** Writes the module: every book's client with the player beside it, and main.go. */
 function writeModule(dir: string, books: readonly { path: string; book: Book }[]): string[] {
-  Deno.writeTextFileSync(`${dir}/go.mod`, `module ${MODULE}\n\ngo ${GO_VERSION}\n`);
+  Deno.writeTextFileSync(`${dir}/go.mod`, GO_MOD);
   const play = Deno.readTextFileSync(`${FIXTURES}play.go`);
   const packages = books.map(({ path, book }, i) => {
     const pkg = goPackageName(book);
@@ -585,6 +617,7 @@ Deno.test("tigerbeetle-go: gofmt, go vet and the runtime's tests; every operatio
     const packages = writeModule(dir, books);
     const bounds = books.findIndex((b) => b.path === BOUNDS);
     Deno.copyFileSync(`${FIXTURES}runtime_test.go`, `${dir}/b${bounds}/bounds/runtime_test.go`);
+    await tidy(dir);
 
     await t.step("gofmt -l is silent and go vet passes over every client and the player", async () => {
       strictEqual(await gofmt(dir), "");
@@ -666,24 +699,70 @@ Deno.test("tigerbeetle-go: gofmt, go vet and the runtime's tests; every operatio
   }
 });
 
-Deno.test("the Go runtime's status numbers are the TypeScript runtime's, which tigerbeetle-node's bindings pin", async () => {
-  const ts = await import("../targets/chobo/tigerbeetle/runtime/runtime.ts");
-  const go = Deno.readTextFileSync(
-    new URL("../targets/chobo/tigerbeetle/runtime/runtime.go", import.meta.url),
-  );
-  const numbers = new Map<string, string>();
-  for (
-    const m of go.matchAll(
-      /^\s+((?:Account|Transfer)[A-Za-z]+)\s+Create(?:Account|Transfer)Status = (\S+)$/gm,
-    )
-  ) {
-    numbers.set(m[1], m[2] === "math.MaxUint32" ? "4294967295" : m[2]);
+/** statuses.go, beside the runtime in a book's package: what the runtime reads each status as. */
+const STATUSES_GO = `package bounds
+
+// ChoboStatuses is each status the runtime reads, by the name it reads it as, with its number.
+func ChoboStatuses() (accounts, transfers [][2]any) {
+\tfor status, name := range accountStatusNames {
+\t\taccounts = append(accounts, [2]any{name, uint32(status)})
+\t}
+\tfor status, name := range transferStatusNames {
+\t\ttransfers = append(transfers, [2]any{name, uint32(status)})
+\t}
+\treturn accounts, transfers
+}
+`;
+
+/** statuses/main.go: prints ChoboStatuses as JSON; it compiles only if tigerbeetle-go's Client is a TigerBeetleClient. */
+const STATUSES_MAIN_GO = `package main
+
+import (
+\t"encoding/json"
+\t"os"
+
+\ttb "${TB_GO_MODULE.path}"
+
+\t"${MODULE}/bounds"
+)
+
+// The Client that tb.NewClient returns is a TigerBeetleClient.
+var _ bounds.TigerBeetleClient = tb.Client(nil)
+
+func main() {
+\taccounts, transfers := bounds.ChoboStatuses()
+\tif err := json.NewEncoder(os.Stdout).Encode([][][2]any{accounts, transfers}); err != nil {
+\t\tpanic(err)
+\t}
+}
+`;
+
+Deno.test("tigerbeetle-go: its Client is a TigerBeetleClient, and each status the runtime reads has the number the TypeScript runtime gives its name, which tigerbeetle-node's bindings pin", async () => {
+  if (skipWithoutGo()) return;
+  const dir = Deno.makeTempDirSync({ prefix: "chobo-tigerbeetle-go-statuses-" });
+  try {
+    Deno.writeTextFileSync(`${dir}/go.mod`, GO_MOD);
+    write(dir, clientOf(BOUNDS));
+    Deno.writeTextFileSync(`${dir}/bounds/statuses.go`, STATUSES_GO);
+    write(dir, new Map([["statuses/main.go", STATUSES_MAIN_GO]]));
+    await tidy(dir);
+    strictEqual(await gofmt(dir), "");
+    await go(["vet", "./..."], dir);
+    await go(["build", "-o", `${dir}/statuses-bin`, "./statuses"], dir);
+    const run = await new Deno.Command(`${dir}/statuses-bin`, { stdout: "piped", stderr: "piped" }).output();
+    ok(run.success, new TextDecoder().decode(run.stderr));
+    const [accounts, transfers] = JSON.parse(new TextDecoder().decode(run.stdout)) as [string, number][][];
+    for (
+      const [read, table] of [[accounts, CREATE_ACCOUNT_STATUS], [transfers, CREATE_TRANSFER_STATUS]] as const
+    ) {
+      const names = read.map(([name]) => name);
+      strictEqual(new Set(names).size, names.length, `a name read for two statuses: ${names}`);
+      for (const [name, number] of read) {
+        strictEqual(number, table[name], name);
+      }
+    }
+    ok(accounts.length >= 9 && transfers.length >= 24, `${accounts.length} and ${transfers.length} statuses`);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
   }
-  let compared = 0;
-  for (const m of go.matchAll(/^\s+((Account|Transfer)[A-Za-z]+):\s+"([a-z_]+)",$/gm)) {
-    const table = m[2] === "Account" ? ts.CREATE_ACCOUNT_STATUS : ts.CREATE_TRANSFER_STATUS;
-    strictEqual(numbers.get(m[1]), String(table[m[3]]), `${m[1]} (${m[3]})`);
-    compared++;
-  }
-  ok(compared >= 20, `only ${compared} statuses compared`);
 });

@@ -4,7 +4,8 @@
  * types, methods and the table of its definition, and `<package>/runtime.go`, the shared runtime
  * (`runtime/runtime.go`) with its package clause changed. The surface is that of `postgres-go`
  * (`TigerBeetle(c, tenant)` in place of `Postgres(q, tenant)`, no `Expire`: TigerBeetle gives
- * expired holds back by itself). The output is gofmt'd as written.
+ * expired holds back by itself). The output is gofmt'd as written. The runtime imports
+ * tigerbeetle-go (`TB_GO_MODULE`), whose types the package speaks in.
  * @module
  */
 
@@ -19,6 +20,12 @@ import { chainLength, MAX_CHAIN } from "./chain.ts";
 export const TB_GO_RUNTIME_URL: URL = new URL("./runtime/runtime.go", import.meta.url);
 
 export { GO_RUNTIME_PACKAGE_LINE as TB_GO_RUNTIME_PACKAGE_LINE } from "../go_names.ts";
+
+/**
+ * The module the runtime imports (cgo over a bundled static library: a build needs a C compiler).
+ * The go.mod of a module that holds a book's package requires this version.
+ */
+export const TB_GO_MODULE = { path: "github.com/tigerbeetle/tigerbeetle-go", version: "v0.17.9" } as const;
 
 /** A Go string literal (the same escapes as JSON; a BOM would stop the Go compiler). */
 function goString(s: string): string {
@@ -264,9 +271,9 @@ function bookGo(book: Book, pkg: string, origin: { file: string; sha: string; ve
       }\n` +
       `//\n` +
       `// Each write is one chain of linked transfers in one create_transfers request, built from the\n` +
-      `// book's definition (chobo build --target tigerbeetle-go). TigerBeetle takes a TigerBeetleClient:\n` +
-      `// tigerbeetle-go v0.17.9's Client, wrapped so its Account, Transfer and create results are those\n` +
-      `// of runtime.go, which have the same fields. The package does not import tigerbeetle-go (cgo).\n` +
+      `// book's definition (chobo build --target tigerbeetle-go). TigerBeetle takes a TigerBeetleClient,\n` +
+      `// such as the Client of tigerbeetle-go ${TB_GO_MODULE.version}: the module that holds this package requires\n` +
+      `// ${TB_GO_MODULE.path} ${TB_GO_MODULE.version}, which builds with cgo.\n` +
       `package ${pkg}\n\nimport "context"\n`,
   );
   parts.push(

@@ -5,12 +5,10 @@
 // changes. targets/chobo/tigerbeetle/{ids,chain,results,client}.ts are the same steps in
 // TypeScript (docs/targets.md, `tigerbeetle`), and the tests hold both to the same requests.
 //
-// The types below have the names and fields of tigerbeetle-go v0.17's (Account, Transfer, Uint128
-// little-endian, CreateAccountResult and CreateTransferResult with Timestamp and Status), and
-// TigerBeetleClient the four methods of its Client that a book uses. The module is not imported (it
-// needs cgo, and it could not be fetched where this was written), so a book builds with the
-// standard library alone: give TigerBeetle a small wrapper of the Client that copies the fields
-// both ways and converts the status numbers, which follow 0.17's TB_CREATE_*_STATUS.
+// A book builds against tigerbeetle-go v0.17.9, which is cgo over a bundled static library: a
+// build needs a C compiler. Account, Transfer, Uint128 and the create results and statuses are its
+// types under their own names, and TigerBeetleClient is the part of its Client a book uses, which
+// the Client that tb.NewClient returns satisfies.
 
 package book
 
@@ -29,106 +27,25 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	tb "github.com/tigerbeetle/tigerbeetle-go"
 )
 
-// Uint128 is a 128-bit value as tigerbeetle-go holds it: 16 bytes, least significant first.
-type Uint128 [16]uint8
-
-// Account is an account as create_accounts takes it and lookup_accounts returns it.
-type Account struct {
-	ID             Uint128
-	DebitsPending  Uint128
-	DebitsPosted   Uint128
-	CreditsPending Uint128
-	CreditsPosted  Uint128
-	UserData128    Uint128
-	UserData64     uint64
-	UserData32     uint32
-	Reserved       uint32
-	Ledger         uint32
-	Code           uint16
-	Flags          uint16
-	Timestamp      uint64
-}
-
-// Transfer is a transfer as create_transfers takes it and lookup_transfers returns it.
-type Transfer struct {
-	ID              Uint128
-	DebitAccountID  Uint128
-	CreditAccountID Uint128
-	Amount          Uint128
-	PendingID       Uint128
-	UserData128     Uint128
-	UserData64      uint64
-	UserData32      uint32
-	Timeout         uint32
-	Ledger          uint32
-	Code            uint16
-	Flags           uint16
-	Timestamp       uint64
-}
-
-// CreateAccountStatus is what create_accounts answered for one account.
-type CreateAccountStatus uint32
-
-// CreateTransferStatus is what create_transfers answered for one transfer.
-type CreateTransferStatus uint32
-
-// CreateAccountResult is the answer for one account; 0.17 answers every event of a request.
-type CreateAccountResult struct {
-	Timestamp uint64
-	Status    CreateAccountStatus
-}
-
-// CreateTransferResult is the answer for one transfer; 0.17 answers every event of a request.
-type CreateTransferResult struct {
-	Timestamp uint64
-	Status    CreateTransferStatus
-}
-
-// The account statuses chobo reads, numbered as TigerBeetle 0.17 numbers them.
-const (
-	AccountCreated                        CreateAccountStatus = math.MaxUint32
-	AccountLinkedEventFailed              CreateAccountStatus = 1
-	AccountExistsWithDifferentFlags       CreateAccountStatus = 15
-	AccountExistsWithDifferentUserData128 CreateAccountStatus = 16
-	AccountExistsWithDifferentUserData64  CreateAccountStatus = 17
-	AccountExistsWithDifferentUserData32  CreateAccountStatus = 18
-	AccountExistsWithDifferentLedger      CreateAccountStatus = 19
-	AccountExistsWithDifferentCode        CreateAccountStatus = 20
-	AccountExists                         CreateAccountStatus = 21
-)
-
-// The transfer statuses chobo reads, numbered as TigerBeetle 0.17 numbers them.
-const (
-	TransferCreated                            CreateTransferStatus = math.MaxUint32
-	TransferLinkedEventFailed                  CreateTransferStatus = 1
-	TransferAccountsMustBeDifferent            CreateTransferStatus = 12
-	TransferDebitAccountNotFound               CreateTransferStatus = 21
-	TransferCreditAccountNotFound              CreateTransferStatus = 22
-	TransferPendingTransferNotFound            CreateTransferStatus = 25
-	TransferExceedsPendingTransferAmount       CreateTransferStatus = 31
-	TransferPendingTransferAlreadyPosted       CreateTransferStatus = 33
-	TransferPendingTransferAlreadyVoided       CreateTransferStatus = 34
-	TransferPendingTransferExpired             CreateTransferStatus = 35
-	TransferExistsWithDifferentFlags           CreateTransferStatus = 36
-	TransferExistsWithDifferentDebitAccountID  CreateTransferStatus = 37
-	TransferExistsWithDifferentCreditAccountID CreateTransferStatus = 38
-	TransferExistsWithDifferentAmount          CreateTransferStatus = 39
-	TransferExistsWithDifferentPendingID       CreateTransferStatus = 40
-	TransferExistsWithDifferentUserData128     CreateTransferStatus = 41
-	TransferExistsWithDifferentUserData64      CreateTransferStatus = 42
-	TransferExistsWithDifferentUserData32      CreateTransferStatus = 43
-	TransferExistsWithDifferentTimeout         CreateTransferStatus = 44
-	TransferExistsWithDifferentCode            CreateTransferStatus = 45
-	TransferExists                             CreateTransferStatus = 46
-	TransferExceedsCredits                     CreateTransferStatus = 54
-	TransferExistsWithDifferentLedger          CreateTransferStatus = 67
-	TransferIDAlreadyFailed                    CreateTransferStatus = 68
+// The types of tigerbeetle-go that a book sends and reads. Uint128 is 16 bytes, least significant
+// first.
+type (
+	Uint128              = tb.Uint128
+	Account              = tb.Account
+	Transfer             = tb.Transfer
+	CreateAccountStatus  = tb.CreateAccountStatus
+	CreateTransferStatus = tb.CreateTransferStatus
+	CreateAccountResult  = tb.CreateAccountResult
+	CreateTransferResult = tb.CreateTransferResult
 )
 
 // TigerBeetleClient is what a book needs of tigerbeetle-go's Client: the two creates, which answer
-// every event, and the two lookups, which return what exists in the order asked. Tests wrap it.
+// every event, and the two lookups, which return what exists in the order asked. Its Client is one;
+// tests give a fake.
 type TigerBeetleClient interface {
 	CreateAccounts(accounts []Account) ([]CreateAccountResult, error)
 	CreateTransfers(transfers []Transfer) ([]CreateTransferResult, error)
@@ -303,32 +220,11 @@ func leading(role string, parts []string, n int) uint32 {
 	return max(v, 1)
 }
 
-func u128(v uint64) Uint128 {
-	var u Uint128
-	binary.LittleEndian.PutUint64(u[:8], v)
-	return u
-}
-
-// uint64Of is the value when it fits in 64 bits.
-func uint64Of(u Uint128) (uint64, bool) {
-	return binary.LittleEndian.Uint64(u[:8]), binary.LittleEndian.Uint64(u[8:]) == 0
-}
-
-func bigEndian(u Uint128) []byte {
-	be := make([]byte, len(u))
-	for i := range u {
-		be[i] = u[len(u)-1-i]
-	}
-	return be
-}
-
 // hex32 is 32 lower-case hex digits, most significant first (an id as a part of another id).
 func hex32(u Uint128) string {
-	return hex.EncodeToString(bigEndian(u))
-}
-
-func bigOf(u Uint128) *big.Int {
-	return new(big.Int).SetBytes(bigEndian(u))
+	b := u.Bytes()
+	slices.Reverse(b[:])
+	return hex.EncodeToString(b[:])
 }
 
 // randomID is a random id other than 0 and 2¹²⁸ − 1 (the status chain's two).
@@ -390,7 +286,7 @@ func jsonStrings(values []string) string {
 // client sends one book's operations for one tenant. It remembers the accounts and openings it
 // created, so each is sent once per book value (seed 4.2 「勘定を先に作る」).
 type client struct {
-	tb            TigerBeetleClient
+	tigerbeetle   TigerBeetleClient
 	tenant        string
 	def           *bookDef
 	ledgers       []uint32
@@ -403,8 +299,8 @@ type client struct {
 	created map[Uint128]bool
 }
 
-func newClient(tb TigerBeetleClient, tenant string, def *bookDef) *client {
-	c := &client{tb: tb, tenant: tenant, def: def, random: randomID, created: map[Uint128]bool{}}
+func newClient(tigerbeetle TigerBeetleClient, tenant string, def *bookDef) *client {
+	c := &client{tigerbeetle: tigerbeetle, tenant: tenant, def: def, random: randomID, created: map[Uint128]bool{}}
 	code := func(of, name string) uint16 { return uint16(leading("code", []string{def.name, of, name}, 2)) }
 	for _, u := range def.units {
 		c.ledgers = append(c.ledgers, leading("ledger", []string{u.name, strconv.Itoa(u.scale)}, 4))
@@ -697,7 +593,7 @@ func (c *client) openingOf(e accountEvent) (Transfer, bool) {
 		ID:              id128("opening", hex32(e.event.ID)),
 		DebitAccountID:  c.sinkID(a.unit),
 		CreditAccountID: e.event.ID,
-		Amount:          u128(amount),
+		Amount:          tb.ToUint128(amount),
 		UserData128:     e.event.UserData128,
 		UserData32:      e.event.UserData32,
 		Ledger:          e.event.Ledger,
@@ -760,7 +656,7 @@ func (c *client) moveSends(cl *call) moveSends {
 			position := len(chain)
 			tr := Transfer{
 				ID:          c.transferID(t, cl.op, key, position),
-				Amount:      u128(uint64(cl.amountOf(m))),
+				Amount:      tb.ToUint128(uint64(cl.amountOf(m))),
 				UserData128: userData,
 				Timeout:     timeout,
 				Ledger:      c.ledgers[m.unit],
@@ -776,11 +672,11 @@ func (c *client) moveSends(cl *call) moveSends {
 				between(from, to)
 			case pieceProbe:
 				between(from, sink)
-				tr.Amount, tr.Flags = u128(uint64(fromLower.value)), flagPending
+				tr.Amount, tr.Flags = tb.ToUint128(uint64(fromLower.value)), flagPending
 			case pieceProbeVoid:
 				tr = Transfer{
 					ID:          tr.ID,
-					Amount:      u128(uint64(fromLower.value)),
+					Amount:      tb.ToUint128(uint64(fromLower.value)),
 					PendingID:   chain[position-1].transfer.ID,
 					UserData128: userData,
 					Flags:       flagVoidPending,
@@ -834,8 +730,8 @@ func heldAmounts(lookups []Uint128, found []Transfer) ([]int64, bool, error) {
 		if !ok {
 			return nil, false, fmt.Errorf("chobo: the hold's transfer %s is missing while the first is there", hex32(id))
 		}
-		v, fits := uint64Of(f.Amount)
-		if !fits || v > math.MaxInt64 {
+		v, high := f.Amount.Uint64()
+		if high != 0 || v > math.MaxInt64 {
 			return nil, false, fmt.Errorf("chobo: the hold's transfer %s holds more than 2⁶³ − 1", hex32(id))
 		}
 		held[i] = int64(v)
@@ -893,7 +789,7 @@ func (c *client) settleChain(cl *call, held []int64) []chainEntry {
 		}
 		chain = append(chain, chainEntry{s.piece, s.move, Transfer{
 			ID:          c.transferID(t, cl.op, key, len(chain)),
-			Amount:      u128(uint64(amounts[s.move])),
+			Amount:      tb.ToUint128(uint64(amounts[s.move])),
 			PendingID:   c.transferID(t, opHold, key, s.position),
 			UserData128: userData,
 			Flags:       flags,
@@ -933,42 +829,42 @@ func (c *client) statusChain(index int, key []string) ([]chainEntry, error) {
 // Reading the answers (seed 4.2 「結果の読み方」; targets/chobo/tigerbeetle/results.ts).
 
 var accountStatusNames = map[CreateAccountStatus]string{
-	AccountCreated:                        "created",
-	AccountLinkedEventFailed:              "linked_event_failed",
-	AccountExistsWithDifferentFlags:       "exists_with_different_flags",
-	AccountExistsWithDifferentUserData128: "exists_with_different_user_data_128",
-	AccountExistsWithDifferentUserData64:  "exists_with_different_user_data_64",
-	AccountExistsWithDifferentUserData32:  "exists_with_different_user_data_32",
-	AccountExistsWithDifferentLedger:      "exists_with_different_ledger",
-	AccountExistsWithDifferentCode:        "exists_with_different_code",
-	AccountExists:                         "exists",
+	tb.AccountCreated:                        "created",
+	tb.AccountLinkedEventFailed:              "linked_event_failed",
+	tb.AccountExistsWithDifferentFlags:       "exists_with_different_flags",
+	tb.AccountExistsWithDifferentUserData128: "exists_with_different_user_data_128",
+	tb.AccountExistsWithDifferentUserData64:  "exists_with_different_user_data_64",
+	tb.AccountExistsWithDifferentUserData32:  "exists_with_different_user_data_32",
+	tb.AccountExistsWithDifferentLedger:      "exists_with_different_ledger",
+	tb.AccountExistsWithDifferentCode:        "exists_with_different_code",
+	tb.AccountExists:                         "exists",
 }
 
 var transferStatusNames = map[CreateTransferStatus]string{
-	TransferCreated:                            "created",
-	TransferLinkedEventFailed:                  "linked_event_failed",
-	TransferAccountsMustBeDifferent:            "accounts_must_be_different",
-	TransferDebitAccountNotFound:               "debit_account_not_found",
-	TransferCreditAccountNotFound:              "credit_account_not_found",
-	TransferPendingTransferNotFound:            "pending_transfer_not_found",
-	TransferExceedsPendingTransferAmount:       "exceeds_pending_transfer_amount",
-	TransferPendingTransferAlreadyPosted:       "pending_transfer_already_posted",
-	TransferPendingTransferAlreadyVoided:       "pending_transfer_already_voided",
-	TransferPendingTransferExpired:             "pending_transfer_expired",
-	TransferExistsWithDifferentFlags:           "exists_with_different_flags",
-	TransferExistsWithDifferentDebitAccountID:  "exists_with_different_debit_account_id",
-	TransferExistsWithDifferentCreditAccountID: "exists_with_different_credit_account_id",
-	TransferExistsWithDifferentAmount:          "exists_with_different_amount",
-	TransferExistsWithDifferentPendingID:       "exists_with_different_pending_id",
-	TransferExistsWithDifferentUserData128:     "exists_with_different_user_data_128",
-	TransferExistsWithDifferentUserData64:      "exists_with_different_user_data_64",
-	TransferExistsWithDifferentUserData32:      "exists_with_different_user_data_32",
-	TransferExistsWithDifferentTimeout:         "exists_with_different_timeout",
-	TransferExistsWithDifferentCode:            "exists_with_different_code",
-	TransferExists:                             "exists",
-	TransferExceedsCredits:                     "exceeds_credits",
-	TransferExistsWithDifferentLedger:          "exists_with_different_ledger",
-	TransferIDAlreadyFailed:                    "id_already_failed",
+	tb.TransferCreated:                            "created",
+	tb.TransferLinkedEventFailed:                  "linked_event_failed",
+	tb.TransferAccountsMustBeDifferent:            "accounts_must_be_different",
+	tb.TransferDebitAccountNotFound:               "debit_account_not_found",
+	tb.TransferCreditAccountNotFound:              "credit_account_not_found",
+	tb.TransferPendingTransferNotFound:            "pending_transfer_not_found",
+	tb.TransferExceedsPendingTransferAmount:       "exceeds_pending_transfer_amount",
+	tb.TransferPendingTransferAlreadyPosted:       "pending_transfer_already_posted",
+	tb.TransferPendingTransferAlreadyVoided:       "pending_transfer_already_voided",
+	tb.TransferPendingTransferExpired:             "pending_transfer_expired",
+	tb.TransferExistsWithDifferentFlags:           "exists_with_different_flags",
+	tb.TransferExistsWithDifferentDebitAccountID:  "exists_with_different_debit_account_id",
+	tb.TransferExistsWithDifferentCreditAccountID: "exists_with_different_credit_account_id",
+	tb.TransferExistsWithDifferentAmount:          "exists_with_different_amount",
+	tb.TransferExistsWithDifferentPendingID:       "exists_with_different_pending_id",
+	tb.TransferExistsWithDifferentUserData128:     "exists_with_different_user_data_128",
+	tb.TransferExistsWithDifferentUserData64:      "exists_with_different_user_data_64",
+	tb.TransferExistsWithDifferentUserData32:      "exists_with_different_user_data_32",
+	tb.TransferExistsWithDifferentTimeout:         "exists_with_different_timeout",
+	tb.TransferExistsWithDifferentCode:            "exists_with_different_code",
+	tb.TransferExists:                             "exists",
+	tb.TransferExceedsCredits:                     "exceeds_credits",
+	tb.TransferExistsWithDifferentLedger:          "exists_with_different_ledger",
+	tb.TransferIDAlreadyFailed:                    "id_already_failed",
 }
 
 const existsWithDifferent = "exists_with_different_"
@@ -1034,39 +930,39 @@ func (d *bookDef) chainOutcome(t *transferDef, op string, chain []chainEntry, re
 	}
 	at := -1
 	for i, r := range results {
-		if r.Status != TransferCreated && r.Status != TransferLinkedEventFailed {
+		if r.Status != tb.TransferCreated && r.Status != tb.TransferLinkedEventFailed {
 			at = i
 			break
 		}
 	}
 	if at < 0 {
 		for _, r := range results {
-			if r.Status != TransferCreated {
+			if r.Status != tb.TransferCreated {
 				return Result{}, unexpected(what, names)
 			}
 		}
 		return Result{Outcome: Done}, nil
 	}
 	switch s := results[at].Status; {
-	case s == TransferExists && at == 0:
+	case s == tb.TransferExists && at == 0:
 		return Result{Outcome: DoneBefore}, nil
-	case s == TransferExists, strings.HasPrefix(transferStatusName(s), existsWithDifferent):
+	case s == tb.TransferExists, strings.HasPrefix(transferStatusName(s), existsWithDifferent):
 		return refused("key_conflict"), nil
-	case s == TransferIDAlreadyFailed:
+	case s == tb.TransferIDAlreadyFailed:
 		return refused("already_refused"), nil
-	case s == TransferExceedsCredits:
+	case s == tb.TransferExceedsCredits:
 		if reason, ok := d.boundReason(t, chain[at]); ok {
 			return refused(reason), nil
 		}
-	case s == TransferAccountsMustBeDifferent:
+	case s == tb.TransferAccountsMustBeDifferent:
 		return refused("same_account"), nil
-	case s == TransferPendingTransferAlreadyPosted:
+	case s == tb.TransferPendingTransferAlreadyPosted:
 		return refused("already_posted"), nil
-	case s == TransferPendingTransferAlreadyVoided:
+	case s == tb.TransferPendingTransferAlreadyVoided:
 		return refused("already_voided"), nil
-	case s == TransferPendingTransferExpired:
+	case s == tb.TransferPendingTransferExpired:
 		return refused("expired"), nil
-	case s == TransferExceedsPendingTransferAmount:
+	case s == tb.TransferExceedsPendingTransferAmount:
 		return refused("over_hold"), nil
 	}
 	return Result{}, unexpected(what, names)
@@ -1078,11 +974,11 @@ var statusResults = []struct {
 	first, second CreateTransferStatus
 	state         HoldState
 }{
-	{TransferLinkedEventFailed, TransferAccountsMustBeDifferent, Held},
-	{TransferPendingTransferAlreadyPosted, TransferLinkedEventFailed, Posted},
-	{TransferPendingTransferAlreadyVoided, TransferLinkedEventFailed, Voided},
-	{TransferPendingTransferExpired, TransferLinkedEventFailed, Expired},
-	{TransferPendingTransferNotFound, TransferLinkedEventFailed, ""},
+	{tb.TransferLinkedEventFailed, tb.TransferAccountsMustBeDifferent, Held},
+	{tb.TransferPendingTransferAlreadyPosted, tb.TransferLinkedEventFailed, Posted},
+	{tb.TransferPendingTransferAlreadyVoided, tb.TransferLinkedEventFailed, Voided},
+	{tb.TransferPendingTransferExpired, tb.TransferLinkedEventFailed, Expired},
+	{tb.TransferPendingTransferNotFound, tb.TransferLinkedEventFailed, ""},
 }
 
 // statusOf is the state the status chain's results say.
@@ -1142,7 +1038,7 @@ func (d *bookDef) accountsFailure(events []accountEvent, results []CreateAccount
 		return unexpected("create_accounts", names)
 	}
 	for i, r := range results {
-		if r.Status == AccountCreated || r.Status == AccountExists {
+		if r.Status == tb.AccountCreated || r.Status == tb.AccountExists {
 			continue
 		}
 		name := d.whatText(events[i].what)
@@ -1162,7 +1058,7 @@ func (d *bookDef) openingsFailure(openings []Transfer, accounts []accountEvent, 
 		return unexpected("the openings", transferStatusNamesOf(results))
 	}
 	for i, r := range results {
-		if r.Status == TransferCreated || r.Status == TransferExists {
+		if r.Status == tb.TransferCreated || r.Status == tb.TransferExists {
 			continue
 		}
 		name := "an account"
@@ -1171,7 +1067,7 @@ func (d *bookDef) openingsFailure(openings []Transfer, accounts []accountEvent, 
 				name = d.whatText(a.what)
 			}
 		}
-		if r.Status == TransferExistsWithDifferentAmount {
+		if r.Status == tb.TransferExistsWithDifferentAmount {
 			return fmt.Errorf("chobo: the opening of %s exists with another amount: the book's bound changed (seed 2.8); make a new account kind instead", name)
 		}
 		return unexpected("the opening of "+name, []string{transferStatusName(r.Status)})
@@ -1186,7 +1082,7 @@ func (c *client) createAccounts(ctx context.Context, events []Account) ([]Create
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return c.tb.CreateAccounts(events)
+	return c.tigerbeetle.CreateAccounts(events)
 }
 
 func (c *client) createTransfers(ctx context.Context, events []Transfer) ([]CreateTransferResult, error) {
@@ -1196,7 +1092,7 @@ func (c *client) createTransfers(ctx context.Context, events []Transfer) ([]Crea
 	if len(events) > maxBatch {
 		return nil, fmt.Errorf("chobo: %d transfers in one request, more than %d (E060)", len(events), maxBatch)
 	}
-	return c.tb.CreateTransfers(events)
+	return c.tigerbeetle.CreateTransfers(events)
 }
 
 func transfersOf(chain []chainEntry) []Transfer {
@@ -1283,7 +1179,7 @@ func (c *client) settle(ctx context.Context, cl *call) (Result, error) {
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
-	found, err := c.tb.LookupTransfers(lookups)
+	found, err := c.tigerbeetle.LookupTransfers(lookups)
 	if err != nil {
 		return Result{}, err
 	}
@@ -1343,7 +1239,7 @@ func (c *client) balance(ctx context.Context, account int, args ...string) (Bala
 		return Balance{}, err
 	}
 	id := c.accountID(account, args)
-	found, err := c.tb.LookupAccounts([]Uint128{id})
+	found, err := c.tigerbeetle.LookupAccounts([]Uint128{id})
 	if err != nil {
 		return Balance{}, err
 	}
@@ -1351,8 +1247,8 @@ func (c *client) balance(ctx context.Context, account int, args ...string) (Bala
 		if a.ID != id {
 			continue
 		}
-		posted := new(big.Int).Sub(bigOf(a.CreditsPosted), bigOf(a.DebitsPosted))
-		numbers := [3]*big.Int{posted, bigOf(a.CreditsPending), bigOf(a.DebitsPending)}
+		posted := new(big.Int).Sub(a.CreditsPosted.BigInt(), a.DebitsPosted.BigInt())
+		numbers := [3]*big.Int{posted, a.CreditsPending.BigInt(), a.DebitsPending.BigInt()}
 		for _, n := range numbers {
 			if !n.IsInt64() {
 				name := c.def.whatText(accountWhat{kind: kindAccount, account: account, args: args})
