@@ -8,6 +8,7 @@
 import type { Book } from "../lang/chobo/model.ts";
 import { pythonClient } from "../targets/chobo/postgres/python.ts";
 import { typescriptClient } from "../targets/chobo/postgres/typescript.ts";
+import { tigerbeetlePythonClient } from "../targets/chobo/tigerbeetle/python.ts";
 import { tigerbeetleTypescriptClient } from "../targets/chobo/tigerbeetle/typescript.ts";
 import { buildGoRunner } from "./runners/go/runner.ts";
 import type { ClientRunner, Subject } from "./chobo_postgres.ts";
@@ -59,6 +60,13 @@ export const TB_TYPESCRIPT_RUNNER: ClientRunner = fileRunner(
   "typescript",
   tigerbeetleTypescriptClient,
   (jobs) => [Deno.execPath(), "run", "-A", runnerPath("./runners/typescript/tigerbeetle.ts"), jobs],
+);
+
+/** The Python client on tigerbeetle 0.17.9's `ClientSync`, in a Python process. */
+export const TB_PYTHON_RUNNER: ClientRunner = fileRunner(
+  "python",
+  tigerbeetlePythonClient,
+  (jobs) => ["python3", runnerPath("./runners/python/tigerbeetle_runner.py"), jobs],
 );
 
 /**

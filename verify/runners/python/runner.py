@@ -7,27 +7,23 @@ answered, every statement each job's client sent, and the rows its tenant ended 
 Jobs run on threads sharing one psycopg_pool of `pool` connections in autocommit mode, so each
 call is a transaction of its own and the client may retry it. A step between jobs takes a pooled
 connection for one statement; the callers of a `together` each take a connection of their own,
-all of them at once, and start together. Names of members and arguments are NFKC-normalized,
-as Python normalizes the identifiers of the generated source. A `pass` whose `expire()` raised
-answers `failed:<message>` instead of null, so the comparison sees it.
+all of them at once, and start together. A `pass` whose `expire()` raised answers
+`failed:<message>` instead of null, so the comparison sees it.
 """
 
-import importlib.util
 import json
-import os
 import re
 import sys
 import threading
-import time
-import unicodedata
 from collections.abc import Sequence
-from types import ModuleType
 from typing import Any
 
 import psycopg
 from psycopg import sql
 from psycopg.conninfo import make_conninfo
 from psycopg_pool import ConnectionPool
+
+from common import HoldClock, call, failure, load_client
 
 Statement = dict[str, object]
 Step = str | None | list[list[str]]
@@ -138,28 +134,6 @@ class PooledConnection:
         return PooledCursor(self._pool, self._recorder)
 
 
-def load_client(book: str, where: str) -> ModuleType:
-    """The generated `<book>.py`: `where` is the file or the directory the build wrote it into."""
-    path = os.path.join(where, f"{book}.py") if os.path.isdir(where) else where
-    name = f"chobo_client_{book}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
-        raise ImportError(f"cannot load the client of {book} from {path}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-def python_name(name: str) -> str:
-    return unicodedata.normalize("NFKC", name)
-
-
-def failure(error: Exception) -> str:
-    lines = str(error).strip().splitlines()
-    return f"failed:{lines[0] if lines else type(error).__name__}"
-
-
 class Job:
     """One job's clients, what they sent, and the holds that decide its waits and lateness."""
 
@@ -170,33 +144,13 @@ class Job:
         self.client = runner.clients[self.book]
         self.members: dict[str, Any] = runner.members[self.book]
         self.recorder = Recorder()
-        self._lock = threading.Lock()
-        self.hold_times: list[float] = []
-        self.holds_since: float | None = None
-        self.late = False
+        self.clock = HoldClock(runner.expiry_s, runner.margin_s)
 
     def call(self, value: Any, step: dict[str, Any]) -> str:
         """One `do`/`hold`/`post`/`void` through a book value, as the step's answer."""
-        transfer = getattr(value, python_name(self.members["transfers"][step["call"]]))
-        names: dict[str, str] = self.members["params"][step["call"]]
-        args: dict[str, object] = {python_name(names[k]): v for k, v in step.get("strings", {}).items()}
-        args.update({python_name(names[k]): int(v) for k, v in step.get("amounts", {}).items()})
-        try:
-            result = getattr(transfer, step["op"])(**args)
-        except Exception as error:
-            return failure(error)
-        got = f"refused:{result.reason}" if result.result == "refused" else str(result.result)
-        if step["op"] == "hold" and got == "done":
-            now = time.monotonic()
-            with self._lock:
-                self.hold_times.append(now)
-                if self.holds_since is None:
-                    self.holds_since = now
-        return got
-
-    def check_late(self) -> None:
-        if self.holds_since is not None and time.monotonic() > self.holds_since + self.runner.expiry_s:
-            self.late = True
+        answer = call(value, self.members, step)
+        self.clock.answered(step, answer)
+        return answer
 
     def together(self, callers: list[list[dict[str, Any]]]) -> list[list[str]]:
         """Each caller on a connection of its own, all starting at once."""
@@ -226,11 +180,7 @@ class Job:
 
     def pass_time(self, value: Any) -> Step:
         """Waits until every hold is past its expiry and the margin, then calls `expire()`."""
-        if self.hold_times:
-            wait = max(self.hold_times) + self.runner.expiry_s + self.runner.margin_s - time.monotonic()
-            if wait > 0:
-                time.sleep(wait)
-        self.holds_since = None
+        self.clock.until_expired()
         with self.runner.expiring:
             try:
                 value.expire()
@@ -259,14 +209,14 @@ class Job:
             if "pass" in step:
                 answers.append(self.pass_time(value))
                 continue
-            self.check_late()
+            self.clock.check()
             answers.append(self.together(step["together"]) if "together" in step else self.call(value, step))
         accounts, holds = self.rows()
         # After the read: a hold that expired before it ended may have been given back by another job.
-        self.check_late()
+        self.clock.check()
         return {
             "steps": answers,
-            "late": self.late,
+            "late": self.clock.late,
             "sent": self.recorder.sent,
             "accounts": accounts,
             "holds": holds,
