@@ -11,6 +11,7 @@ import { typescriptClient } from "../targets/chobo/postgres/typescript.ts";
 import { tigerbeetlePythonClient } from "../targets/chobo/tigerbeetle/python.ts";
 import { tigerbeetleTypescriptClient } from "../targets/chobo/tigerbeetle/typescript.ts";
 import { buildGoRunner } from "./runners/go/runner.ts";
+import { buildTbGoRunner } from "./runners/go/tigerbeetle.ts";
 import type { ClientRunner, Subject } from "./chobo_postgres.ts";
 
 const ORIGIN = { sha: "test", version: "test" };
@@ -84,5 +85,16 @@ export function goRunner(binary: { path: string | null }): ClientRunner {
       return Object.fromEntries(list.map((s) => [s.copy.name, binary.path!]));
     },
     command: (jobs) => [binary.path!, jobs],
+  };
+}
+
+/** The Go client on tigerbeetle-go v0.17.9, in one binary the runner module builds (as `goRunner`). */
+export function tbGoRunner(binary: { path: string | null }): ClientRunner {
+  return {
+    ...goRunner(binary),
+    writeClients: async (list: readonly Subject[], dir: string) => {
+      binary.path = await buildTbGoRunner(`${dir}/go`, list.map((s) => s.copy));
+      return Object.fromEntries(list.map((s) => [s.copy.name, binary.path!]));
+    },
   };
 }

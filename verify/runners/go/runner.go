@@ -1,17 +1,16 @@
-// The Go runner of verify/runners/README.md: plays every job of a jobs.json at once through the
-// generated Go clients and prints what each step answered and what each job sent. buildGoRunner
-// (runner.ts) copies this file next to a generated main.go that holds the table of the books.
+// The Go runner of verify/runners/README.md on PostgreSQL: plays every job of a jobs.json at once
+// through the generated Go clients and prints what each step answered and what each job sent.
+// buildGoRunner (runner.ts) copies this file and common.go next to a generated main.go that holds
+// the table of the books.
 
 package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"strconv"
 	"sync"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -19,27 +18,15 @@ import (
 
 // jobsFile is jobs.json; its "clients" are not read, since the clients are compiled in.
 type jobsFile struct {
-	SocketDir string    `json:"socket_dir"`
-	Pool      int32     `json:"pool"`
-	ExpiryMs  int64     `json:"expiry_ms"`
-	MarginMs  int64     `json:"margin_ms"`
-	Jobs      []jobSpec `json:"jobs"`
+	SocketDir string `json:"socket_dir"`
+	Pool      int32  `json:"pool"`
+	holdTimes
+	Jobs []jobSpec `json:"jobs"`
 }
 
 type jobSpec struct {
-	ID     string     `json:"id"`
-	Book   string     `json:"book"`
-	Tenant string     `json:"tenant"`
-	Steps  []stepSpec `json:"steps"`
-}
-
-type stepSpec struct {
-	Call     string            `json:"call"`
-	Op       string            `json:"op"`
-	Strings  map[string]string `json:"strings"`
-	Amounts  map[string]string `json:"amounts"`
-	Pass     bool              `json:"pass"`
-	Together [][]stepSpec      `json:"together"`
+	jobName
+	Steps []stepSpec `json:"steps"`
 }
 
 type sentStatement struct {
@@ -56,21 +43,9 @@ type jobResult struct {
 	Holds    [][]string      `json:"holds"`
 }
 
-// step is one call's arguments: the book's parameter names, amounts read as int64.
-type step struct {
-	strings map[string]string
-	amounts map[string]int64
-}
-
-func (s step) text(name string) string  { return s.strings[name] }
-func (s step) amount(name string) int64 { return s.amounts[name] }
-
-// partial is true for a post that names its amounts; a post without them posts in full.
-func (s step) partial() bool { return len(s.amounts) > 0 }
-
 // client is one book value: its operations by "<transfer>.<op>", and expire().
 type client struct {
-	call   func(ctx context.Context, name string, s step) (outcome, reason string, err error)
+	call   callFunc
 	expire func(ctx context.Context) error
 }
 
@@ -107,73 +82,21 @@ func (r *recorder) QueryRow(ctx context.Context, sql string, args ...any) pgx.Ro
 	return r.q.QueryRow(ctx, sql, args...)
 }
 
-// jobState is what a job's callers share: the statements sent and the holds made since the last pass.
+// jobState is what a job's callers share: the statements sent and the clock of its holds.
 type jobState struct {
-	mu         sync.Mutex
-	sent       []sentStatement
-	lastHold   time.Time
-	holdsSince time.Time
-	late       bool
-}
-
-func (j *jobState) held(at time.Time) {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	if at.After(j.lastHold) {
-		j.lastHold = at
-	}
-	if j.holdsSince.IsZero() {
-		j.holdsSince = at
-	}
-}
-
-func (j *jobState) checkLate(expiry time.Duration) {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	if !j.holdsSince.IsZero() && time.Since(j.holdsSince) > expiry {
-		j.late = true
-	}
+	mu    sync.Mutex
+	sent  []sentStatement
+	clock *holdClock
 }
 
 type runner struct {
-	pool   *pgxpool.Pool
-	books  map[string]func(q *recorder, tenant string) client
-	expiry time.Duration
-	margin time.Duration
+	pool  *pgxpool.Pool
+	books map[string]func(q *recorder, tenant string) client
+	times holdTimes
 	// One expire() at a time: expire() skips the holds another one has locked.
 	expiring sync.Mutex
 	// A together takes its connections at once, so two togethers never wait on each other's.
 	acquiring sync.Mutex
-}
-
-func parseStep(s stepSpec) (step, error) {
-	amounts := make(map[string]int64, len(s.Amounts))
-	for name, text := range s.Amounts {
-		v, err := strconv.ParseInt(text, 10, 64)
-		if err != nil {
-			return step{}, fmt.Errorf("amount %s: %w", name, err)
-		}
-		amounts[name] = v
-	}
-	return step{strings: s.Strings, amounts: amounts}, nil
-}
-
-func (r *runner) call(ctx context.Context, c client, j *jobState, s stepSpec) string {
-	args, err := parseStep(s)
-	if err != nil {
-		return "failed:" + err.Error()
-	}
-	outcome, reason, err := c.call(ctx, s.Call+"."+s.Op, args)
-	switch {
-	case err != nil:
-		return "failed:" + err.Error()
-	case outcome == "refused":
-		return "refused:" + reason
-	}
-	if s.Op == "hold" && outcome == "done" {
-		j.held(time.Now())
-	}
-	return outcome
 }
 
 func (r *runner) together(ctx context.Context, tenant string, newClient func(*recorder, string) client, j *jobState, callers [][]stepSpec) [][]string {
@@ -217,7 +140,7 @@ func (r *runner) together(ctx context.Context, tenant string, newClient func(*re
 			defer wg.Done()
 			c := newClient(&recorder{q: conns[i], job: j}, tenant)
 			for _, s := range calls {
-				out[i] = append(out[i], r.call(ctx, c, j, s))
+				out[i] = append(out[i], call(ctx, c.call, j.clock, s))
 			}
 		}()
 	}
@@ -226,25 +149,17 @@ func (r *runner) together(ctx context.Context, tenant string, newClient func(*re
 }
 
 func (r *runner) pass(ctx context.Context, c client, j *jobState) {
-	j.mu.Lock()
-	last := j.lastHold
-	j.mu.Unlock()
-	if !last.IsZero() {
-		time.Sleep(time.Until(last.Add(r.expiry + r.margin)))
-	}
+	j.clock.pass()
 	r.expiring.Lock()
 	err := c.expire(ctx)
 	r.expiring.Unlock()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "runner: expire(): %v\n", err)
 	}
-	j.mu.Lock()
-	j.holdsSince = time.Time{}
-	j.mu.Unlock()
 }
 
 func (r *runner) play(ctx context.Context, spec jobSpec) jobResult {
-	j := &jobState{}
+	j := &jobState{clock: r.times.newClock()}
 	result := jobResult{ID: spec.ID, Steps: make([]any, 0, len(spec.Steps))}
 	newClient, ok := r.books[spec.Book]
 	if !ok {
@@ -261,11 +176,11 @@ func (r *runner) play(ctx context.Context, spec jobSpec) jobResult {
 			r.pass(ctx, c, j)
 			result.Steps = append(result.Steps, nil)
 		case s.Together != nil:
-			j.checkLate(r.expiry)
+			j.clock.check()
 			result.Steps = append(result.Steps, r.together(ctx, spec.Tenant, newClient, j, s.Together))
 		default:
-			j.checkLate(r.expiry)
-			result.Steps = append(result.Steps, r.call(ctx, c, j, s))
+			j.clock.check()
+			result.Steps = append(result.Steps, call(ctx, c.call, j.clock, s))
 		}
 	}
 	// The end state is read inside the job's time: another job's expire() gives back every hold
@@ -273,8 +188,8 @@ func (r *runner) play(ctx context.Context, spec jobSpec) jobResult {
 	result.Accounts = r.rows(ctx, `select id::text, posted::text, held_in::text, held_out::text from `+
 		quote(spec.Book)+`.accounts where tenant = $1 order by id`, spec.Tenant)
 	result.Holds = r.rows(ctx, `select id::text, state from `+quote(spec.Book)+`.holds where tenant = $1 order by id`, spec.Tenant)
-	j.checkLate(r.expiry)
-	result.Late = j.late
+	j.clock.check()
+	result.Late = j.clock.isLate()
 	result.Sent = j.sent
 	if result.Sent == nil {
 		result.Sent = []sentStatement{}
@@ -320,16 +235,9 @@ func (r *runner) rows(ctx context.Context, sql string, tenant string) [][]string
 }
 
 func run(args []string, books map[string]func(q *recorder, tenant string) client) error {
-	if len(args) != 2 {
-		return fmt.Errorf("usage: %s <jobs.json>", args[0])
-	}
-	text, err := os.ReadFile(args[1])
-	if err != nil {
-		return err
-	}
 	var jobs jobsFile
-	if err := json.Unmarshal(text, &jobs); err != nil {
-		return fmt.Errorf("%s: %w", args[1], err)
+	if err := readJobs(args, &jobs); err != nil {
+		return err
 	}
 	config, err := pgxpool.ParseConfig("")
 	if err != nil {
@@ -347,24 +255,13 @@ func run(args []string, books map[string]func(q *recorder, tenant string) client
 	}
 	defer pool.Close()
 	r := &runner{
-		pool:   pool,
-		books:  books,
-		expiry: time.Duration(jobs.ExpiryMs) * time.Millisecond,
-		margin: time.Duration(jobs.MarginMs) * time.Millisecond,
+		pool:  pool,
+		books: books,
+		times: jobs.holdTimes,
 	}
-	results := make([]jobResult, len(jobs.Jobs))
-	var wg sync.WaitGroup
-	for i, spec := range jobs.Jobs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			results[i] = r.play(ctx, spec)
-		}()
-	}
-	wg.Wait()
-	out := json.NewEncoder(os.Stdout)
-	out.SetEscapeHTML(false)
-	return out.Encode(map[string]any{"results": results})
+	return playAll(jobs.Jobs, func(_ int, spec jobSpec) (jobResult, error) {
+		return r.play(ctx, spec), nil
+	})
 }
 
 // bookClient is one book value of a generated package: B its *Book, R its Result.
@@ -375,18 +272,7 @@ func bookClient[B any, R any](
 	expire func(B, context.Context) (int, error),
 ) client {
 	return client{
-		call: func(ctx context.Context, name string, s step) (string, string, error) {
-			op, ok := ops[name]
-			if !ok {
-				return "", "", fmt.Errorf("no operation %s", name)
-			}
-			r, err := op(ctx, b, s)
-			if err != nil {
-				return "", "", err
-			}
-			outcome, reason := answer(r)
-			return outcome, reason, nil
-		},
+		call: bookCalls(b, ops, answer),
 		expire: func(ctx context.Context) error {
 			_, err := expire(b, ctx)
 			return err
