@@ -131,15 +131,15 @@ export function expectedRequests(op: SentOperation, created: Set<bigint>): SentR
   return out;
 }
 
-/** Sorts each event's fields, so that objects compare by what they hold. */
+/** Sorts the keys of every object, so that objects compare by what they hold. */
 function canonical(list: readonly SentRequest[]): string {
-  return JSON.stringify(
-    list.map((r) =>
-      "events" in r
-        ? { kind: r.kind, events: r.events.map((e) => Object.fromEntries(Object.entries(e).sort())) }
-        : r
-    ),
-  );
+  const sorted = (x: unknown): unknown =>
+    Array.isArray(x) ? x.map(sorted) : x !== null && typeof x === "object"
+      ? Object.fromEntries(
+        Object.entries(x).sort(([a], [b]) => a < b ? -1 : 1).map(([k, v]) => [k, sorted(v)]),
+      )
+      : x;
+  return JSON.stringify(sorted(list));
 }
 
 /**

@@ -5,6 +5,8 @@
  *
  * - `postgres`: on a disposable PostgreSQL cluster (when server binaries exist), the SQL called
  *   directly and each client language through its runner; then embedded PGlite.
+ * - `tigerbeetle`: on a disposable replica of the binary `CHOBO_TIGERBEETLE` names, each client
+ *   language through its runner; without the variable it says SKIP and passes.
  * @module
  */
 
@@ -19,7 +21,16 @@ import {
   verifyScenarios,
   verifyWithRunner,
 } from "./chobo_postgres.ts";
-import { goRunner, PYTHON_RUNNER, TYPESCRIPT_RUNNER } from "./client_runners.ts";
+import { verifyOnTigerBeetle } from "./chobo_tigerbeetle.ts";
+import {
+  goRunner,
+  PYTHON_RUNNER,
+  TB_PYTHON_RUNNER,
+  TB_TYPESCRIPT_RUNNER,
+  tbGoRunner,
+  TYPESCRIPT_RUNNER,
+} from "./client_runners.ts";
+import { checkVersion, startReplica } from "./tb_replica.ts";
 import { findPgBin, startCluster } from "./pg_cluster.ts";
 import { pgliteDb, serverDb } from "./pg_db.ts";
 
@@ -96,7 +107,53 @@ async function verifyPostgres(): Promise<number> {
   return failures.length === 0 ? 0 : 1;
 }
 
-const TARGETS: Record<string, () => Promise<number>> = { postgres: verifyPostgres };
+/** The client languages played on TigerBeetle, one after another. */
+const TB_RUNNERS: readonly ClientRunner[] = [
+  TB_TYPESCRIPT_RUNNER,
+  TB_PYTHON_RUNNER,
+  tbGoRunner({ path: null }),
+];
+
+async function verifyTigerBeetle(): Promise<number> {
+  const bin = Deno.env.get("CHOBO_TIGERBEETLE") ?? "";
+  if (bin === "") {
+    console.log("SKIP: chobo: tigerbeetle: CHOBO_TIGERBEETLE is not set");
+    return 0;
+  }
+  let failures: string[] = [];
+  try {
+    console.log(`CHOBO_TIGERBEETLE: ${await checkVersion(bin)}`);
+    const list = subjects(["tests/books", "examples"]);
+    const replica = await startReplica(bin);
+    try {
+      const run = `verify-${Date.now()}`;
+      for (const r of TB_RUNNERS) {
+        const label = `tigerbeetle × ${r.lang}`;
+        const started = performance.now();
+        const report = await verifyOnTigerBeetle({ addresses: replica.address }, list, r, run);
+        console.log(line(label, report, (performance.now() - started) / 1000));
+        for (const again of report.ranAgain) console.log(`  run again: ${again}`);
+        failures.push(...report.failures.map((f) => `${label}: ${f}`));
+      }
+    } finally {
+      await replica.stop();
+    }
+  } catch (e) {
+    failures = [...failures, e instanceof Error ? e.message : String(e)];
+  }
+  console.log(
+    failures.length === 0
+      ? "verify tigerbeetle: every combination agrees"
+      : `verify tigerbeetle: ${failures.length} failures`,
+  );
+  for (const f of failures) console.log(`  ${f}`);
+  return failures.length === 0 ? 0 : 1;
+}
+
+const TARGETS: Record<string, () => Promise<number>> = {
+  postgres: verifyPostgres,
+  tigerbeetle: verifyTigerBeetle,
+};
 const target = TARGETS[Deno.args[0] ?? ""];
 if (target === undefined) {
   console.error(`usage: deno task verify <${Object.keys(TARGETS).join("|")}>`);
