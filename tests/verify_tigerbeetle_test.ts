@@ -22,6 +22,7 @@ import {
 } from "../verify/chobo_tigerbeetle.ts";
 import { TB_PYTHON_RUNNER, TB_TYPESCRIPT_RUNNER, tbGoRunner } from "../verify/client_runners.ts";
 import { sentTigerBeetleSteps } from "../targets/chobo/tigerbeetle/show.ts";
+import { exists } from "../verify/procs.ts";
 import { startBridge } from "./support/tigerbeetle_bridge.ts";
 
 const VERIFY = new URL("../verify/verify.ts", import.meta.url).pathname;
@@ -130,15 +131,6 @@ Deno.test("a replica that does not start fails the run; its data file and record
     Deno.removeSync(tmp, { recursive: true });
   }
 });
-
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 Deno.test("the comparison with --show fails on a changed field, a reused random id and a missing request", () => {
   const list = subjects(["tests/books"]);

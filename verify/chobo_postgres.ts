@@ -373,7 +373,7 @@ export interface ClientRunner {
 }
 
 /** A call as a runner's job step: the transfer's name, the operation, its strings and amounts. */
-export function callJobStep(c: Call): {
+function callJobStep(c: Call): {
   call: string;
   op: Call["op"];
   strings: Record<string, string>;
@@ -391,7 +391,7 @@ export function callJobStep(c: Call): {
 }
 
 /** A book's member names in a runner's language, as `jobs.json` gives them. */
-export function membersJson(m: Members): Record<string, unknown> {
+function membersJson(m: Members): Record<string, unknown> {
   return {
     transfers: Object.fromEntries(m.transfers),
     accounts: Object.fromEntries(m.accounts),
@@ -449,27 +449,16 @@ export async function verifyWithRunner(
     const clients = await runner.writeClients(list, dir);
     const tenant = (job: Job, round: number) => `${run}/${runner.lang}/${job.id}/${round}`;
     return await inRounds(jobsOf(list), async (batch, round) => {
-      const file = `${dir}/jobs-${round}.json`;
-      Deno.writeTextFileSync(
-        file,
-        JSON.stringify({
-          socket_dir: socketDir,
-          pool: 20,
-          expiry_ms: TEST_EXPIRY_SECONDS * 1000,
-          margin_ms: PASS_MARGIN_MS,
-          clients,
-          members: Object.fromEntries(
-            list.map((x) => [x.copy.name, membersJson(members(x.copy, runner.lang))]),
-          ),
-          jobs: batch.map((j) => ({
-            id: j.id,
-            book: j.subject.copy.name,
-            tenant: tenant(j, round),
-            steps: jobSteps(j.s),
-          })),
-        }),
-      );
-      const results = await runRunner<RunnerResult>(runner, file);
+      const results = await runJobs<RunnerResult>(runner, list, dir, round, clients, {
+        socket_dir: socketDir,
+        pool: 20,
+        jobs: batch.map((j) => ({
+          id: j.id,
+          book: j.subject.copy.name,
+          tenant: tenant(j, round),
+          steps: jobSteps(j.s),
+        })),
+      });
       return new Map(batch.flatMap((job) => {
         const r = results.get(job.id);
         if (r === undefined) return [];
@@ -493,22 +482,44 @@ export async function verifyWithRunner(
   }
 }
 
-/** A scenario's steps as a runner's job steps (verify/runners/README.md). */
-export function jobSteps(s: Scenario): unknown[] {
-  return s.steps.map((st) =>
+/**
+ * A scenario's steps as a runner's job steps (verify/runners/README.md); `pass` gives the step of
+ * the pass at an index.
+ */
+export function jobSteps(s: Scenario, pass: (index: number) => unknown = () => ({ pass: true })): unknown[] {
+  return s.steps.map((st, i) =>
     st.kind === "call"
       ? callJobStep(st.call)
       : st.kind === "pass"
-      ? { pass: true }
+      ? pass(i)
       : { together: st.callers.map((c) => c.map((x) => callJobStep(x))) }
   );
 }
 
-/** Starts a runner on a jobs file; its results by job id. Throws when the runner fails. */
-export async function runRunner<R extends { readonly id: string }>(
+/**
+ * Writes round `round`'s `jobs.json` into `dir` — `fields` (the target's, and the jobs) with the
+ * expiry, the margin, the clients and every book's member names — and runs the runner on it; its
+ * results by job id. Throws when the runner fails.
+ */
+export async function runJobs<R extends { readonly id: string }>(
   runner: ClientRunner,
-  file: string,
+  list: readonly Subject[],
+  dir: string,
+  round: number,
+  clients: Record<string, string>,
+  fields: Record<string, unknown>,
 ): Promise<Map<string, R>> {
+  const file = `${dir}/jobs-${round}.json`;
+  Deno.writeTextFileSync(
+    file,
+    JSON.stringify({
+      ...fields,
+      expiry_ms: TEST_EXPIRY_SECONDS * 1000,
+      margin_ms: PASS_MARGIN_MS,
+      clients,
+      members: Object.fromEntries(list.map((x) => [x.copy.name, membersJson(members(x.copy, runner.lang))])),
+    }),
+  );
   const [cmd, ...args] = runner.command(file);
   const out = await new Deno.Command(cmd, { args, stdout: "piped", stderr: "piped" }).output();
   if (!out.success) {

@@ -22,25 +22,21 @@
 import { accountId, holdId, uuidText } from "../lang/chobo/ids.ts";
 import { runScenario, type Scenario } from "../lang/chobo/scenario.ts";
 import type { Book } from "../lang/chobo/model.ts";
-import { members } from "../targets/chobo/names.ts";
 import { requests, type TbAccount, type TbTransfer } from "../targets/chobo/tigerbeetle/chain.ts";
 import { ACCOUNT_FLAGS, TRANSFER_FLAGS } from "../targets/chobo/tigerbeetle/runtime/runtime.ts";
 import { isRandom, type SentOperation, sentTigerBeetleSteps } from "../targets/chobo/tigerbeetle/show.ts";
 import {
-  callJobStep,
   type ClientRunner,
   inRounds,
   type Job,
   jobsOf,
+  jobSteps,
   type Judged,
-  membersJson,
-  PASS_MARGIN_MS,
   type Played,
   type Report,
-  runRunner,
+  runJobs,
   type Subject,
   swapTransfers,
-  TEST_EXPIRY_SECONDS,
 } from "./chobo_postgres.ts";
 
 /** TigerBeetle clients the runner shares among all jobs (a cluster remembers at most 64). */
@@ -75,7 +71,8 @@ function bits(names: readonly string[], table: Readonly<Record<string, number>>)
   return String(names.reduce((sum, n) => sum | table[n], 0));
 }
 
-function accountFields(a: TbAccount): Record<string, string> {
+/** An account event as runners report it. */
+export function accountFields(a: TbAccount): Record<string, string> {
   return {
     id: String(a.id),
     user_data_128: String(a.user_data_128),
@@ -87,7 +84,8 @@ function accountFields(a: TbAccount): Record<string, string> {
   };
 }
 
-function transferFields(t: TbTransfer, random: boolean): Record<string, string> {
+/** A transfer event as runners report it; the id `random` where the id is random. */
+export function transferFields(t: TbTransfer, random: boolean): Record<string, string> {
   return {
     id: random ? "random" : String(t.id),
     debit_account_id: String(t.debit_account_id),
@@ -275,13 +273,7 @@ function jobJson(job: Job, tenant: string) {
     id: job.id,
     book: job.subject.copy.name,
     tenant,
-    steps: s.steps.map((st, i) =>
-      st.kind === "call"
-        ? callJobStep(st.call)
-        : st.kind === "pass"
-        ? { pass: true, held_out: heldOutAfter(job, i, tenant) }
-        : { together: st.callers.map((c) => c.map((x) => callJobStep(x))) }
-    ),
+    steps: jobSteps(s, (i) => ({ pass: true, held_out: heldOutAfter(job, i, tenant) })),
     accounts: accountsToRead(job, tenant).map(hexId),
     holds: holdsToRead(s),
   };
@@ -331,23 +323,12 @@ export async function verifyOnTigerBeetle(
     const clients = await runner.writeClients(list, dir);
     const tenant = (job: Job, round: number) => `${run}/${runner.lang}/${job.id}/${round}`;
     return await inRounds(jobsOf(list), async (batch, round) => {
-      const file = `${dir}/jobs-${round}.json`;
-      Deno.writeTextFileSync(
-        file,
-        JSON.stringify({
-          ...where,
-          connections: CONNECTIONS,
-          expiry_ms: TEST_EXPIRY_SECONDS * 1000,
-          margin_ms: PASS_MARGIN_MS,
-          settle_ms: SETTLE_MS,
-          clients,
-          members: Object.fromEntries(
-            list.map((x) => [x.copy.name, membersJson(members(x.copy, runner.lang))]),
-          ),
-          jobs: batch.map((j) => jobJson(j, tenant(j, round))),
-        }),
-      );
-      const results = await runRunner<TigerBeetleRunnerResult>(runner, file);
+      const results = await runJobs<TigerBeetleRunnerResult>(runner, list, dir, round, clients, {
+        ...where,
+        connections: CONNECTIONS,
+        settle_ms: SETTLE_MS,
+        jobs: batch.map((j) => jobJson(j, tenant(j, round))),
+      });
       return new Map(
         batch.flatMap((job) => {
           const r = results.get(job.id);

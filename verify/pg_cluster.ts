@@ -8,6 +8,8 @@
  * @module
  */
 
+import { alive, exists } from "./procs.ts";
+
 const RECORDS = "/tmp/chobo-pg-runs";
 
 /** A running cluster: where its socket is, and how to stop it. */
@@ -16,15 +18,6 @@ export interface Cluster {
   readonly user: string;
   readonly binDir: string;
   stop(): Promise<void>;
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The directory of `initdb` and `pg_ctl`, or null when this machine has no server binaries. */
@@ -53,15 +46,6 @@ async function run(bin: string, args: string[], asUser: string | null): Promise<
   const out = await new Deno.Command(cmd, { args: argv, stdout: "piped", stderr: "piped" }).output();
   if (!out.success) {
     throw new Error(`${bin} ${args.join(" ")} failed: ${new TextDecoder().decode(out.stderr).trim()}`);
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    Deno.statSync(`/proc/${pid}`);
-    return true;
-  } catch {
-    return false;
   }
 }
 

@@ -9,6 +9,8 @@
  * @module
  */
 
+import { alive } from "./procs.ts";
+
 const RECORDS = "/tmp/chobo-tb-runs";
 
 /** The version the clients are generated for (seed chobo 4.2). */
@@ -18,15 +20,6 @@ export const TIGERBEETLE_VERSION = "0.17.9";
 export interface Replica {
   readonly address: string;
   stop(): Promise<void>;
-}
-
-function alive(pid: number): boolean {
-  try {
-    Deno.statSync(`/proc/${pid}`);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Stops the replicas of runs whose process is gone, and removes their directories. */

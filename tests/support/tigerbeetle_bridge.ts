@@ -20,6 +20,7 @@ import {
   CREATE_TRANSFER_STATUS,
   TRANSFER_FLAGS,
 } from "../../targets/chobo/tigerbeetle/runtime/runtime.ts";
+import { accountFields, transferFields } from "../../verify/chobo_tigerbeetle.ts";
 import { TigerBeetleDouble } from "./tigerbeetle_double.ts";
 
 type Fields = Readonly<Record<string, string>>;
@@ -56,10 +57,6 @@ function transfer(e: Fields): TbTransfer {
     code: Number(e.code),
     flags: flagNames<TransferFlag>(e.flags, TRANSFER_FLAGS),
   };
-}
-
-function bits(names: readonly string[], table: Readonly<Record<string, number>>): string {
-  return String(names.reduce((sum, n) => sum | table[n], 0));
 }
 
 function statuses(names: readonly string[], table: Readonly<Record<string, number>>): string[] {
@@ -100,18 +97,12 @@ export function startBridge(): Bridge {
             const a = double.sums(BigInt(id));
             if (a === null) return [];
             return [{
-              id: String(a.id),
+              ...accountFields(a),
               debits_pending: String(a.debits_pending),
               debits_posted: String(a.debits_posted),
               credits_pending: String(a.credits_pending),
               credits_posted: String(a.credits_posted),
-              user_data_128: String(a.user_data_128),
-              user_data_64: String(a.user_data_64),
-              user_data_32: String(a.user_data_32),
               reserved: "0",
-              ledger: String(a.ledger),
-              code: String(a.code),
-              flags: bits(a.flags, ACCOUNT_FLAGS),
               timestamp: "0",
             }];
           }),
@@ -119,18 +110,7 @@ export function startBridge(): Bridge {
       case "lookup_transfers":
         return {
           found: (await double.lookupTransfers(body.ids!.map(BigInt))).map((t) => ({
-            id: String(t.id),
-            debit_account_id: String(t.debit_account_id),
-            credit_account_id: String(t.credit_account_id),
-            amount: String(t.amount),
-            pending_id: String(t.pending_id),
-            user_data_128: String(t.user_data_128),
-            user_data_64: String(t.user_data_64),
-            user_data_32: String(t.user_data_32),
-            timeout: String(t.timeout),
-            ledger: String(t.ledger),
-            code: String(t.code),
-            flags: bits(t.flags, TRANSFER_FLAGS),
+            ...transferFields(t, false),
             timestamp: "0",
           })),
         };

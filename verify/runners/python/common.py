@@ -7,11 +7,13 @@ generated source.
 """
 
 import importlib.util
+import json
 import os
 import sys
 import threading
 import time
 import unicodedata
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
@@ -91,3 +93,28 @@ class HoldClock:
             if wait > 0:
                 time.sleep(wait)
         self._since = None
+
+
+def play_all(
+    jobs: list[dict[str, Any]], play: Callable[[int, dict[str, Any]], dict[str, object]]
+) -> None:
+    """Plays every job at once, each on a thread of its own, and prints `{"results": [...]}`; the
+    first error of any job is raised once all have ended."""
+    results: list[dict[str, object] | None] = [None] * len(jobs)
+    errors: list[BaseException] = []
+
+    def one(i: int, job: dict[str, Any]) -> None:
+        try:
+            results[i] = play(i, job)
+        except BaseException as error:
+            errors.append(error)
+
+    threads = [threading.Thread(target=one, args=(i, job)) for i, job in enumerate(jobs)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        raise errors[0]
+    json.dump({"results": results}, sys.stdout)
+    sys.stdout.write("\n")

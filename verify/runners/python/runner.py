@@ -23,7 +23,7 @@ from psycopg import sql
 from psycopg.conninfo import make_conninfo
 from psycopg_pool import ConnectionPool
 
-from common import HoldClock, call, failure, load_client
+from common import HoldClock, call, failure, load_client, play_all
 
 Statement = dict[str, object]
 Step = str | None | list[list[str]]
@@ -254,24 +254,7 @@ def main(argv: list[str]) -> int:
     ) as pool:
         pool.wait()
         runner = Runner(jobs, pool)
-        results: list[dict[str, object] | None] = [None] * len(jobs["jobs"])
-        errors: list[BaseException] = []
-
-        def play(i: int, job: dict[str, Any]) -> None:
-            try:
-                results[i] = runner.play(job)
-            except BaseException as error:
-                errors.append(error)
-
-        threads = [threading.Thread(target=play, args=(i, job)) for i, job in enumerate(jobs["jobs"])]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        if errors:
-            raise errors[0]
-    json.dump({"results": results}, sys.stdout)
-    sys.stdout.write("\n")
+        play_all(jobs["jobs"], lambda _, job: runner.play(job))
     return 0
 
 

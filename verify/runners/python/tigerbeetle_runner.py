@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 import tigerbeetle as tb
 
-from common import HoldClock, call, client_strings, failure, load_client, python_name
+from common import HoldClock, call, client_strings, failure, load_client, play_all, python_name
 
 Request = dict[str, object]
 Operation = dict[str, list[Request]]
@@ -308,27 +308,10 @@ def main(argv: list[str]) -> int:
         for _ in range(jobs["connections"]):
             clients.append(connect(jobs))
         runner = Runner(jobs, clients)
-        results: list[dict[str, object] | None] = [None] * len(jobs["jobs"])
-        errors: list[BaseException] = []
-
-        def play(i: int, job: dict[str, Any]) -> None:
-            try:
-                results[i] = Job(runner, job, i).play(job)
-            except BaseException as error:
-                errors.append(error)
-
-        threads = [threading.Thread(target=play, args=(i, job)) for i, job in enumerate(jobs["jobs"])]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        if errors:
-            raise errors[0]
+        play_all(jobs["jobs"], lambda i, job: Job(runner, job, i).play(job))
     finally:
         for client in clients:
             client.close()
-    json.dump({"results": results}, sys.stdout)
-    sys.stdout.write("\n")
     return 0
 
 

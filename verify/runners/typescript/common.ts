@@ -118,3 +118,17 @@ export class HoldClock {
     this.since = null;
   }
 }
+
+/** Plays every job at once and prints `{ "results": [...] }`; `close` runs after, also on failure. */
+export async function playAll<J, R>(
+  jobs: readonly J[],
+  play: (job: J, index: number) => Promise<R>,
+  close: () => unknown,
+): Promise<void> {
+  try {
+    const results = await Promise.all(jobs.map(play));
+    console.log(JSON.stringify({ results }));
+  } finally {
+    await close();
+  }
+}

@@ -20,6 +20,7 @@ import {
   loadClients,
   type Members,
   messageOf,
+  playAll,
   type StepOutput,
 } from "./common.ts";
 
@@ -168,12 +169,7 @@ async function main(path: string): Promise<void> {
     return { id: job.id, steps, late: clock.late, sent, accounts, holds };
   };
 
-  try {
-    const results = await Promise.all(input.jobs.map(play));
-    console.log(JSON.stringify({ results }));
-  } finally {
-    await pool.end();
-  }
+  await playAll(input.jobs, play, () => pool.end());
 }
 
 if (import.meta.main) {

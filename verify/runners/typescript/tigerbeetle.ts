@@ -19,6 +19,7 @@ import {
   loadClients,
   type Members,
   messageOf,
+  playAll,
   type StepOutput,
 } from "./common.ts";
 
@@ -245,12 +246,7 @@ async function main(path: string): Promise<void> {
     return { id: job.id, steps, late: clock.late, sent, accounts, holds };
   };
 
-  try {
-    const results = await Promise.all(input.jobs.map(play));
-    console.log(JSON.stringify({ results }));
-  } finally {
-    clients.forEach((c) => c.close());
-  }
+  await playAll(input.jobs, play, () => clients.forEach((c) => c.close()));
 }
 
 if (import.meta.main) {
