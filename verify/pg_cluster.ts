@@ -8,7 +8,7 @@
  * @module
  */
 
-import { alive, exists } from "./procs.ts";
+import { deadRecords, exists } from "./procs.ts";
 
 const RECORDS = "/tmp/chobo-pg-runs";
 
@@ -51,16 +51,8 @@ async function run(bin: string, args: string[], asUser: string | null): Promise<
 
 /** Stops and removes clusters whose test process is gone (a run that was killed). */
 async function cleanLeftovers(binDir: string): Promise<void> {
-  let entries: Deno.DirEntry[];
-  try {
-    entries = [...Deno.readDirSync(RECORDS)];
-  } catch {
-    return;
-  }
-  for (const e of entries) {
-    const owner = Number(e.name.split("-")[0]);
-    if (!Number.isInteger(owner) || alive(owner)) continue;
-    const dir = Deno.readTextFileSync(`${RECORDS}/${e.name}`).trim();
+  for (const record of deadRecords(RECORDS)) {
+    const dir = record.text.trim();
     try {
       await run(
         `${binDir}/pg_ctl`,
@@ -71,7 +63,7 @@ async function cleanLeftovers(binDir: string): Promise<void> {
       // Already stopped.
     }
     Deno.removeSync(dir, { recursive: true });
-    Deno.removeSync(`${RECORDS}/${e.name}`);
+    record.remove();
   }
 }
 

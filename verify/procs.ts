@@ -18,3 +18,22 @@ export function exists(path: string): boolean {
 export function alive(pid: number): boolean {
   return exists(`/proc/${pid}`);
 }
+
+/**
+ * The records in `records` (files named `<pid>-…`) of runs whose process is gone, each with its
+ * text; the caller stops what a record names, then removes it with `remove`.
+ */
+export function deadRecords(records: string): { text: string; remove(): void }[] {
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(records)];
+  } catch {
+    return [];
+  }
+  return entries.flatMap((e) => {
+    const owner = Number(e.name.split("-")[0]);
+    if (!Number.isInteger(owner) || alive(owner)) return [];
+    const path = `${records}/${e.name}`;
+    return [{ text: Deno.readTextFileSync(path), remove: () => Deno.removeSync(path) }];
+  });
+}

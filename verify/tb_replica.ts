@@ -9,7 +9,7 @@
  * @module
  */
 
-import { alive } from "./procs.ts";
+import { alive, deadRecords } from "./procs.ts";
 
 const RECORDS = "/tmp/chobo-tb-runs";
 
@@ -24,25 +24,17 @@ export interface Replica {
 
 /** Stops the replicas of runs whose process is gone, and removes their directories. */
 function cleanLeftovers(): void {
-  let entries: Deno.DirEntry[];
-  try {
-    entries = [...Deno.readDirSync(RECORDS)];
-  } catch {
-    return;
-  }
-  for (const e of entries) {
-    const owner = Number(e.name.split("-")[0]);
-    if (!Number.isInteger(owner) || alive(owner)) continue;
-    const record = JSON.parse(Deno.readTextFileSync(`${RECORDS}/${e.name}`)) as { dir: string; pid?: number };
-    if (record.pid !== undefined && alive(record.pid)) {
+  for (const record of deadRecords(RECORDS)) {
+    const { dir, pid } = JSON.parse(record.text) as { dir: string; pid?: number };
+    if (pid !== undefined && alive(pid)) {
       try {
-        Deno.kill(record.pid, "SIGKILL");
+        Deno.kill(pid, "SIGKILL");
       } catch {
         // Gone since.
       }
     }
-    Deno.removeSync(record.dir, { recursive: true });
-    Deno.removeSync(`${RECORDS}/${e.name}`);
+    Deno.removeSync(dir, { recursive: true });
+    record.remove();
   }
 }
 
