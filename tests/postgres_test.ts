@@ -43,8 +43,8 @@ Deno.test("the SQL of 在庫.book is pinned, and the same book gives the same by
   strictEqual(postgresSql(load(`${BOOKS}在庫.book`), "在庫.book", "0.1.0", "0123456789abcdef"), sql);
 });
 
-Deno.test("E061 stops a build whose PostgreSQL names are over 63 bytes, and nothing is written", () => {
-  for (const name of ["name_length.book", "名前の長さ.book"]) {
+Deno.test("E061 stops a build whose PostgreSQL names are over 63 bytes, or whose two functions share a name, and nothing is written", () => {
+  for (const name of ["name_length.book", "名前の長さ.book", "function_clash.book", "関数の衝突.book"]) {
     const text = Deno.readTextFileSync(BUILD + name);
     ok(checkBook(name, text).diagnostics.length === 0, `${name} is clean under check`);
     const run = runCli(["chobo", "build", name, "--target", "postgres", "--out", "out"], {
@@ -64,6 +64,17 @@ Deno.test("E061 stops a build whose PostgreSQL names are over 63 bytes, and noth
       const rendered = result.diagnostics.map((d) => renderDiagnostic(d, lang)).join("");
       assertGolden(`${GOLDEN}${name.replace(/\.book$/, "")}.${lang}.txt`, rendered);
     }
+  }
+});
+
+Deno.test("what E061 stops for two functions of one name: PostgreSQL (PGlite) refuses the second one", async () => {
+  const name = "function_clash.book";
+  const book = checkBook(name, Deno.readTextFileSync(BUILD + name)).book!;
+  const db = await pgliteDb();
+  try {
+    await rejects(db.exec(postgresSql(book, name, "0", "0")), /cannot change return type of existing function/);
+  } finally {
+    await db.end();
   }
 });
 

@@ -687,16 +687,16 @@ ${FORTY_THREE_MOVES}`,
     code: "E061",
     severity: "error",
     title: tr(
-      "A name is longer than a PostgreSQL identifier allows",
-      "名前が PostgreSQL の識別子の長さを超える",
+      "A PostgreSQL name is too long, or made twice",
+      "PostgreSQL の名前が長すぎる、または二度できる",
     ),
     when: tr(
-      'A `chobo build` for PostgreSQL found a schema, function or parameter name longer than 63 bytes, such as the function `"<transfer>_<op>"`. PostgreSQL silently cuts longer identifiers short, so the build stops instead and gives the name and its length in bytes. A Japanese character takes 3 bytes, so a Japanese name reaches the limit at 21 characters.',
-      'PostgreSQL 向けの `chobo build` で、63 バイトを超えるスキーマ、関数、引数の名前が見つかりました(関数 `"<振替の種類>_<操作>"` など)。PostgreSQL は長すぎる識別子を黙って切り詰めるので、ビルドで止め、その名前と何バイトかを言います。日本語は一字 3 バイトなので、21 字で限りに達します。',
+      'A `chobo build` for PostgreSQL found a schema, function or parameter name longer than 63 bytes, such as the function `"<transfer>_<op>"`. PostgreSQL silently cuts longer identifiers short, so the build stops instead and gives the name and its length in bytes. A Japanese character takes 3 bytes, so a Japanese name reaches the limit at 21 characters. The build stops too when two functions would get one name: a transfer `balance` with its `do` and an account `do` with its `"balance_<account>"` both make `balance_do`.',
+      'PostgreSQL 向けの `chobo build` で、63 バイトを超えるスキーマ、関数、引数の名前が見つかりました(関数 `"<振替の種類>_<操作>"` など)。PostgreSQL は長すぎる識別子を黙って切り詰めるので、ビルドで止め、その名前と何バイトかを言います。日本語は一字 3 バイトなので、21 字で限りに達します。二つの関数が同じ名前になるときも止めます(振替 `balance` の `do` と、勘定 `do` の `"balance_<勘定>"` は、どちらも `balance_do` になります)。',
     ),
     fix: tr(
-      "Shorten the book, transfer, account or parameter name so that every generated identifier stays within 63 bytes.",
-      "生成する識別子がどれも 63 バイトに収まるように、帳簿、振替、勘定、引数の名前を短くしてください。",
+      "Shorten the book, transfer, account or parameter name so that every generated identifier stays within 63 bytes; rename a transfer or account whose function takes another's name.",
+      "生成する識別子がどれも 63 バイトに収まるように、帳簿、振替、勘定、引数の名前を短くしてください。ほかの関数と同じ名前になる振替か勘定は、名前を変えてください。",
     ),
     example: `book inventory v1
 

@@ -10,7 +10,7 @@ import { tr } from "../../lang/common/text.ts";
 import type { Book } from "../../lang/chobo/model.ts";
 import { goClient, goNameProblems } from "./postgres/go.ts";
 import { pythonClient } from "./postgres/python.ts";
-import { identifiers, MAX_IDENTIFIER_BYTES, postgresSql } from "./postgres/sql.ts";
+import { clashingFunctions, identifiers, MAX_IDENTIFIER_BYTES, postgresSql } from "./postgres/sql.ts";
 import { typescriptClient } from "./postgres/typescript.ts";
 import { e060Diagnostics } from "./tigerbeetle/e060.ts";
 import { tigerbeetleGoClient } from "./tigerbeetle/go.ts";
@@ -43,7 +43,10 @@ export interface Origin {
   readonly version: string;
 }
 
-/** E061: a name PostgreSQL would cut silently to 63 bytes stops the build. */
+/**
+ * E061: a name PostgreSQL would cut silently to 63 bytes stops the build, and so do two functions
+ * of one name.
+ */
 function longIdentifiers(book: Book, origin: Origin): Diagnostic[] {
   const r = new Reporter(origin.file, origin.text);
   const seen = new Set<string>();
@@ -62,6 +65,22 @@ function longIdentifiers(book: Book, origin: Origin): Diagnostic[] {
         hint: tr(
           "shorten the name (a Japanese character is 3 bytes, so 21 of them fit); PostgreSQL would cut it silently",
           "名前を短くしてください(日本語は一字 3 バイトなので 21 字まで)。PostgreSQL は黙って切り詰めます",
+        ),
+      },
+    );
+  }
+  for (const { id, first } of clashingFunctions(book)) {
+    r.error(
+      "E061",
+      id,
+      tr(
+        `the PostgreSQL function ${id.name}, the ${id.fn!.en}, has the name of the ${first.en}`,
+        `PostgreSQL の関数 ${id.name}(${id.fn!.ja})は、${first.ja} の関数と同じ名前です`,
+      ),
+      {
+        hint: tr(
+          "rename the transfer or the account: one schema cannot hold two functions of one name",
+          "振替か勘定の名前を変えてください。一つのスキーマに同じ名前の関数は二つ置けません",
         ),
       },
     );
