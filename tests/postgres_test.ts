@@ -72,7 +72,10 @@ Deno.test("what E061 stops for two functions of one name: PostgreSQL (PGlite) re
   const book = checkBook(name, Deno.readTextFileSync(BUILD + name)).book!;
   const db = await pgliteDb();
   try {
-    await rejects(db.exec(postgresSql(book, name, "0", "0")), /cannot change return type of existing function/);
+    await rejects(
+      db.exec(postgresSql(book, name, "0", "0")),
+      /cannot change return type of existing function/,
+    );
   } finally {
     await db.end();
   }
