@@ -22,7 +22,8 @@ import {
 } from "../verify/chobo_tigerbeetle.ts";
 import { TB_PYTHON_RUNNER, TB_TYPESCRIPT_RUNNER, tbGoRunner } from "../verify/client_runners.ts";
 import { sentTigerBeetleSteps } from "../targets/chobo/tigerbeetle/show.ts";
-import { exists } from "../verify/procs.ts";
+import { alive, exists } from "../verify/procs.ts";
+import { startReplica } from "../verify/tb_replica.ts";
 import { startBridge } from "./support/tigerbeetle_bridge.ts";
 
 const VERIFY = new URL("../verify/verify.ts", import.meta.url).pathname;
@@ -127,6 +128,41 @@ Deno.test("a replica that does not start fails the run; its data file and record
     deepStrictEqual(dirs, [], "the replica's directory is removed");
     ok([...Deno.readDirSync(RECORDS)].every((e) => !e.name.startsWith(`${r.pid}-`)), "its record is removed");
     ok(!exists(left) && !exists(leftRecord), "what the killed run left is removed");
+  } finally {
+    Deno.removeSync(tmp, { recursive: true });
+  }
+});
+
+Deno.test("a replica that listens is given to the run by its address, and stop() ends it and removes its directory and record", async () => {
+  const tmp = Deno.makeTempDirSync({ prefix: "chobo-verify-tb-" });
+  const bin = `${tmp}/tigerbeetle`;
+  // A TEST DOUBLE of the binary whose `start` listens on the port of --addresses (and does nothing else).
+  Deno.writeTextFileSync(
+    bin,
+    `#!/bin/sh
+case "$1" in
+  format) for a in "$@"; do f="$a"; done; : > "$f" ;;
+  start) port="\${2##*:}"; exec python3 -c "import socket, time
+s = socket.socket(); s.bind(('127.0.0.1', int('$port'))); s.listen(); time.sleep(600)" ;;
+esac
+`,
+  );
+  Deno.chmodSync(bin, 0o755);
+  try {
+    const replica = await startReplica(bin);
+    match(replica.address, /^127\.0\.0\.1:\d+$/);
+    const [record] = [...Deno.readDirSync(RECORDS)].filter((e) =>
+      JSON.parse(Deno.readTextFileSync(`${RECORDS}/${e.name}`)).pid !== undefined &&
+      e.name.startsWith(`${Deno.pid}-`)
+    );
+    ok(record, "the run records the replica's pid");
+    const { dir, pid } = JSON.parse(Deno.readTextFileSync(`${RECORDS}/${record.name}`));
+    ok(exists(`${dir}/0_0.tigerbeetle`) && alive(pid));
+    const [host, port] = replica.address.split(":");
+    (await Deno.connect({ hostname: host, port: Number(port) })).close();
+    await replica.stop();
+    ok(!alive(pid), "the replica is stopped");
+    ok(!exists(dir) && !exists(`${RECORDS}/${record.name}`), "its directory and record are removed");
   } finally {
     Deno.removeSync(tmp, { recursive: true });
   }
