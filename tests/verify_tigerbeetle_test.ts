@@ -11,9 +11,9 @@
  * comparison is shown to fail on a changed field, a reused random id and a missing request.
  */
 
-import { deepStrictEqual, match, ok, strictEqual } from "node:assert/strict";
+import { deepStrictEqual, match, ok, rejects, strictEqual } from "node:assert/strict";
 
-import { type ClientRunner, jobsOf, subjects, swapTransfers } from "../verify/chobo_postgres.ts";
+import { type ClientRunner, jobsOf, runJobs, subjects, swapTransfers } from "../verify/chobo_postgres.ts";
 import {
   expectedRequests,
   sentProblems,
@@ -165,6 +165,25 @@ esac
     ok(!exists(dir) && !exists(`${RECORDS}/${record.name}`), "its directory and record are removed");
   } finally {
     Deno.removeSync(tmp, { recursive: true });
+  }
+});
+
+Deno.test("a runner that does not finish (a client retrying for ever) is killed at the limit", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "chobo-verify-tb-" });
+  try {
+    const hanging: ClientRunner = {
+      lang: "typescript",
+      writeClients: () => Promise.resolve({}),
+      command: () => ["sleep", "30"],
+    };
+    const started = performance.now();
+    await rejects(
+      runJobs(hanging, [], dir, 1, {}, { jobs: [] }, 300),
+      /typescript runner did not finish within 0\.3 s/,
+    );
+    ok(performance.now() - started < 5000);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
   }
 });
 

@@ -496,10 +496,13 @@ export function jobSteps(s: Scenario, pass: (index: number) => unknown = () => (
   );
 }
 
+/** How long a runner may take over one round before it is killed. */
+const RUNNER_LIMIT_MS = 10 * 60_000;
+
 /**
  * Writes round `round`'s `jobs.json` into `dir` — `fields` (the target's, and the jobs) with the
  * expiry, the margin, the clients and every book's member names — and runs the runner on it; its
- * results by job id. Throws when the runner fails.
+ * results by job id. Throws when the runner fails or takes longer than `limitMs` (then it is killed).
  */
 export async function runJobs<R extends { readonly id: string }>(
   runner: ClientRunner,
@@ -508,6 +511,7 @@ export async function runJobs<R extends { readonly id: string }>(
   round: number,
   clients: Record<string, string>,
   fields: Record<string, unknown>,
+  limitMs: number = RUNNER_LIMIT_MS,
 ): Promise<Map<string, R>> {
   const file = `${dir}/jobs-${round}.json`;
   Deno.writeTextFileSync(
@@ -521,7 +525,12 @@ export async function runJobs<R extends { readonly id: string }>(
     }),
   );
   const [cmd, ...args] = runner.command(file);
-  const out = await new Deno.Command(cmd, { args, stdout: "piped", stderr: "piped" }).output();
+  // A client that cannot reach its server may retry for ever (TigerBeetle's do): the runner is killed.
+  const signal = AbortSignal.timeout(limitMs);
+  const out = await new Deno.Command(cmd, { args, stdout: "piped", stderr: "piped", signal }).output();
+  if (signal.aborted) {
+    throw new Error(`${runner.lang} runner did not finish within ${limitMs / 1000} s`);
+  }
   if (!out.success) {
     throw new Error(`${runner.lang} runner failed: ${new TextDecoder().decode(out.stderr)}`);
   }
