@@ -52,7 +52,7 @@ import {
 import { assertGolden } from "./support/golden.ts";
 import { runCli } from "./support/run.ts";
 import { AMOUNT_MAX, TigerBeetleDouble } from "./support/tigerbeetle_double.ts";
-import { loadBook as load } from "./support/books.ts";
+import { everyBook, loadBook as load } from "./support/books.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const BOOKS = `${ROOT}tests/books/`;
@@ -60,16 +60,7 @@ const BUILD = `${ROOT}tests/fixtures/build/`;
 
 /** Every test and example book, with its generated and hand-written (`.more.json`) scenarios. */
 function subjects(): { path: string; book: Book; generated: Scenario[]; more: Scenario[] }[] {
-  const paths: string[] = [];
-  const walk = (dir: string) => {
-    for (const e of Deno.readDirSync(dir)) {
-      if (e.isDirectory) walk(`${dir}/${e.name}`);
-      else if (e.name.endsWith(".book")) paths.push(`${dir}/${e.name}`);
-    }
-  };
-  walk(`${ROOT}tests/books`);
-  walk(`${ROOT}examples`);
-  return paths.sort().map((path) => {
+  return everyBook().map((path) => {
     const book = load(path);
     let more: Scenario[] = [];
     try {
@@ -97,74 +88,9 @@ const call = (name: string, args: Record<string, string | number>) => ({ call: n
  * refusal at the room of the target in a 6-transfer chain, holds counted against a room and a
  * floor, partial posts of a 6-transfer hold, the last room taken by two callers at once.
  */
-const BOUNDS_MORE = JSON.stringify([
-  {
-    name: "spread fills bin up to its upper bound, is refused at bin's room, then bin goes down to its floor",
-    steps: [
-      call("restock.do", { delivery: "d-1", sku: "s-1", qty: 30 }),
-      call("spread.do", { batch: "b-1", sku: "s-1", qty: 20 }),
-      call("spread.do", { batch: "b-2", sku: "s-1", qty: 1 }),
-      call("ship.do", { order: "o-1", sku: "s-1", qty: 25 }),
-      call("ship.do", { order: "o-2", sku: "s-1", qty: 1 }),
-      call("spread.do", { batch: "b-3", sku: "s-1", qty: 7 }),
-    ],
-  },
-  {
-    name: "reserve holds count against bin's room and safe's lower bound; a partial post, a void",
-    steps: [
-      call("restock.do", { delivery: "d-1", sku: "s-1", qty: 30 }),
-      call("reserve.hold", { order: "o-1", sku: "s-1", qty: 15 }),
-      call("reserve.hold", { order: "o-2", sku: "s-1", qty: 6 }),
-      call("reserve.hold", { order: "o-3", sku: "s-1", qty: 5 }),
-      call("reserve.post", { order: "o-1", sku: "s-1", qty: 10 }),
-      call("reserve.void", { order: "o-3", sku: "s-1" }),
-      call("spread.do", { batch: "b-1", sku: "s-1", qty: 10 }),
-      call("reserve.post", { order: "o-1", sku: "s-1", qty: 10 }),
-      call("reserve.post", { order: "o-1", sku: "s-1" }),
-      call("reserve.hold", { order: "o-4", sku: "s-1", qty: 1 }),
-      { pass: "31 minutes" },
-      call("reserve.post", { order: "o-4", sku: "s-1", qty: 2 }),
-    ],
-  },
-  {
-    name: "two callers take the last room of bin with spread",
-    steps: [
-      call("restock.do", { delivery: "d-1", sku: "s-1", qty: 30 }),
-      call("spread.do", { batch: "b-1", sku: "s-1", qty: 19 }),
-      {
-        together: [[call("spread.do", { batch: "b-2", sku: "s-1", qty: 1 })], [
-          call("spread.do", { batch: "b-3", sku: "s-1", qty: 1 }),
-        ]],
-      },
-    ],
-  },
-  {
-    name: "lend down to credit's floor, repay, lend again, and the hold expires",
-    steps: [
-      call("lend.hold", { loan: "l-1", member: "m-1", qty: 5 }),
-      call("lend.hold", { loan: "l-2", member: "m-1", qty: 1 }),
-      call("lend.post", { loan: "l-1", member: "m-1", qty: 3 }),
-      call("repay.do", { payment: "p-1", member: "m-1", qty: 2 }),
-      call("lend.hold", { loan: "l-3", member: "m-1", qty: 4 }),
-      { pass: "2 hours" },
-      call("lend.void", { loan: "l-3", member: "m-1" }),
-    ],
-  },
-  {
-    name: "post 0 of a 6-transfer hold, then void it",
-    steps: [
-      call("restock.do", { delivery: "d-1", sku: "s-1", qty: 10 }),
-      call("reserve.hold", { order: "o-1", sku: "s-1", qty: 4 }),
-      call("reserve.post", { order: "o-1", sku: "s-1", qty: 0 }),
-      call("reserve.void", { order: "o-1", sku: "s-1" }),
-      call("fill.hold", { fill_id: "f-1", sku: "s-1", qty: 10 }),
-      call("fill.hold", { fill_id: "f-2", sku: "s-1", qty: 1 }),
-      call("fill.post", { fill_id: "f-1", sku: "s-1", qty: 4 }),
-      call("empty.do", { empty_id: "e-1", sku: "s-1", qty: 4 }),
-      call("fill.hold", { fill_id: "f-3", sku: "s-1", qty: 10 }),
-    ],
-  },
-]);
+const BOUNDS_MORE = Deno.readTextFileSync(
+  new URL("./fixtures/tigerbeetle/bounds.more.json", import.meta.url),
+);
 
 /** The bounds book with its generated and hand-written scenarios. */
 function boundsSubject() {
