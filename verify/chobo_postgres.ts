@@ -22,6 +22,7 @@ import { type ClientLang, type Members, members } from "../targets/chobo/names.t
 import { callStatement, expireStatement, type Statement } from "../targets/chobo/postgres/calls.ts";
 import { sentSteps } from "../targets/chobo/postgres/show.ts";
 import { postgresSql } from "../targets/chobo/postgres/sql.ts";
+import { OneAtATime } from "./one_at_a_time.ts";
 
 /** How long a hold lasts in the test copies. */
 export const TEST_EXPIRY_SECONDS = 3;
@@ -96,20 +97,6 @@ export interface Played {
   readonly accounts: Map<string, [bigint, bigint, bigint]>;
   readonly holds: Map<string, string>;
   readonly late: boolean;
-}
-
-/**
- * Runs a task at a time: `expire()` calls (seed 6: `expire()` skips holds another `expire()` has
- * locked, so two at once could each leave the other's holds for a moment), and the connection
- * checkouts of `together` callers.
- */
-class OneAtATime {
-  private last: Promise<unknown> = Promise.resolve();
-  run<T>(f: () => Promise<T>): Promise<T> {
-    const next = this.last.then(f, f);
-    this.last = next.catch(() => {});
-    return next;
-  }
 }
 
 async function play(

@@ -23,6 +23,7 @@ import {
   playAll,
   type StepOutput,
 } from "./common.ts";
+import { OneAtATime } from "../../one_at_a_time.ts";
 
 type Step = CallStep | { readonly pass: true } | { readonly together: readonly (readonly CallStep[])[] };
 
@@ -66,20 +67,6 @@ type PostgresBook = ClientBook & { expire(): Promise<number> };
 
 interface ClientModule {
   postgres(db: Queryable, options: { tenant: string }): PostgresBook;
-}
-
-/**
- * Runs its functions one at a time: `expire()` calls (they skip holds another `expire()` has
- * locked) and the checkouts of a `together`'s connections (callers that each held some of the
- * pool while waiting for the rest would wait for ever).
- */
-class OneAtATime {
-  private last: Promise<unknown> = Promise.resolve();
-  run<T>(f: () => Promise<T>): Promise<T> {
-    const next = this.last.then(f, f);
-    this.last = next.catch(() => {});
-    return next;
-  }
 }
 
 /** The same connection, with every statement written down before it is sent. */
