@@ -42,21 +42,38 @@ function line(label: string, r: Report, seconds: number): string {
     `${r.ranAgain.length} run again, ${seconds.toFixed(1)} s`;
 }
 
-/** Runs each combination on one database, printing its line; returns the failures. */
+/** Prints the run's last lines; the exit code. */
+function summary(target: string, failures: readonly string[]): number {
+  console.log(
+    failures.length === 0
+      ? `verify ${target}: every combination agrees`
+      : `verify ${target}: ${failures.length} failures`,
+  );
+  for (const f of failures) console.log(`  ${f}`);
+  return failures.length === 0 ? 0 : 1;
+}
+
+/** Runs each combination in turn, printing its line; returns the failures. */
+async function play(runs: readonly [string, () => Promise<Report>][]): Promise<string[]> {
+  const failures: string[] = [];
+  for (const [label, run] of runs) {
+    const started = performance.now();
+    const report = await run();
+    console.log(line(label, report, (performance.now() - started) / 1000));
+    for (const r of report.ranAgain) console.log(`  run again: ${r}`);
+    failures.push(...report.failures.map((f) => `${label}: ${f}`));
+  }
+  return failures;
+}
+
+/** Runs each combination on one database, then checks that its entries add up; returns the failures. */
 async function combinations(
   db: Db,
   list: readonly Subject[],
   runs: readonly [string, () => Promise<Report>][],
   where: string,
 ): Promise<string[]> {
-  const failures: string[] = [];
-  for (const [label, play] of runs) {
-    const started = performance.now();
-    const report = await play();
-    console.log(line(label, report, (performance.now() - started) / 1000));
-    for (const r of report.ranAgain) console.log(`  run again: ${r}`);
-    failures.push(...report.failures.map((f) => `${label}: ${f}`));
-  }
+  const failures = await play(runs);
   return [...failures, ...(await entriesAddUp(db, list)).map((w) => `${where}: entries do not add up: ${w}`)];
 }
 
@@ -98,13 +115,7 @@ async function verifyPostgres(): Promise<number> {
   } finally {
     await lite.end();
   }
-  console.log(
-    failures.length === 0
-      ? "verify postgres: every combination agrees"
-      : `verify postgres: ${failures.length} failures`,
-  );
-  for (const f of failures) console.log(`  ${f}`);
-  return failures.length === 0 ? 0 : 1;
+  return summary("postgres", failures);
 }
 
 /** The client languages played on TigerBeetle, one after another. */
@@ -120,34 +131,26 @@ async function verifyTigerBeetle(): Promise<number> {
     console.log("SKIP: chobo: tigerbeetle: CHOBO_TIGERBEETLE is not set");
     return 0;
   }
-  let failures: string[] = [];
+  const failures: string[] = [];
   try {
     console.log(`CHOBO_TIGERBEETLE: ${await checkVersion(bin)}`);
     const list = subjects(["tests/books", "examples"]);
     const replica = await startReplica(bin);
     try {
       const run = `verify-${Date.now()}`;
-      for (const r of TB_RUNNERS) {
-        const label = `tigerbeetle × ${r.lang}`;
-        const started = performance.now();
-        const report = await verifyOnTigerBeetle({ addresses: replica.address }, list, r, run);
-        console.log(line(label, report, (performance.now() - started) / 1000));
-        for (const again of report.ranAgain) console.log(`  run again: ${again}`);
-        failures.push(...report.failures.map((f) => `${label}: ${f}`));
-      }
+      failures.push(
+        ...await play(TB_RUNNERS.map((r): [string, () => Promise<Report>] => [
+          `tigerbeetle × ${r.lang}`,
+          () => verifyOnTigerBeetle({ addresses: replica.address }, list, r, run),
+        ])),
+      );
     } finally {
       await replica.stop();
     }
   } catch (e) {
-    failures = [...failures, e instanceof Error ? e.message : String(e)];
+    failures.push(e instanceof Error ? e.message : String(e));
   }
-  console.log(
-    failures.length === 0
-      ? "verify tigerbeetle: every combination agrees"
-      : `verify tigerbeetle: ${failures.length} failures`,
-  );
-  for (const f of failures) console.log(`  ${f}`);
-  return failures.length === 0 ? 0 : 1;
+  return summary("tigerbeetle", failures);
 }
 
 const TARGETS: Record<string, () => Promise<number>> = {
