@@ -11,12 +11,12 @@ import {
   renderToolHelp,
   renderUsageError,
   type ToolSpec,
-} from "./lang/common/cli.ts";
-import { denoIo, type Io } from "./lang/common/io.ts";
+} from "./commands/table.ts";
+import { denoIo, type Io } from "./commands/io.ts";
 import { chooseLang, type Lang, tr } from "./lang/common/text.ts";
 import { VERSION } from "./lang/common/version.ts";
-import { CHOBO, runChoboCommand } from "./lang/chobo/commands.ts";
-import { DANDORI, runDandoriCommand } from "./lang/dandori/commands.ts";
+import { CHOBO, runChoboCommand } from "./commands/chobo.ts";
+import { DANDORI, runDandoriCommand } from "./commands/dandori.ts";
 
 const TOOLS: readonly ToolSpec[] = [CHOBO, DANDORI];
 

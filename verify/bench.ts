@@ -14,11 +14,11 @@
  */
 
 import { checkBook } from "../lang/chobo/check.ts";
-import { bookPaths } from "./books.ts";
+import { bookPaths } from "./chobo/books.ts";
 import { callStatement, type Statement } from "../targets/chobo/postgres/calls.ts";
 import { postgresSql } from "../targets/chobo/postgres/sql.ts";
-import { findPgBin, startCluster } from "./pg_cluster.ts";
-import { serverDb } from "./pg_db.ts";
+import { findPgBin, startCluster } from "./services/pg_cluster.ts";
+import { serverDb } from "./services/pg_db.ts";
 
 const RUNS = 7;
 
@@ -71,8 +71,8 @@ async function benchCheck(): Promise<void> {
 
 async function benchScenarios(): Promise<void> {
   const baseline = await median(["eval", "null"]);
-  const all = await median(["run", "-A", "verify/workloads.ts", "scenarios"]);
-  const together = await median(["run", "-A", "verify/workloads.ts", "together8"]);
+  const all = await median(["run", "-A", "verify/chobo/workloads.ts", "scenarios"]);
+  const together = await median(["run", "-A", "verify/chobo/workloads.ts", "together8"]);
   console.log(`bench scenarios: median of ${RUNS} runs each`);
   console.log(`  baseline   deno eval 'null'                              ${baseline.toFixed(1)} ms`);
   console.log(`  scenarios  generate and run all (test and example books)  ${all.toFixed(1)} ms`);
@@ -134,7 +134,7 @@ async function benchPostgres(): Promise<void> {
   const cluster = await startCluster(bin);
   const db = serverDb(cluster.socketDir);
   try {
-    const path = "tests/books/在庫.book";
+    const path = "tests/chobo/books/在庫.book";
     const book = checkBook(path, Deno.readTextFileSync(path)).book!;
     await db.exec(postgresSql(book, path, "bench", "bench"));
     await db.exec(FLOOR_SQL);

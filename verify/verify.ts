@@ -20,8 +20,8 @@ import {
   subjects,
   verifyScenarios,
   verifyWithRunner,
-} from "./chobo_postgres.ts";
-import { verifyOnTigerBeetle } from "./chobo_tigerbeetle.ts";
+} from "./chobo/postgres.ts";
+import { verifyOnTigerBeetle } from "./chobo/tigerbeetle.ts";
 import {
   goRunner,
   PYTHON_RUNNER,
@@ -29,10 +29,10 @@ import {
   TB_TYPESCRIPT_RUNNER,
   tbGoRunner,
   TYPESCRIPT_RUNNER,
-} from "./client_runners.ts";
-import { checkVersion, startReplica } from "./tb_replica.ts";
-import { findPgBin, startCluster } from "./pg_cluster.ts";
-import { pgliteDb, serverDb } from "./pg_db.ts";
+} from "./chobo/client_runners.ts";
+import { checkVersion, startReplica } from "./services/tb_replica.ts";
+import { findPgBin, startCluster } from "./services/pg_cluster.ts";
+import { pgliteDb, serverDb } from "./services/pg_db.ts";
 
 /** The client languages played through their runners, besides the SQL called directly. */
 const RUNNERS: readonly ClientRunner[] = [TYPESCRIPT_RUNNER, PYTHON_RUNNER, goRunner({ path: null })];
@@ -78,7 +78,7 @@ async function combinations(
 }
 
 async function verifyPostgres(): Promise<number> {
-  const list = subjects(["tests/books", "examples"]);
+  const list = subjects(["tests/chobo/books", "examples"]);
   const failures: string[] = [];
   const bin = findPgBin();
   if (bin === null) {
@@ -134,7 +134,7 @@ async function verifyTigerBeetle(): Promise<number> {
   const failures: string[] = [];
   try {
     console.log(`CHOBO_TIGERBEETLE: ${await checkVersion(bin)}`);
-    const list = subjects(["tests/books", "examples"]);
+    const list = subjects(["tests/chobo/books", "examples"]);
     const replica = await startReplica(bin);
     try {
       const run = `verify-${Date.now()}`;

@@ -4,7 +4,7 @@
  * calls without reading the book or the generated code. Keys are English snake_case; amounts are
  * `bigint` in the unit's smallest unit (write the object with `stringifyJson`).
  *
- * The shape, abbreviated (from `tests/books/在庫.book`; `tests/golden/api/` has it whole):
+ * The shape, abbreviated (from `tests/chobo/books/在庫.book`; `tests/chobo/golden/api/` has it whole):
  *
  * ```json
  * {

@@ -1,6 +1,6 @@
 /**
  * The lifecycle of a hold (seed chobo 2.4) as one table of data. `chobo api` writes every pending
- * transfer's state machine from it, and dandori reads the same machine; `tests/api_test.ts` drives
+ * transfer's state machine from it, and dandori reads the same machine; `tests/chobo/api_test.ts` drives
  * the reference interpreter through every row, so the table cannot drift from what `Ledger` does.
  *
  * Where 2.4's table is words, the rows read it so:

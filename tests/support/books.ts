@@ -5,7 +5,7 @@
 
 import { checkBook } from "../../lang/chobo/check.ts";
 import type { Book } from "../../lang/chobo/model.ts";
-import { bookPaths } from "../../verify/books.ts";
+import { bookPaths } from "../../verify/chobo/books.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -16,7 +16,7 @@ export function loadBook(path: string, text = Deno.readTextFileSync(path)): Book
   return book;
 }
 
-/** Every book of tests/books and examples, sorted. */
+/** Every book of tests/chobo/books and examples, sorted. */
 export function everyBook(): string[] {
-  return bookPaths([`${ROOT}tests/books`, `${ROOT}examples`]);
+  return bookPaths([`${ROOT}tests/chobo/books`, `${ROOT}examples`]);
 }

@@ -4,7 +4,7 @@
  */
 
 import { main } from "../../cli.ts";
-import type { Io } from "../../lang/common/io.ts";
+import type { Io } from "../../commands/io.ts";
 
 /** What one run printed and returned. */
 export interface Run {

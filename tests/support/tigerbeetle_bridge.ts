@@ -1,7 +1,7 @@
 /**
  * An HTTP bridge to the TEST DOUBLE of `tigerbeetle_double.ts` — NOT TigerBeetle — so that the
- * TigerBeetle runners of `verify/runners/` (TypeScript, Python, Go) can be played in tests where
- * no TigerBeetle server runs (`verify/runners/README.md`, 「The test double's bridge」). It speaks
+ * TigerBeetle runners of `verify/chobo/runners/` (TypeScript, Python, Go) can be played in tests where
+ * no TigerBeetle server runs (`verify/chobo/runners/README.md`, 「The test double's bridge」). It speaks
  * JSON with every number a decimal string and the status and flag numbers of TigerBeetle 0.17.9
  * (the runtime's tables); the double's clock follows real time, so holds expire as the runners
  * wait for them. A request the double finds malformed answers 500 with its message.
@@ -20,7 +20,7 @@ import {
   CREATE_TRANSFER_STATUS,
   TRANSFER_FLAGS,
 } from "../../targets/chobo/tigerbeetle/runtime/runtime.ts";
-import { accountFields, transferFields } from "../../verify/chobo_tigerbeetle.ts";
+import { accountFields, transferFields } from "../../verify/chobo/tigerbeetle.ts";
 import { TigerBeetleDouble } from "./tigerbeetle_double.ts";
 
 type Fields = Readonly<Record<string, string>>;

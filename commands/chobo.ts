@@ -1,0 +1,590 @@
+/**
+ * chobo's commands: the table `--help` and parsing read, and what each command does.
+ * @module
+ */
+
+import type { CommandSpec, ToolSpec } from "./table.ts";
+import {
+  diagnosticJson,
+  DIAGNOSTICS_JSON_VERSION,
+  hasErrors,
+  renderDiagnostic,
+  summaryLine,
+} from "../lang/common/diagnostic.ts";
+import { type Io, readInput } from "./io.ts";
+import { type Lang, type Text, tr } from "../lang/common/text.ts";
+import { VERSION } from "../lang/common/version.ts";
+import { stringifyJson } from "../lang/common/json.ts";
+import { readAtRevision } from "./git.ts";
+import { createHash } from "node:crypto";
+import { build, type Target, TARGETS } from "../targets/chobo/build.ts";
+import { sentJson, sentText } from "../targets/chobo/postgres/show.ts";
+import { sentTigerBeetleJson, sentTigerBeetleText } from "../targets/chobo/tigerbeetle/show.ts";
+import { apiJson } from "../lang/chobo/api.ts";
+import { buildPage, pageMarkdown } from "../lang/chobo/doc.ts";
+import { pageHtml } from "../lang/chobo/draw.ts";
+import { checkBook, checkBookBytes } from "../lang/chobo/check.ts";
+import { refusalsOf } from "../lang/chobo/refusals.ts";
+import type { Book } from "../lang/chobo/model.ts";
+import { reportJson, reportText } from "../lang/chobo/report.ts";
+import { runJson, runText } from "../lang/chobo/run.ts";
+import { play } from "../lang/chobo/search.ts";
+import {
+  readScenarios,
+  runScenario,
+  type Scenario,
+  ScenarioError,
+  scenarioJson,
+} from "../lang/chobo/scenario.ts";
+import { generateScenarios } from "../lang/chobo/scenarios.ts";
+import { CODES } from "../lang/chobo/codes.ts";
+import { explainAllMarkdown, explainAllText, explainText, findCode } from "../lang/chobo/explain.ts";
+
+const CHECK_EXITS: CommandSpec["exits"] = [
+  { code: 0, meaning: tr("no error (warnings may be printed)", "エラーなし(警告は出ることがあります)") },
+  {
+    code: 1,
+    meaning: tr(
+      "an error in a book, or a file that cannot be read",
+      "帳簿にエラーがある、または読めないファイルがある",
+    ),
+  },
+  { code: 2, meaning: tr("a usage error, or an internal error", "使い方の誤り、または内部の異常") },
+];
+
+/** chobo's command table. */
+export const CHOBO: ToolSpec = {
+  name: "chobo",
+  version: VERSION,
+  summary: tr(
+    "the ledger language: put bounds on accounts; every transfer keeps them, in one write",
+    "帳簿の言語。勘定に下限と上限を書く。どの振替も、一度の書き込みの中でそれを守る",
+  ),
+  commands: [
+    {
+      name: "check",
+      summary: tr(
+        "check books: syntax, names, units, bounds, keys, holds",
+        "帳簿を検査する(構文、名前、単位、境界、キー、仮押さえ)",
+      ),
+      args: { placeholder: "<file.book>", min: 1, max: null, help: tr("the books to check", "検査する帳簿") },
+      flags: [
+        {
+          name: "format",
+          value: "format",
+          choices: ["text", "json"],
+          help: tr(
+            'text for people (the default), json for programs ({"v": 2, "files": […]})',
+            'text は人が読む形(既定)、json はプログラムが読む形({"v": 2, "files": […]})',
+          ),
+        },
+        {
+          name: "diff-base",
+          value: "revision",
+          help: tr(
+            "compare with each book at this git revision: changed accounts (E050) or transfers (E051), removed ones (W107)",
+            "各帳簿を git のこのリビジョンのものと比べる(勘定の変更 E050、振替の変更 E051、消したもの W107)",
+          ),
+        },
+      ],
+      exits: CHECK_EXITS,
+      examples: [
+        "chobo check examples/inventory/inventory.book",
+        "chobo check tests/chobo/books/在庫.book --lang ja --format json",
+      ],
+    },
+    {
+      name: "run",
+      summary: tr(
+        "run scenarios on the reference interpreter: each step's result, then balances and holds",
+        "シナリオを参照インタプリタで流す(ステップごとの結果と、終わりの残高と仮押さえ)",
+      ),
+      args: { placeholder: "<file.book>", min: 1, max: 1, help: tr("the book", "帳簿") },
+      flags: [
+        {
+          name: "scenario",
+          value: "file.json",
+          required: true,
+          help: tr(
+            "one scenario, or a list of them as chobo scenarios prints",
+            "シナリオ一つか、chobo scenarios が出すシナリオの並び",
+          ),
+        },
+        {
+          name: "show",
+          value: "target",
+          choices: ["postgres", "tigerbeetle"],
+          help: tr(
+            'instead of the results, what each step sends to the target (tenant "")',
+            '結果の代わりに、ステップごとに出力先へ送るもの(テナントは "")',
+          ),
+        },
+        {
+          name: "format",
+          value: "format",
+          choices: ["text", "json"],
+          help: tr(
+            "text for people (the default), json for programs",
+            "text は人が読む形(既定)、json はプログラムが読む形",
+          ),
+        },
+      ],
+      exits: [
+        { code: 0, meaning: tr("the scenarios ran", "シナリオを流した") },
+        {
+          code: 1,
+          meaning: tr(
+            "the book has errors, or a scenario does not fit the book",
+            "帳簿にエラーがある、またはシナリオが帳簿に合わない",
+          ),
+        },
+        { code: 2, meaning: tr("a usage error, or an internal error", "使い方の誤り、または内部の異常") },
+      ],
+      examples: ["chobo run tests/chobo/books/在庫.book --scenario tests/chobo/books/在庫.more.json"],
+    },
+    {
+      name: "scenarios",
+      summary: tr(
+        "generate scenarios from a book, each run on the reference interpreter and kept only when it reaches what its name says",
+        "帳簿からシナリオを作る(どれも参照インタプリタで流し、名前のとおりになったものだけを残す)",
+      ),
+      args: { placeholder: "<file.book>", min: 1, max: 1, help: tr("the book", "帳簿") },
+      flags: [
+        {
+          name: "out",
+          value: "dir",
+          help: tr(
+            "write <dir>/<book file name>.scenarios.json instead of printing",
+            "出力せずに <dir>/<帳簿のファイル名>.scenarios.json に書く",
+          ),
+        },
+      ],
+      exits: [
+        { code: 0, meaning: tr("the scenarios were written", "シナリオを書いた") },
+        {
+          code: 1,
+          meaning: tr(
+            "the book has errors, or the file cannot be written",
+            "帳簿にエラーがある、またはファイルを書けない",
+          ),
+        },
+        { code: 2, meaning: tr("a usage error, or an internal error", "使い方の誤り、または内部の異常") },
+      ],
+      examples: [
+        "chobo scenarios tests/chobo/books/在庫.book",
+        "chobo scenarios examples/inventory/inventory.book --out /tmp/s",
+      ],
+    },
+    {
+      name: "build",
+      summary: tr(
+        "write a target's files: the PostgreSQL schema and functions, or a client of PostgreSQL or TigerBeetle",
+        "出力先のファイルを書く(PostgreSQL のスキーマと関数、または PostgreSQL か TigerBeetle を呼ぶクライアント)",
+      ),
+      args: { placeholder: "<file.book>", min: 1, max: 1, help: tr("the book", "帳簿") },
+      flags: [
+        {
+          name: "target",
+          value: "target",
+          required: true,
+          choices: TARGETS,
+          help: tr("what to write", "書くもの"),
+        },
+        {
+          name: "out",
+          value: "dir",
+          help: tr(
+            "the directory to write into (default: the current one)",
+            "書き込むディレクトリ(既定は今のディレクトリ)",
+          ),
+        },
+      ],
+      exits: [
+        {
+          code: 0,
+          meaning: tr(
+            "the files were written; their paths are on stderr",
+            "ファイルを書いた(パスを標準エラーに出す)",
+          ),
+        },
+        {
+          code: 1,
+          meaning: tr(
+            "the book has errors or the target cannot take it (E060, E061); nothing was written",
+            "帳簿にエラーがある、または出力先が帳簿を受け取れない(E060、E061)。何も書いていない",
+          ),
+        },
+        { code: 2, meaning: tr("a usage error, or an internal error", "使い方の誤り、または内部の異常") },
+      ],
+      examples: ["chobo build tests/chobo/books/在庫.book --target postgres --out /tmp/sql"],
+    },
+    {
+      name: "doc",
+      summary: tr(
+        "write the page accountants read: accounts, the flow between them, refusals, every scenario step by step",
+        "経理や運用の人が読むページを書く(勘定、流れの図、拒否されうる理由、シナリオの一歩ずつ)",
+      ),
+      args: { placeholder: "<file.book>", min: 1, max: 1, help: tr("the book", "帳簿") },
+      flags: [
+        {
+          name: "format",
+          value: "format",
+          choices: ["md", "html"],
+          help: tr(
+            "md: Markdown with Mermaid charts (the default); html: one self-contained page that steps through scenarios",
+            "md: Mermaid の図を入れた Markdown(既定)。html: シナリオを一歩ずつ進められる、一つで完結したページ",
+          ),
+        },
+        {
+          name: "out",
+          value: "dir",
+          help: tr(
+            "write <dir>/<book file name>.md (or .html) instead of printing",
+            "出力せずに <dir>/<帳簿のファイル名>.md(または .html)に書く",
+          ),
+        },
+      ],
+      exits: [
+        { code: 0, meaning: tr("the page was written", "ページを書いた") },
+        { code: 1, meaning: tr("the book has errors: it is not drawn", "帳簿にエラーがある(描かない)") },
+        { code: 2, meaning: tr("a usage error, or an internal error", "使い方の誤り、または内部の異常") },
+      ],
+      examples: [
+        "chobo doc examples/refunds/refunds.book",
+        "chobo doc examples/refunds/refunds.ja.book --lang ja --out /tmp/doc",
+      ],
+    },
+    {
+      name: "api",
+      summary: tr(
+        "print how to call a book as JSON: units, accounts, transfers with their refusals, id rules, hold state machines",
+        "帳簿の呼び方を JSON で出す(単位、勘定、振替と拒否されうる理由、ID の決め方、仮押さえのステートマシン)",
+      ),
+      args: { placeholder: "<file.book>", min: 1, max: 1, help: tr("the book", "帳簿") },
+      flags: [],
+      exits: [
+        { code: 0, meaning: tr("the JSON was printed", "JSON を出した") },
+        { code: 1, meaning: tr("the book has errors", "帳簿にエラーがある") },
+        { code: 2, meaning: tr("a usage error, or an internal error", "使い方の誤り、または内部の異常") },
+      ],
+      examples: ["chobo api tests/chobo/books/在庫.book"],
+    },
+    {
+      name: "explain",
+      summary: tr(
+        "explain a diagnostic code: when it fires, how to fix it, a book that reproduces it",
+        "診断コードを説明する(いつ出るか、直し方、再現する帳簿)",
+      ),
+      args: {
+        placeholder: "<code>",
+        min: 0,
+        max: 1,
+        help: tr("a code such as E020 (or --all)", "E020 のようなコード(または --all)"),
+      },
+      flags: [
+        { name: "all", value: null, help: tr("explain every code", "すべてのコードを説明する") },
+        {
+          name: "format",
+          value: "format",
+          choices: ["text", "markdown"],
+          help: tr(
+            "text (the default) or markdown (the page docs/codes.md)",
+            "text(既定)か markdown(docs/codes.md のページ)",
+          ),
+        },
+      ],
+      exits: [
+        { code: 0, meaning: tr("the code was explained", "説明した") },
+        { code: 2, meaning: tr("no such code, or a usage error", "そのコードが無い、または使い方の誤り") },
+      ],
+      examples: ["chobo explain E020", "chobo explain --all --format markdown --lang ja"],
+    },
+  ],
+};
+
+/** Runs a parsed chobo command; returns the exit code. */
+export function runChoboCommand(
+  command: CommandSpec,
+  args: readonly string[],
+  flags: ReadonlyMap<string, string | true>,
+  io: Io,
+  lang: Lang,
+): number | { usage: Text } {
+  switch (command.name) {
+    case "check":
+      return check(
+        args,
+        flags.get("format") === "json",
+        flags.get("diff-base") as string | undefined,
+        io,
+        lang,
+      );
+    case "scenarios":
+      return scenarios(args[0], flags.get("out") as string | undefined, io, lang);
+    case "api":
+      return api(args[0], io, lang);
+    case "doc":
+      return doc(args[0], flags.get("format") === "html", flags.get("out") as string | undefined, io, lang);
+    case "build":
+      return buildCommand(
+        args[0],
+        flags.get("target") as Target,
+        (flags.get("out") as string | undefined) ?? ".",
+        io,
+        lang,
+      );
+    case "run":
+      return run(
+        args[0],
+        flags.get("scenario") as string,
+        flags.get("format") === "json",
+        flags.get("show") as "postgres" | "tigerbeetle" | undefined,
+        io,
+        lang,
+      );
+    default:
+      return explain(args, flags, io, lang);
+  }
+}
+
+/** The book at the base revision to compare with, or undefined when there is none to compare. */
+function baseBook(path: string, rev: string, io: Io, lang: Lang): Book | undefined | "error" {
+  const base = readAtRevision(path, rev);
+  if ("absent" in base) return undefined;
+  if ("error" in base) {
+    io.stderr(`chobo check: ${base.error[lang]}\n`);
+    return "error";
+  }
+  const book = checkBook(`${path}@${rev}`, base.text).book;
+  if (book === null) {
+    io.stderr(
+      `chobo check: ${
+        tr(
+          `${path} at ${rev} has errors, so there is nothing to compare with`,
+          `${rev} の ${path} にエラーがあるので、比べられません`,
+        )[lang]
+      }\n`,
+    );
+    return undefined;
+  }
+  return book;
+}
+
+function check(
+  paths: readonly string[],
+  json: boolean,
+  diffBase: string | undefined,
+  io: Io,
+  lang: Lang,
+): number {
+  let exit = 0;
+  const files: Record<string, unknown>[] = [];
+  for (const path of paths) {
+    const input = readInput(io, path);
+    if ("error" in input) {
+      io.stderr(`chobo check: ${input.error[lang]}\n`);
+      exit = 1;
+      continue;
+    }
+    const base = diffBase === undefined ? undefined : baseBook(path, diffBase, io, lang);
+    if (base === "error") {
+      exit = 1;
+      continue;
+    }
+    const result = checkBookBytes(path, input.bytes, { base });
+    const failed = hasErrors(result.diagnostics);
+    if (failed) exit = 1;
+    if (json) {
+      const book = result.book;
+      const report = book === null || result.report === null
+        ? null
+        : reportJson(book, result.report, (x) => play(book, x.example));
+      files.push({
+        file: path,
+        ok: !failed,
+        diagnostics: result.diagnostics.map((d) => diagnosticJson(d, lang)),
+        report,
+      });
+      continue;
+    }
+    io.stdout(result.diagnostics.map((d) => renderDiagnostic(d, lang)).join(""));
+    io.stdout(`${summaryLine(path, result.diagnostics.map((d) => d.severity), lang)}\n`);
+    if (result.book !== null && result.report !== null) {
+      io.stdout(reportText(result.book, result.report, lang));
+    }
+  }
+  if (json) io.stdout(stringifyJson({ v: DIAGNOSTICS_JSON_VERSION, files }, 2) + "\n");
+  return exit;
+}
+
+/** Reads and checks a book for a command that needs it whole; prints why not and returns null. */
+function loadBook(path: string, command: string, io: Io, lang: Lang): Book | null {
+  const input = readInput(io, path);
+  if ("error" in input) {
+    io.stderr(`chobo ${command}: ${input.error[lang]}\n`);
+    return null;
+  }
+  const result = checkBookBytes(path, input.bytes);
+  if (result.book === null) {
+    io.stderr(result.diagnostics.map((d) => renderDiagnostic(d, lang)).join(""));
+    io.stderr(`${summaryLine(path, result.diagnostics.map((d) => d.severity), lang)}\n`);
+  }
+  return result.book;
+}
+
+function run(
+  bookPath: string,
+  scenarioPath: string,
+  json: boolean,
+  show: "postgres" | "tigerbeetle" | undefined,
+  io: Io,
+  lang: Lang,
+): number {
+  const book = loadBook(bookPath, "run", io, lang);
+  if (book === null) return 1;
+  const input = readInput(io, scenarioPath);
+  if ("error" in input) {
+    io.stderr(`chobo run: ${input.error[lang]}\n`);
+    return 1;
+  }
+  let scenarios: Scenario[];
+  try {
+    scenarios = readScenarios(book, new TextDecoder().decode(input.bytes));
+  } catch (e) {
+    if (!(e instanceof ScenarioError)) throw e;
+    io.stderr(`chobo run: ${scenarioPath}: ${e.text[lang]}\n`);
+    return 1;
+  }
+  if (show !== undefined) {
+    const [asJson, asText] = show === "postgres"
+      ? [sentJson, sentText]
+      : [sentTigerBeetleJson, sentTigerBeetleText];
+    if (json) {
+      io.stdout(stringifyJson({ file: bookPath, runs: scenarios.map((s) => asJson(book, s)) }, 2) + "\n");
+    } else io.stdout(scenarios.map((s) => asText(bookPath, book, s, lang)).join("\n"));
+    return 0;
+  }
+  const runs = scenarios.map((s) => ({ s, branches: runScenario(book, s) }));
+  if (json) {
+    io.stdout(
+      stringifyJson({ file: bookPath, runs: runs.map(({ s, branches }) => runJson(s, branches)) }, 2) + "\n",
+    );
+  } else {
+    io.stdout(runs.map(({ s, branches }) => runText(bookPath, s, branches, lang)).join("\n"));
+  }
+  return 0;
+}
+
+function buildCommand(bookPath: string, target: Target, out: string, io: Io, lang: Lang): number {
+  const input = readInput(io, bookPath);
+  if ("error" in input) {
+    io.stderr(`chobo build: ${input.error[lang]}\n`);
+    return 1;
+  }
+  const book = loadBook(bookPath, "build", io, lang);
+  if (book === null) return 1;
+  const sha = createHash("sha256").update(input.bytes).digest("hex").slice(0, 16);
+  const file = bookPath.split("/").pop() ?? bookPath;
+  const text = new TextDecoder().decode(input.bytes);
+  const result = build(book, target, { file, text, sha, version: VERSION });
+  if ("diagnostics" in result) {
+    io.stderr(result.diagnostics.map((d) => renderDiagnostic(d, lang)).join(""));
+    io.stderr(`${summaryLine(bookPath, result.diagnostics.map((d) => d.severity), lang)}\n`);
+    return 1;
+  }
+  for (const [name, content] of result.files) {
+    const path = `${out.replace(/\/$/, "")}/${name}`;
+    const failed = io.writeFile(path, content);
+    if (failed !== null) {
+      io.stderr(`chobo build: ${failed[lang]}\n`);
+      return 1;
+    }
+    io.stderr(`${path}\n`);
+  }
+  return 0;
+}
+
+function doc(bookPath: string, html: boolean, out: string | undefined, io: Io, lang: Lang): number {
+  const input = readInput(io, bookPath);
+  if ("error" in input) {
+    io.stderr(`chobo doc: ${input.error[lang]}\n`);
+    return 1;
+  }
+  const result = checkBookBytes(bookPath, input.bytes);
+  if (result.book === null) {
+    io.stderr(result.diagnostics.map((d) => renderDiagnostic(d, lang)).join(""));
+    io.stderr(`${summaryLine(bookPath, result.diagnostics.map((d) => d.severity), lang)}\n`);
+    return 1;
+  }
+  const page = buildPage(result.book, result.diagnostics, lang);
+  const text = html ? pageHtml(page) : pageMarkdown(page);
+  if (out === undefined) {
+    io.stdout(text);
+    return 0;
+  }
+  const stem = (bookPath.split("/").pop() ?? bookPath).replace(/\.book$/, "");
+  const target = `${out.replace(/\/$/, "")}/${stem}.${html ? "html" : "md"}`;
+  const failed = io.writeFile(target, text);
+  if (failed !== null) {
+    io.stderr(`chobo doc: ${failed[lang]}\n`);
+    return 1;
+  }
+  io.stderr(`${target}\n`);
+  return 0;
+}
+
+function api(bookPath: string, io: Io, lang: Lang): number {
+  const book = loadBook(bookPath, "api", io, lang);
+  if (book === null) return 1;
+  io.stdout(stringifyJson(apiJson(book, refusalsOf(book)), 2) + "\n");
+  return 0;
+}
+
+function scenarios(bookPath: string, out: string | undefined, io: Io, lang: Lang): number {
+  const book = loadBook(bookPath, "scenarios", io, lang);
+  if (book === null) return 1;
+  const text = stringifyJson(generateScenarios(book).map(scenarioJson), 2) + "\n";
+  if (out === undefined) {
+    io.stdout(text);
+    return 0;
+  }
+  const stem = (bookPath.split("/").pop() ?? bookPath).replace(/\.book$/, "");
+  const target = `${out.replace(/\/$/, "")}/${stem}.scenarios.json`;
+  const written = io.writeFile(target, text);
+  if (written !== null) {
+    io.stderr(`chobo scenarios: ${written[lang]}\n`);
+    return 1;
+  }
+  io.stderr(`${target}\n`);
+  return 0;
+}
+
+function explain(
+  args: readonly string[],
+  flags: ReadonlyMap<string, string | true>,
+  io: Io,
+  lang: Lang,
+): number | { usage: Text } {
+  const all = flags.has("all");
+  const markdown = flags.get("format") === "markdown";
+  if (all === (args.length === 1)) {
+    return { usage: tr("give one code or --all", "コードを一つか --all を渡してください") };
+  }
+  if (all) {
+    io.stdout(markdown ? explainAllMarkdown(lang) : explainAllText(lang));
+    return 0;
+  }
+  const info = findCode(args[0]);
+  if (info === undefined) {
+    const first = CODES[0].code;
+    const last = CODES[CODES.length - 1].code;
+    return {
+      usage: tr(
+        `no code ${args[0]}; chobo explain --all lists ${first} … ${last}`,
+        `${args[0]} というコードはありません。chobo explain --all が ${first} … ${last} を並べます`,
+      ),
+    };
+  }
+  io.stdout(explainText(info, lang));
+  return 0;
+}

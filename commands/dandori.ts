@@ -1,0 +1,204 @@
+/**
+ * dandori's commands: the table `--help` and parsing read (seed dandori 0.3 「コマンドの表」),
+ * and what each command does. `cli.ts` lists `DANDORI` beside chobo's table.
+ * @module
+ */
+
+import type { CommandSpec, ToolSpec } from "./table.ts";
+import {
+  diagnosticJson,
+  DIAGNOSTICS_JSON_VERSION,
+  hasErrors,
+  renderDiagnostic,
+  summaryLine,
+} from "../lang/common/diagnostic.ts";
+import { type Io, readInput } from "./io.ts";
+import { stringifyJson } from "../lang/common/json.ts";
+import { type Lang, type Text, tr } from "../lang/common/text.ts";
+import { VERSION } from "../lang/common/version.ts";
+import { checkFlowBytes } from "../lang/dandori/check.ts";
+import { CODES } from "../lang/dandori/codes.ts";
+import {
+  explainAllJson,
+  explainAllMarkdown,
+  explainAllText,
+  explainJson,
+  explainText,
+  findCode,
+} from "../lang/dandori/explain.ts";
+
+/** dandori's command table. */
+export const DANDORI: ToolSpec = {
+  name: "dandori",
+  version: VERSION,
+  summary: tr(
+    "the workflow language: typed tasks, cases that follow state machines, checked before they run",
+    "ワークフローの言語。型の付いたタスクと、ステートマシンに従う案件を、走らせる前に検査する",
+  ),
+  commands: [
+    {
+      name: "check",
+      summary: tr(
+        "check flows: syntax, names, types, ranges, books, child flows, and what happens to every case",
+        "フローを検査する(構文、名前、型、範囲、帳簿、子のフロー、案件のたどる状態)",
+      ),
+      args: {
+        placeholder: "<file.flow>",
+        min: 1,
+        max: null,
+        help: tr("the flows to check", "検査するフロー"),
+      },
+      flags: [
+        {
+          name: "format",
+          value: "format",
+          choices: ["text", "json"],
+          help: tr(
+            'text for people (the default), json for programs ({"v": 2, "files": […]})',
+            'text は人が読む形(既定)、json はプログラムが読む形({"v": 2, "files": […]})',
+          ),
+        },
+      ],
+      exits: [
+        {
+          code: 0,
+          meaning: tr("no error (warnings may be printed)", "エラーなし(警告は出ることがあります)"),
+        },
+        {
+          code: 1,
+          meaning: tr(
+            "an error in a flow, or a file that cannot be read",
+            "フローにエラーがある、または読めないファイルがある",
+          ),
+        },
+        {
+          code: 2,
+          meaning: tr(
+            "a flow uses what this dandori cannot read (E018: rules, date files, API descriptions, agents, decision models), a usage error, or an internal error",
+            "この dandori で読めないもの(規則、日付のファイル、API の記述、エージェント、判断のモデル)を使うフローがある(E018)、使い方の誤り、または内部の異常",
+          ),
+        },
+      ],
+      examples: [
+        "dandori check tests/dandori/flows/order_stock.flow",
+        "dandori check tests/dandori/flows/在庫の引当.flow --lang ja --format json",
+      ],
+    },
+    {
+      name: "explain",
+      summary: tr(
+        "explain a diagnostic code: when it fires, how to fix it, a flow that reproduces it",
+        "診断コードを説明する(いつ出るか、直し方、再現するフロー)",
+      ),
+      args: {
+        placeholder: "<code>",
+        min: 0,
+        max: 1,
+        help: tr("a code such as E020 (or --all)", "E020 のようなコード(または --all)"),
+      },
+      flags: [
+        { name: "all", value: null, help: tr("explain every code", "すべてのコードを説明する") },
+        {
+          name: "format",
+          value: "format",
+          choices: ["text", "markdown", "json"],
+          help: tr(
+            "text (the default), markdown (the page docs/dandori-codes.md) or json",
+            "text(既定)、markdown(docs/dandori-codes.md のページ)、json",
+          ),
+        },
+      ],
+      exits: [
+        { code: 0, meaning: tr("the code was explained", "説明した") },
+        { code: 2, meaning: tr("no such code, or a usage error", "そのコードが無い、または使い方の誤り") },
+      ],
+      examples: ["dandori explain E022", "dandori explain --all --format markdown --lang ja"],
+    },
+  ],
+};
+
+/**
+ * Runs a parsed dandori command; returns the exit code, or a usage error for the caller to print
+ * with the command's usage (the same contract as chobo's runner).
+ */
+export function runDandoriCommand(
+  command: CommandSpec,
+  args: readonly string[],
+  flags: ReadonlyMap<string, string | true>,
+  io: Io,
+  lang: Lang,
+): number | { usage: Text } {
+  switch (command.name) {
+    case "check":
+      return check(args, flags.get("format") === "json", io, lang);
+    default:
+      return explain(args, flags, io, lang);
+  }
+}
+
+function check(paths: readonly string[], json: boolean, io: Io, lang: Lang): number {
+  let exit = 0;
+  const files: Record<string, unknown>[] = [];
+  const read = (path: string) => {
+    const input = readInput(io, path);
+    return "bytes" in input ? input.bytes : null;
+  };
+  for (const path of paths) {
+    const input = readInput(io, path);
+    if ("error" in input) {
+      io.stderr(`dandori check: ${input.error[lang]}\n`);
+      exit = Math.max(exit, 1);
+      continue;
+    }
+    const result = checkFlowBytes(path, input.bytes, { read });
+    const failed = hasErrors(result.diagnostics);
+    if (result.unsupported) exit = 2;
+    else if (failed) exit = Math.max(exit, 1);
+    if (json) {
+      files.push({
+        file: path,
+        ok: !failed,
+        diagnostics: result.diagnostics.map((d) => diagnosticJson(d, lang)),
+      });
+      continue;
+    }
+    io.stdout(result.diagnostics.map((d) => renderDiagnostic(d, lang)).join(""));
+    io.stdout(`${summaryLine(path, result.diagnostics.map((d) => d.severity), lang)}\n`);
+  }
+  if (json) io.stdout(stringifyJson({ v: DIAGNOSTICS_JSON_VERSION, files }, 2) + "\n");
+  return exit;
+}
+
+function explain(
+  args: readonly string[],
+  flags: ReadonlyMap<string, string | true>,
+  io: Io,
+  lang: Lang,
+): number | { usage: Text } {
+  const all = flags.has("all");
+  const format = flags.get("format") ?? "text";
+  if (all === (args.length === 1)) {
+    return { usage: tr("give one code or --all", "コードを一つか --all を渡してください") };
+  }
+  if (all) {
+    if (format === "json") io.stdout(stringifyJson(explainAllJson(lang), 2) + "\n");
+    else io.stdout(format === "markdown" ? explainAllMarkdown(lang) : explainAllText(lang));
+    return 0;
+  }
+  const info = findCode(args[0]);
+  if (info === undefined) {
+    const first = CODES[0].code;
+    const last = CODES[CODES.length - 1].code;
+    return {
+      usage: tr(
+        `no code ${args[0]}; dandori explain --all lists ${first} … ${last}`,
+        `${args[0]} というコードはありません。dandori explain --all が ${first} … ${last} を並べます`,
+      ),
+    };
+  }
+  if (format === "json") io.stdout(stringifyJson(explainJson(info, lang), 2) + "\n");
+  else if (format === "markdown") {
+    return { usage: tr("--format markdown is for --all", "--format markdown は --all と使います") };
+  } else io.stdout(explainText(info, lang));
+  return 0;
+}

@@ -1,0 +1,73 @@
+/**
+ * `chobo doc` as Markdown: the inventory page carries seed 7's flow chart exactly; every example's
+ * `doc.md` and `doc.ja.md` are current; numbers are in the unit's scale; warnings appear on the
+ * page; a book with errors is not drawn.
+ */
+
+import { ok, strictEqual } from "node:assert/strict";
+import { runCli } from "../support/run.ts";
+
+const EXAMPLES = ["inventory", "points", "refunds", "marketplace"];
+
+const SEED_FLOW = `\`\`\`mermaid
+flowchart LR
+    a0["stock(sku)<br>pcs<br>at least 0 (out_of_stock)"]
+    a1(["suppliers<br>pcs · outside"])
+    a2(["customers<br>pcs · outside"])
+    a1 -->|"receive"| a0
+    a0 -.->|"reserve"| a2
+    a2 -->|"take_back"| a0
+\`\`\``;
+
+Deno.test("the inventory page's Markdown contains seed 7's flow chart exactly", () => {
+  const page = runCli(["chobo", "doc", "examples/inventory/inventory.book"]);
+  strictEqual(page.code, 0, page.stderr);
+  ok(page.stdout.includes(SEED_FLOW), page.stdout.slice(0, 2000));
+});
+
+Deno.test("every example's doc.md and doc.ja.md are what chobo doc writes now", () => {
+  for (const name of EXAMPLES) {
+    const dir = `examples/${name}`;
+    const en = runCli(["chobo", "doc", `${dir}/${name}.book`]);
+    const ja = runCli(["chobo", "doc", `${dir}/${name}.ja.book`, "--lang", "ja"]);
+    strictEqual(en.code, 0);
+    strictEqual(ja.code, 0);
+    if (Deno.env.get("RITSU_BLESS") === "1") {
+      Deno.writeTextFileSync(`${dir}/doc.md`, en.stdout);
+      Deno.writeTextFileSync(`${dir}/doc.ja.md`, ja.stdout);
+    }
+    strictEqual(en.stdout, Deno.readTextFileSync(`${dir}/doc.md`), `${dir}/doc.md is stale: RITSU_BLESS=1`);
+    strictEqual(
+      ja.stdout,
+      Deno.readTextFileSync(`${dir}/doc.ja.md`),
+      `${dir}/doc.ja.md is stale: RITSU_BLESS=1`,
+    );
+    ok(
+      ja.stdout.includes("## 勘定") &&
+        ja.stdout.includes("stateDiagram-v2") === en.stdout.includes("stateDiagram-v2"),
+    );
+  }
+});
+
+Deno.test("numbers are written in the unit's scale", () => {
+  const page = runCli(["chobo", "doc", "examples/refunds/refunds.book"]).stdout;
+  ok(page.includes("at least 0.00 (over_refund)"), "the bound");
+  ok(/sale\.do\(order: order-\d+, amount: \d+\.\d\d\)/.test(page), "a call's amount");
+  ok(!/amount: \d+\)/.test(page), "no amount in the smallest unit");
+});
+
+Deno.test("warnings appear on the page; a book with errors is not drawn", () => {
+  const warned = runCli(["chobo", "doc", "tests/chobo/fixtures/order.book"]);
+  strictEqual(warned.code, 0);
+  ok(warned.stdout.includes("## Warnings of the check") && warned.stdout.includes("warning[W103]"));
+  const broken = runCli(["chobo", "doc", "tests/chobo/fixtures/no_bound.book"]);
+  strictEqual(broken.code, 1);
+  strictEqual(broken.stdout, "");
+  ok(broken.stderr.includes("error[E020]"), broken.stderr);
+});
+
+Deno.test("--out writes <dir>/<book file name>.md and nothing else", () => {
+  const run = runCli(["chobo", "doc", "examples/refunds/refunds.ja.book", "--lang", "ja", "--out", "out"]);
+  strictEqual(run.code, 0);
+  ok(Object.keys(run.written).length === 1 && run.written["out/refunds.ja.md"]?.startsWith("# 返金 v1"));
+});

@@ -1,0 +1,162 @@
+/**
+ * The docs a user reads: every `console` block's `chobo` command in README and docs/ still prints the
+ * lines shown, in order (`…` stands for lines left out); relative links resolve; the keyword table of
+ * docs/reference.md is the parser's; the pre-commit hook and the Action's script check what they say.
+ */
+
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { parse } from "yaml";
+import { KEYWORDS } from "../../lang/chobo/syntax.ts";
+import { runCli } from "../support/run.ts";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+function pages(): string[] {
+  return [
+    "README.md",
+    ...[...Deno.readDirSync(`${ROOT}docs`)].map((e) => `docs/${e.name}`).filter((p) => p.endsWith(".md")),
+  ];
+}
+
+/** The `console` blocks of a page: each command with the lines shown under it. */
+function consoleBlocks(text: string): { command: string; shown: string[] }[] {
+  const out: { command: string; shown: string[] }[] = [];
+  for (const block of text.matchAll(/```console\n([\s\S]*?)```/g)) {
+    for (const line of block[1].split("\n")) {
+      if (line.startsWith("$ ")) out.push({ command: line.slice(2), shown: [] });
+      else if (line !== "" && out.length > 0) out[out.length - 1].shown.push(line);
+    }
+  }
+  return out;
+}
+
+Deno.test("every console block's chobo command prints the lines shown, in order", () => {
+  let commands = 0;
+  for (const page of pages()) {
+    for (const { command, shown } of consoleBlocks(Deno.readTextFileSync(ROOT + page))) {
+      const words = command.split(" ");
+      const at = words.indexOf("chobo");
+      if (at < 0) continue;
+      commands++;
+      const run = runCli(words.slice(at));
+      strictEqual(run.code, 0, `${page}: ${command}\n${run.stderr}`);
+      const lines = run.stdout.split("\n");
+      let from = 0;
+      for (const want of shown) {
+        if (want === "…") continue;
+        const found = lines.indexOf(want, from);
+        ok(found >= 0, `${page}: ${command}: the line\n${want}\nis not printed (in order)`);
+        from = found + 1;
+      }
+    }
+  }
+  ok(commands >= 4, `only ${commands} commands found`);
+});
+
+Deno.test("relative links in README and docs/ resolve", () => {
+  for (const page of pages()) {
+    const text = Deno.readTextFileSync(ROOT + page);
+    for (const m of text.matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)) {
+      const target = m[1];
+      if (/^[a-z]+:/.test(target)) continue;
+      const dir = page.includes("/") ? page.slice(0, page.lastIndexOf("/") + 1) : "";
+      let exists = true;
+      try {
+        Deno.statSync(ROOT + dir + target);
+      } catch {
+        exists = false;
+      }
+      ok(exists, `${page}: ${target} does not exist`);
+    }
+  }
+});
+
+Deno.test("docs/reference.md's keyword table is the parser's KEYWORDS, in order", () => {
+  const text = Deno.readTextFileSync(`${ROOT}docs/reference.md`);
+  const rows = [...text.matchAll(/^\| (line|modifier|type|time) +\| (.+) \|$/gm)].map((m) => ({
+    position: m[1],
+    words: [...m[2].matchAll(/`([^`]+)`/g)].map((w) => w[1]),
+  }));
+  deepStrictEqual(rows, KEYWORDS.map((k) => ({ position: k.position, words: [...k.words] })));
+});
+
+async function sh(args: string[], cwd = ROOT): Promise<{ code: number; out: string }> {
+  const out = await new Deno.Command(args[0], { args: args.slice(1), cwd, stdout: "piped", stderr: "piped" })
+    .output();
+  return { code: out.code, out: new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr) };
+}
+
+Deno.test("the pre-commit hooks check the books and flows they are given", async () => {
+  const hooks = parse(Deno.readTextFileSync(`${ROOT}.pre-commit-hooks.yaml`));
+  strictEqual(hooks[0].id, "chobo-check");
+  const [tool] = hooks[0].entry.split(" ").slice(1);
+  strictEqual(tool, "chobo");
+  strictEqual((await sh([`${ROOT}hooks/check`, "chobo", "examples/refunds/refunds.book"])).code, 0);
+  const broken = await sh([`${ROOT}hooks/check`, "chobo", "tests/chobo/fixtures/no_bound.book"]);
+  strictEqual(broken.code, 1);
+  ok(broken.out.includes("error[E020]"));
+  strictEqual(hooks[1].id, "dandori-check");
+  strictEqual((await sh([`${ROOT}hooks/check`, "dandori", "tests/dandori/flows/order_stock.flow"])).code, 0);
+  const flow = await sh([`${ROOT}hooks/check`, "dandori", "tests/dandori/flows/order_stock_no_void.flow"]);
+  strictEqual(flow.code, 1);
+  ok(flow.out.includes("error[E020]"), flow.out);
+});
+
+Deno.test("the Action's script checks the books changed since the base, against it", async () => {
+  const action = parse(Deno.readTextFileSync(`${ROOT}action.yml`));
+  strictEqual(action.runs.using, "composite");
+  ok(action.runs.steps[0].run.includes("hooks/check-changed"));
+  const repo = Deno.makeTempDirSync();
+  try {
+    const git = (...args: string[]) =>
+      sh(["git", "-c", "user.name=t", "-c", "user.email=t@example.com", ...args], repo);
+    await git("init", "-q");
+    Deno.writeTextFileSync(`${repo}/a.book`, Deno.readTextFileSync(`${ROOT}examples/refunds/refunds.book`));
+    Deno.writeTextFileSync(
+      `${repo}/b.book`,
+      Deno.readTextFileSync(`${ROOT}tests/chobo/fixtures/no_bound.book`),
+    );
+    await git("add", ".");
+    await git("commit", "-qm", "base");
+    const base = (await git("rev-parse", "HEAD")).out.trim();
+    strictEqual((await sh([`${ROOT}hooks/check-changed`, base], repo)).code, 0, "nothing changed");
+    Deno.writeTextFileSync(
+      `${repo}/a.book`,
+      Deno.readTextFileSync(`${ROOT}examples/refunds/refunds.book`).replace("at least 0.00", "at least 1.00"),
+    );
+    const changed = await sh([`${ROOT}hooks/check-changed`, base], repo);
+    strictEqual(changed.code, 1);
+    ok(changed.out.includes("error[E050]") && !changed.out.includes("b.book"), changed.out);
+  } finally {
+    Deno.removeSync(repo, { recursive: true });
+  }
+});
+
+Deno.test("deno task compile makes one binary, or says SKIP where Deno's runtime cannot be downloaded", async () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    const out = await sh([
+      Deno.execPath(),
+      "compile",
+      "-A",
+      "--include",
+      `${ROOT}targets/chobo/postgres/runtime`,
+      "--include",
+      `${ROOT}targets/chobo/tigerbeetle/runtime`,
+      "--output",
+      `${dir}/ritsu`,
+      `${ROOT}cli.ts`,
+    ]);
+    if (out.code !== 0) {
+      ok(/dl\.deno\.land|denort|network|dns|error sending request/i.test(out.out), out.out);
+      console.log("SKIP: chobo: compile: deno compile cannot download Deno's runtime (denort) here");
+      return;
+    }
+    const run = await sh([`${dir}/ritsu`, "chobo", "check", "examples/refunds/refunds.book"]);
+    strictEqual(run.code, 0, run.out);
+    Deno.symlinkSync(`${dir}/ritsu`, `${dir}/chobo`);
+    strictEqual((await sh([`${dir}/chobo`, "--version"])).out.trim().split(" ")[0], "chobo");
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});

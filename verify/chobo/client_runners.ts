@@ -1,0 +1,100 @@
+/**
+ * The client runners `deno task verify postgres|tigerbeetle` plays through, one per client
+ * language and target: each writes the generated clients of the books' test copies and starts the
+ * runner of `verify/chobo/runners/README.md`.
+ * @module
+ */
+
+import type { Book } from "../../lang/chobo/model.ts";
+import { pythonClient } from "../../targets/chobo/postgres/python.ts";
+import { typescriptClient } from "../../targets/chobo/postgres/typescript.ts";
+import { tigerbeetlePythonClient } from "../../targets/chobo/tigerbeetle/python.ts";
+import { tigerbeetleTypescriptClient } from "../../targets/chobo/tigerbeetle/typescript.ts";
+import { buildGoRunner } from "./runners/go/runner.ts";
+import { buildTbGoRunner } from "./runners/go/tigerbeetle.ts";
+import type { ClientRunner, Subject } from "./postgres.ts";
+
+const ORIGIN = { sha: "test", version: "test" };
+
+type Generate = (book: Book, origin: { file: string; sha: string; version: string }) => Map<string, string>;
+
+/** A runner of a language whose clients are files the runner loads: it writes each book's client. */
+function fileRunner(
+  lang: ClientRunner["lang"],
+  generate: Generate,
+  command: (jobs: string) => string[],
+): ClientRunner {
+  return {
+    lang,
+    writeClients: (list: readonly Subject[], dir: string) => {
+      const clients: Record<string, string> = {};
+      for (const s of list) {
+        for (const [name, text] of generate(s.copy, { file: s.path, ...ORIGIN })) {
+          Deno.writeTextFileSync(`${dir}/${name}`, text);
+          clients[s.copy.name] = `${dir}/${name}`;
+        }
+      }
+      return Promise.resolve(clients);
+    },
+    command,
+  };
+}
+
+const runnerPath = (path: string) => new URL(path, import.meta.url).pathname;
+
+/** The TypeScript client on `pg`, in a Deno process. */
+export const TYPESCRIPT_RUNNER: ClientRunner = fileRunner(
+  "typescript",
+  typescriptClient,
+  (jobs) => [Deno.execPath(), "run", "-A", runnerPath("./runners/typescript/runner.ts"), jobs],
+);
+
+/** The Python client on psycopg 3, in a Python process. */
+export const PYTHON_RUNNER: ClientRunner = fileRunner(
+  "python",
+  pythonClient,
+  (jobs) => ["python3", runnerPath("./runners/python/runner.py"), jobs],
+);
+
+/** The TypeScript client on tigerbeetle-node 0.17.9, in a Deno process. */
+export const TB_TYPESCRIPT_RUNNER: ClientRunner = fileRunner(
+  "typescript",
+  tigerbeetleTypescriptClient,
+  (jobs) => [Deno.execPath(), "run", "-A", runnerPath("./runners/typescript/tigerbeetle.ts"), jobs],
+);
+
+/** The Python client on tigerbeetle 0.17.9's `ClientSync`, in a Python process. */
+export const TB_PYTHON_RUNNER: ClientRunner = fileRunner(
+  "python",
+  tigerbeetlePythonClient,
+  (jobs) => ["python3", runnerPath("./runners/python/tigerbeetle_runner.py"), jobs],
+);
+
+/**
+ * The Go client on pgx, in one binary the runner module builds: Go cannot load a generated package
+ * at run time, so the clients are compiled in (seed 6: "Go はテストが組み立てる一つのバイナリ").
+ */
+export function goRunner(binary: { path: string | null }): ClientRunner {
+  return {
+    lang: "go",
+    writeClients: async (list: readonly Subject[], dir: string) => {
+      binary.path = await buildGoRunner(
+        `${dir}/go`,
+        list.map((s) => ({ book: s.copy, sqlName: s.copy.name })),
+      );
+      return Object.fromEntries(list.map((s) => [s.copy.name, binary.path!]));
+    },
+    command: (jobs) => [binary.path!, jobs],
+  };
+}
+
+/** The Go client on tigerbeetle-go v0.17.9, in one binary the runner module builds (as `goRunner`). */
+export function tbGoRunner(binary: { path: string | null }): ClientRunner {
+  return {
+    ...goRunner(binary),
+    writeClients: async (list: readonly Subject[], dir: string) => {
+      binary.path = await buildTbGoRunner(`${dir}/go`, list.map((s) => s.copy));
+      return Object.fromEntries(list.map((s) => [s.copy.name, binary.path!]));
+    },
+  };
+}
