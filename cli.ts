@@ -15,16 +15,10 @@ import {
 import { denoIo, type Io } from "./commands/io.ts";
 import { chooseLang, type Lang, tr } from "./lang/common/text.ts";
 import { VERSION } from "./lang/common/version.ts";
-import { CHOBO, runChoboCommand } from "./commands/chobo.ts";
-import { DANDORI, runDandoriCommand } from "./commands/dandori.ts";
+import { CHOBO } from "./commands/chobo.ts";
+import { DANDORI } from "./commands/dandori.ts";
 
 const TOOLS: readonly ToolSpec[] = [CHOBO, DANDORI];
-
-/** Each tool's commands, by the tool's name. */
-const RUNNERS: Record<string, typeof runChoboCommand> = {
-  chobo: runChoboCommand,
-  dandori: runDandoriCommand,
-};
 
 /** The language a command line asks for, before it is fully parsed (for usage errors too). */
 function langOf(argv: readonly string[], tool: string, io: Io): Lang {
@@ -88,7 +82,7 @@ export function main(argv: readonly string[], io: Io): number {
         io.stderr(renderUsageError(tool, parsed, lang));
         return 2;
       case "run": {
-        const result = RUNNERS[tool.name](parsed.command, parsed.args, parsed.flags, io, lang);
+        const result = parsed.command.run(parsed.args, parsed.flags, io, lang);
         if (typeof result === "number") return result;
         io.stderr(renderUsageError(tool, { command: parsed.command, message: result.usage }, lang));
         return 2;

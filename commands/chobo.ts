@@ -3,7 +3,7 @@
  * @module
  */
 
-import type { CommandSpec, ToolSpec } from "./table.ts";
+import { command, type CommandSpec, type Outcome, type ToolSpec } from "./table.ts";
 import {
   diagnosticJson,
   DIAGNOSTICS_JSON_VERSION,
@@ -12,12 +12,13 @@ import {
   summaryLine,
 } from "../lang/common/diagnostic.ts";
 import { type Io, readInput } from "./io.ts";
-import { type Lang, type Text, tr } from "../lang/common/text.ts";
+import { type Lang, tr } from "../lang/common/text.ts";
 import { VERSION } from "../lang/common/version.ts";
 import { stringifyJson } from "../lang/common/json.ts";
 import { readAtRevision } from "./git.ts";
 import { createHash } from "node:crypto";
-import { build, type Target, TARGETS } from "../targets/chobo/build.ts";
+import { buildTarget } from "../targets/chobo/target.ts";
+import { type ChoboTargetName, TARGET_NAMES, targetNamed } from "../targets/chobo/targets.ts";
 import { sentJson, sentText } from "../targets/chobo/postgres/show.ts";
 import { sentTigerBeetleJson, sentTigerBeetleText } from "../targets/chobo/tigerbeetle/show.ts";
 import { apiJson } from "../lang/chobo/api.ts";
@@ -61,7 +62,7 @@ export const CHOBO: ToolSpec = {
     "帳簿の言語。勘定に下限と上限を書く。どの振替も、一度の書き込みの中でそれを守る",
   ),
   commands: [
-    {
+    command({
       name: "check",
       summary: tr(
         "check books: syntax, names, units, bounds, keys, holds",
@@ -92,8 +93,9 @@ export const CHOBO: ToolSpec = {
         "chobo check examples/inventory/inventory.book",
         "chobo check tests/chobo/books/在庫.book --lang ja --format json",
       ],
-    },
-    {
+      run: ({ args, flags, io, lang }) => check(args, flags.format === "json", flags["diff-base"], io, lang),
+    }),
+    command({
       name: "run",
       summary: tr(
         "run scenarios on the reference interpreter: each step's result, then balances and holds",
@@ -141,8 +143,10 @@ export const CHOBO: ToolSpec = {
         { code: 2, meaning: tr("a usage error, or an internal error", "使い方の誤り、または内部の異常") },
       ],
       examples: ["chobo run tests/chobo/books/在庫.book --scenario tests/chobo/books/在庫.more.json"],
-    },
-    {
+      run: ({ args, flags, io, lang }) =>
+        run(args[0], flags.scenario, flags.format === "json", flags.show, io, lang),
+    }),
+    command({
       name: "scenarios",
       summary: tr(
         "generate scenarios from a book, each run on the reference interpreter and kept only when it reaches what its name says",
@@ -174,8 +178,9 @@ export const CHOBO: ToolSpec = {
         "chobo scenarios tests/chobo/books/在庫.book",
         "chobo scenarios examples/inventory/inventory.book --out /tmp/s",
       ],
-    },
-    {
+      run: ({ args, flags, io, lang }) => scenarios(args[0], flags.out, io, lang),
+    }),
+    command({
       name: "build",
       summary: tr(
         "write a target's files: the PostgreSQL schema and functions, or a client of PostgreSQL or TigerBeetle",
@@ -187,7 +192,7 @@ export const CHOBO: ToolSpec = {
           name: "target",
           value: "target",
           required: true,
-          choices: TARGETS,
+          choices: TARGET_NAMES,
           help: tr("what to write", "書くもの"),
         },
         {
@@ -217,8 +222,9 @@ export const CHOBO: ToolSpec = {
         { code: 2, meaning: tr("a usage error, or an internal error", "使い方の誤り、または内部の異常") },
       ],
       examples: ["chobo build tests/chobo/books/在庫.book --target postgres --out /tmp/sql"],
-    },
-    {
+      run: ({ args, flags, io, lang }) => buildCommand(args[0], flags.target, flags.out ?? ".", io, lang),
+    }),
+    command({
       name: "doc",
       summary: tr(
         "write the page accountants read: accounts, the flow between them, refusals, every scenario step by step",
@@ -253,8 +259,9 @@ export const CHOBO: ToolSpec = {
         "chobo doc examples/refunds/refunds.book",
         "chobo doc examples/refunds/refunds.ja.book --lang ja --out /tmp/doc",
       ],
-    },
-    {
+      run: ({ args, flags, io, lang }) => doc(args[0], flags.format === "html", flags.out, io, lang),
+    }),
+    command({
       name: "api",
       summary: tr(
         "print how to call a book as JSON: units, accounts, transfers with their refusals, id rules, hold state machines",
@@ -268,8 +275,9 @@ export const CHOBO: ToolSpec = {
         { code: 2, meaning: tr("a usage error, or an internal error", "使い方の誤り、または内部の異常") },
       ],
       examples: ["chobo api tests/chobo/books/在庫.book"],
-    },
-    {
+      run: ({ args, io, lang }) => api(args[0], io, lang),
+    }),
+    command({
       name: "explain",
       summary: tr(
         "explain a diagnostic code: when it fires, how to fix it, a book that reproduces it",
@@ -298,54 +306,10 @@ export const CHOBO: ToolSpec = {
         { code: 2, meaning: tr("no such code, or a usage error", "そのコードが無い、または使い方の誤り") },
       ],
       examples: ["chobo explain E020", "chobo explain --all --format markdown --lang ja"],
-    },
+      run: ({ args, flags, io, lang }) => explain(args, flags.all, flags.format === "markdown", io, lang),
+    }),
   ],
 };
-
-/** Runs a parsed chobo command; returns the exit code. */
-export function runChoboCommand(
-  command: CommandSpec,
-  args: readonly string[],
-  flags: ReadonlyMap<string, string | true>,
-  io: Io,
-  lang: Lang,
-): number | { usage: Text } {
-  switch (command.name) {
-    case "check":
-      return check(
-        args,
-        flags.get("format") === "json",
-        flags.get("diff-base") as string | undefined,
-        io,
-        lang,
-      );
-    case "scenarios":
-      return scenarios(args[0], flags.get("out") as string | undefined, io, lang);
-    case "api":
-      return api(args[0], io, lang);
-    case "doc":
-      return doc(args[0], flags.get("format") === "html", flags.get("out") as string | undefined, io, lang);
-    case "build":
-      return buildCommand(
-        args[0],
-        flags.get("target") as Target,
-        (flags.get("out") as string | undefined) ?? ".",
-        io,
-        lang,
-      );
-    case "run":
-      return run(
-        args[0],
-        flags.get("scenario") as string,
-        flags.get("format") === "json",
-        flags.get("show") as "postgres" | "tigerbeetle" | undefined,
-        io,
-        lang,
-      );
-    default:
-      return explain(args, flags, io, lang);
-  }
-}
 
 /** The book at the base revision to compare with, or undefined when there is none to compare. */
 function baseBook(path: string, rev: string, io: Io, lang: Lang): Book | undefined | "error" {
@@ -417,8 +381,16 @@ function check(
   return exit;
 }
 
-/** Reads and checks a book for a command that needs it whole; prints why not and returns null. */
-function loadBook(path: string, command: string, io: Io, lang: Lang): Book | null {
+/**
+ * Reads a book once and checks it, for a command that needs it whole: the bytes and the checked
+ * book come from the same read. Prints why not and returns null.
+ */
+function readBook(
+  path: string,
+  command: string,
+  io: Io,
+  lang: Lang,
+): { bytes: Uint8Array; book: Book } | null {
   const input = readInput(io, path);
   if ("error" in input) {
     io.stderr(`chobo ${command}: ${input.error[lang]}\n`);
@@ -428,8 +400,14 @@ function loadBook(path: string, command: string, io: Io, lang: Lang): Book | nul
   if (result.book === null) {
     io.stderr(result.diagnostics.map((d) => renderDiagnostic(d, lang)).join(""));
     io.stderr(`${summaryLine(path, result.diagnostics.map((d) => d.severity), lang)}\n`);
+    return null;
   }
-  return result.book;
+  return { bytes: input.bytes, book: result.book };
+}
+
+/** The checked book of `path`, or null (and why not, on stderr). */
+function loadBook(path: string, command: string, io: Io, lang: Lang): Book | null {
+  return readBook(path, command, io, lang)?.book ?? null;
 }
 
 function run(
@@ -475,18 +453,14 @@ function run(
   return 0;
 }
 
-function buildCommand(bookPath: string, target: Target, out: string, io: Io, lang: Lang): number {
-  const input = readInput(io, bookPath);
-  if ("error" in input) {
-    io.stderr(`chobo build: ${input.error[lang]}\n`);
-    return 1;
-  }
-  const book = loadBook(bookPath, "build", io, lang);
-  if (book === null) return 1;
-  const sha = createHash("sha256").update(input.bytes).digest("hex").slice(0, 16);
+function buildCommand(bookPath: string, target: ChoboTargetName, out: string, io: Io, lang: Lang): number {
+  const read = readBook(bookPath, "build", io, lang);
+  if (read === null) return 1;
+  const { bytes, book } = read;
+  const sha = createHash("sha256").update(bytes).digest("hex").slice(0, 16);
   const file = bookPath.split("/").pop() ?? bookPath;
-  const text = new TextDecoder().decode(input.bytes);
-  const result = build(book, target, { file, text, sha, version: VERSION });
+  const text = new TextDecoder().decode(bytes);
+  const result = buildTarget(targetNamed(target), book, { file, text, sha, version: VERSION });
   if ("diagnostics" in result) {
     io.stderr(result.diagnostics.map((d) => renderDiagnostic(d, lang)).join(""));
     io.stderr(`${summaryLine(bookPath, result.diagnostics.map((d) => d.severity), lang)}\n`);
@@ -561,12 +535,11 @@ function scenarios(bookPath: string, out: string | undefined, io: Io, lang: Lang
 
 function explain(
   args: readonly string[],
-  flags: ReadonlyMap<string, string | true>,
+  all: boolean,
+  markdown: boolean,
   io: Io,
   lang: Lang,
-): number | { usage: Text } {
-  const all = flags.has("all");
-  const markdown = flags.get("format") === "markdown";
+): Outcome {
   if (all === (args.length === 1)) {
     return { usage: tr("give one code or --all", "コードを一つか --all を渡してください") };
   }

@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { CommandSpec, ToolSpec } from "./table.ts";
+import { command, type Outcome, type ToolSpec } from "./table.ts";
 import {
   diagnosticJson,
   DIAGNOSTICS_JSON_VERSION,
@@ -14,7 +14,7 @@ import {
 } from "../lang/common/diagnostic.ts";
 import { type Io, readInput } from "./io.ts";
 import { stringifyJson } from "../lang/common/json.ts";
-import { type Lang, type Text, tr } from "../lang/common/text.ts";
+import { type Lang, tr } from "../lang/common/text.ts";
 import { VERSION } from "../lang/common/version.ts";
 import { checkFlowBytes } from "../lang/dandori/check.ts";
 import { CODES } from "../lang/dandori/codes.ts";
@@ -36,7 +36,7 @@ export const DANDORI: ToolSpec = {
     "ワークフローの言語。型の付いたタスクと、ステートマシンに従う案件を、走らせる前に検査する",
   ),
   commands: [
-    {
+    command({
       name: "check",
       summary: tr(
         "check flows: syntax, names, types, ranges, books, child flows, and what happens to every case",
@@ -83,8 +83,9 @@ export const DANDORI: ToolSpec = {
         "dandori check tests/dandori/flows/order_stock.flow",
         "dandori check tests/dandori/flows/在庫の引当.flow --lang ja --format json",
       ],
-    },
-    {
+      run: ({ args, flags, io, lang }) => check(args, flags.format === "json", io, lang),
+    }),
+    command({
       name: "explain",
       summary: tr(
         "explain a diagnostic code: when it fires, how to fix it, a flow that reproduces it",
@@ -113,28 +114,10 @@ export const DANDORI: ToolSpec = {
         { code: 2, meaning: tr("no such code, or a usage error", "そのコードが無い、または使い方の誤り") },
       ],
       examples: ["dandori explain E022", "dandori explain --all --format markdown --lang ja"],
-    },
+      run: ({ args, flags, io, lang }) => explain(args, flags.all, flags.format ?? "text", io, lang),
+    }),
   ],
 };
-
-/**
- * Runs a parsed dandori command; returns the exit code, or a usage error for the caller to print
- * with the command's usage (the same contract as chobo's runner).
- */
-export function runDandoriCommand(
-  command: CommandSpec,
-  args: readonly string[],
-  flags: ReadonlyMap<string, string | true>,
-  io: Io,
-  lang: Lang,
-): number | { usage: Text } {
-  switch (command.name) {
-    case "check":
-      return check(args, flags.get("format") === "json", io, lang);
-    default:
-      return explain(args, flags, io, lang);
-  }
-}
 
 function check(paths: readonly string[], json: boolean, io: Io, lang: Lang): number {
   let exit = 0;
@@ -171,12 +154,11 @@ function check(paths: readonly string[], json: boolean, io: Io, lang: Lang): num
 
 function explain(
   args: readonly string[],
-  flags: ReadonlyMap<string, string | true>,
+  all: boolean,
+  format: "text" | "markdown" | "json",
   io: Io,
   lang: Lang,
-): number | { usage: Text } {
-  const all = flags.has("all");
-  const format = flags.get("format") ?? "text";
+): Outcome {
   if (all === (args.length === 1)) {
     return { usage: tr("give one code or --all", "コードを一つか --all を渡してください") };
   }

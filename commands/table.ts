@@ -10,6 +10,7 @@
  */
 
 import { type Lang, LANGS, type Text, tr } from "../lang/common/text.ts";
+import type { Io } from "./io.ts";
 
 /** A flag of a command: boolean when `value` is null, else it takes one value. */
 export interface FlagSpec {
@@ -23,6 +24,21 @@ export interface FlagSpec {
   readonly help: Text;
 }
 
+/**
+ * What a command's `run` reads of one flag, by its spec: a boolean for a flag without a value,
+ * one of the choices for a closed set, a string otherwise; `undefined` when an optional one is
+ * not given.
+ */
+export type FlagValue<F extends FlagSpec> = F["value"] extends null ? boolean
+  :
+    | (F["choices"] extends readonly (infer C)[] ? C : string)
+    | (F["required"] extends true ? never : undefined);
+
+/** The flags of a command as its `run` reads them: each by name, typed by its spec. */
+export type FlagValues<Fs extends readonly FlagSpec[]> = {
+  readonly [N in Fs[number]["name"]]: FlagValue<Extract<Fs[number], { readonly name: N }>>;
+};
+
 /** The positional arguments of a command. */
 export interface ArgsSpec {
   readonly placeholder: string;
@@ -32,7 +48,29 @@ export interface ArgsSpec {
   readonly help: Text;
 }
 
-/** One command of a tool. */
+/** What a command's `run` is given: its arguments, its flags by name, the outside world, the language. */
+export interface Invocation<Fs extends readonly FlagSpec[]> {
+  readonly args: readonly string[];
+  readonly flags: FlagValues<Fs>;
+  readonly io: Io;
+  readonly lang: Lang;
+}
+
+/** What a command returns: its exit code, or a usage error for the caller to print with its usage (exit 2). */
+export type Outcome = number | { readonly usage: Text };
+
+/** One command as its tool's table writes it, with the flags typed for its `run`. */
+export interface CommandDef<Fs extends readonly FlagSpec[]> {
+  readonly name: string;
+  readonly summary: Text;
+  readonly args: ArgsSpec;
+  readonly flags: Fs;
+  readonly exits: readonly { readonly code: number; readonly meaning: Text }[];
+  readonly examples: readonly string[];
+  readonly run: (c: Invocation<Fs>) => Outcome;
+}
+
+/** One command of a tool: its table entry, and `run` over the flags the parser read. */
 export interface CommandSpec {
   readonly name: string;
   readonly summary: Text;
@@ -40,6 +78,39 @@ export interface CommandSpec {
   readonly flags: readonly FlagSpec[];
   readonly exits: readonly { readonly code: number; readonly meaning: Text }[];
   readonly examples: readonly string[];
+  readonly run: (
+    args: readonly string[],
+    flags: ReadonlyMap<string, string | true>,
+    io: Io,
+    lang: Lang,
+  ) => Outcome;
+}
+
+/**
+ * A command of the table: `def.run` reads its flags by name and type (no casts where they are
+ * used); the parser has already refused unknown flags, values outside a closed set and missing
+ * required ones, so the values it gives are what the types say.
+ *
+ * @example
+ * ```ts
+ * const api = command({ name: "api", …, flags: [] as const, run: ({ args, io }) => … });
+ * ```
+ */
+export function command<const Fs extends readonly FlagSpec[]>(def: CommandDef<Fs>): CommandSpec {
+  return {
+    ...def,
+    run: (args, raw, io, lang) => def.run({ args, flags: flagValues(def.flags, raw), io, lang }),
+  };
+}
+
+function flagValues<Fs extends readonly FlagSpec[]>(
+  specs: Fs,
+  raw: ReadonlyMap<string, string | true>,
+): FlagValues<Fs> {
+  const values: Record<string, string | boolean | undefined> = {};
+  for (const f of specs) values[f.name] = raw.get(f.name) ?? (f.value === null ? false : undefined);
+  // The parser checked every value against its spec, which is what `FlagValues` states.
+  return values as FlagValues<Fs>;
 }
 
 /** A tool: its name, version, summary and commands. */

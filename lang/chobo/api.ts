@@ -58,57 +58,21 @@
  * @module
  */
 
-import { createHash } from "node:crypto";
-import { stringifyJson } from "../common/json.ts";
 import { EXTERNAL_EVENTS, HOLD_FINALS, HOLD_INITIAL, HOLD_STATES, holdEvents, holdTable } from "./holds.ts";
 import type { HoldState } from "./interp.ts";
-import type { Account, AccountRef, Book, Bound, Pending, Transfer, Unit } from "./model.ts";
+import type { AccountRef, Book, Transfer } from "./model.ts";
 import type { OpRefusals } from "./refusals.ts";
 import { operationsJson } from "./report.ts";
 import { play } from "./search.ts";
-import { ID_PREFIX, ledgerOf, transferCode } from "./ids.ts";
-
-function boundJson(b: Bound | null) {
-  return b === null ? null : { value: b.value, reason: b.reason };
-}
-
-function pendingJson(p: Pending | null) {
-  if (p === null) return null;
-  return p.expires === "never" ? { expires: "never" } : { expires: "after", seconds: p.seconds };
-}
-
-function amountJson(m: Transfer["moves"][number]) {
-  return m.amount.kind === "param" ? { param: m.amount.param } : { literal: m.amount.value };
-}
-
-/** The compact JSON the definition hash is taken over; see the module's notes. */
-export function definitionText(t: Transfer): string {
-  const unit = (u: Unit) => ({ name: u.name, scale: u.scale });
-  const account = (a: Account) => ({
-    name: a.name,
-    params: a.params,
-    unit: unit(a.unit),
-    outside: a.outside,
-    lower: boundJson(a.lower),
-    upper: boundJson(a.upper),
-  });
-  const ref = (r: AccountRef) => ({ account: account(r.account), args: r.args });
-  return stringifyJson({
-    params: t.params.map((p) =>
-      p.type.kind === "string"
-        ? { name: p.name, type: "string" }
-        : { name: p.name, type: "amount", unit: unit(p.type.unit) }
-    ),
-    key: t.key,
-    pending: pendingJson(t.pending),
-    moves: t.moves.map((m) => ({ amount: amountJson(m), from: ref(m.from), to: ref(m.to) })),
-  });
-}
-
-/** SHA-256 of `definitionText`, 64 lowercase hex digits. */
-export function definitionHash(t: Transfer): string {
-  return createHash("sha256").update(definitionText(t), "utf8").digest("hex");
-}
+import {
+  amountJson,
+  boundJson,
+  definitionHash,
+  ID_PREFIX,
+  ledgerOf,
+  pendingJson,
+  transferCode,
+} from "./ids.ts";
 
 function transferJson(book: Book, t: Transfer, report: readonly OpRefusals[]) {
   const ref = (r: AccountRef) => ({ account: r.account.name, args: r.args });

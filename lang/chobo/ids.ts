@@ -6,7 +6,8 @@
  */
 
 import { createHash } from "node:crypto";
-import type { Book, Transfer, Unit } from "./model.ts";
+import { stringifyJson } from "../common/json.ts";
+import type { Account, AccountRef, Book, Bound, Pending, Transfer, Unit } from "./model.ts";
 
 /** The first part of every id's hash input (seed 4.3). */
 export const ID_PREFIX = "chobo/1";
@@ -67,4 +68,52 @@ export function accountId(book: Book, tenant: string, account: string, args: rea
 /** The id of a hold: its chain's first transfer (position 0 of the `hold` operation). */
 export function holdId(book: Book, tenant: string, t: Transfer, key: readonly string[]): bigint {
   return id128("transfer", [book.name, tenant, t.name, "hold", ...key, "0"]);
+}
+
+/** A bound as the definition and `chobo api` write it. */
+export function boundJson(b: Bound | null) {
+  return b === null ? null : { value: b.value, reason: b.reason };
+}
+
+/** A transfer's pending as the definition and `chobo api` write it. */
+export function pendingJson(p: Pending | null) {
+  if (p === null) return null;
+  return p.expires === "never" ? { expires: "never" } : { expires: "after", seconds: p.seconds };
+}
+
+/** A move's amount as the definition and `chobo api` write it. */
+export function amountJson(m: Transfer["moves"][number]) {
+  return m.amount.kind === "param" ? { param: m.amount.param } : { literal: m.amount.value };
+}
+
+/**
+ * The compact JSON the definition hash is taken over: `{"params", "key", "pending", "moves"}`,
+ * the accounts the moves touch written whole (docs/formats.md, `definition_hash`).
+ */
+export function definitionText(t: Transfer): string {
+  const unit = (u: Unit) => ({ name: u.name, scale: u.scale });
+  const account = (a: Account) => ({
+    name: a.name,
+    params: a.params,
+    unit: unit(a.unit),
+    outside: a.outside,
+    lower: boundJson(a.lower),
+    upper: boundJson(a.upper),
+  });
+  const ref = (r: AccountRef) => ({ account: account(r.account), args: r.args });
+  return stringifyJson({
+    params: t.params.map((p) =>
+      p.type.kind === "string"
+        ? { name: p.name, type: "string" }
+        : { name: p.name, type: "amount", unit: unit(p.type.unit) }
+    ),
+    key: t.key,
+    pending: pendingJson(t.pending),
+    moves: t.moves.map((m) => ({ amount: amountJson(m), from: ref(m.from), to: ref(m.to) })),
+  });
+}
+
+/** SHA-256 of `definitionText`, 64 lowercase hex digits: it changes with every E051 and E050 that touches the transfer. */
+export function definitionHash(t: Transfer): string {
+  return createHash("sha256").update(definitionText(t), "utf8").digest("hex");
 }

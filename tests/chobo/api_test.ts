@@ -6,7 +6,8 @@
 
 import { deepStrictEqual, notStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { apiJson, definitionHash } from "../../lang/chobo/api.ts";
+import { apiJson } from "../../lang/chobo/api.ts";
+import { definitionHash } from "../../lang/chobo/ids.ts";
 import { checkBook } from "../../lang/chobo/check.ts";
 import { HOLD_EVENTS, HOLD_STATES, type HoldRow, holdTable } from "../../lang/chobo/holds.ts";
 import { type Call, Ledger, type OpName, type Outcome } from "../../lang/chobo/interp.ts";

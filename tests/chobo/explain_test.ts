@@ -6,7 +6,7 @@
 
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { checkBook } from "../../lang/chobo/check.ts";
-import { build } from "../../targets/chobo/build.ts";
+import { build } from "../../targets/chobo/targets.ts";
 import { e060Diagnostics } from "../../targets/chobo/tigerbeetle/e060.ts";
 import { CODES } from "../../lang/chobo/codes.ts";
 import { emittedChoboCodes } from "../support/codes.ts";

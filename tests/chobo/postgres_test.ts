@@ -12,19 +12,13 @@ import type { Call } from "../../lang/chobo/interp.ts";
 import type { Book } from "../../lang/chobo/model.ts";
 import { runScenario } from "../../lang/chobo/scenario.ts";
 import { renderDiagnostic } from "../../lang/common/diagnostic.ts";
-import { build } from "../../targets/chobo/build.ts";
+import { build } from "../../targets/chobo/targets.ts";
 import { postgresSql } from "../../targets/chobo/postgres/sql.ts";
-import {
-  type Db,
-  entriesAddUp,
-  loadSchemas,
-  subjects,
-  verifyScenarios,
-  verifyWithRunner,
-} from "../../verify/chobo/postgres.ts";
+import { entriesAddUp, loadSchemas, verifyScenarios, verifyWithRunner } from "../../verify/chobo/postgres.ts";
+import { subjects } from "../../verify/chobo/differential.ts";
 import { goRunner, PYTHON_RUNNER, TYPESCRIPT_RUNNER } from "../../verify/chobo/client_runners.ts";
 import { findPgBin, startCluster } from "../../verify/services/pg_cluster.ts";
-import { pgliteDb, serverDb } from "../../verify/services/pg_db.ts";
+import { type Db, pgliteDb, serverDb } from "../../verify/services/pg_db.ts";
 import { assertGolden } from "../support/golden.ts";
 import { runCli } from "../support/run.ts";
 

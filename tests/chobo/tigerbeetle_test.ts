@@ -13,7 +13,7 @@
 
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { definitionHash } from "../../lang/chobo/api.ts";
+import { definitionHash } from "../../lang/chobo/ids.ts";
 import { checkBook } from "../../lang/chobo/check.ts";
 import { holdId } from "../../lang/chobo/ids.ts";
 import type { Call, HoldState, Outcome } from "../../lang/chobo/interp.ts";
@@ -21,7 +21,7 @@ import type { Book, Move, Transfer, Unit } from "../../lang/chobo/model.ts";
 import { type Branch, readScenarios, runScenario, type Scenario } from "../../lang/chobo/scenario.ts";
 import { generateScenarios } from "../../lang/chobo/scenarios.ts";
 import { stringifyJson } from "../../lang/common/json.ts";
-import { build } from "../../targets/chobo/build.ts";
+import { build } from "../../targets/chobo/targets.ts";
 import {
   type ChainEntry,
   chainLength,

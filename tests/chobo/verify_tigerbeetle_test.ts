@@ -13,7 +13,13 @@
 
 import { deepStrictEqual, match, ok, rejects, strictEqual } from "node:assert/strict";
 
-import { type ClientRunner, jobsOf, runJobs, subjects, swapTransfers } from "../../verify/chobo/postgres.ts";
+import {
+  type ClientRunner,
+  jobsOf,
+  runJobs,
+  subjects,
+  swapTransfers,
+} from "../../verify/chobo/differential.ts";
 import {
   expectedRequests,
   sentProblems,

@@ -12,7 +12,7 @@ import { tigerbeetlePythonClient } from "../../targets/chobo/tigerbeetle/python.
 import { tigerbeetleTypescriptClient } from "../../targets/chobo/tigerbeetle/typescript.ts";
 import { buildGoRunner } from "./runners/go/runner.ts";
 import { buildTbGoRunner } from "./runners/go/tigerbeetle.ts";
-import type { ClientRunner, Subject } from "./postgres.ts";
+import type { ClientRunner, Subject } from "./differential.ts";
 
 const ORIGIN = { sha: "test", version: "test" };
 

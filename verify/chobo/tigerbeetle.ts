@@ -26,18 +26,18 @@ import { requests, type TbAccount, type TbTransfer } from "../../targets/chobo/t
 import { ACCOUNT_FLAGS, TRANSFER_FLAGS } from "../../targets/chobo/tigerbeetle/runtime/runtime.ts";
 import { isRandom, type SentOperation, sentTigerBeetleSteps } from "../../targets/chobo/tigerbeetle/show.ts";
 import {
+  type ChoboJudged,
+  type ChoboReport,
+  choboRounds,
   type ClientRunner,
-  inRounds,
   type Job,
   jobsOf,
   jobSteps,
-  type Judged,
   type Played,
-  type Report,
   runJobs,
   type Subject,
   swapTransfers,
-} from "./postgres.ts";
+} from "./differential.ts";
 
 /** TigerBeetle clients the runner shares among all jobs (a cluster remembers at most 64). */
 const CONNECTIONS = 4;
@@ -280,7 +280,7 @@ function jobJson(job: Job, tenant: string) {
 }
 
 /** A runner's result as the verifier compares it with the interpreter. */
-function judged(job: Job, tenant: string, r: TigerBeetleRunnerResult): Judged {
+function judged(job: Job, tenant: string, r: TigerBeetleRunnerResult): ChoboJudged {
   const { book, copy } = job.subject;
   const problems = sentProblems(copy, job.s, tenant, r.sent);
   r.steps.forEach((st, i) => {
@@ -317,12 +317,12 @@ export async function verifyOnTigerBeetle(
   list: readonly Subject[],
   runner: ClientRunner,
   run: string,
-): Promise<Report> {
+): Promise<ChoboReport> {
   const dir = Deno.makeTempDirSync({ prefix: `chobo-tb-${runner.lang}-` });
   try {
     const clients = await runner.writeClients(list, dir);
     const tenant = (job: Job, round: number) => `${run}/${runner.lang}/${job.id}/${round}`;
-    return await inRounds(jobsOf(list), async (batch, round) => {
+    return await choboRounds(jobsOf(list), async (batch, round) => {
       const results = await runJobs<TigerBeetleRunnerResult>(runner, list, dir, round, clients, {
         ...where,
         connections: CONNECTIONS,

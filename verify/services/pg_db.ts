@@ -7,7 +7,24 @@
 
 import pg from "pg";
 import { PGlite } from "@electric-sql/pglite";
-import type { Conn, Db } from "../chobo/postgres.ts";
+
+/** One statement: text with `$1 …` placeholders and its arguments. */
+export interface Statement {
+  readonly text: string;
+  readonly values: readonly (string | null)[];
+}
+
+/** A connection that runs one statement at a time. */
+export interface Conn {
+  query(s: Statement): Promise<Record<string, unknown>[]>;
+}
+
+/** A database the runner plays on: statements, dedicated connections, and DDL. */
+export interface Db extends Conn {
+  /** A connection of its own (a `together` caller), released after use. */
+  connect(): Promise<Conn & { release(): void }>;
+  exec(sql: string): Promise<void>;
+}
 
 /** Connections in the pool (seed 6: 20 pooled connections). */
 export const POOL_SIZE = 20;

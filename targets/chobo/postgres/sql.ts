@@ -9,7 +9,7 @@
  * @module
  */
 
-import { definitionHash } from "../../../lang/chobo/api.ts";
+import { definitionHash } from "../../../lang/chobo/ids.ts";
 import { ID_PREFIX } from "../../../lang/chobo/ids.ts";
 import type { Account, AccountRef, Book, Move, Transfer } from "../../../lang/chobo/model.ts";
 import { type Text, tr } from "../../../lang/common/text.ts";
@@ -83,14 +83,16 @@ export function identifiers(book: Book): Identifier[] {
  * `do` and an account `do` both make `balance_do`): each later one with the one it meets. The
  * schema's own `expire` and `chobo_id` meet neither shape.
  */
-export function clashingFunctions(book: Book): { readonly id: Identifier; readonly first: Text }[] {
+export function clashingFunctions(
+  book: Book,
+): { readonly id: Identifier; readonly fn: Text; readonly first: Text }[] {
   const seen = new Map<string, Text>();
-  const out: { id: Identifier; first: Text }[] = [];
+  const out: { id: Identifier; fn: Text; first: Text }[] = [];
   for (const id of identifiers(book)) {
     if (id.fn === undefined) continue;
     const first = seen.get(id.name);
     if (first === undefined) seen.set(id.name, id.fn);
-    else out.push({ id, first });
+    else out.push({ id, fn: id.fn, first });
   }
   return out;
 }

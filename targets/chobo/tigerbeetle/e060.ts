@@ -15,7 +15,7 @@ import { concretize, planFor, Symbols } from "../../../lang/chobo/search.ts";
 import type { Diagnostic } from "../../../lang/common/diagnostic.ts";
 import { Reporter } from "../../../lang/common/reporter.ts";
 import { type Text, tr } from "../../../lang/common/text.ts";
-import type { Origin } from "../build.ts";
+import type { Origin } from "../target.ts";
 import { chainLength, MAX_CHAIN, movePieces } from "./chain.ts";
 import { pieceText } from "./labels.ts";
 

@@ -10,7 +10,7 @@
  */
 
 import type { Account, Book, Param, Transfer } from "../../../lang/chobo/model.ts";
-import { definitionHash } from "../../../lang/chobo/api.ts";
+import { definitionHash } from "../../../lang/chobo/ids.ts";
 import { members } from "../names.ts";
 import { described, durationText, goRuntimeCopy, goType, header, keyText } from "../go_names.ts";
 import { goNameProblems, goPackageName } from "../postgres/go.ts";

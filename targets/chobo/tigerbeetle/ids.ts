@@ -7,7 +7,7 @@
  * @module
  */
 
-import { definitionHash } from "../../../lang/chobo/api.ts";
+import { definitionHash } from "../../../lang/chobo/ids.ts";
 import { id128, idDigest } from "../../../lang/chobo/ids.ts";
 import type { OpName } from "../../../lang/chobo/interp.ts";
 import type { Book, Transfer, Unit } from "../../../lang/chobo/model.ts";

@@ -11,7 +11,7 @@
  * @module
  */
 
-import { definitionHash } from "../../../lang/chobo/api.ts";
+import { definitionHash } from "../../../lang/chobo/ids.ts";
 import type { Account, Book, Bound, Move, Param, Transfer, Unit } from "../../../lang/chobo/model.ts";
 import { members } from "../names.ts";
 import { fresh, signature, tuple } from "../python_names.ts";

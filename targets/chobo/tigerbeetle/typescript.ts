@@ -12,7 +12,7 @@
  * @module
  */
 
-import { definitionHash } from "../../../lang/chobo/api.ts";
+import { definitionHash } from "../../../lang/chobo/ids.ts";
 import type { Account, Book, Transfer } from "../../../lang/chobo/model.ts";
 import { paramsOf, prop, read, surfaceNames, surfaceTypes } from "../typescript_names.ts";
 import { RUNTIME_MARK } from "../postgres/typescript.ts";
