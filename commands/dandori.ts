@@ -12,12 +12,14 @@ import {
   renderDiagnostic,
   summaryLine,
 } from "../lang/common/diagnostic.ts";
+import { planCommand, runCommand } from "./dandori_run.ts";
 import { type Io, readInput } from "./io.ts";
 import { stringifyJson } from "../lang/common/json.ts";
 import { type Lang, tr } from "../lang/common/text.ts";
 import { VERSION } from "../lang/common/version.ts";
 import { checkFlowBytes } from "../lang/dandori/check.ts";
 import { CODES } from "../lang/dandori/codes.ts";
+import { VIEWS } from "../lang/dandori/views.ts";
 import {
   explainAllJson,
   explainAllMarkdown,
@@ -84,6 +86,127 @@ export const DANDORI: ToolSpec = {
         "dandori check tests/dandori/flows/在庫の引当.flow --lang ja --format json",
       ],
       run: ({ args, flags, io, lang }) => check(args, flags.format === "json", io, lang),
+    }),
+    command({
+      name: "run",
+      summary: tr(
+        "run scenarios on the reference interpreter: each call as a platform sees it, its answer, the ending and the cases",
+        "シナリオを参照インタプリタで流す(呼び出しのプラットフォームからの見え方と答え、終わり方、案件)",
+      ),
+      args: { placeholder: "<file.flow>", min: 1, max: 1, help: tr("the flow", "フロー") },
+      flags: [
+        {
+          name: "scenario",
+          value: "file.json",
+          required: true,
+          help: tr(
+            "one scenario, or a list of them as dandori scenarios prints",
+            "シナリオ一つか、dandori scenarios が出すシナリオの並び",
+          ),
+        },
+        {
+          name: "target",
+          value: "view",
+          choices: VIEWS,
+          help: tr(
+            "how each call is shown: transport (what dandori-written code sends, the default) or temporal",
+            "呼び出しの見え方: transport(dandori が書くコードが送るもの。既定)か temporal",
+          ),
+        },
+        {
+          name: "books",
+          value: "how",
+          choices: ["computed"],
+          help: tr(
+            "computed: book tasks are answered by chobo's reference interpreter, from the scenario's books",
+            "computed: 帳簿のタスクに、シナリオの books から chobo の参照インタプリタが答える",
+          ),
+        },
+        {
+          name: "children",
+          value: "how",
+          choices: ["run"],
+          help: tr(
+            "run: a `flow` task's child flow runs on the interpreter with the parent's arguments",
+            "run: `flow` のタスクの子のフローを、親の引数でインタプリタが走らせる",
+          ),
+        },
+        {
+          name: "format",
+          value: "format",
+          choices: ["text", "json"],
+          help: tr(
+            "text for people (the default), json for programs",
+            "text は人が読む形(既定)、json はプログラムが読む形",
+          ),
+        },
+      ],
+      exits: [
+        {
+          code: 0,
+          meaning: tr("the scenarios ran, whatever their endings", "シナリオを流した(終わり方によらない)"),
+        },
+        {
+          code: 1,
+          meaning: tr(
+            "the flow has errors, or a scenario does not fit the flow",
+            "フローにエラーがある、またはシナリオがフローに合わない",
+          ),
+        },
+        {
+          code: 2,
+          meaning: tr(
+            "the flow uses what this dandori cannot read (E018), a usage error, or an internal error",
+            "この dandori で読めないものを使うフロー(E018)、使い方の誤り、または内部の異常",
+          ),
+        },
+      ],
+      examples: ["dandori run examples/orders/orders.flow --scenario examples/orders/orders.runs.json"],
+      run: ({ args, flags, io, lang }) =>
+        runCommand(
+          args[0],
+          flags.scenario,
+          {
+            view: flags.target ?? "transport",
+            json: flags.format === "json",
+            books: flags.books ?? null,
+            children: flags.children === "run",
+          },
+          io,
+          lang,
+        ),
+    }),
+    command({
+      name: "plan",
+      summary: tr(
+        "print the plan every target is built from: tasks, calls, retriers, keys, cases, statements and their graph",
+        "どの出力先もそこから作る計画を出す(タスク、呼び出し、リトライ、キー、案件、文とそのグラフ)",
+      ),
+      args: { placeholder: "<file.flow>", min: 1, max: 1, help: tr("the flow", "フロー") },
+      flags: [
+        {
+          name: "format",
+          value: "format",
+          choices: ["json", "text"],
+          help: tr(
+            "json for programs (the default, docs/formats.md), text for people",
+            "json はプログラムが読む形(既定、docs/formats.md)、text は人が読む形",
+          ),
+        },
+      ],
+      exits: [
+        { code: 0, meaning: tr("the plan was printed", "計画を出した") },
+        { code: 1, meaning: tr("the flow has errors", "フローにエラーがある") },
+        {
+          code: 2,
+          meaning: tr(
+            "the flow uses what this dandori cannot read (E018), a usage error, or an internal error",
+            "この dandori で読めないものを使うフロー(E018)、使い方の誤り、または内部の異常",
+          ),
+        },
+      ],
+      examples: ["dandori plan examples/orders/orders.flow --format text"],
+      run: ({ args, flags, io, lang }) => planCommand(args[0], flags.format !== "text", io, lang),
     }),
     command({
       name: "explain",

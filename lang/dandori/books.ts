@@ -66,6 +66,8 @@ export interface BookTransfer {
 
 /** A book read through the port. */
 export interface BookPort {
+  /** The book as chobo checked it: `--books computed` runs its operations on chobo's interpreter. */
+  readonly chobo: Book;
   readonly name: string;
   readonly version: number;
   readonly units: readonly BookUnit[];
@@ -211,6 +213,7 @@ export function readBook(path: string, bytes: Uint8Array): { book: BookPort } | 
   const accounts = book.accounts.map(accountOf);
   return {
     book: {
+      chobo: book,
       name: book.name,
       version: book.version,
       units: book.units.map(bookUnit),

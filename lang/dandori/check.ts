@@ -10,6 +10,7 @@ import { type Diagnostic, sortDiagnostics } from "../common/diagnostic.ts";
 import { decodeSource, Reporter, reportKeyShapedValues } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
 import { checkCases } from "./cases.ts";
+import type { CheckedFlow } from "./checked.ts";
 import { checkChildren } from "./children.ts";
 import { checkAlongFlow } from "./lints.ts";
 import type { FlowModel } from "./model.ts";
@@ -26,6 +27,8 @@ export interface FlowCheck {
   readonly diagnostics: readonly Diagnostic[];
   /** The resolved flow, when it has no error. */
   readonly model: FlowModel | null;
+  /** The flow as the stages after the checker read it (interpreter, lowering), when it has no error. */
+  readonly checked: CheckedFlow | null;
   /** True when a construct this dandori cannot read stopped the check (E018: exit 2). */
   readonly unsupported: boolean;
 }
@@ -49,10 +52,20 @@ export interface CheckEnv {
  */
 export function checkFlow(file: string, text: string, env: CheckEnv): FlowCheck {
   const r = new Reporter(file, text);
-  const result = (model: FlowModel | null, unsupported = false): FlowCheck => {
+  const result = (
+    model: FlowModel | null,
+    unsupported = false,
+    checked: CheckedFlow | null = null,
+  ): FlowCheck => {
     reportKeyShapedValues(text, r, FLOW);
     const ok = model !== null && !r.hasErrors();
-    return { file, diagnostics: sortDiagnostics(r.diagnostics), model: ok ? model : null, unsupported };
+    return {
+      file,
+      diagnostics: sortDiagnostics(r.diagnostics),
+      model: ok ? model : null,
+      checked: ok ? checked : null,
+      unsupported,
+    };
   };
   const ast = parseFlow(text, r);
   for (const at of ast.elisions) {
@@ -76,12 +89,12 @@ export function checkFlow(file: string, text: string, env: CheckEnv): FlowCheck 
   }
   const model = resolveFlow(ast, { file, read: env.read }, r);
   if (model === null) return result(null);
-  checkChildren(model, env, r, checkFlow);
+  const children = checkChildren(model, env, r, checkFlow);
   const typed = typeFlow(model, r);
   if (r.hasErrors()) return result(model);
   checkAlongFlow(model, typed, r);
   checkCases(model, typed, r);
-  return result(model);
+  return result(model, false, { model, typed, children });
 }
 
 /** Checks a flow given as bytes: text that is not UTF-8 is one E001 at its first bad byte. */
@@ -89,5 +102,5 @@ export function checkFlowBytes(file: string, bytes: Uint8Array, env: CheckEnv): 
   const r = new Reporter(file, "");
   const text = decodeSource(bytes, r, FLOW);
   if (text !== null) return checkFlow(file, text, env);
-  return { file, diagnostics: r.diagnostics, model: null, unsupported: false };
+  return { file, diagnostics: r.diagnostics, model: null, checked: null, unsupported: false };
 }

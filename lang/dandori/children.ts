@@ -10,6 +10,7 @@ import type { Reporter } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
 import type { StmtAst } from "./ast.ts";
 import type { CheckEnv, FlowCheck } from "./check.ts";
+import type { CheckedFlow } from "./checked.ts";
 import type { FlowModel, TaskDef } from "./model.ts";
 import { type Range, rangeText } from "./ranges.ts";
 import { besideFlow } from "./resolve.ts";
@@ -233,8 +234,17 @@ function outputsNote(fields: readonly FieldDef[]): Text {
   );
 }
 
-/** E015 for every `flow` task that does not fit its child, or whose child cannot be read or checked. */
-export function checkChildren(m: FlowModel, env: CheckEnv, r: Reporter, check: Check): void {
+/**
+ * E015 for every `flow` task that does not fit its child, or whose child cannot be read or
+ * checked; the checked child of every task whose child passes, by the task's name.
+ */
+export function checkChildren(
+  m: FlowModel,
+  env: CheckEnv,
+  r: Reporter,
+  check: Check,
+): Map<string, CheckedFlow> {
+  const children = new Map<string, CheckedFlow>();
   const chain = [...(env.chain ?? []), m.file];
   for (const t of m.tasks.values()) {
     if (t.child === null) continue;
@@ -317,5 +327,7 @@ export function checkChildren(m: FlowModel, env: CheckEnv, r: Reporter, check: C
       continue;
     }
     fit(t, child.model, m, r);
+    if (child.checked !== null) children.set(t.name, child.checked);
   }
+  return children;
 }

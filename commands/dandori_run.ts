@@ -1,0 +1,132 @@
+/**
+ * What `dandori plan`, `dandori run` and `dandori scenarios` do: read a flow once and check it,
+ * then print its plan, run scenarios on the reference interpreter, or write the scenarios the
+ * generator finds.
+ * @module
+ */
+
+import { type Diagnostic, renderDiagnostic, summaryLine } from "../lang/common/diagnostic.ts";
+import { stringifyJson } from "../lang/common/json.ts";
+import type { Lang } from "../lang/common/text.ts";
+import type { CheckedFlow } from "../lang/dandori/checked.ts";
+import { checkFlowBytes } from "../lang/dandori/check.ts";
+import { BooksComputed } from "../lang/dandori/computed.ts";
+import { type Answers, type Run, runFlow, ScenarioError } from "../lang/dandori/interp.ts";
+import { lower } from "../lang/dandori/lower.ts";
+import type { Plan } from "../lang/dandori/plan.ts";
+import { planText } from "../lang/dandori/plan_text.ts";
+import { answerJson, runJson, runText } from "../lang/dandori/run.ts";
+import { type FlowScenario, readFlowScenarios, ScenarioAnswers } from "../lang/dandori/scenario.ts";
+import { timestampMs } from "../lang/dandori/rules.ts";
+import type { Value } from "../lang/dandori/values.ts";
+import type { ViewName } from "../lang/dandori/views.ts";
+import { type Io, readInput } from "./io.ts";
+
+/** A flow read once and checked, with its plan. */
+export interface LoadedFlow {
+  readonly checked: CheckedFlow;
+  readonly plan: Plan;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/**
+ * Reads a flow and checks it for a command that needs it whole: 1 (and why, on stderr) for a
+ * file that cannot be read or has errors, 2 for a flow this dandori cannot read (E018).
+ */
+export function loadFlow(path: string, commandName: string, io: Io, lang: Lang): LoadedFlow | number {
+  const input = readInput(io, path);
+  if ("error" in input) {
+    io.stderr(`dandori ${commandName}: ${input.error[lang]}\n`);
+    return 1;
+  }
+  const read = (p: string) => {
+    const r = readInput(io, p);
+    return "bytes" in r ? r.bytes : null;
+  };
+  const result = checkFlowBytes(path, input.bytes, { read });
+  if (result.checked === null) {
+    io.stderr(result.diagnostics.map((d) => renderDiagnostic(d, lang)).join(""));
+    io.stderr(`${summaryLine(path, result.diagnostics.map((d) => d.severity), lang)}\n`);
+    return result.unsupported ? 2 : 1;
+  }
+  return { checked: result.checked, plan: lower(result.checked), diagnostics: result.diagnostics };
+}
+
+/** `dandori plan`: the plan as JSON or as text. */
+export function planCommand(path: string, json: boolean, io: Io, lang: Lang): number {
+  const flow = loadFlow(path, "plan", io, lang);
+  if (typeof flow === "number") return flow;
+  io.stdout(json ? stringifyJson(flow.plan, 2) + "\n" : planText(flow.plan, lang));
+  return 0;
+}
+
+/** How `dandori run` runs: the view it prints, and what answers book tasks and child flows. */
+export interface RunFlags {
+  readonly view: ViewName;
+  readonly json: boolean;
+  readonly books: "computed" | null;
+  readonly children: boolean;
+}
+
+/** The answers of a run in the order they were asked: a child flow's own in place of its call's. */
+export function askedAnswers(run: Pick<Run, "calls">): Value[] {
+  return run.calls.flatMap((c) =>
+    c.child === null ? [answerJson(c.answer)] : askedAnswers({ calls: c.child })
+  );
+}
+
+/** The scenario with the answers a run was given written in (what `--books computed` computed). */
+export function replayOf(s: FlowScenario, run: Run): Value {
+  const out: Record<string, Value> = {};
+  if (s.name !== null) out.name = s.name;
+  out.input = s.input;
+  out.now = s.nowPair ? [...s.now] : s.now[0];
+  out.answers = askedAnswers(run);
+  return out;
+}
+
+/** Runs one scenario; throws a `ScenarioError` when it does not fit. */
+export function runScenario(flow: LoadedFlow, s: FlowScenario, index: number, f: RunFlags): Run {
+  const given = new ScenarioAnswers(s.answers);
+  const start = timestampMs(s.now[0]) ?? 0;
+  const answers: Answers = f.books === "computed" ? new BooksComputed(flow.checked, s, start, given) : given;
+  const run = runFlow(flow.checked, flow.plan, {
+    input: s.input,
+    now: s.now,
+    answers,
+    execution: `run-${index}`,
+    children: f.children,
+  });
+  given.finish();
+  return run;
+}
+
+/** `dandori run`: every scenario of a file on the reference interpreter. */
+export function runCommand(path: string, scenarioPath: string, f: RunFlags, io: Io, lang: Lang): number {
+  const flow = loadFlow(path, "run", io, lang);
+  if (typeof flow === "number") return flow;
+  const input = readInput(io, scenarioPath);
+  if ("error" in input) {
+    io.stderr(`dandori run: ${input.error[lang]}\n`);
+    return 1;
+  }
+  const text = new TextDecoder().decode(input.bytes);
+  try {
+    const scenarios = readFlowScenarios(flow.checked, text);
+    const runs = scenarios.map((s, i) => ({ s, run: runScenario(flow, s, i + 1, f) }));
+    if (f.json) {
+      const items = runs.map(({ s, run }) =>
+        runJson(path, flow.plan, f.view, s, run, f.books === "computed" ? replayOf(s, run) : null)
+      );
+      const single = !text.trimStart().startsWith("[");
+      io.stdout(stringifyJson(single ? items[0] : items, 2) + "\n");
+    } else {
+      io.stdout(runs.map(({ s, run }) => runText(path, flow.plan, f.view, s, run, lang)).join("\n"));
+    }
+    return 0;
+  } catch (e) {
+    if (!(e instanceof ScenarioError)) throw e;
+    io.stderr(`dandori run: ${scenarioPath}: ${e.text[lang]}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,761 @@
+/**
+ * dandori's reference interpreter (P3): the one place that decides what a flow means. Every
+ * target is proven against it, scenario by scenario. It reads the checked flow (not the plan),
+ * so a differential run also checks the lowering and every printer.
+ *
+ * A run starts from the execution's input and the scenario's `now`, and asks `Answers` for the
+ * answer of every attempt of every call, in the order the calls happen. The clock moves only by
+ * waits, by the waits between retries, and by the length of a call that timed out; an answered
+ * call takes no time. `now` keeps the scenario's time (its second time, when it gives two). The
+ * rules every platform shares (retriers, keys, seconds until a time, period checks) come from
+ * `rules.ts`; what a call looks like to a platform comes from the plan (`views.ts`).
+ *
+ * Decisions where the design leaves a choice are written in `docs/dandori.md` (「What a run does」).
+ * @module
+ */
+
+import { assert, lookup, unreachable } from "../common/assert.ts";
+import { type Text, tr } from "../common/text.ts";
+import type {
+  ArgAst,
+  CallStmtAst,
+  ExprAst,
+  ForStmtAst,
+  MatchStmtAst,
+  PatternAst,
+  RepeatStmtAst,
+  StmtAst,
+} from "./ast.ts";
+import type { CheckedFlow } from "./checked.ts";
+import { durationSeconds, lower, placeOf, readsNow } from "./lower.ts";
+import type { TaskDef } from "./model.ts";
+import type { Plan, TaskPlan } from "./plan.ts";
+import { rangeText } from "./ranges.ts";
+import {
+  idempotencyKey,
+  retrierFor,
+  retryDelayMs,
+  secondsUntil,
+  timeIn,
+  timestampMs,
+  timestampText,
+} from "./rules.ts";
+import type { Block } from "./typing.ts";
+import { fits, isRecord, readField, textOf, type Value } from "./values.ts";
+
+/** The most calls one run makes before it is stopped (a flow's loops bound it far below this). */
+export const MAX_CALLS = 100_000;
+
+/** The answer of one attempt of a call (a scenario's `answers` entry). */
+export type Answer =
+  | { readonly kind: "ok"; readonly value: Value }
+  | { readonly kind: "error"; readonly error: string; readonly cause: string | null }
+  | { readonly kind: "cancel" };
+
+/** One attempt of a call, as `Answers` is asked for it. */
+export interface Attempt {
+  readonly line: number;
+  readonly place: string;
+  readonly task: TaskDef;
+  readonly plan: TaskPlan;
+  readonly attempt: number;
+  readonly block: Block;
+  /** The arguments as the call gives them, by parameter name. */
+  readonly args: Readonly<Record<string, Value>>;
+  /** The counts of the loops around the call, outermost first (1 for a first iteration). */
+  readonly loops: readonly number[];
+  readonly clockMs: number;
+  /** True when a cancel may arrive here (the flow has `on cancel`, and this is not in it). */
+  readonly cancellable: boolean;
+  /** The execution this call belongs to (a child flow's own when `--children run`). */
+  readonly execution: string;
+}
+
+/** Where the answers of a run come from: a scenario, the books computed, or the scenario generator. */
+export interface Answers {
+  /** The answer of one attempt; throws a `ScenarioError` when it has none that fits. */
+  next(a: Attempt): Answer;
+  /** The clock moved to `clockMs` (books age with it). */
+  advance?(clockMs: number): void;
+}
+
+/** A scenario that does not fit the flow: which call, where, and what is wrong. */
+export class ScenarioError extends Error {
+  constructor(readonly text: Text) {
+    super(text.en);
+  }
+}
+
+/** How a run ended. */
+export type Ending =
+  | { readonly kind: "succeed"; readonly outputs: Readonly<Record<string, Value>> | null }
+  | { readonly kind: "fail"; readonly error: string; readonly reason: string | null }
+  | { readonly kind: "cancelled" };
+
+/** One attempt of a call as the run records it. */
+export interface CallRecord {
+  readonly line: number;
+  readonly place: string;
+  readonly task: string;
+  readonly attempt: number;
+  /** The clock when the attempt started, as a timestamp. */
+  readonly at: string;
+  readonly args: Readonly<Record<string, Value>>;
+  readonly loops: readonly number[];
+  readonly execution: string;
+  readonly answer: Answer;
+  /** The child flow's own calls, when `--children run` ran it. */
+  readonly child: readonly CallRecord[] | null;
+}
+
+/** What one run did. */
+export interface Run {
+  readonly calls: readonly CallRecord[];
+  readonly ending: Ending;
+  /** Each case's record at the end, or null for a case that never started. */
+  readonly cases: ReadonlyMap<string, Value>;
+  readonly clockMs: number;
+  /** The statements the run passed, in order, with what happened there (the page lights them). */
+  readonly visits: readonly Visit[];
+}
+
+/** What happened at one statement. */
+export type Visit =
+  | { readonly place: string; readonly kind: "stmt" }
+  | { readonly place: string; readonly kind: "arm"; readonly index: number }
+  | { readonly place: string; readonly kind: "handler"; readonly index: number }
+  | { readonly place: string; readonly kind: "ok" }
+  | { readonly place: string; readonly kind: "iteration"; readonly count: number }
+  | { readonly place: string; readonly kind: "done" }
+  | { readonly place: string; readonly kind: "unhandled" }
+  | { readonly place: string; readonly kind: "outside" };
+
+/** How a run is started. */
+export interface RunOptions {
+  /** The execution's input, as the scenario gives it. */
+  readonly input: Value;
+  /** The scenario's `now`: the time at the start and the time every later statement reads. */
+  readonly now: readonly [string, string];
+  readonly answers: Answers;
+  /** The execution's name (the workflow id): keys are formed from it. */
+  readonly execution: string;
+  /** Runs `flow` tasks' child flows on the interpreter instead of asking for their answers. */
+  readonly children: boolean;
+}
+
+/** The default `now` of a scenario (5 「時間」). */
+export const DEFAULT_NOW = "2026-03-31T15:30:00Z";
+
+/** An error that leaves the statement where it happened. */
+interface Raised {
+  readonly error: string;
+  readonly reason: string | null;
+  /** A task's error (and a period check outside) goes to `on failure`; a `fail` or a failed check does not. */
+  readonly task: boolean;
+}
+
+/** What running a statement led to. */
+type Flow =
+  | { readonly kind: "next" }
+  | { readonly kind: "break" }
+  | { readonly kind: "end"; readonly ending: Ending }
+  | { readonly kind: "raised"; readonly raised: Raised }
+  | { readonly kind: "cancel" };
+
+const NEXT: Flow = { kind: "next" };
+
+/** The variables of a run (a parallel iteration has its own, over the outer ones). */
+class Scope {
+  private readonly own = new Map<string, Value>();
+  constructor(private readonly outer: Scope | null) {}
+  get(name: string): Value | undefined {
+    return this.own.has(name) ? this.own.get(name) : this.outer?.get(name);
+  }
+  set(name: string, v: Value): void {
+    this.own.set(name, v);
+  }
+}
+
+interface Ctx {
+  readonly block: Block;
+  readonly scope: Scope;
+  readonly loops: readonly number[];
+  readonly parallel: boolean;
+  /** The values yielded by the innermost collecting loop's current iteration. */
+  readonly yields: Value[] | null;
+}
+
+/** One run of one flow. */
+class Interp {
+  private readonly calls: CallRecord[] = [];
+  private readonly visits: Visit[] = [];
+  private readonly cases = new Map<string, Value>();
+  private clockMs: number;
+  private readonly nowText: readonly [string, string];
+  private readonly tasks: ReadonlyMap<string, TaskPlan>;
+
+  constructor(
+    private readonly flow: CheckedFlow,
+    private readonly plan: Plan,
+    private readonly o: RunOptions,
+    private readonly count: { calls: number },
+  ) {
+    const start = timestampMs(o.now[0]);
+    assert(start !== null, "a scenario's now is a timestamp");
+    this.clockMs = start;
+    this.nowText = o.now;
+    this.tasks = new Map(plan.tasks.map((t) => [t.name, t]));
+    for (const c of flow.model.cases.keys()) this.cases.set(c, null);
+  }
+
+  run(): Run {
+    const scope = new Scope(null);
+    const ending = this.start(scope);
+    return { calls: this.calls, ending, cases: this.cases, clockMs: this.clockMs, visits: this.visits };
+  }
+
+  private start(scope: Scope): Ending {
+    const m = this.flow.model;
+    const input = this.o.input;
+    const bad: Ending = {
+      kind: "fail",
+      error: "Dandori.BadInput",
+      reason: "the execution's input does not have the declared shape",
+    };
+    if (!isRecord(input)) return bad;
+    for (const f of m.inputs) {
+      if (!fits(m.types, f.type, f.range, readField(input, f.name) ?? undefined)) return bad;
+      scope.set(f.name, readField(input, f.name));
+    }
+    if (m.period !== null && !this.inPeriod(this.nowText[0])) {
+      this.visits.push({ place: "period:start", kind: "outside" });
+      return {
+        kind: "fail",
+        error: "Dandori.OutOfPeriod",
+        reason: `the run starts at ${this.nowText[0]}, outside the period the workflow runs in, ${
+          rangeText(m.period)
+        }`,
+      };
+    }
+    const flow = this.block(m.flow.body, { block: "flow", scope, loops: [], parallel: false, yields: null });
+    return this.settle(flow, scope);
+  }
+
+  /** The ending of the body that led to `f`: `on failure` after a task's error, `on cancel` after a cancel. */
+  private settle(f: Flow, scope: Scope): Ending {
+    switch (f.kind) {
+      case "next":
+      case "break":
+        return this.succeedEmpty();
+      case "end":
+        return f.ending;
+      case "cancel":
+        return this.cancelled(scope);
+      case "raised":
+        return this.raisedInBody(f.raised, scope);
+      default:
+        return unreachable(f, "flow");
+    }
+  }
+
+  /** A task's error in the body runs `on failure`, which ends by failing again with it; anything else fails at once. */
+  private raisedInBody(r: Raised, scope: Scope): Ending {
+    const m = this.flow.model;
+    if (!r.task || m.onFailure === null) return { kind: "fail", error: r.error, reason: r.reason };
+    const after = this.block(m.onFailure.body, {
+      block: "failure",
+      scope,
+      loops: [],
+      parallel: false,
+      yields: null,
+    });
+    switch (after.kind) {
+      case "next":
+      case "break":
+        return { kind: "fail", error: r.error, reason: r.reason };
+      case "end":
+        return after.ending;
+      case "cancel":
+        return this.cancelled(scope);
+      case "raised":
+        return { kind: "fail", error: after.raised.error, reason: after.raised.reason };
+      default:
+        return unreachable(after, "flow");
+    }
+  }
+
+  private succeedEmpty(): Ending {
+    return { kind: "succeed", outputs: this.flow.model.outputs.length === 0 ? null : {} };
+  }
+
+  private cancelled(scope: Scope): Ending {
+    const m = this.flow.model;
+    if (m.onCancel === null) return { kind: "cancelled" };
+    const f = this.block(m.onCancel.body, {
+      block: "cancel",
+      scope,
+      loops: [],
+      parallel: false,
+      yields: null,
+    });
+    switch (f.kind) {
+      case "next":
+      case "break":
+      case "cancel":
+        return { kind: "cancelled" };
+      case "end":
+        return f.ending;
+      case "raised":
+        return { kind: "fail", error: f.raised.error, reason: f.raised.reason };
+      default:
+        return unreachable(f, "flow");
+    }
+  }
+
+  private inPeriod(time: string): boolean {
+    const p = this.plan.period;
+    assert(p !== null, "a period check is for a flow with a period");
+    return timeIn(time, p.first, p.after);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Statements
+
+  private block(ss: readonly StmtAst[], ctx: Ctx): Flow {
+    for (const s of ss) {
+      const f = this.stmt(s, ctx);
+      if (f.kind !== "next") return f;
+    }
+    return NEXT;
+  }
+
+  private stmt(s: StmtAst, ctx: Ctx): Flow {
+    const place = placeOf(s);
+    if (
+      ctx.block === "flow" && this.flow.model.period !== null && readsNow(s) &&
+      !this.inPeriod(this.nowText[1])
+    ) {
+      this.visits.push({ place: `${place}:period`, kind: "outside" });
+      const period = this.flow.model.period;
+      return {
+        kind: "raised",
+        raised: {
+          error: "Dandori.OutOfPeriod",
+          reason: `line ${s.line}: now is ${this.nowText[1]}, outside the period the workflow runs in, ${
+            rangeText(period)
+          }`,
+          task: true,
+        },
+      };
+    }
+    this.visits.push({ place, kind: "stmt" });
+    switch (s.kind) {
+      case "call":
+        return this.call(s, ctx);
+      case "let":
+        ctx.scope.set(s.name.text, this.expr(s.value, ctx));
+        return NEXT;
+      case "match":
+        return this.match(s, ctx);
+      case "wait":
+        if (s.until !== null) {
+          const until = timestampMs(textOf(this.expr(s.until, ctx)));
+          assert(until !== null, "`wait until` reads a timestamp");
+          this.advanceTo(Math.max(this.clockMs, until));
+        } else {
+          assert(s.duration !== null, "a wait has a length or a time");
+          this.advanceTo(this.clockMs + durationSeconds(s.duration) * 1000);
+        }
+        return NEXT;
+      case "repeat":
+        return this.repeat(s, ctx);
+      case "for":
+        return this.forStmt(s, ctx);
+      case "yield":
+        assert(ctx.yields !== null, "`yield` is the last line of a collecting loop");
+        ctx.yields.push(this.expr(s.value, ctx));
+        return NEXT;
+      case "break":
+        return { kind: "break" };
+      case "pass":
+        return NEXT;
+      case "succeed": {
+        const outputs: Record<string, Value> = {};
+        for (const o of s.outputs) outputs[o.name.text] = this.expr(o.value, ctx);
+        return {
+          kind: "end",
+          ending: { kind: "succeed", outputs: this.flow.model.outputs.length === 0 ? null : outputs },
+        };
+      }
+      case "fail":
+        return {
+          kind: "end",
+          ending: {
+            kind: "fail",
+            error: s.error.text,
+            reason: s.reason === null ? null : textOf(this.expr(s.reason, ctx)),
+          },
+        };
+      case "elided":
+        throw new Error("dandori: `…` stops at E001 before a run");
+      default:
+        return unreachable(s, "statement");
+    }
+  }
+
+  private advanceTo(ms: number): void {
+    this.clockMs = ms;
+    this.o.answers.advance?.(ms);
+  }
+
+  private match(s: MatchStmtAst, ctx: Ctx): Flow {
+    const kind = lookup(this.flow.typed.matches, s, "match's kind");
+    const subject = this.expr(s.subject, ctx);
+    const takes = (p: PatternAst): { bind: string | null } | null => {
+      switch (p.kind) {
+        case "none":
+          return subject === null ? { bind: null } : null;
+        case "some":
+          return subject !== null ? { bind: p.name.text } : null;
+        case "value":
+          return subject === p.name.text ? { bind: null } : null;
+        case "bool":
+          return subject === p.value ? { bind: null } : null;
+        case "elided":
+          throw new Error("dandori: `…` stops at E001 before a run");
+        default:
+          return unreachable(p, "pattern");
+      }
+    };
+    for (const [index, arm] of s.arms.entries()) {
+      for (const p of arm.patterns) {
+        const took = takes(p);
+        if (took === null) continue;
+        this.visits.push({ place: placeOf(s), kind: "arm", index });
+        if (took.bind !== null) ctx.scope.set(took.bind, subject);
+        return this.block(arm.body, ctx);
+      }
+    }
+    return {
+      kind: "raised",
+      raised: {
+        error: kind.kind === "case" ? "Dandori.UnexpectedState" : "Dandori.UnexpectedValue",
+        reason: `line ${s.line}: no arm of the match takes ${
+          JSON.stringify(subject === null ? "none" : subject)
+        }`,
+        task: false,
+      },
+    };
+  }
+
+  private repeat(s: RepeatStmtAst, ctx: Ctx): Flow {
+    const place = placeOf(s);
+    const most = Number(s.atMost.text);
+    for (let i = 1; i <= most; i++) {
+      this.visits.push({ place, kind: "iteration", count: i });
+      const f = this.block(s.body, { ...ctx, loops: [...ctx.loops, i] });
+      if (f.kind === "break") return this.done(place);
+      if (f.kind !== "next") return f;
+    }
+    return this.done(place);
+  }
+
+  private done(place: string): Flow {
+    this.visits.push({ place, kind: "done" });
+    return NEXT;
+  }
+
+  private forStmt(s: ForStmtAst, ctx: Ctx): Flow {
+    const place = placeOf(s);
+    const list = this.expr(s.list, ctx);
+    assert(Array.isArray(list), "`for` goes over a list");
+    const most = Number(s.atMost.text);
+    if (list.length > most) {
+      return {
+        kind: "end",
+        ending: {
+          kind: "fail",
+          error: "Dandori.TooManyItems",
+          reason: `line ${s.line}: the list has ${list.length} items, more than the ${most} the loop takes`,
+        },
+      };
+    }
+    const collected: Value[] = [];
+    if (s.parallel === null) {
+      for (const [i, item] of list.entries()) {
+        this.visits.push({ place, kind: "iteration", count: i + 1 });
+        ctx.scope.set(s.variable.text, item);
+        const yields: Value[] = [];
+        const f = this.block(s.body, { ...ctx, loops: [...ctx.loops, i + 1], yields });
+        collected.push(...yields);
+        if (f.kind === "break") break;
+        if (f.kind !== "next") return f;
+      }
+    } else {
+      const failures: Flow[] = [];
+      for (const [i, item] of list.entries()) {
+        this.visits.push({ place, kind: "iteration", count: i + 1 });
+        const scope = new Scope(ctx.scope);
+        scope.set(s.variable.text, item);
+        const yields: Value[] = [];
+        const f = this.block(s.body, { ...ctx, scope, loops: [...ctx.loops, i + 1], parallel: true, yields });
+        if (f.kind === "cancel") return f;
+        if (f.kind === "next") collected.push(...yields);
+        else failures.push(f);
+      }
+      if (failures.length > 0) return failures[0];
+    }
+    if (s.bind !== null) ctx.scope.set(s.bind.text, collected);
+    return this.done(place);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Calls
+
+  private call(s: CallStmtAst, ctx: Ctx): Flow {
+    const task = lookup(this.flow.typed.calls, s, "call's task");
+    const plan = lookup(this.tasks, task.name, "task's plan");
+    const place = placeOf(s);
+    const args = this.args(s.call.args, task, ctx);
+    const used = new Map<object, number>();
+    for (let attempt = 1;; attempt++) {
+      if (++this.count.calls > MAX_CALLS) {
+        throw new ScenarioError(
+          tr(
+            `line ${s.line}: the run makes more than ${MAX_CALLS} calls`,
+            `${s.line} 行: 実行の呼び出しが ${MAX_CALLS} 回を超えます`,
+          ),
+        );
+      }
+      const at = timestampText(this.clockMs);
+      const a: Attempt = {
+        line: s.line,
+        place,
+        task,
+        plan,
+        attempt,
+        block: ctx.block,
+        args,
+        loops: ctx.loops,
+        clockMs: this.clockMs,
+        cancellable: this.flow.model.onCancel !== null && ctx.block !== "cancel",
+        execution: this.o.execution,
+      };
+      const { answer, child } = this.ask(a, task);
+      this.calls.push({
+        line: s.line,
+        place,
+        task: task.name,
+        attempt,
+        at,
+        args,
+        loops: ctx.loops,
+        execution: this.o.execution,
+        answer,
+        child,
+      });
+      if (answer.kind === "cancel") return { kind: "cancel" };
+      if (answer.kind === "ok") return this.answered(s, task, plan, answer.value, args, ctx);
+      if (answer.error === "timeout") this.advanceTo(this.clockMs + this.timeoutMs(plan, args));
+      const retrier = retrierFor(plan.retry, answer.error);
+      if (retrier !== null) {
+        const tried = used.get(retrier) ?? 0;
+        if (tried < retrier.maxAttempts) {
+          used.set(retrier, tried + 1);
+          this.advanceTo(this.clockMs + retryDelayMs(retrier, tried + 1));
+          continue;
+        }
+      }
+      return this.handle(s, task, answer, ctx);
+    }
+  }
+
+  /** The answer of an attempt: a child flow run here when `--children run`, else `Answers`'. */
+  private ask(a: Attempt, task: TaskDef): { answer: Answer; child: readonly CallRecord[] | null } {
+    const child = this.o.children && task.method === "flow" ? this.flow.children.get(task.name) : undefined;
+    if (child === undefined) return { answer: this.o.answers.next(a), child: null };
+    const execution = [idempotencyKey(this.o.execution, a.place, a.loops), String(a.attempt)].join("/");
+    const run = new Interp(child, lower(child), {
+      ...this.o,
+      input: a.args,
+      execution,
+      now: [timestampText(this.clockMs), timestampText(this.clockMs)],
+    }, this.count).run();
+    this.advanceTo(run.clockMs);
+    return { answer: childAnswer(task, run.ending), child: run.calls };
+  }
+
+  /** How long a timed-out attempt took: its `timeout`, until its deadline, or nothing known (0). */
+  private timeoutMs(plan: TaskPlan, args: Readonly<Record<string, Value>>): number {
+    const t = plan.timeout;
+    if (t === null) return 0;
+    if (t.kind === "after") return t.seconds * 1000;
+    const deadline = timestampMs(textOf(args[t.param] ?? null));
+    assert(deadline !== null, "`timeout until` reads a timestamp argument");
+    return secondsUntil(deadline, this.clockMs) * 1000;
+  }
+
+  private args(asts: readonly ArgAst[], task: TaskDef, ctx: Ctx): Record<string, Value> {
+    const out: Record<string, Value> = {};
+    const given = new Map(asts.flatMap((a) => a.kind === "arg" ? [[a.name.text, a.value] as const] : []));
+    for (const p of task.params) {
+      const e = given.get(p.name);
+      if (e !== undefined) out[p.name] = this.expr(e, ctx);
+    }
+    return out;
+  }
+
+  private answered(
+    s: CallStmtAst,
+    task: TaskDef,
+    plan: TaskPlan,
+    value: Value,
+    args: Readonly<Record<string, Value>>,
+    ctx: Ctx,
+  ): Flow {
+    const m = this.flow.model;
+    const place = placeOf(s);
+    let result: Value = value;
+    if (task.book !== null) {
+      const result_ = readField(value, "result");
+      if (!isRecord(value) || (result_ !== "done" && result_ !== "done_before")) {
+        return this.badResponse(s, task);
+      }
+      result = task.book.op === "do" ? null : holdRecord(task, args);
+    } else if (task.result !== null && !fits(m.types, task.result.type, task.result.range, value)) {
+      return this.badResponse(s, task);
+    }
+    this.visits.push({ place, kind: "ok" });
+    if (s.bind?.kind === "let") ctx.scope.set(s.bind.name.text, result);
+    if (s.bind?.kind === "case") this.cases.set(s.bind.name.text, result);
+    assert(plan.name === task.name, "the plan's task is the call's");
+    return NEXT;
+  }
+
+  private badResponse(s: CallStmtAst, task: TaskDef): Flow {
+    return {
+      kind: "raised",
+      raised: {
+        error: "Dandori.BadResponse",
+        reason: `line ${s.line}: the answer from ${task.name} does not have the declared shape`,
+        task: false,
+      },
+    };
+  }
+
+  /** A call that ended with an error after its retries: its handler, or up to the block. */
+  private handle(s: CallStmtAst, task: TaskDef, answer: Extract<Answer, { kind: "error" }>, ctx: Ctx): Flow {
+    const place = placeOf(s);
+    const index = s.handlers.findIndex((h) => h.errors.some((e) => e.text === answer.error));
+    if (index >= 0) {
+      this.visits.push({ place, kind: "handler", index });
+      return this.block(s.handlers[index].body, ctx);
+    }
+    this.visits.push({ place, kind: "unhandled" });
+    return { kind: "raised", raised: taskError(s.line, task, answer) };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Values
+
+  private expr(e: ExprAst, ctx: Ctx): Value {
+    switch (e.kind) {
+      case "path":
+        return this.path(e, ctx);
+      case "number":
+        return BigInt(e.text);
+      case "string":
+        return e.parts.map((p) => p.kind === "text" ? p.text : textOf(this.expr(p.value, ctx))).join("");
+      case "bool":
+        return e.value;
+      case "none":
+        return null;
+      case "now":
+        return this.nowText[1];
+      case "record": {
+        const out: Record<string, Value> = {};
+        for (const f of e.fields) out[f.name.text] = this.expr(f.value, ctx);
+        return out;
+      }
+      case "list":
+        return e.items.map((i) => this.expr(i, ctx));
+      case "elided":
+        throw new Error("dandori: `…` stops at E001 before a run");
+      default:
+        return unreachable(e, "value");
+    }
+  }
+
+  /** A name as typing reads it: a variable, an input, a case's record, else a value of the enum. */
+  private path(e: Extract<ExprAst, { kind: "path" }>, ctx: Ctx): Value {
+    const [head, ...fields] = e.parts;
+    const m = this.flow.model;
+    let v: Value;
+    if (this.flow.typed.vars.has(head.text) || m.inputs.some((i) => i.name === head.text)) {
+      const got = ctx.scope.get(head.text);
+      assert(got !== undefined, `the checker says ${head.text} has a value here (E012)`);
+      v = got;
+    } else if (m.cases.has(head.text)) {
+      v = lookup(this.cases, head.text, "case");
+    } else {
+      return head.text;
+    }
+    for (const f of fields) v = readField(v, f.text);
+    return v;
+  }
+}
+
+/** The hold record a book task's case gets (2.7): its key arguments and the state the operation leaves. */
+function holdRecord(task: TaskDef, args: Readonly<Record<string, Value>>): Value {
+  const b = task.book;
+  assert(b !== null && b.op !== "do", "a hold record is of a hold, a post or a void");
+  const record: Record<string, Value> = {};
+  for (const k of b.transfer.key) record[k] = args[k] ?? null;
+  record.state = b.op === "hold" ? "held" : b.op === "post" ? "posted" : "voided";
+  return record;
+}
+
+/** A task's error as the workflow fails with it when nothing handles it. */
+function taskError(line: number, task: TaskDef, a: Extract<Answer, { kind: "error" }>): Raised {
+  const cause = a.cause === null ? "" : `: ${a.cause}`;
+  switch (a.error) {
+    case "timeout":
+      return { error: "Dandori.Timeout", reason: `line ${line}: ${task.name} timed out${cause}`, task: true };
+    case "failure":
+      return { error: "Dandori.Failure", reason: `line ${line}: ${task.name} failed${cause}`, task: true };
+    default:
+      return { error: a.error, reason: a.cause, task: true };
+  }
+}
+
+/** The answer a `flow` task gets from its child's ending (1.9). */
+function childAnswer(task: TaskDef, ending: Ending): Answer {
+  switch (ending.kind) {
+    case "succeed":
+      return { kind: "ok", value: ending.outputs ?? {} };
+    case "fail":
+      return task.errors.has(ending.error) ? { kind: "error", error: ending.error, cause: ending.reason } : {
+        kind: "error",
+        error: "failure",
+        cause: `${ending.error}${ending.reason === null ? "" : `: ${ending.reason}`}`,
+      };
+    case "cancelled":
+      return { kind: "error", error: "failure", cause: "the child flow was cancelled" };
+    default:
+      return unreachable(ending, "ending");
+  }
+}
+
+/**
+ * Runs a checked flow on one scenario; `plan` is the flow's plan (`lower`), whose calls the views
+ * are made from.
+ *
+ * @example
+ * ```ts
+ * const run = runFlow(checked, lower(checked), { input, now: [DEFAULT_NOW, DEFAULT_NOW], answers, execution: "run-1", children: false });
+ * run.ending; // { kind: "succeed", outputs: { outcome: "shipped" } }
+ * ```
+ */
+export function runFlow(flow: CheckedFlow, plan: Plan, o: RunOptions): Run {
+  return new Interp(flow, plan, o, { calls: 0 }).run();
+}

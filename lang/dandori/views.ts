@@ -1,0 +1,161 @@
+/**
+ * Calls as a platform sees them (5, first bullet): a view is a call of the plan rendered with
+ * the run's values, so what a target sends and what the interpreter says it sends are made from
+ * the same record. A platform's runner compares what it sent with its view character for
+ * character.
+ *
+ * - `transport`: what dandori-written code sends through `Transport` — a Lambda's function and
+ *   payload, an HTTP request, an AWS operation and its arguments, a book operation — and what it
+ *   hands to the user's own code, a child flow or an event's wait.
+ * - `temporal`: the activity and its arguments, or the child workflow with its type and id.
+ *
+ * `docs/formats.md` (「Views」) writes each shape down.
+ * @module
+ */
+
+import { unreachable } from "../common/assert.ts";
+import type { CallRecord } from "./interp.ts";
+import type { KeyPlan, Plan, TaskPlan } from "./plan.ts";
+import { idempotencyKey, urlSegment } from "./rules.ts";
+import { isRecord, type Value } from "./values.ts";
+
+/** The views `dandori run --target` prints. */
+export const VIEWS = ["transport", "temporal"] as const;
+export type ViewName = typeof VIEWS[number];
+
+/** The id a callback's answer is sent back with: the execution, the call's place, its loops and attempt. */
+export function callbackId(c: Pick<CallRecord, "execution" | "place" | "loops" | "attempt">): string {
+  return JSON.stringify({ workflow: c.execution, call: [c.place, ...c.loops, c.attempt].join("/") });
+}
+
+/** The id of a child workflow (4.2): `<parent id>/<place>/<loop counts>/<attempt>`. */
+export function childId(c: Pick<CallRecord, "execution" | "place" | "loops" | "attempt">): string {
+  return `${idempotencyKey(c.execution, c.place, c.loops)}/${c.attempt}`;
+}
+
+/** A call's view on one platform. */
+export function viewOf(name: ViewName, plan: Plan, c: CallRecord): Value {
+  const task = plan.tasks.find((t) => t.name === c.task);
+  if (task === undefined) throw new Error(`dandori: the plan has no task ${c.task}`);
+  switch (name) {
+    case "transport":
+      return transportView(task, c);
+    case "temporal":
+      return temporalView(task, c);
+    default:
+      return unreachable(name, "view");
+  }
+}
+
+/** The arguments in the task's order, with the key and the callback id where the task sends them. */
+function payload(task: TaskPlan, c: CallRecord): Record<string, Value> {
+  const out: Record<string, Value> = {};
+  for (const p of task.params) if (Object.hasOwn(c.args, p.name)) out[p.name] = c.args[p.name];
+  return out;
+}
+
+function keyOf(c: CallRecord): string {
+  return idempotencyKey(c.execution, c.place, c.loops);
+}
+
+function withKey(key: KeyPlan | null, c: CallRecord, into: Record<string, Value>): Record<string, Value> {
+  if (key !== null && key.in !== "header") into[key.name] = keyOf(c);
+  return into;
+}
+
+function transportView(task: TaskPlan, c: CallRecord): Value {
+  const callee = task.callee;
+  const args = payload(task, c);
+  switch (callee.kind) {
+    case "lambda": {
+      const p = withKey(task.key, c, args);
+      if (task.callback !== null) p.callback_id = callbackId(c);
+      return { lambda: callee.function, payload: p };
+    }
+    case "http":
+      return { http: httpRequest(task, c, args) };
+    case "aws": {
+      const p = withKey(task.key, c, args);
+      if (task.callback !== null) {
+        const body = p.MessageBody;
+        p.MessageBody = isRecord(body)
+          ? { ...body, callback_id: callbackId(c) }
+          : { message: body ?? null, callback_id: callbackId(c) };
+      }
+      return { aws: `${callee.service}:${callee.operation}`, args: p };
+    }
+    case "book": {
+      const strings = Object.fromEntries(callee.strings.map((n) => [n, c.args[n] ?? null]));
+      const amounts = Object.fromEntries(callee.amounts.map((n) => [n, c.args[n] ?? null]));
+      const partial = callee.op === "post" && callee.amounts.length > 0;
+      return {
+        book: callee.book,
+        transfer: callee.transfer,
+        op: callee.op,
+        args: partial ? strings : { ...strings, ...amounts },
+        ...(partial ? { amounts } : {}),
+      };
+    }
+    case "flow":
+      return { child: callee.platforms.workflow ?? `${callee.workflow}_v${callee.version}`, input: args };
+    case "child":
+      return { child: callee.platforms.workflow ?? task.name, input: args };
+    case "event":
+      return { event: task.name };
+    case "own": {
+      const out: Record<string, Value> = { task: task.name, args };
+      if (task.callback !== null) out.callback_id = callbackId(c);
+      return out;
+    }
+    default:
+      return unreachable(callee, "callee");
+  }
+}
+
+/** The HTTP request of an `http` task: the URL with its arguments escaped, headers, and the body or query. */
+function httpRequest(task: TaskPlan, c: CallRecord, args: Record<string, Value>): Record<string, Value> {
+  const callee = task.callee;
+  if (callee.kind !== "http") throw new Error(`dandori: ${task.name} is not an http task`);
+  let url = callee.url.map((p) => "text" in p ? p.text : urlSegment(c.args[p.param] ?? null)).join("");
+  const rest = callee.rest.filter((n) => Object.hasOwn(args, n));
+  const headers: Record<string, Value> = {};
+  if (task.key !== null) headers["Idempotency-Key"] = keyOf(c);
+  const pairs = rest.map((n) => `${encodeURIComponent(n)}=${urlSegment(args[n])}`).join("&");
+  if (callee.restIn === "query") {
+    if (pairs !== "") url += `${url.includes("?") ? "&" : "?"}${pairs}`;
+    return { method: callee.method, url, headers };
+  }
+  if (callee.form) {
+    headers["Content-Type"] = "application/x-www-form-urlencoded";
+    return { method: callee.method, url, headers, body: pairs };
+  }
+  headers["Content-Type"] = "application/json";
+  return { method: callee.method, url, headers, body: Object.fromEntries(rest.map((n) => [n, args[n]])) };
+}
+
+function temporalView(task: TaskPlan, c: CallRecord): Value {
+  const callee = task.callee;
+  const args = payload(task, c);
+  switch (callee.kind) {
+    case "flow":
+    case "child": {
+      const type = callee.kind === "flow"
+        ? callee.platforms.workflow ?? `${callee.workflow}_v${callee.version}`
+        : callee.platforms.workflow ?? task.name;
+      return { child: type, id: childId(c), queue: callee.platforms.queue, input: args };
+    }
+    case "event":
+      return { event: task.name };
+    case "lambda":
+    case "http":
+    case "aws":
+    case "book":
+    case "own": {
+      const out: Record<string, Value> = { activity: task.name, args };
+      if (task.callback !== null) out.callback_id = callbackId(c);
+      return out;
+    }
+    default:
+      return unreachable(callee, "callee");
+  }
+}
