@@ -10,13 +10,8 @@ import { checkBook } from "../../lang/chobo/check.ts";
 import type { Call, OpName } from "../../lang/chobo/interp.ts";
 import type { Book } from "../../lang/chobo/model.ts";
 import { callStatement, expireStatement, type Statement } from "../../targets/chobo/postgres/calls.ts";
-import {
-  GO_RUNTIME_PACKAGE_LINE,
-  GO_RUNTIME_URL,
-  goClient,
-  goNameProblems,
-  goPackageName,
-} from "../../targets/chobo/postgres/go.ts";
+import { goNameProblems, goPackageName } from "../../targets/chobo/go_names.ts";
+import { GO_RUNTIME_PACKAGE_LINE, GO_RUNTIME_URL, goClient } from "../../targets/chobo/postgres/go.ts";
 import { postgresSql } from "../../targets/chobo/postgres/sql.ts";
 import { findPgBin, startCluster } from "../../verify/services/pg_cluster.ts";
 import { serverDb } from "../../verify/services/pg_db.ts";

@@ -25,7 +25,7 @@ import type { Book, Transfer } from "../../lang/chobo/model.ts";
 import { type Branch, readScenarios, runScenario, type Scenario } from "../../lang/chobo/scenario.ts";
 import { generateScenarios } from "../../lang/chobo/scenarios.ts";
 import { members } from "../../targets/chobo/names.ts";
-import { goPackageName } from "../../targets/chobo/postgres/go.ts";
+import { goPackageName } from "../../targets/chobo/go_names.ts";
 import { requests, type TbAccount, type TbTransfer } from "../../targets/chobo/tigerbeetle/chain.ts";
 import { TigerBeetleBook, type TigerBeetleRequests } from "../../targets/chobo/tigerbeetle/client.ts";
 import {

@@ -20,7 +20,7 @@ import type { Book, Param } from "../../lang/chobo/model.ts";
 import { type Branch, readScenarios, runScenario, type Scenario } from "../../lang/chobo/scenario.ts";
 import { generateScenarios } from "../../lang/chobo/scenarios.ts";
 import { type Members, members } from "../../targets/chobo/names.ts";
-import { RUNTIME_MARK } from "../../targets/chobo/postgres/typescript.ts";
+import { RUNTIME_MARK } from "../../targets/chobo/typescript_names.ts";
 import { moveSends, type TbAccount, type TbTransfer } from "../../targets/chobo/tigerbeetle/chain.ts";
 import {
   ACCOUNT_FLAGS,

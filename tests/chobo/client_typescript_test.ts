@@ -23,7 +23,8 @@ import {
 } from "../../targets/chobo/postgres/calls.ts";
 import type { Balance, HoldState, Outcome, Queryable } from "../../targets/chobo/postgres/runtime/runtime.ts";
 import { postgresSql } from "../../targets/chobo/postgres/sql.ts";
-import { RUNTIME_MARK, typescriptClient } from "../../targets/chobo/postgres/typescript.ts";
+import { typescriptClient } from "../../targets/chobo/postgres/typescript.ts";
+import { RUNTIME_MARK } from "../../targets/chobo/typescript_names.ts";
 import { findPgBin, startCluster } from "../../verify/services/pg_cluster.ts";
 import { everyBook, loadBook as load } from "../support/books.ts";
 
