@@ -8,7 +8,7 @@
 import { BUILTIN_REASONS } from "../../lang/chobo/resolve.ts";
 import type { Account, Book, Param, Transfer } from "../../lang/chobo/model.ts";
 import { lookup } from "../../lang/common/assert.ts";
-import { members } from "./names.ts";
+import { distinctSpellings, members, pascalCase } from "./names.ts";
 
 /** The line between a client's book part and the runtime it ends with, in both targets. */
 export const RUNTIME_MARK = "// chobo runtime";
@@ -39,22 +39,17 @@ export function doc(description: string | null, indent: string): string {
 }
 
 /**
- * The stems of the type names `<stem>Args`, `<stem>Account` …, one per member: a character an
- * identifier cannot hold (a chobo name may carry an enclosing mark) becomes `_`, and a stem that
- * then collides gets `_2`, `_3` … Every suffix ends differently, so stems of transfers and of
- * accounts never make the same name.
+ * The stems of the type names `<stem>Args`, `<stem>Account` …, one per name of a book's transfers
+ * or of its accounts: PascalCase of a name made of ASCII words (`take_back` → `TakeBack`), any
+ * other name as written but for a character an identifier cannot hold (a chobo name may carry an
+ * enclosing mark), which becomes `_`; a stem that collides gets `_2`, `_3` … Every suffix ends
+ * differently, so stems of transfers and of accounts never make the same name.
  */
 export function typeNames(names: readonly string[]): Map<string, string> {
-  const used = new Set<string>();
-  const out = new Map<string, string>();
-  for (const n of names) {
-    const base = [...n].map((c, i) => IDENTIFIER.test(i === 0 ? c : `_${c}`) ? c : "_").join("");
-    let candidate = base;
-    for (let i = 2; used.has(candidate); i++) candidate = `${base}_${i}`;
-    used.add(candidate);
-    out.set(n, candidate);
-  }
-  return out;
+  return distinctSpellings(
+    names,
+    (n) => [...pascalCase(n)].map((c, i) => IDENTIFIER.test(i === 0 ? c : `_${c}`) ? c : "_").join(""),
+  );
 }
 
 /** The parameters an operation's function takes after the tenant, in declared order (`calls.ts`). */
@@ -81,12 +76,12 @@ export function reasonsOf(book: Book): string[] {
 /** How a client names the types and members of a book, the same in both targets. */
 export function surfaceNames(book: Book) {
   const m = members(book, "typescript");
+  const transferTypes = typeNames(book.transfers.map((t) => t.name));
+  const accountTypes = typeNames(book.accounts.map((a) => a.name));
+  const typeOf = (t: Transfer) => lookup(transferTypes, t.name, "transfer");
+  const accountType = (a: Account) => `${lookup(accountTypes, a.name, "account")}Account`;
   const transferMember = (t: Transfer) => lookup(m.transfers, t.name, "transfer");
   const accountMember = (a: Account) => lookup(m.accounts, a.name, "account");
-  const transferTypes = typeNames(book.transfers.map(transferMember));
-  const accountTypes = typeNames(book.accounts.map(accountMember));
-  const typeOf = (t: Transfer) => lookup(transferTypes, transferMember(t), "transfer");
-  const accountType = (a: Account) => `${lookup(accountTypes, accountMember(a), "account")}Account`;
   const transferArgs = (t: Transfer) => lookup(m.transferParams, t.name, "transfer");
   const accountArgs = (a: Account) => lookup(m.accountParams, a.name, "account");
   const holds = (t: Transfer) => t.pending !== null;
