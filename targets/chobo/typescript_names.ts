@@ -98,7 +98,7 @@ export function surfaceTypes(book: Book, on: string, extra: string): string {
     surfaceNames(book);
   const parts: string[] = [];
   parts.push(`
-/** Every reason a call may be refused with: the book's bounds', then chobo's own (seed chobo 2.7). */
+/** Every reason a call may be refused with: the book's bounds', then chobo's own (docs/reference.md#meaning). */
 const REASONS = [
 ${reasonsOf(book).map((r) => `  ${JSON.stringify(r)},\n`).join("")}] as const;
 

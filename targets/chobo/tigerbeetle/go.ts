@@ -260,7 +260,7 @@ function definitionCode(book: Book): string {
     ["transfers", `[]transferDef{\n${transfers.join("")}\t}`],
   ];
   return `// bookDefinition is the book ${book.name} as the runtime reads it: what each operation sends is\n` +
-    `// built from it (docs/targets.md, \`tigerbeetle\`).\n` +
+    `// built from it (docs/targets.md#tigerbeetle).\n` +
     `var bookDefinition = bookDef{\n${keyed(rows, "\t")}}\n`;
 }
 

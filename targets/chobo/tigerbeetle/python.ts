@@ -90,7 +90,8 @@ function transferData(t: Transfer): string {
 function definition(book: Book): string {
   return `def _definition() -> _BookDef:
     """The book's accounts and transfers as the runtime reads them; each transfer ends with its
-    definition hash, which goes into every chain's \`user_data_128\` (seed 4.2)."""
+    definition hash, a part of the \`content\` id in every chain's \`user_data_128\`
+    (docs/targets.md#ids)."""
     return _BookDef(
         ${literal(book.name)},
         (
