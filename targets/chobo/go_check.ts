@@ -8,7 +8,7 @@ import type { Diagnostic } from "../../lang/common/diagnostic.ts";
 import { Reporter } from "../../lang/common/reporter.ts";
 import { tr } from "../../lang/common/text.ts";
 import type { Book } from "../../lang/chobo/model.ts";
-import { goNameProblems } from "./postgres/go.ts";
+import { goNameProblems } from "./go_names.ts";
 import type { Origin } from "./target.ts";
 
 /** E061 for the names of a book Go cannot spell, as one diagnostic at the top of the book. */

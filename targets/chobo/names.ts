@@ -1,12 +1,18 @@
 /**
- * The names a book's transfers, accounts and parameters take in each client language (seed chobo
- * 4.3): the same in both targets, so switching targets changes no caller's code.
+ * The names a book's transfers, accounts and parameters take in each client language: the same in
+ * both targets, so switching targets changes no caller's code (docs/targets.md, "Generated names").
  *
- * - A transfer named `balance` or `expire` gets `_2` (those members belong to the book value);
- *   a second name that would collide with one already given gets `_2` too (then `_3` …).
+ * - A name made of ASCII words (`take_back`, `sku`, `orderId`: ASCII letters and digits, words
+ *   joined by single `_`s) takes the language's convention: camelCase in TypeScript (`takeBack`),
+ *   exported CamelCase in Go (`TakeBack`), and in Python the book's own spelling, since chobo's
+ *   usual snake_case is Python's. A word's letters after its first are the book's: `order_id` is
+ *   Go's `OrderId` (no table of initialisms to learn).
+ * - Any other name (`引当`, `_tmp`, `a__b`) is kept as written. Go exports it: an ASCII first
+ *   letter is upper-cased (`sku_在庫` → `Sku_在庫`), anything else gets `X` in front (`引当` → `X引当`).
  * - Python adds `_` after a keyword.
- * - Go exports: an ASCII first letter is upper-cased (`sku` → `Sku`), anything else gets `X` in
- *   front (`引当` → `X引当`).
+ * - A transfer whose spelling is that of `balance` or `expire` gets `_2` (those members belong
+ *   to the book value); a name whose spelling an earlier name of its kind (in declared order)
+ *   took gets `_2` too, then `_3` … (`take_back` then `takeBack`: `takeBack`, `takeBack_2`).
  * @module
  */
 
@@ -57,28 +63,71 @@ const PYTHON_KEYWORDS = new Set([
   "self",
 ]);
 
+/** Words of ASCII letters and digits joined by single `_`s; the first starts with a letter. */
+const ASCII_WORDS = /^[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*$/;
+
+/** The words of a name made of ASCII words (`take_back` → `take`, `back`), or null for any other name. */
+export function asciiWords(name: string): readonly string[] | null {
+  return ASCII_WORDS.test(name) ? name.split("_") : null;
+}
+
+function upperFirst(word: string): string {
+  return word[0].toUpperCase() + word.slice(1);
+}
+
+/** PascalCase of a name made of ASCII words (`take_back` → `TakeBack`); any other name as written. */
+export function pascalCase(name: string): string {
+  const words = asciiWords(name);
+  return words === null ? name : words.map(upperFirst).join("");
+}
+
+/** camelCase of a name made of ASCII words (`take_back` → `takeBack`); any other name as written. */
+export function camelCase(name: string): string {
+  const words = asciiWords(name);
+  return words === null ? name : words[0] + words.slice(1).map(upperFirst).join("");
+}
+
 /** One name in a language, before collisions are resolved. */
 export function spell(name: string, lang: ClientLang): string {
   switch (lang) {
     case "typescript":
-      return name;
+      return camelCase(name);
     case "python":
       return PYTHON_KEYWORDS.has(name) ? `${name}_` : name;
     case "go":
-      return /^[a-zA-Z]/.test(name) ? name[0].toUpperCase() + name.slice(1) : `X${name}`;
+      if (asciiWords(name) !== null) return pascalCase(name);
+      return /^[a-zA-Z]/.test(name) ? upperFirst(name) : `X${name}`;
   }
 }
 
-function unique(names: readonly string[], lang: ClientLang, taken: readonly string[]): Map<string, string> {
-  const used = new Set(taken.map((t) => spell(t, lang)));
+/**
+ * Each name's spelling, in order; a spelling that `taken` or an earlier name has gets `_2`, then
+ * `_3` …, so the first declared keeps its plain spelling.
+ *
+ * @example
+ * ```ts
+ * distinctSpellings(["take_back", "takeBack"], camelCase); // take_back → takeBack, takeBack → takeBack_2
+ * ```
+ */
+export function distinctSpellings(
+  names: readonly string[],
+  spelling: (name: string) => string,
+  taken: readonly string[] = [],
+): Map<string, string> {
+  const used = new Set(taken);
   const out = new Map<string, string>();
   for (const n of names) {
-    let candidate = spell(n, lang);
-    for (let i = 2; used.has(candidate); i++) candidate = `${spell(n, lang)}_${i}`;
+    const base = spelling(n);
+    let candidate = base;
+    for (let i = 2; used.has(candidate); i++) candidate = `${base}_${i}`;
     used.add(candidate);
     out.set(n, candidate);
   }
   return out;
+}
+
+function unique(names: readonly string[], lang: ClientLang, taken: readonly string[]): Map<string, string> {
+  return distinctSpellings(names, (n) => spell(n, lang), taken.map((t) => spell(t, lang)));
 }
 
 /** The members of a book value in one language. */
@@ -93,9 +142,15 @@ export interface Members {
   readonly accountParams: ReadonlyMap<string, ReadonlyMap<string, string>>;
 }
 
+/**
+ * The members of every book value beside its transfers. TigerBeetle's clients have no `expire`, but
+ * it is taken there too, so a caller names the transfers alike on both targets.
+ */
+const BOOK_MEMBERS = ["balance", "expire"];
+
 /** Every member name of a book in one language. */
 export function members(book: Book, lang: ClientLang): Members {
-  const transfers = unique(book.transfers.map((t) => t.name), lang, ["balance", "expire"]);
+  const transfers = unique(book.transfers.map((t) => t.name), lang, BOOK_MEMBERS);
   const accounts = unique(book.accounts.map((a) => a.name), lang, []);
   const transferParams = new Map(
     book.transfers.map((t) => [t.name, unique(t.params.map((p) => p.name), lang, [])]),

@@ -1,12 +1,17 @@
 /**
  * What the TypeScript clients of both targets share: how names, fields and comments are written,
- * and the reasons a book may refuse with, so that both clients spell a book the same way.
+ * the reasons a book may refuse with, and the line before the runtime, so that both clients spell
+ * a book the same way.
  * @module
  */
 
 import { BUILTIN_REASONS } from "../../lang/chobo/resolve.ts";
 import type { Account, Book, Param, Transfer } from "../../lang/chobo/model.ts";
-import { members } from "./names.ts";
+import { lookup } from "../../lang/common/assert.ts";
+import { distinctSpellings, members, pascalCase } from "./names.ts";
+
+/** The line between a client's book part and the runtime it ends with, in both targets. */
+export const RUNTIME_MARK = "// chobo runtime";
 
 const IDENTIFIER = /^[\p{ID_Start}_$][\p{ID_Continue}$\u200C\u200D]*$/u;
 
@@ -34,22 +39,17 @@ export function doc(description: string | null, indent: string): string {
 }
 
 /**
- * The stems of the type names `<stem>Args`, `<stem>Account` …, one per member: a character an
- * identifier cannot hold (a chobo name may carry an enclosing mark) becomes `_`, and a stem that
- * then collides gets `_2`, `_3` … Every suffix ends differently, so stems of transfers and of
- * accounts never make the same name.
+ * The stems of the type names `<stem>Args`, `<stem>Account` …, one per name of a book's transfers
+ * or of its accounts: PascalCase of a name made of ASCII words (`take_back` → `TakeBack`), any
+ * other name as written but for a character an identifier cannot hold (a chobo name may carry an
+ * enclosing mark), which becomes `_`; a stem that collides gets `_2`, `_3` … Every suffix ends
+ * differently, so stems of transfers and of accounts never make the same name.
  */
 export function typeNames(names: readonly string[]): Map<string, string> {
-  const used = new Set<string>();
-  const out = new Map<string, string>();
-  for (const n of names) {
-    const base = [...n].map((c, i) => IDENTIFIER.test(i === 0 ? c : `_${c}`) ? c : "_").join("");
-    let candidate = base;
-    for (let i = 2; used.has(candidate); i++) candidate = `${base}_${i}`;
-    used.add(candidate);
-    out.set(n, candidate);
-  }
-  return out;
+  return distinctSpellings(
+    names,
+    (n) => [...pascalCase(n)].map((c, i) => IDENTIFIER.test(i === 0 ? c : `_${c}`) ? c : "_").join(""),
+  );
 }
 
 /** The parameters an operation's function takes after the tenant, in declared order (`calls.ts`). */
@@ -61,7 +61,9 @@ export function paramsOf(t: Transfer, op: "do" | "hold" | "post" | "void" | "sta
 /** The fields of an arguments type: strings and `bigint` amounts. */
 export function fields(params: readonly Param[], names: ReadonlyMap<string, string>): string {
   return params.map((p) =>
-    `  readonly ${prop(names.get(p.name)!)}: ${p.type.kind === "string" ? "string" : "bigint"};\n`
+    `  readonly ${prop(lookup(names, p.name, "parameter"))}: ${
+      p.type.kind === "string" ? "string" : "bigint"
+    };\n`
   ).join("");
 }
 
@@ -74,15 +76,17 @@ export function reasonsOf(book: Book): string[] {
 /** How a client names the types and members of a book, the same in both targets. */
 export function surfaceNames(book: Book) {
   const m = members(book, "typescript");
-  const transferTypes = typeNames(book.transfers.map((t) => m.transfers.get(t.name)!));
-  const accountTypes = typeNames(book.accounts.map((a) => m.accounts.get(a.name)!));
-  const typeOf = (t: Transfer) => transferTypes.get(m.transfers.get(t.name)!)!;
-  const accountType = (a: Account) => `${accountTypes.get(m.accounts.get(a.name)!)!}Account`;
-  const transferArgs = (t: Transfer) => m.transferParams.get(t.name)!;
-  const accountArgs = (a: Account) => m.accountParams.get(a.name)!;
+  const transferTypes = typeNames(book.transfers.map((t) => t.name));
+  const accountTypes = typeNames(book.accounts.map((a) => a.name));
+  const typeOf = (t: Transfer) => lookup(transferTypes, t.name, "transfer");
+  const accountType = (a: Account) => `${lookup(accountTypes, a.name, "account")}Account`;
+  const transferMember = (t: Transfer) => lookup(m.transfers, t.name, "transfer");
+  const accountMember = (a: Account) => lookup(m.accounts, a.name, "account");
+  const transferArgs = (t: Transfer) => lookup(m.transferParams, t.name, "transfer");
+  const accountArgs = (a: Account) => lookup(m.accountParams, a.name, "account");
   const holds = (t: Transfer) => t.pending !== null;
   const amounts = (t: Transfer) => t.params.filter((p) => p.type.kind === "amount");
-  return { m, typeOf, accountType, transferArgs, accountArgs, holds, amounts };
+  return { typeOf, accountType, transferMember, accountMember, transferArgs, accountArgs, holds, amounts };
 }
 
 /**
@@ -90,10 +94,11 @@ export function surfaceNames(book: Book) {
  * arguments, and the `Book` interface with `extra` members (PostgreSQL's `expire()`) at its end.
  */
 export function surfaceTypes(book: Book, on: string, extra: string): string {
-  const { m, typeOf, accountType, transferArgs, accountArgs, holds, amounts } = surfaceNames(book);
+  const { typeOf, accountType, transferMember, accountMember, transferArgs, accountArgs, holds, amounts } =
+    surfaceNames(book);
   const parts: string[] = [];
   parts.push(`
-/** Every reason a call may be refused with: the book's bounds', then chobo's own (seed chobo 2.7). */
+/** Every reason a call may be refused with: the book's bounds', then chobo's own (docs/reference.md#meaning). */
 const REASONS = [
 ${reasonsOf(book).map((r) => `  ${JSON.stringify(r)},\n`).join("")}] as const;
 
@@ -131,7 +136,7 @@ export type Result = Outcome<Reason>;
     const names = accountArgs(a);
     parts.push(
       `\n/** Which ${a.name} account. */\nexport interface ${accountType(a)} {\n${
-        a.params.map((p) => `  readonly ${prop(names.get(p)!)}: string;\n`).join("")
+        a.params.map((p) => `  readonly ${prop(lookup(names, p, "parameter"))}: string;\n`).join("")
       }}\n`,
     );
   }
@@ -148,13 +153,13 @@ export type Result = Outcome<Reason>;
         `/** null when there is no hold. */\n    status(key: ${name}Key): Promise<HoldState | null>;`,
       ]
       : [`do(args: ${name}Args): Promise<Result>;`];
-    return `${doc(t.description, "  ")}  readonly ${prop(m.transfers.get(t.name)!)}: {\n${
+    return `${doc(t.description, "  ")}  readonly ${prop(transferMember(t))}: {\n${
       ops.map((o) => `    ${o}\n`).join("")
     }  };\n`;
   }).join("");
   const accountMembers = book.accounts.map((a) => {
     const args = a.params.length === 0 ? "" : `account: ${accountType(a)}`;
-    return `${doc(a.description, "    ")}    ${prop(m.accounts.get(a.name)!)}(${args}): Promise<Balance>;\n`;
+    return `${doc(a.description, "    ")}    ${prop(accountMember(a))}(${args}): Promise<Balance>;\n`;
   }).join("");
   parts.push(`
 /**

@@ -10,13 +10,8 @@ import { checkBook } from "../../lang/chobo/check.ts";
 import type { Call, OpName } from "../../lang/chobo/interp.ts";
 import type { Book } from "../../lang/chobo/model.ts";
 import { callStatement, expireStatement, type Statement } from "../../targets/chobo/postgres/calls.ts";
-import {
-  GO_RUNTIME_PACKAGE_LINE,
-  GO_RUNTIME_URL,
-  goClient,
-  goNameProblems,
-  goPackageName,
-} from "../../targets/chobo/postgres/go.ts";
+import { goNameProblems, goPackageName } from "../../targets/chobo/go_names.ts";
+import { GO_RUNTIME_PACKAGE_LINE, GO_RUNTIME_URL, goClient } from "../../targets/chobo/postgres/go.ts";
 import { postgresSql } from "../../targets/chobo/postgres/sql.ts";
 import { findPgBin, startCluster } from "../../verify/services/pg_cluster.ts";
 import { serverDb } from "../../verify/services/pg_db.ts";
@@ -27,6 +22,51 @@ const EXAMPLES = new URL("../../examples/", import.meta.url).pathname;
 const RUNTIME_TEST = new URL("./fixtures/go/runtime_test.go", import.meta.url).pathname;
 const ORIGIN = { sha: "0123456789abcdef", version: "0.1.0" };
 const GO = await hasGo();
+
+/**
+ * Names Go must export (docs/targets.md): `balance`/`expire` transfers, and snake_case that becomes
+ * CamelCase, twice the same.
+ */
+const NAMES_BOOK = `book names v1
+
+unit pcs
+
+account shop_sales(shop_id: string) : pcs
+  at least 0 refused as short
+account src : pcs outside
+
+transfer balance(k: string, n: pcs)
+  key k
+  move n from src to shop_sales(k)
+
+transfer expire(k: string)
+  key k
+  pending never expires
+  move 1 from shop_sales(k) to src
+
+transfer take_back(return_id: string, n: pcs)
+  key return_id
+  move n from src to shop_sales(return_id)
+
+transfer takeBack(order_id: string, n: pcs)
+  key order_id
+  pending never expires
+  move n from src to shop_sales(order_id)
+`;
+
+/** What the names book's Go names are, as its book.go declares them. */
+const NAMES_GO = [
+  "\tBalance_2  *Balance_2Transfer",
+  "\tExpire_2   *Expire_2Transfer",
+  "\tTakeBack   *TakeBackTransfer",
+  "\tTakeBack_2 *TakeBack_2Transfer",
+  "func (t *TakeBackTransfer) Do(ctx context.Context, a TakeBackArgs) (Result, error) {",
+  "func (t *TakeBack_2Transfer) Post(ctx context.Context, key TakeBack_2Key, amounts *TakeBack_2Amounts) (Result, error) {",
+  "type TakeBackArgs struct {\n\tReturnId string\n\tN        int64\n}",
+  "type TakeBack_2Key struct {\n\tOrderId string\n}",
+  "func (b *Balances) ShopSales(ctx context.Context, a ShopSalesAccount) (Balance, error) {",
+  "type ShopSalesAccount struct {\n\tShopId string\n}",
+];
 
 function skipWithoutGo(): boolean {
   if (!GO) console.log("SKIP: chobo: postgres-go: go is not installed");
@@ -64,7 +104,7 @@ function write(dir: string, files: ReadonlyMap<string, string>): void {
   }
 }
 
-Deno.test("postgres-go: every book's client is gofmt-clean, passes go vet, and its runtime passes go test", async () => {
+Deno.test("postgres-go: every book's client and the names book's are gofmt-clean, pass go vet, and the runtime passes go test", async () => {
   if (skipWithoutGo()) return;
   const dir = Deno.makeTempDirSync({ prefix: "chobo-go-clients-" });
   try {
@@ -76,6 +116,7 @@ Deno.test("postgres-go: every book's client is gofmt-clean, passes go vet, and i
       write(`${dir}/b${i}`, clientOf(path));
       if (path === `${BOOKS}在庫.book`) stock = `./b${i}/book`;
     }
+    write(`${dir}/names`, goClient(load("names.book", NAMES_BOOK), { file: "names.book", ...ORIGIN }));
     ok(stock !== "");
     Deno.copyFileSync(RUNTIME_TEST, `${dir}/${stock}/runtime_test.go`);
     await go(["mod", "tidy"], dir);
@@ -143,6 +184,10 @@ Deno.test("postgres-go: names: packages, members, and names Go cannot spell", ()
   ) {
     ok(go.includes(want), want);
   }
+  const names = goClient(load("names.book", NAMES_BOOK), { file: "names.book", ...ORIGIN }).get(
+    "names/book.go",
+  )!;
+  for (const want of NAMES_GO) ok(names.includes(want), want);
   // A transfer that shares its name with an account keeps its own parameters.
   const shared = load(
     "shared.book",

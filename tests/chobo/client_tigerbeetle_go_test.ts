@@ -25,7 +25,7 @@ import type { Book, Transfer } from "../../lang/chobo/model.ts";
 import { type Branch, readScenarios, runScenario, type Scenario } from "../../lang/chobo/scenario.ts";
 import { generateScenarios } from "../../lang/chobo/scenarios.ts";
 import { members } from "../../targets/chobo/names.ts";
-import { goPackageName } from "../../targets/chobo/postgres/go.ts";
+import { goPackageName } from "../../targets/chobo/go_names.ts";
 import { requests, type TbAccount, type TbTransfer } from "../../targets/chobo/tigerbeetle/chain.ts";
 import { TigerBeetleBook, type TigerBeetleRequests } from "../../targets/chobo/tigerbeetle/client.ts";
 import {
@@ -55,6 +55,51 @@ const CGO = GO && (await go(["env", "CGO_ENABLED"], ROOT)).trim() === "1";
 /** The module the tests write. */
 const MODULE = "chobo.invalid/tigerbeetle-go";
 const GO_VERSION = "1.26.0";
+
+/**
+ * Names Go must export (docs/targets.md): `balance`/`expire` transfers, and snake_case that becomes
+ * CamelCase, twice the same.
+ */
+const NAMES_BOOK = `book names v1
+
+unit pcs
+
+account shop_sales(shop_id: string) : pcs
+  at least 0 refused as short
+account src : pcs outside
+
+transfer balance(k: string, n: pcs)
+  key k
+  move n from src to shop_sales(k)
+
+transfer expire(k: string)
+  key k
+  pending never expires
+  move 1 from shop_sales(k) to src
+
+transfer take_back(return_id: string, n: pcs)
+  key return_id
+  move n from src to shop_sales(return_id)
+
+transfer takeBack(order_id: string, n: pcs)
+  key order_id
+  pending never expires
+  move n from src to shop_sales(order_id)
+`;
+
+/** What the names book's Go names are, as its book.go declares them. */
+const NAMES_GO = [
+  "\tBalance_2  *Balance_2Transfer",
+  "\tExpire_2   *Expire_2Transfer",
+  "\tTakeBack   *TakeBackTransfer",
+  "\tTakeBack_2 *TakeBack_2Transfer",
+  "func (t *TakeBackTransfer) Do(ctx context.Context, a TakeBackArgs) (Result, error) {",
+  "func (t *TakeBack_2Transfer) Post(ctx context.Context, key TakeBack_2Key, amounts *TakeBack_2Amounts) (Result, error) {",
+  "type TakeBackArgs struct {\n\tReturnId string\n\tN        int64\n}",
+  "type TakeBack_2Key struct {\n\tOrderId string\n}",
+  "func (b *Balances) ShopSales(ctx context.Context, a ShopSalesAccount) (Balance, error) {",
+  "type ShopSalesAccount struct {\n\tShopId string\n}",
+];
 
 function skipWithoutGo(): boolean {
   if (!GO) console.log("SKIP: chobo: tigerbeetle-go: go is not installed");
@@ -181,6 +226,8 @@ Deno.test("tigerbeetle-go: the surface of postgres-go, with TigerBeetle(c, tenan
     ok(go.includes(want), want);
   }
   ok(!go.includes("Expire"), "TigerBeetle gives expired holds back by itself");
+  const namesGo = clientOf("names.book", load("names.book", NAMES_BOOK)).get("names/book.go")!;
+  for (const want of NAMES_GO) ok(namesGo.includes(want), want);
   ok(
     go.includes(`// ${TB_GO_MODULE.path} ${TB_GO_MODULE.version}, which builds with cgo.`),
     "the requirement",
@@ -612,7 +659,10 @@ Deno.test("tigerbeetle-go: gofmt, go vet and the runtime's tests; every operatio
   if (skipWithoutGo()) return;
   const dir = Deno.makeTempDirSync({ prefix: "chobo-tigerbeetle-go-" });
   try {
-    const books = bookPaths().map((path) => ({ path, book: load(path) }));
+    const books = [
+      ...bookPaths().map((path) => ({ path, book: load(path) })),
+      { path: `${ROOT}names.book`, book: load("names.book", NAMES_BOOK) },
+    ];
     ok(books.length >= 20, `${books.length} books`);
     const packages = writeModule(dir, books);
     const bounds = books.findIndex((b) => b.path === BOUNDS);

@@ -1020,11 +1020,11 @@ Deno.test("an account or an opening that exists with other fields raises an erro
   const [[flagged], [opening]] = played;
   strictEqual(
     flagged.outcome,
-    "failed:chobo: the TigerBeetle account of plain(s-1) exists with different flags: the book's account definition changed (seed 2.8); make a new account kind instead",
+    "failed:chobo: the TigerBeetle account of plain(s-1) exists with different flags: the book's account definition changed (docs/targets.md#changing-a-book); make a new account kind instead",
   );
   strictEqual(
     opening.outcome,
-    "failed:chobo: the opening of room of cap(s-1) exists with another amount: the book's bound changed (seed 2.8); make a new account kind instead",
+    "failed:chobo: the opening of room of cap(s-1) exists with another amount: the book's bound changed (docs/targets.md#changing-a-book); make a new account kind instead",
   );
   for (const [i, p] of [flagged, opening].entries()) {
     strictEqual(p.outcome, references[i].outcome, "the reference client's error");

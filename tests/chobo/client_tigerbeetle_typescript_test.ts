@@ -20,7 +20,7 @@ import type { Book, Param } from "../../lang/chobo/model.ts";
 import { type Branch, readScenarios, runScenario, type Scenario } from "../../lang/chobo/scenario.ts";
 import { generateScenarios } from "../../lang/chobo/scenarios.ts";
 import { type Members, members } from "../../targets/chobo/names.ts";
-import { RUNTIME_MARK } from "../../targets/chobo/postgres/typescript.ts";
+import { RUNTIME_MARK } from "../../targets/chobo/typescript_names.ts";
 import { moveSends, type TbAccount, type TbTransfer } from "../../targets/chobo/tigerbeetle/chain.ts";
 import {
   ACCOUNT_FLAGS,
@@ -66,12 +66,17 @@ const ORIGIN = { sha: "0123456789abcdef", version: "test" };
 const MAX_ID = (1n << 128n) - 1n;
 const L = "linked_event_failed";
 
-/** Names a client must still spell: `balance`/`expire` transfers, an enclosing mark (not in identifiers). */
+/**
+ * Names a client must still spell: `balance`/`expire` transfers, an enclosing mark (not in
+ * identifiers), and snake_case that becomes camelCase, twice the same (docs/targets.md).
+ */
 const NAMES_BOOK = `book names v1
 
 unit pcs
 
 account a⃝(s⃝: string) : pcs
+  at least 0 refused as short
+account shop_sales(shop_id: string) : pcs
   at least 0 refused as short
 account src : pcs outside
 
@@ -83,6 +88,15 @@ transfer expire(k: string)
   key k
   pending never expires
   move 1 from a⃝(k) to src
+
+transfer take_back(return_id: string, n: pcs)
+  key return_id
+  move n from src to shop_sales(return_id)
+
+transfer takeBack(order_id: string, n: pcs)
+  key order_id
+  pending never expires
+  move n from src to shop_sales(order_id)
 `;
 
 /**
@@ -322,6 +336,28 @@ export async function use(): Promise<bigint> {
 }
 `;
 
+/** Calls the names book's client by the names docs/targets.md gives it. */
+const NAMES_USE = `import { createClient } from "tigerbeetle-node";
+import { type ShopSalesAccount, type TakeBack_2Key, type TakeBackArgs, tigerbeetle } from "./names.js";
+
+export async function use(): Promise<bigint> {
+  const client = createClient({ cluster_id: 0n, replica_addresses: ["3000"] });
+  const book = tigerbeetle(client);
+  const args: TakeBackArgs = { returnId: "r-1", n: 1n };
+  await book.takeBack.do(args);
+  const key: TakeBack_2Key = { orderId: "o-1" };
+  await book.takeBack_2.hold({ ...key, n: 2n });
+  await book.takeBack_2.post(key, { n: 1n });
+  await book.balance_2.do({ k: "k", n: 1n });
+  await book.expire_2.hold({ k: "k" });
+  // @ts-expect-error the book's spelling is not the member
+  await book.take_back.do(args);
+  const account: ShopSalesAccount = { shopId: "r-1" };
+  client.destroy();
+  return (await book.balance.shopSales(account)).posted + (await book.balance["a⃝"]({ "s⃝": "k" })).posted;
+}
+`;
+
 async function output(
   command: string,
   args: string[],
@@ -363,12 +399,17 @@ Deno.test("every book's client passes tsc --strict --erasableSyntaxOnly --noUnus
     for (const [i, { path, book }] of books.entries()) {
       Deno.mkdirSync(`${dir}/${i}`);
       files.push(writeClient(`${dir}/${i}`, book, basename(path)).slice(dir.length + 1));
-      if (path.endsWith("tests/chobo/books/在庫.book")) {
-        Deno.writeTextFileSync(`${dir}/${i}/use.ts`, STOCK_USE);
+      const use = path.endsWith("tests/chobo/books/在庫.book")
+        ? STOCK_USE
+        : path === "names.book"
+        ? NAMES_USE
+        : null;
+      if (use !== null) {
+        Deno.writeTextFileSync(`${dir}/${i}/use.ts`, use);
         files.push(`${i}/use.ts`);
       }
     }
-    ok(files.some((f) => f.endsWith("use.ts")));
+    strictEqual(files.filter((f) => f.endsWith("use.ts")).length, 2);
     const install = await output(
       "npm",
       ["install", "--no-save", "--ignore-scripts", "--no-audit", "--no-fund", ...NODE_PACKAGES],
@@ -1105,21 +1146,21 @@ Deno.test("seed 4.2's records (a)–(l) of 0.17.9 and the status reads, as the c
         "(i) chain: +5 into plain, -100 out of it",
         bounds,
         { transfers: [[L, "exceeds_credits"]] },
-        (b) => b.swap.do({ swap_id: "w", sku: "s", qty: 5n }),
+        (b) => b.swap.do({ swapId: "w", sku: "s", qty: 5n }),
         "refused:plain_short",
       ],
       [
         "(i) retry",
         bounds,
         { transfers: [[L, "id_already_failed"]] },
-        (b) => b.swap.do({ swap_id: "w", sku: "s", qty: 5n }),
+        (b) => b.swap.do({ swapId: "w", sku: "s", qty: 5n }),
         "refused:already_refused",
       ],
       [
         "(j) pending: suppliers → plain, plain → customers",
         bounds,
         { transfers: [[L, "exceeds_credits"]] },
-        (b) => b.route.hold({ route_id: "r", sku: "s", qty: 1n }),
+        (b) => b.route.hold({ routeId: "r", sku: "s", qty: 1n }),
         "refused:plain_short",
       ],
       [
@@ -1140,63 +1181,63 @@ Deno.test("seed 4.2's records (a)–(l) of 0.17.9 and the status reads, as the c
         "(k) hold +1 into capped",
         bounds,
         { transfers: ["created", ["created", "created"]] },
-        (b) => b.fill.hold({ fill_id: "f", sku: "s", qty: 1n }),
+        (b) => b.fill.hold({ fillId: "f", sku: "s", qty: 1n }),
         "done",
       ],
       [
         "(k) hold +1 more",
         bounds,
         { transfers: ["created", [L, "exceeds_credits"]] },
-        (b) => b.fill.hold({ fill_id: "f", sku: "s", qty: 1n }),
+        (b) => b.fill.hold({ fillId: "f", sku: "s", qty: 1n }),
         "refused:cap_full",
       ],
       [
         "(l) take 3 (probe 2 must fit after)",
         bounds,
         { transfers: [[L, "exceeds_credits", L]] },
-        (b) => b.take.do({ take_id: "t", sku: "s", qty: 3n }),
+        (b) => b.take.do({ takeId: "t", sku: "s", qty: 3n }),
         "refused:shelf_short",
       ],
       [
         "(l) take 2",
         bounds,
         { transfers: [["created", "created", "created"]] },
-        (b) => b.take.do({ take_id: "t", sku: "s", qty: 2n }),
+        (b) => b.take.do({ takeId: "t", sku: "s", qty: 2n }),
         "done",
       ],
       [
         "the same chain again",
         bounds,
         { transfers: [["exists", L]] },
-        (b) => b.swap.do({ swap_id: "w", sku: "s", qty: 100n }),
+        (b) => b.swap.do({ swapId: "w", sku: "s", qty: 100n }),
         "done_before",
       ],
       [
         "chain with a new first event",
         bounds,
         { transfers: [[L, "exists"]] },
-        (b) => b.swap.do({ swap_id: "w", sku: "s", qty: 100n }),
+        (b) => b.swap.do({ swapId: "w", sku: "s", qty: 100n }),
         "refused:key_conflict",
       ],
       [
         "user_data_128 differs on the first",
         bounds,
         { transfers: [["exists_with_different_user_data_128", L]] },
-        (b) => b.swap.do({ swap_id: "w", sku: "s", qty: 100n }),
+        (b) => b.swap.do({ swapId: "w", sku: "s", qty: 100n }),
         "refused:key_conflict",
       ],
       [
         "post both again",
         bounds,
         { held: 1n, transfers: [["exists", L]] },
-        (b) => b.route.post({ route_id: "r", sku: "s" }),
+        (b) => b.route.post({ routeId: "r", sku: "s" }),
         "done_before",
       ],
       [
         "void both",
         bounds,
         { held: 1n, transfers: [["pending_transfer_already_posted", L]] },
-        (b) => b.route.void({ route_id: "r", sku: "s" }),
+        (b) => b.route.void({ routeId: "r", sku: "s" }),
         "refused:already_posted",
       ],
       [
@@ -1284,7 +1325,7 @@ Deno.test("an account that exists with other flags, or an opening with another a
     const flags = await scripted(
       entries.before,
       { accounts: ["exists", "exists_with_different_flags", "exists", "exists"] },
-      (b) => b.empty.do({ empty_id: "e", sku: "s", qty: 1n }),
+      (b) => b.empty.do({ emptyId: "e", sku: "s", qty: 1n }),
     );
     ok(
       flags.outcome.startsWith(
@@ -1310,29 +1351,29 @@ Deno.test("an account that exists with other flags, or an opening with another a
     // Through the double, on one tenant: the book, then the book with another upper bound or flag.
     const recorder = new Recorder(new TigerBeetleDouble());
     const before = entries.before(recorder, { tenant: "t" });
-    strictEqual(await outcomeOf(before.fill.hold({ fill_id: "f-1", sku: "s-1", qty: 1n })), "done");
-    strictEqual(await outcomeOf(before.empty.do({ empty_id: "e-1", sku: "s-1", qty: 0n })), "done");
+    strictEqual(await outcomeOf(before.fill.hold({ fillId: "f-1", sku: "s-1", qty: 1n })), "done");
+    strictEqual(await outcomeOf(before.empty.do({ emptyId: "e-1", sku: "s-1", qty: 0n })), "done");
     const sent = recorder.requests.length;
     await rejects(
-      entries.bound(recorder, { tenant: "t" }).fill.hold({ fill_id: "f-2", sku: "s-1", qty: 1n }),
-      /^Error: chobo: the opening of room of cap\(s-1\) exists with different amount: the book's bound changed \(seed 2\.8\)/,
+      entries.bound(recorder, { tenant: "t" }).fill.hold({ fillId: "f-2", sku: "s-1", qty: 1n }),
+      /^Error: chobo: the opening of room of cap\(s-1\) exists with different amount: the book's bound changed \(docs\/targets\.md#changing-a-book\)/,
     );
     deepStrictEqual(recorder.requests.slice(sent).map((r) => r.kind), [
       "create_accounts",
       "create_transfers",
     ]);
     await rejects(
-      entries.flags(recorder, { tenant: "t" }).empty.do({ empty_id: "e-2", sku: "s-1", qty: 0n }),
-      /^Error: chobo: the TigerBeetle account of plain\(s-1\) exists with different flags: the book's account definition changed \(seed 2\.8\)/,
+      entries.flags(recorder, { tenant: "t" }).empty.do({ emptyId: "e-2", sku: "s-1", qty: 0n }),
+      /^Error: chobo: the TigerBeetle account of plain\(s-1\) exists with different flags: the book's account definition changed \(docs\/targets\.md#changing-a-book\)/,
     );
     // Another tenant is other accounts; the book as it was still works on the first.
     strictEqual(
       await outcomeOf(
-        entries.bound(recorder, { tenant: "u" }).fill.hold({ fill_id: "f-2", sku: "s-1", qty: 1n }),
+        entries.bound(recorder, { tenant: "u" }).fill.hold({ fillId: "f-2", sku: "s-1", qty: 1n }),
       ),
       "done",
     );
-    strictEqual(await outcomeOf(before.fill.hold({ fill_id: "f-3", sku: "s-1", qty: 1n })), "done");
+    strictEqual(await outcomeOf(before.fill.hold({ fillId: "f-3", sku: "s-1", qty: 1n })), "done");
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }

@@ -23,7 +23,8 @@ import {
 } from "../../targets/chobo/postgres/calls.ts";
 import type { Balance, HoldState, Outcome, Queryable } from "../../targets/chobo/postgres/runtime/runtime.ts";
 import { postgresSql } from "../../targets/chobo/postgres/sql.ts";
-import { RUNTIME_MARK, typescriptClient } from "../../targets/chobo/postgres/typescript.ts";
+import { typescriptClient } from "../../targets/chobo/postgres/typescript.ts";
+import { RUNTIME_MARK } from "../../targets/chobo/typescript_names.ts";
 import { findPgBin, startCluster } from "../../verify/services/pg_cluster.ts";
 import { everyBook, loadBook as load } from "../support/books.ts";
 
@@ -44,12 +45,17 @@ const RUNNER = fileURLToPath(new URL("../../verify/chobo/runners/typescript/runn
 const STOCK = fileURLToPath(new URL("./books/在庫.book", import.meta.url));
 const ORIGIN = { sha: "0123456789abcdef", version: "test" };
 
-/** Names a client must still spell: `balance`/`expire` transfers, an enclosing mark (not in identifiers). */
+/**
+ * Names a client must still spell: `balance`/`expire` transfers, an enclosing mark (not in
+ * identifiers), and snake_case that becomes camelCase, twice the same (docs/targets.md).
+ */
 const NAMES_BOOK = `book names v1
 
 unit pcs
 
 account a⃝(s⃝: string) : pcs
+  at least 0 refused as short
+account shop_sales(shop_id: string) : pcs
   at least 0 refused as short
 account src : pcs outside
 
@@ -61,6 +67,15 @@ transfer expire(k: string)
   key k
   pending never expires
   move 1 from a⃝(k) to src
+
+transfer take_back(return_id: string, n: pcs)
+  key return_id
+  move n from src to shop_sales(return_id)
+
+transfer takeBack(order_id: string, n: pcs)
+  key order_id
+  pending never expires
+  move n from src to shop_sales(order_id)
 `;
 
 /** Calls the generated 在庫 client against it: its types would reject a wrong argument. */
@@ -87,6 +102,29 @@ export async function use(): Promise<bigint> {
   const state: "held" | "posted" | "voided" | "expired" | null = await book.引当.status({ 注文: "o-1", sku: "A-1" });
   console.log(state, await book.expire());
   return (await book.balance.在庫({ sku: "A-1" })).posted + (await book.balance.客()).held_in;
+}
+`;
+
+/** Calls the names book's client by the names docs/targets.md gives it. */
+const NAMES_USE =
+  `import { postgres, type ShopSalesAccount, type TakeBack_2Key, type TakeBackArgs } from "./names.js";
+
+const db = { query: (_text: string, _values: unknown[]) => Promise.resolve({ rows: [] as unknown[] }) };
+
+export async function use(): Promise<bigint> {
+  const book = postgres(db);
+  const args: TakeBackArgs = { returnId: "r-1", n: 1n };
+  await book.takeBack.do(args);
+  const key: TakeBack_2Key = { orderId: "o-1" };
+  await book.takeBack_2.hold({ ...key, n: 2n });
+  await book.takeBack_2.post(key, { n: 1n });
+  await book.balance_2.do({ k: "k", n: 1n });
+  await book.expire_2.hold({ k: "k" });
+  // @ts-expect-error the book's spelling is not the member
+  await book.take_back.do(args);
+  const account: ShopSalesAccount = { shopId: "r-1" };
+  console.log(await book.expire());
+  return (await book.balance.shopSales(account)).posted + (await book.balance["a⃝"]({ "s⃝": "k" })).posted;
 }
 `;
 
@@ -138,12 +176,17 @@ Deno.test("every book's client passes tsc --strict --erasableSyntaxOnly --noUnus
     for (const [i, { path, book }] of books.entries()) {
       Deno.mkdirSync(`${dir}/${i}`);
       files.push(writeClient(`${dir}/${i}`, book, basename(path)).slice(dir.length + 1));
-      if (path.endsWith("/tests/chobo/books/在庫.book")) {
-        Deno.writeTextFileSync(`${dir}/${i}/use.ts`, STOCK_USE);
+      const use = path.endsWith("/tests/chobo/books/在庫.book")
+        ? STOCK_USE
+        : path === "names.book"
+        ? NAMES_USE
+        : null;
+      if (use !== null) {
+        Deno.writeTextFileSync(`${dir}/${i}/use.ts`, use);
         files.push(`${i}/use.ts`);
       }
     }
-    ok(files.some((f) => f.endsWith("use.ts")));
+    strictEqual(files.filter((f) => f.endsWith("use.ts")).length, 2);
     const version = await tsc(["--version"], dir);
     if (version === null) return;
     strictEqual(version.out.trim(), `Version ${TYPESCRIPT.split("@")[1]}`);

@@ -8,94 +8,24 @@
 
 import type { OpName } from "../../../lang/chobo/interp.ts";
 import type { Account, Book, Param, Transfer } from "../../../lang/chobo/model.ts";
-import { members } from "../names.ts";
-import { described, durationText, goRuntimeCopy, goType, header, keyText } from "../go_names.ts";
+import { lookup } from "../../../lang/common/assert.ts";
+import { type Members, members } from "../names.ts";
+import {
+  described,
+  durationText,
+  goNameProblems,
+  goPackageName,
+  goRuntimeCopy,
+  goType,
+  header,
+  keyText,
+} from "../go_names.ts";
 import { balanceStatement, callStatement, expireStatement, statusStatement } from "./calls.ts";
 
 /** The runtime every book's package shares, copied but for its package clause. */
 export const GO_RUNTIME_URL: URL = new URL("./runtime/runtime.go", import.meta.url);
 
 export { GO_RUNTIME_PACKAGE_LINE } from "../go_names.ts";
-
-/** The package of a book whose name is not an ASCII Go identifier. */
-export const GO_FALLBACK_PACKAGE = "book";
-
-/** Go's keywords, and `main`, which would make the package a command. */
-const NOT_PACKAGE_NAMES = new Set([
-  "break",
-  "case",
-  "chan",
-  "const",
-  "continue",
-  "default",
-  "defer",
-  "else",
-  "fallthrough",
-  "for",
-  "func",
-  "go",
-  "goto",
-  "if",
-  "import",
-  "interface",
-  "map",
-  "package",
-  "range",
-  "return",
-  "select",
-  "struct",
-  "switch",
-  "type",
-  "var",
-  "main",
-  "_",
-]);
-
-/** A Go identifier: a letter or `_`, then letters, `_` and decimal digits (the Go spec). */
-const GO_IDENTIFIER = /^[\p{L}_][\p{L}_\p{Nd}]*$/u;
-
-/** The package name of a book: its name when that is an ASCII Go identifier, else `book`. */
-export function goPackageName(book: Book): string {
-  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(book.name) && !NOT_PACKAGE_NAMES.has(book.name)
-    ? book.name
-    : GO_FALLBACK_PACKAGE;
-}
-
-/** The Go names of a book: transfers and accounts, and each one's parameters. */
-interface GoNames {
-  readonly transfers: ReadonlyMap<string, string>;
-  readonly accounts: ReadonlyMap<string, string>;
-  readonly transferParams: ReadonlyMap<string, ReadonlyMap<string, string>>;
-  readonly accountParams: ReadonlyMap<string, ReadonlyMap<string, string>>;
-}
-
-/**
- * The names of `members(book, "go")`. Parameters are read per kind, since `members` keeps one
- * map for transfers and accounts and a transfer may share its name with an account.
- */
-function goNames(book: Book): GoNames {
-  const all = members(book, "go");
-  return {
-    transfers: all.transfers,
-    accounts: all.accounts,
-    transferParams: all.transferParams,
-    accountParams: all.accountParams,
-  };
-}
-
-/**
- * The names of a book that Go cannot spell: chobo's names may hold letter numbers (`Ⅻ`) and
- * combining marks, which Go identifiers may not.
- */
-export function goNameProblems(book: Book): string[] {
-  const n = goNames(book);
-  const spelled = [
-    ...n.transfers.values(),
-    ...n.accounts.values(),
-    ...[...n.transferParams.values(), ...n.accountParams.values()].flatMap((m) => [...m.values()]),
-  ];
-  return [...new Set(spelled.filter((s) => !GO_IDENTIFIER.test(s)))];
-}
 
 /** A Go string literal: raw when it can be, as every statement can. */
 function goString(s: string): string {
@@ -120,10 +50,10 @@ function expiryText(t: Transfer): string {
 const FUNC = (recv: string, name: string, params: string, returns: string, body: string) =>
   `func (${recv}) ${name}(ctx context.Context${params}) ${returns} {\n${body}}\n`;
 
-function transferCode(book: Book, t: Transfer, names: GoNames): string {
-  const member = names.transfers.get(t.name)!;
-  const params = names.transferParams.get(t.name)!;
-  const field = (p: Param) => params.get(p.name)!;
+function transferCode(book: Book, t: Transfer, names: Members): string {
+  const member = lookup(names.transfers, t.name, "transfer");
+  const params = lookup(names.transferParams, t.name, "transfer");
+  const field = (p: Param) => lookup(params, p.name, "parameter");
   const args = `${member}Args`;
   const key = `${member}Key`;
   const amounts = `${member}Amounts`;
@@ -228,9 +158,10 @@ function transferCode(book: Book, t: Transfer, names: GoNames): string {
   return out.join("\n");
 }
 
-function accountCode(book: Book, a: Account, names: GoNames): string {
-  const member = names.accounts.get(a.name)!;
-  const params = names.accountParams.get(a.name)!;
+function accountCode(book: Book, a: Account, names: Members): string {
+  const member = lookup(names.accounts, a.name, "account");
+  const params = lookup(names.accountParams, a.name, "account");
+  const field = (p: string) => lookup(params, p, "parameter");
   const text = goString(balanceStatement(book, a, a.params.map(() => ""), "").text);
   const name = a.params.length === 0 ? a.name : `${a.name}(${a.params.join(", ")})`;
   if (a.params.length === 0) {
@@ -239,20 +170,20 @@ function accountCode(book: Book, a: Account, names: GoNames): string {
   }
   const type = `${member}Account`;
   return `// ${type} names one account ${a.name}.\n` +
-    struct(type, a.params.map((p) => [params.get(p)!, "string"])) + "\n" +
+    struct(type, a.params.map((p) => [field(p), "string"])) + "\n" +
     `// ${described(`${member} reads the account ${name}`, a.description)}\n` +
     FUNC(
       "b *Balances",
       member,
       `, a ${type}`,
       "(Balance, error)",
-      `\treturn b.c.balance(ctx, ${text}${a.params.map((p) => `, a.${params.get(p)!}`).join("")})\n`,
+      `\treturn b.c.balance(ctx, ${text}${a.params.map((p) => `, a.${field(p)}`).join("")})\n`,
     );
 }
 
 function bookGo(book: Book, pkg: string, origin: { file: string; sha: string; version: string }): string {
-  const names = goNames(book);
-  const transfers = book.transfers.map((t) => names.transfers.get(t.name)!);
+  const names = members(book, "go");
+  const transfers = book.transfers.map((t) => lookup(names.transfers, t.name, "transfer"));
   const parts: string[] = [];
   parts.push(
     header(origin.version) +

@@ -8,6 +8,7 @@
  */
 
 import type { Account, Book, Param, Transfer } from "../../../lang/chobo/model.ts";
+import { findOne, lookup } from "../../../lang/common/assert.ts";
 import { members } from "../names.ts";
 import { fresh, signature, tuple } from "../python_names.ts";
 import { balanceStatement, callStatement, expireStatement, statusStatement } from "./calls.ts";
@@ -42,7 +43,7 @@ type Op = "do" | "hold" | "post" | "void";
 function paramsOf(book: Book, t: Transfer, op: Op): Param[] {
   const marked = new Map(t.params.map((p) => [p.name, p.name]));
   const sent = callStatement(book, { transfer: t, op, args: marked }, "").values.slice(1);
-  return sent.map((name) => t.params.find((p) => p.name === name)!);
+  return sent.map((name) => findOne(t.params, (p) => p.name === name, `parameter ${name} of ${t.name}`));
 }
 
 /** The client of one book: `<book>.py`. */
@@ -51,11 +52,11 @@ export function pythonClient(
   origin: { readonly file: string; readonly sha: string; readonly version: string },
 ): Map<string, string> {
   const m = members(book, "python");
-  const transferMembers = book.transfers.map((t) => m.transfers.get(t.name)!);
-  const accountMembers = new Set(book.accounts.map((a) => m.accounts.get(a.name)!));
-  const className = (t: Transfer) => `_Transfer_${m.transfers.get(t.name)!}`;
-  const transferArgs = (t: Transfer) => m.transferParams.get(t.name)!;
-  const accountArgs = (a: Account) => m.accountParams.get(a.name)!;
+  const transferMembers = book.transfers.map((t) => lookup(m.transfers, t.name, "transfer"));
+  const accountMembers = new Set(book.accounts.map((a) => lookup(m.accounts, a.name, "account")));
+  const className = (t: Transfer) => `_Transfer_${lookup(m.transfers, t.name, "transfer")}`;
+  const transferArgs = (t: Transfer) => lookup(m.transferParams, t.name, "transfer");
+  const accountArgs = (a: Account) => lookup(m.accountParams, a.name, "account");
 
   // A method of `_Accounts` named like a type would hide that type from the annotations after it
   // (mypy reads them in the class's scope), so such a type is named through an alias.
@@ -85,7 +86,7 @@ export function pythonClient(
 
   for (const t of book.transfers) {
     const names = transferArgs(t);
-    const arg = (p: Param) => names.get(p.name)!;
+    const arg = (p: Param) => lookup(names, p.name, "parameter");
     const typed = (p: Param, op: Op) =>
       p.type.kind === "string"
         ? `${arg(p)}: str`
@@ -127,8 +128,8 @@ ${ops.join("")}`);
   const accountMethods = book.accounts.map((a) => {
     const names = accountArgs(a);
     const text = formatPlaceholders(balanceStatement(book, a, a.params.map(() => ""), "").text);
-    const params = a.params.map((p) => names.get(p)!);
-    return `\n    def ${m.accounts.get(a.name)!}(${
+    const params = a.params.map((p) => lookup(names, p, "parameter"));
+    return `\n    def ${lookup(m.accounts, a.name, "account")}(${
       signature(params.map((p) => `${p}: ${strType}`))
     }) -> ${balanceType}:\n${
       a.description === null ? "" : `        ${docstring(a.description)}\n`
@@ -154,7 +155,11 @@ class Book:
     def __init__(self, db: _Postgres) -> None:
         self.${bookDb} = db
         self.balance = _Accounts(db)
-${book.transfers.map((t) => `        self.${m.transfers.get(t.name)!} = ${className(t)}(db)\n`).join("")}
+${
+    book.transfers.map((t) =>
+      `        self.${lookup(m.transfers, t.name, "transfer")} = ${className(t)}(db)\n`
+    ).join("")
+  }
     def expire(self) -> int:
         """Gives back the holds past their expiry, of every tenant (at most 1000); answers how many."""
         return self.${bookDb}.count(${literal(formatPlaceholders(expireStatement(book).text))})

@@ -180,8 +180,8 @@ create table if not exists ${s}.entries (
 );
 create index if not exists entries_account on ${s}.entries (tenant, account);
 
--- Seed 4.3: SHA-256 over enc(${lit(ID_PREFIX)}) ‖ enc(role) ‖ enc(part) ‖ …, enc(x) = its UTF-8
--- length (32-bit big-endian) then its UTF-8; the first 16 bytes, 0 read as 1 and 2¹²⁸ − 1 as 2¹²⁸ − 2.
+-- An id (docs/targets.md#ids): SHA-256 over enc(${lit(ID_PREFIX)}) ‖ enc(role) ‖ enc(part) ‖ …, enc(x) = its
+-- UTF-8 length (32-bit big-endian) then its UTF-8; the first 16 bytes, 0 read as 1 and 2¹²⁸ − 1 as 2¹²⁸ − 2.
 create or replace function ${s}.chobo_id(parts text[]) returns uuid
 language plpgsql immutable strict as $$
 declare
@@ -390,7 +390,7 @@ ${DECLARE_ACCOUNTS}
 begin
 ${
     amountChecks(t, false)
-  }  -- (0) a move from an account to itself is refused before the key is touched (seed 2.3)
+  }  -- (0) a move from an account to itself is refused before the key is touched (docs/reference.md#meaning)
   if ${sameAccount} then
     return ('refused', 'same_account')::${s}.result;
   end if;
@@ -412,7 +412,7 @@ ${
 ${accountRows(s, t)}${lockAccounts(s, t)}  v_before_posted := v_posted;
   v_before_held_in := v_held_in;
   v_before_held_out := v_held_out;
-  -- (3) the moves in written order, each against the bounds (seed 2.2)
+  -- (3) the moves in written order, each against the bounds (docs/reference.md#meaning)
 ${moves}
   -- (4) every move went through: the rows take what the moves left
 ${writeAccounts(s, t, op)}${holdRow}  return ('done', null)::${s}.result;

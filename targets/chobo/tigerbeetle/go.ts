@@ -11,9 +11,18 @@
 
 import type { Account, Book, Param, Transfer } from "../../../lang/chobo/model.ts";
 import { definitionHash } from "../../../lang/chobo/ids.ts";
-import { members } from "../names.ts";
-import { described, durationText, goRuntimeCopy, goType, header, keyText } from "../go_names.ts";
-import { goNameProblems, goPackageName } from "../postgres/go.ts";
+import { lookup } from "../../../lang/common/assert.ts";
+import { type Members, members } from "../names.ts";
+import {
+  described,
+  durationText,
+  goNameProblems,
+  goPackageName,
+  goRuntimeCopy,
+  goType,
+  header,
+  keyText,
+} from "../go_names.ts";
 import { chainLength, MAX_CHAIN } from "./chain.ts";
 
 /** The runtime every book's package shares, copied but for its package clause. */
@@ -75,12 +84,10 @@ function expiryText(t: Transfer): string {
 const FUNC = (recv: string, name: string, params: string, returns: string, body: string) =>
   `func (${recv}) ${name}(ctx context.Context${params}) ${returns} {\n${body}}\n`;
 
-type Names = ReturnType<typeof members>;
-
-function transferCode(t: Transfer, index: number, names: Names): string {
-  const member = names.transfers.get(t.name)!;
-  const params = names.transferParams.get(t.name)!;
-  const field = (p: Param) => params.get(p.name)!;
+function transferCode(t: Transfer, index: number, names: Members): string {
+  const member = lookup(names.transfers, t.name, "transfer");
+  const params = lookup(names.transferParams, t.name, "transfer");
+  const field = (p: Param) => lookup(params, p.name, "parameter");
   const args = `${member}Args`;
   const key = `${member}Key`;
   const amounts = `${member}Amounts`;
@@ -159,9 +166,10 @@ function transferCode(t: Transfer, index: number, names: Names): string {
   return out.join("\n");
 }
 
-function accountCode(a: Account, index: number, names: Names): string {
-  const member = names.accounts.get(a.name)!;
-  const params = names.accountParams.get(a.name)!;
+function accountCode(a: Account, index: number, names: Members): string {
+  const member = lookup(names.accounts, a.name, "account");
+  const params = lookup(names.accountParams, a.name, "account");
+  const field = (p: string) => lookup(params, p, "parameter");
   const name = a.params.length === 0 ? a.name : `${a.name}(${a.params.join(", ")})`;
   const doc = `// ${described(`${member} reads the account ${name}`, a.description)}\n`;
   if (a.params.length === 0) {
@@ -169,13 +177,13 @@ function accountCode(a: Account, index: number, names: Names): string {
   }
   const type = `${member}Account`;
   return `// ${type} names one account ${a.name}.\n` +
-    struct(type, a.params.map((p) => [params.get(p)!, "string"])) + "\n" + doc +
+    struct(type, a.params.map((p) => [field(p), "string"])) + "\n" + doc +
     FUNC(
       "b *Balances",
       member,
       `, a ${type}`,
       "(Balance, error)",
-      `\treturn b.c.balance(ctx, ${index}${a.params.map((p) => `, a.${params.get(p)!}`).join("")})\n`,
+      `\treturn b.c.balance(ctx, ${index}${a.params.map((p) => `, a.${field(p)}`).join("")})\n`,
     );
 }
 
@@ -252,13 +260,13 @@ function definitionCode(book: Book): string {
     ["transfers", `[]transferDef{\n${transfers.join("")}\t}`],
   ];
   return `// bookDefinition is the book ${book.name} as the runtime reads it: what each operation sends is\n` +
-    `// built from it (docs/targets.md, \`tigerbeetle\`).\n` +
+    `// built from it (docs/targets.md#tigerbeetle).\n` +
     `var bookDefinition = bookDef{\n${keyed(rows, "\t")}}\n`;
 }
 
 function bookGo(book: Book, pkg: string, origin: { file: string; sha: string; version: string }): string {
   const names = members(book, "go");
-  const transfers = book.transfers.map((t) => names.transfers.get(t.name)!);
+  const transfers = book.transfers.map((t) => lookup(names.transfers, t.name, "transfer"));
   const parts: string[] = [];
   parts.push(
     header(origin.version) +

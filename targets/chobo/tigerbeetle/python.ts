@@ -13,6 +13,7 @@
 
 import { definitionHash } from "../../../lang/chobo/ids.ts";
 import type { Account, Book, Bound, Move, Param, Transfer, Unit } from "../../../lang/chobo/model.ts";
+import { lookup } from "../../../lang/common/assert.ts";
 import { members } from "../names.ts";
 import { fresh, signature, tuple } from "../python_names.ts";
 import { chainLength, MAX_CHAIN } from "./chain.ts";
@@ -89,7 +90,8 @@ function transferData(t: Transfer): string {
 function definition(book: Book): string {
   return `def _definition() -> _BookDef:
     """The book's accounts and transfers as the runtime reads them; each transfer ends with its
-    definition hash, which goes into every chain's \`user_data_128\` (seed 4.2)."""
+    definition hash, a part of the \`content\` id in every chain's \`user_data_128\`
+    (docs/targets.md#ids)."""
     return _BookDef(
         ${literal(book.name)},
         (
@@ -115,8 +117,8 @@ export function tigerbeetlePythonClient(
     );
   }
   const m = members(book, "python");
-  const accountMembers = new Set(book.accounts.map((a) => m.accounts.get(a.name)!));
-  const className = (t: Transfer) => `_Transfer_${m.transfers.get(t.name)!}`;
+  const accountMembers = new Set(book.accounts.map((a) => lookup(m.accounts, a.name, "account")));
+  const className = (t: Transfer) => `_Transfer_${lookup(m.transfers, t.name, "transfer")}`;
 
   // A method of `_Accounts` named like a type would hide that type from the annotations after it
   // (mypy reads them in the class's scope), so such a type is named through an alias.
@@ -144,8 +146,8 @@ export function tigerbeetlePythonClient(
     description === null ? "" : `${indent}${docstring(description)}\n\n`;
 
   for (const t of book.transfers) {
-    const names = m.transferParams.get(t.name)!;
-    const arg = (p: Param) => names.get(p.name)!;
+    const names = lookup(m.transferParams, t.name, "transfer");
+    const arg = (p: Param) => lookup(names, p.name, "parameter");
     const typed = (p: Param, op: Op) =>
       p.type.kind === "string"
         ? `${arg(p)}: str`
@@ -186,9 +188,9 @@ ${ops.join("")}`);
   }
 
   const accountMethods = book.accounts.map((a) => {
-    const names = m.accountParams.get(a.name)!;
-    const params = a.params.map((p) => names.get(p)!);
-    return `\n    def ${m.accounts.get(a.name)!}(${
+    const names = lookup(m.accountParams, a.name, "account");
+    const params = a.params.map((p) => lookup(names, p, "parameter"));
+    return `\n    def ${lookup(m.accounts, a.name, "account")}(${
       signature(params.map((p) => `${p}: ${strType}`))
     }) -> ${balanceType}:\n${
       a.description === null ? "" : `        ${docstring(a.description)}\n`
@@ -213,7 +215,11 @@ class Book:
 
     def __init__(self, tb: _TigerBeetle) -> None:
         self.balance = _Accounts(tb)
-${book.transfers.map((t) => `        self.${m.transfers.get(t.name)!} = ${className(t)}(tb)\n`).join("")}
+${
+    book.transfers.map((t) =>
+      `        self.${lookup(m.transfers, t.name, "transfer")} = ${className(t)}(tb)\n`
+    ).join("")
+  }
 
 def tigerbeetle(client: Client, tenant: str = "") -> Book:
     """The book on \`client\` (a \`tigerbeetle.ClientSync\`, tigerbeetle 0.17.9) for \`tenant\`.

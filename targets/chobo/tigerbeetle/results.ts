@@ -153,8 +153,8 @@ export function accountsFailure(events: readonly AccountEvent[], results: readon
     if (r.startsWith("exists_with_different_")) {
       const field = r.slice("exists_with_different_".length);
       return tr(
-        `the TigerBeetle account of ${name.en} exists with different ${field}: the book's account definition changed (seed 2.8); make a new account kind instead`,
-        `${name.ja} の TigerBeetle の勘定が、違う ${field} で既にあります。帳簿の勘定の定義が変わっています(2.8)。新しい名前の勘定の種類を作ってください`,
+        `the TigerBeetle account of ${name.en} exists with different ${field}: the book's account definition changed (docs/targets.md#changing-a-book); make a new account kind instead`,
+        `${name.ja} の TigerBeetle の勘定が、違う ${field} で既にあります。帳簿の勘定の定義が変わっています(docs/targets.md#changing-a-book)。新しい名前の勘定の種類を作ってください`,
       );
     }
     return unexpected(`create_accounts (${name.en})`, [r]);
@@ -175,8 +175,8 @@ export function openingsFailure(
     const name = of === undefined ? tr("an account", "勘定") : accountWhatText(of.what);
     if (r === "exists_with_different_amount") {
       return tr(
-        `the opening of ${name.en} exists with another amount: the book's bound changed (seed 2.8); make a new account kind instead`,
-        `${name.ja} の開始の振替が、違う額で既にあります。帳簿の境界が変わっています(2.8)。新しい名前の勘定の種類を作ってください`,
+        `the opening of ${name.en} exists with another amount: the book's bound changed (docs/targets.md#changing-a-book); make a new account kind instead`,
+        `${name.ja} の開始の振替が、違う額で既にあります。帳簿の境界が変わっています(docs/targets.md#changing-a-book)。新しい名前の勘定の種類を作ってください`,
       );
     }
     return unexpected(`the opening of ${name.en}`, [r]);

@@ -1,7 +1,8 @@
-// The part of every chobo PostgreSQL client in Go that is the same for every book (seed chobo
-// 4.3): calling one SQL function, retrying serialization failures and deadlocks, reading results.
-// `chobo build --target postgres-go` copies this file as <package>/runtime.go after its generated
-// header; the package clause below is the one line it changes.
+// The part of every chobo PostgreSQL client in Go that is the same for every book
+// (docs/targets.md#postgresql-clients): calling one SQL function, retrying serialization failures
+// and deadlocks, reading results. `chobo build --target postgres-go` copies this file as
+// <package>/runtime.go after its generated header; the package clause below is the one line it
+// changes.
 
 package book
 
@@ -57,8 +58,8 @@ const (
 	Expired HoldState = "expired"
 )
 
-// Seed chobo 4.1: 30 tries; between them a random wait of up to 1 ms, doubling up to 128 ms, so
-// the waits add up to 1.5 s on average and 2.9 s at most.
+// 30 tries; between them a random wait of up to 1 ms, doubling up to 128 ms, so the waits add up
+// to 1.5 s on average and 2.9 s at most (docs/targets.md#postgresql-clients).
 const (
 	maxTries  = 30
 	firstWait = time.Millisecond

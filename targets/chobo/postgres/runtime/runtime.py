@@ -1,23 +1,24 @@
-# The part of every chobo PostgreSQL client in Python that is the same for every book (seed chobo
-# 4.3): sending one statement on a DB-API connection (psycopg 3 or psycopg2, `%s` placeholders),
-# retrying serialization failures and deadlocks, and reading the answers. `chobo build --target
-# postgres-python` copies it byte for byte after the book's part of `<book>.py`. Python 3.10 or later.
+# The part of every chobo PostgreSQL client in Python that is the same for every book
+# (docs/targets.md#postgresql-clients): sending one statement on a DB-API connection (psycopg 3 or
+# psycopg2, `%s` placeholders), retrying serialization failures and deadlocks, and reading the
+# answers. `chobo build --target postgres-python` copies it byte for byte after the book's part of
+# `<book>.py`. Python 3.10 or later.
 #
-# Transactions: the client never commits or rolls back (seed chobo 4.1). On a connection in
-# autocommit mode every call is a transaction of its own, so a call that failed with 40001 or
-# 40P01 changed nothing and is sent again with the same arguments (the key makes that safe). On a
-# connection that is not in autocommit mode the driver opens a transaction before the first
-# statement, and that transaction is the caller's: a failed call aborts it, the second try meets
-# 25P02, and the client raises the first error; the caller rolls back and retries its transaction
-# as a whole. That is the price of committing a call together with the caller's own rows.
+# Transactions: the client never commits or rolls back. On a connection in autocommit mode every
+# call is a transaction of its own, so a call that failed with 40001 or 40P01 changed nothing and is
+# sent again with the same arguments (the key makes that safe). On a connection that is not in
+# autocommit mode the driver opens a transaction before the first statement, and that transaction
+# is the caller's: a failed call aborts it, the second try meets 25P02, and the client raises the
+# first error; the caller rolls back and retries its transaction as a whole. That is the price of
+# committing a call together with the caller's own rows.
 
 import random
 import time
 from collections.abc import Mapping, Sequence
 from typing import Literal, NamedTuple, Protocol, TypeVar
 
-# Seed chobo 4.1: at most 30 tries; before try n + 1 a random wait of 0 … min(2ⁿ⁻¹, 128) ms, so
-# the waits add up to 1.5 s on average and 2.9 s at most.
+# At most 30 tries; before try n + 1 a random wait of 0 … min(2ⁿ⁻¹, 128) ms, so the waits add up to
+# 1.5 s on average and 2.9 s at most (docs/targets.md#postgresql-clients).
 MAX_TRIES = 30
 MAX_WAIT_MS = 128
 # A serialization failure and a deadlock: the call changed nothing and may be sent again.

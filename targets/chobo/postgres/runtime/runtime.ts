@@ -1,7 +1,8 @@
-// The part of every chobo PostgreSQL client that is the same for every book (seed chobo 4.3):
-// sending one statement, retrying what PostgreSQL asks to retry, and reading the answers. It is
-// copied byte for byte after the line `// chobo runtime` of each generated `<book>.ts`, so it
-// imports nothing and uses only syntax that Node can run by stripping the types.
+// The part of every chobo PostgreSQL client that is the same for every book
+// (docs/targets.md#postgresql-clients): sending one statement, retrying what PostgreSQL asks to
+// retry, and reading the answers. It is copied byte for byte after the line `// chobo runtime` of
+// each generated `<book>.ts`, so it imports nothing and uses only syntax that Node can run by
+// stripping the types.
 
 /** What a client needs of a connection: `pg`'s `Client`, `Pool` and `PoolClient` have it. */
 export interface Queryable {
@@ -39,7 +40,7 @@ export interface Calls<R extends string> {
   expire(text: string): Promise<number>;
 }
 
-/** Tries of one statement (seed chobo 4.1): 29 waits average 1.5 s, at most 2.9 s. */
+/** Tries of one statement (docs/targets.md#postgresql-clients): 29 waits average 1.5 s, at most 2.9 s. */
 const MAX_TRIES = 30;
 /** The longest wait between tries, in ms; waits double from 1 ms up to it. */
 const MAX_WAIT_MS = 128;

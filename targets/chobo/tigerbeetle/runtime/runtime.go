@@ -1,9 +1,9 @@
-// The part of every chobo TigerBeetle client in Go that is the same for every book (seed chobo
-// 4.2, 4.3): the ids, the accounts, openings and chain each operation sends, how TigerBeetle's
-// answers read, and the steps of one call. `chobo build --target tigerbeetle-go` copies this file
-// as <package>/runtime.go after its generated header; the package clause below is the one line it
-// changes. targets/chobo/tigerbeetle/{ids,chain,results,client}.ts are the same steps in
-// TypeScript (docs/targets.md, `tigerbeetle`), and the tests hold both to the same requests.
+// The part of every chobo TigerBeetle client in Go that is the same for every book
+// (docs/targets.md#tigerbeetle): the ids, the accounts, openings and chain each operation sends,
+// how TigerBeetle's answers read, and the steps of one call. `chobo build --target tigerbeetle-go`
+// copies this file as <package>/runtime.go after its generated header; the package clause below is
+// the one line it changes. targets/chobo/tigerbeetle/{ids,chain,results,client}.ts are the same
+// steps in TypeScript, and the tests hold both to the same requests.
 //
 // A book builds against tigerbeetle-go v0.17.9, which is cgo over a bundled static library: a
 // build needs a C compiler. Account, Transfer, Uint128 and the create results and statuses are its
@@ -87,11 +87,11 @@ const (
 	Expired HoldState = "expired"
 )
 
-// Events in one request to a replica started with --development (seed 3.1, E060): accounts and
+// Events in one request to a replica started with --development (docs/codes.md#e060): accounts and
 // openings go in requests of at most this many, and an operation's chain must fit in one.
 const maxBatch = 253
 
-// Seed 4.2: at most this many transfers per move.
+// At most this many transfers per move (docs/targets.md#one-move-up-to-6-transfers).
 const maxPiecesPerMove = 6
 
 // user_data_32 of a floor and a room account and of their openings.
@@ -173,7 +173,7 @@ type transferDef struct {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Ids (seed 4.3).
+// Ids (docs/targets.md#ids).
 
 const idPrefix = "chobo/1"
 
@@ -240,8 +240,8 @@ func randomID() (Uint128, error) {
 	}
 }
 
-// jsonStrings writes strings as JavaScript's JSON.stringify writes an array of them (seed 2.3's
-// content): only ", \ and control characters are escaped.
+// jsonStrings writes strings as JavaScript's JSON.stringify writes an array of them (a call's
+// content, docs/targets.md#ids): only ", \ and control characters are escaped.
 func jsonStrings(values []string) string {
 	var b strings.Builder
 	b.WriteByte('[')
@@ -284,7 +284,7 @@ func jsonStrings(values []string) string {
 // The client of one book value.
 
 // client sends one book's operations for one tenant. It remembers the accounts and openings it
-// created, so each is sent once per book value (seed 4.2 「勘定を先に作る」).
+// created, so each is sent once per book value (docs/targets.md#before-the-chain).
 type client struct {
 	tigerbeetle   TigerBeetleClient
 	tenant        string
@@ -428,7 +428,7 @@ func (cl *call) argsOf(s sideDef) []string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Chains (seed 4.2; targets/chobo/tigerbeetle/chain.ts).
+// Chains (docs/targets.md#one-move-up-to-6-transfers; targets/chobo/tigerbeetle/chain.ts).
 
 // piece is what a transfer of a chain does; the status chain has two of its own.
 type piece int
@@ -445,7 +445,7 @@ const (
 	pieceStatusRefusal
 )
 
-// pieces are the transfers of one move, in chain order (seed 4.2's table of bounds).
+// pieces are the transfers of one move, in chain order (docs/targets.md#one-move-up-to-6-transfers).
 func (d *bookDef) pieces(m *moveDef) []piece {
 	from := &d.accounts[m.from.account]
 	to := &d.accounts[m.to.account]
@@ -610,7 +610,7 @@ func link(entries []chainEntry) []chainEntry {
 }
 
 // sameAccount is true when a move's from and to are one account: the client answers
-// same_account without sending anything (seed 2.3, 4.2).
+// same_account without sending anything (docs/targets.md#before-the-chain).
 func (cl *call) sameAccount() bool {
 	for mi := range cl.t.moves {
 		m := &cl.t.moves[mi]
@@ -703,7 +703,7 @@ func (c *client) moveSends(cl *call) moveSends {
 }
 
 // holdLookups are the ids a post or void reads first: the hold's transfer of each move, in move
-// order (seed 4.2 「確定と取消の前に仮押さえを読む」). The first is the hold's id.
+// order (docs/targets.md#before-the-chain). The first is the hold's id.
 func (c *client) holdLookups(t *transferDef, key []string) []Uint128 {
 	var ids []Uint128
 	for _, s := range c.def.layout(t) {
@@ -799,8 +799,8 @@ func (c *client) settleChain(cl *call, held []int64) []chainEntry {
 }
 
 // statusChain voids the hold's first transfer (amount 0, inherited fields 0) linked to a transfer
-// from the unit's sink to itself, which is always refused, so nothing is written (seed 4.2
-// 「状態を読む」). Both ids are random.
+// from the unit's sink to itself, which is always refused, so nothing is written
+// (docs/targets.md#fields). Both ids are random.
 func (c *client) statusChain(index int, key []string) ([]chainEntry, error) {
 	t := &c.def.transfers[index]
 	first, err := c.random()
@@ -826,7 +826,7 @@ func (c *client) statusChain(index int, key []string) ([]chainEntry, error) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Reading the answers (seed 4.2 「結果の読み方」; targets/chobo/tigerbeetle/results.ts).
+// Reading the answers (docs/targets.md#results; targets/chobo/tigerbeetle/results.ts).
 
 var accountStatusNames = map[CreateAccountStatus]string{
 	tb.AccountCreated:                        "created",
@@ -969,7 +969,7 @@ func (d *bookDef) chainOutcome(t *transferDef, op string, chain []chainEntry, re
 }
 
 // statusResults are the two results 0.17.9 gave the status chain for each state of a hold, ""
-// being no hold (seed 4.2 「状態を読む」).
+// being no hold (docs/targets.md#results).
 var statusResults = []struct {
 	first, second CreateTransferStatus
 	state         HoldState
@@ -994,7 +994,7 @@ func statusOf(results []CreateTransferResult) (HoldState, error) {
 }
 
 // overHoldOutcome answers a post over the hold by the hold's state, as the reference interpreter
-// checks the state first (seed 2.4, 4.2 「押さえた額を超える確定」).
+// checks the state first (docs/reference.md#meaning, docs/targets.md#before-the-chain).
 func overHoldOutcome(state HoldState) (Result, error) {
 	switch state {
 	case Held:
@@ -1028,7 +1028,7 @@ func (d *bookDef) whatText(w accountWhat) string {
 }
 
 // accountsFailure says why creating accounts did not go as it must: an account that exists with
-// other fields means the book's account definition changed (seed 2.8).
+// other fields means the book's account definition changed (docs/targets.md#changing-a-book).
 func (d *bookDef) accountsFailure(events []accountEvent, results []CreateAccountResult) error {
 	if len(results) != len(events) {
 		names := make([]string, len(results))
@@ -1044,7 +1044,7 @@ func (d *bookDef) accountsFailure(events []accountEvent, results []CreateAccount
 		name := d.whatText(events[i].what)
 		status := accountStatusName(r.Status)
 		if field, ok := strings.CutPrefix(status, existsWithDifferent); ok {
-			return fmt.Errorf("chobo: the TigerBeetle account of %s exists with different %s: the book's account definition changed (seed 2.8); make a new account kind instead", name, field)
+			return fmt.Errorf("chobo: the TigerBeetle account of %s exists with different %s: the book's account definition changed (docs/targets.md#changing-a-book); make a new account kind instead", name, field)
 		}
 		return unexpected("create_accounts ("+name+")", []string{status})
 	}
@@ -1052,7 +1052,7 @@ func (d *bookDef) accountsFailure(events []accountEvent, results []CreateAccount
 }
 
 // openingsFailure says why sending openings did not go as it must: an opening that exists with
-// another amount means the book's bound changed (seed 2.8).
+// another amount means the book's bound changed (docs/targets.md#changing-a-book).
 func (d *bookDef) openingsFailure(openings []Transfer, accounts []accountEvent, results []CreateTransferResult) error {
 	if len(results) != len(openings) {
 		return unexpected("the openings", transferStatusNamesOf(results))
@@ -1068,7 +1068,7 @@ func (d *bookDef) openingsFailure(openings []Transfer, accounts []accountEvent, 
 			}
 		}
 		if r.Status == tb.TransferExistsWithDifferentAmount {
-			return fmt.Errorf("chobo: the opening of %s exists with another amount: the book's bound changed (seed 2.8); make a new account kind instead", name)
+			return fmt.Errorf("chobo: the opening of %s exists with another amount: the book's bound changed (docs/targets.md#changing-a-book); make a new account kind instead", name)
 		}
 		return unexpected("the opening of "+name, []string{transferStatusName(r.Status)})
 	}
@@ -1228,7 +1228,8 @@ func (c *client) status(ctx context.Context, index int, args ...any) (HoldState,
 
 // balance reads an account: posted is credits − debits, held in the pending credits, held out the
 // pending debits. An account never written to reads 0; a number outside 64 bits is an error
-// (seed 4.2: TigerBeetle lets a balance leave 64 bits, so reading it fails).
+// (TigerBeetle lets a balance leave 64 bits, so reading it fails:
+// docs/targets.md#what-the-two-targets-share).
 func (c *client) balance(ctx context.Context, account int, args ...string) (Balance, error) {
 	for _, a := range args {
 		if !utf8.ValidString(a) {

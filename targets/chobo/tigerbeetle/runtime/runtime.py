@@ -1,7 +1,7 @@
-# The part of every chobo TigerBeetle client in Python that is the same for every book (seed chobo
-# 4.2, 4.3): the ids of 4.3 (SHA-256 from hashlib), the accounts, openings and chain each operation
-# sends, how TigerBeetle's answers read, and the client's steps over a `tigerbeetle.ClientSync`
-# (tigerbeetle 0.17.9). `chobo build --target tigerbeetle-python` copies it byte for byte after the
+# The part of every chobo TigerBeetle client in Python that is the same for every book
+# (docs/targets.md#tigerbeetle): the ids (SHA-256 from hashlib), the accounts, openings and chain
+# each operation sends, how TigerBeetle's answers read, and the client's steps over a
+# `tigerbeetle.ClientSync` (tigerbeetle 0.17.9). `chobo build --target tigerbeetle-python` copies it byte for byte after the
 # book's part of `<book>.py`. It is targets/chobo/tigerbeetle/{ids,chain,results,client}.ts in
 # Python: the tests check that it sends exactly what `chobo run --show tigerbeetle` prints, and
 # concludes what the reference interpreter concludes. Python 3.10 or later.
@@ -10,7 +10,7 @@
 # `hold` answer `same_account` themselves and create the accounts and openings the chain uses (once
 # per book value); `post` and `void` read the hold first (`no_such_hold` sends nothing more) and a
 # post over the hold reads the hold's state instead of posting. A result chobo does not expect, or
-# an account or opening that exists with other fields (the book changed, seed 2.8), raises
+# an account or opening that exists with other fields (the book changed), raises
 # `ChoboError`, and the chain is not sent after such an account or opening. Bad arguments raise
 # `TypeError` or `ValueError` before anything is sent. TigerBeetle gives expired holds back by
 # itself, so there is no `expire()`.
@@ -23,10 +23,10 @@ from typing import Literal, NamedTuple, Protocol, TypeVar
 
 import tigerbeetle as _tb
 
-# Events in one request to a replica started with `--development` (seed 3.1); a do or hold chain
-# longer than this does not build (E060).
+# Events in one request to a replica started with `--development`; a do or hold chain longer than
+# this does not build (E060, docs/codes.md#e060).
 MAX_BATCH = 253
-# Seed 4.2: a move is at most 6 transfers (a lower > 0 and upper account to a lower < 0 and upper one).
+# A move is at most 6 transfers (docs/targets.md#one-move-up-to-6-transfers).
 MAX_PIECES_PER_MOVE = 6
 # `user_data_32` of a floor and a room account and of their openings.
 FLOOR_MARK = 1
@@ -35,7 +35,7 @@ ROOM_MARK = 2
 MAX_AMOUNT = (1 << 63) - 1
 MIN_BALANCE = -(1 << 63)
 MAX_BALANCE = (1 << 63) - 1
-# The first part of every id's hash input (seed 4.3).
+# The first part of every id's hash input (docs/targets.md#ids).
 ID_PREFIX = "chobo/1"
 # TigerBeetle takes neither 0 nor 2¹²⁸ − 1 as an id.
 _MAX_ID = (1 << 128) - 1
@@ -75,7 +75,8 @@ class Balance(NamedTuple):
 
 class ChoboError(Exception):
     """TigerBeetle answered what chobo's client cannot read as a result: the book's account or
-    bound changed (seed 2.8), a balance left the 64-bit range, or a bug in the client."""
+    bound changed (docs/targets.md#changing-a-book), a balance left the 64-bit range, or a bug in
+    the client."""
 
 
 class Client(Protocol):
@@ -150,8 +151,8 @@ class _BookDef(NamedTuple):
     transfers: tuple[_Transfer, ...]
 
 
-# Ids (seed 4.3): SHA-256 of enc("chobo/1") ‖ enc(role) ‖ enc(part) ‖ …, where enc(s) is the UTF-8
-# byte length of s (32-bit big-endian) and then s in UTF-8.
+# Ids (docs/targets.md#ids): SHA-256 of enc("chobo/1") ‖ enc(role) ‖ enc(part) ‖ …, where enc(s)
+# is the UTF-8 byte length of s (32-bit big-endian) and then s in UTF-8.
 
 
 def _digest(role: str, parts: Sequence[str]) -> bytes:
@@ -242,7 +243,7 @@ class _Piece(NamedTuple):
     position: int
 
 
-# Reading the answers (seed 4.2 「結果の読み方」): a chain's result is decided by its first transfer
+# Reading the answers (docs/targets.md#results): a chain's result is decided by its first transfer
 # whose result is neither `created` nor `linked_event_failed`. `exists` (done_before on the first
 # transfer, key_conflict on a later one), `exists_with_different_*` (key_conflict) and
 # `exceeds_credits` (a bound's reason, by the transfer's role) are read in `_chain_result`.
@@ -254,7 +255,7 @@ _REFUSALS: Mapping[str, str] = {
     "pending_transfer_expired": "expired",
     "exceeds_pending_transfer_amount": "over_hold",
 }
-# Seed 4.2 「状態を読む」: the two results 0.17.9 gave the status chain for each state of a hold.
+# The two results 0.17.9 gave the status chain for each state of a hold (docs/targets.md#results).
 _STATUS_RESULTS: tuple[tuple[str, str, HoldState | None], ...] = (
     ("linked_event_failed", "accounts_must_be_different", "held"),
     ("pending_transfer_already_posted", "linked_event_failed", "posted"),
@@ -262,8 +263,8 @@ _STATUS_RESULTS: tuple[tuple[str, str, HoldState | None], ...] = (
     ("pending_transfer_expired", "linked_event_failed", "expired"),
     ("pending_transfer_not_found", "linked_event_failed", None),
 )
-# Seed 4.2 「押さえた額を超える確定」: a post over the hold answers by the hold's state, as the
-# reference interpreter checks the state before the amounts (seed 2.4).
+# A post over the hold answers by the hold's state (docs/targets.md#before-the-chain), as the
+# reference interpreter checks the state before the amounts (docs/reference.md#meaning).
 _OVER_HOLD: Mapping[HoldState, str] = {
     "held": "over_hold",
     "posted": "key_conflict",
@@ -293,8 +294,8 @@ def _status_of(results: Sequence[str]) -> HoldState | None:
 
 
 class _TigerBeetle:
-    """One book value on TigerBeetle (`tigerbeetle(client, tenant)` of seed 4.3): it remembers the
-    accounts and openings it created, so it sends each once (seed 4.2 「勘定を先に作る」)."""
+    """One book value on TigerBeetle (`tigerbeetle(client, tenant)`): it remembers the accounts and
+    openings it created, so it sends each once (docs/targets.md#before-the-chain)."""
 
     def __init__(self, book: _BookDef, client: Client, tenant: str) -> None:
         self._book = book
@@ -322,7 +323,8 @@ class _TigerBeetle:
 
     def balance(self, account: str, args: Sequence[str]) -> Balance:
         """An account's numbers; an account never written reads 0, 0, 0. A balance outside 64 bits
-        raises (seed 4.2: TigerBeetle's balances are 128-bit, so the write passed)."""
+        raises: TigerBeetle's balances are 128-bit, so the write passed
+        (docs/targets.md#what-the-two-targets-share)."""
         a = self._accounts[account]
         for value in args:
             if not isinstance(value, str):
@@ -393,7 +395,7 @@ class _TigerBeetle:
     # The accounts and the chains (targets/chobo/tigerbeetle/chain.ts).
 
     def _pieces(self, m: _Move) -> list[_Role]:
-        """The pieces of one move, in chain order (seed 4.2's table of bounds)."""
+        """The pieces of one move, in chain order (docs/targets.md#one-move-up-to-6-transfers)."""
         source = self._accounts[m.source.account]
         target = self._accounts[m.target.account]
         pieces: list[_Role] = ["move"]
@@ -700,7 +702,7 @@ class _TigerBeetle:
         return None
 
     def _chain_result(self, t: _Transfer, op: _Op, chain: Sequence[_Entry], results: Sequence[str]) -> Result:
-        """The result of one operation's chain from its per-transfer results (seed 4.2's table)."""
+        """The result of one operation's chain from its per-transfer results (docs/targets.md#results)."""
         what = f"{t.name}.{op}"
         if len(results) != len(chain):
             raise _unexpected(what, results)
@@ -733,7 +735,7 @@ def _linked(entries: list[_Entry]) -> list[_Entry]:
 
 
 def _check_accounts(uses: Sequence[_Use], results: Sequence[str]) -> None:
-    """Each account is `created` or `exists`; one with other fields means the book changed (seed 2.8)."""
+    """Each account is `created` or `exists`; one with other fields means the book changed."""
     if len(results) != len(uses):
         raise _unexpected("create_accounts", results)
     for use, r in zip(uses, results, strict=True):
@@ -742,14 +744,14 @@ def _check_accounts(uses: Sequence[_Use], results: Sequence[str]) -> None:
         if r.startswith(_EXISTS_WITH_DIFFERENT):
             raise ChoboError(
                 f"chobo: the TigerBeetle account of {use.text} exists with different "
-                f"{r[len(_EXISTS_WITH_DIFFERENT) :]}: the book's account definition changed (seed 2.8); "
-                "make a new account kind instead"
+                f"{r[len(_EXISTS_WITH_DIFFERENT) :]}: the book's account definition changed "
+                "(docs/targets.md#changing-a-book); make a new account kind instead"
             )
         raise _unexpected(f"create_accounts ({use.text})", [r])
 
 
 def _check_openings(openings: Sequence[_tb.Transfer], uses: Sequence[_Use], results: Sequence[str]) -> None:
-    """Each opening is `created` or `exists`; another amount means the book's bound changed (seed 2.8)."""
+    """Each opening is `created` or `exists`; another amount means the book's bound changed."""
     if len(results) != len(openings):
         raise _unexpected("the openings", results)
     for opening, r in zip(openings, results, strict=True):
@@ -759,6 +761,6 @@ def _check_openings(openings: Sequence[_tb.Transfer], uses: Sequence[_Use], resu
         if r == "exists_with_different_amount":
             raise ChoboError(
                 f"chobo: the opening of {name} exists with another amount: the book's bound changed "
-                "(seed 2.8); make a new account kind instead"
+                "(docs/targets.md#changing-a-book); make a new account kind instead"
             )
         raise _unexpected(f"the opening of {name}", [r])

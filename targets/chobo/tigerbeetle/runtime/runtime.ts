@@ -1,8 +1,8 @@
-// The part of every chobo TigerBeetle client that is the same for every book (seed chobo 4.2,
-// 4.3): the ids, the accounts, openings and chain of each operation, reading TigerBeetle's
-// answers, and the steps of a call. It is copied byte for byte after the line `// chobo runtime`
-// of each generated `<book>.ts`, so it imports nothing but `node:crypto` and uses only syntax that
-// Node can run by stripping the types. The rules are those of `targets/chobo/tigerbeetle/` (what
+// The part of every chobo TigerBeetle client that is the same for every book
+// (docs/targets.md#tigerbeetle): the ids, the accounts, openings and chain of each operation,
+// reading TigerBeetle's answers, and the steps of a call. It is copied byte for byte after the line
+// `// chobo runtime` of each generated `<book>.ts`, so it imports nothing but `node:crypto` and uses
+// only syntax that Node can run by stripping the types. The rules are those of `targets/chobo/tigerbeetle/` (what
 // `chobo run --show tigerbeetle` prints); the tests hold both to the same requests, field by field.
 
 import { createHash, randomBytes } from "node:crypto";
@@ -290,20 +290,20 @@ export const CREATE_TRANSFER_STATUS: Readonly<Record<string, number>> = {
 
 /** Events in one request to a replica started with `--development` (chobo's E060 limit). */
 const MAX_BATCH = 253;
-/** Seed 4.2: at most this many transfers per move. */
+/** At most this many transfers per move (docs/targets.md#one-move-up-to-6-transfers). */
 const MAX_PIECES_PER_MOVE = 6;
 /** `user_data_32` of a floor account and its opening. */
 const FLOOR_MARK = 1;
 /** `user_data_32` of a room account and its opening. */
 const ROOM_MARK = 2;
-/** A signed 64-bit integer: an amount is 0 … MAX_INT64, a balance MIN_INT64 … MAX_INT64 (seed 1.5). */
+/** A signed 64-bit integer: an amount is 0 … MAX_INT64, a balance MIN_INT64 … MAX_INT64 (docs/reference.md#meaning). */
 const MAX_INT64 = (1n << 63n) - 1n;
 const MIN_INT64 = -(1n << 63n);
-/** The first part of every id's hash input (seed 4.3). */
+/** The first part of every id's hash input (docs/targets.md#ids). */
 const ID_PREFIX = "chobo/1";
 /** 0 and this are ids TigerBeetle refuses. */
 const MAX_ID = (1n << 128n) - 1n;
-/** Seed 4.2 「状態を読む」: the two results 0.17.9 gave the status chain for each state of a hold. */
+/** The two results 0.17.9 gave the status chain for each state of a hold (docs/targets.md#results). */
 const HOLD_STATE_OF_STATUS: readonly [string, string, HoldState | null][] = [
   ["linked_event_failed", "accounts_must_be_different", "held"],
   ["pending_transfer_already_posted", "linked_event_failed", "posted"],
@@ -313,7 +313,7 @@ const HOLD_STATE_OF_STATUS: readonly [string, string, HoldState | null][] = [
 ];
 
 // ---------------------------------------------------------------------------------------------
-// Ids (seed 4.3): SHA-256 over length-prefixed UTF-8 parts.
+// Ids (docs/targets.md#ids): SHA-256 over length-prefixed UTF-8 parts.
 
 function encoded(s: string): Uint8Array {
   const text = new TextEncoder().encode(s);
@@ -351,7 +351,7 @@ function randomId(): bigint {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Calls, accounts and chains (seed 4.2).
+// Calls, accounts and chains (docs/targets.md#tigerbeetle).
 
 type OpName = "do" | "hold" | "post" | "void";
 
@@ -777,7 +777,7 @@ function settleChain(book: BookDefinition, ids: Ids, call: Call, held: readonly 
 }
 
 /**
- * The status chain (seed 4.2 「状態を読む」): a void of the hold's first transfer, linked to a
+ * The status chain (docs/targets.md#fields): a void of the hold's first transfer, linked to a
  * transfer from the unit's sink to itself, which is always refused, so nothing is written; both
  * ids random.
  */
@@ -815,7 +815,7 @@ function statusChain(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Reading the answers (seed 4.2 「結果の読み方」).
+// Reading the answers (docs/targets.md#results).
 
 function statusNames(table: Readonly<Record<string, number>>, answers: readonly CreateStatus[]): string[] {
   return answers.map((a) =>
@@ -886,7 +886,7 @@ function chainOutcome(
   throw unexpected(what, results);
 }
 
-/** The state the status chain's two results say (seed 4.2's records of 0.17.9). */
+/** The state the status chain's two results say (docs/targets.md#results). */
 function stateOf(results: readonly string[]): HoldState | null {
   const row = HOLD_STATE_OF_STATUS.find(([a, b]) =>
     results.length === 2 && results[0] === a && results[1] === b
@@ -897,7 +897,7 @@ function stateOf(results: readonly string[]): HoldState | null {
 
 /**
  * A post over the hold answers by the hold's state, as the reference interpreter checks the
- * state first (seed 4.2 「押さえた額を超える確定」, 2.4).
+ * state first (docs/targets.md#before-the-chain, docs/reference.md#meaning).
  */
 function overHoldReason(state: HoldState | null): string {
   switch (state) {
@@ -914,7 +914,7 @@ function overHoldReason(state: HoldState | null): string {
   }
 }
 
-/** Accounts must be `created` or `exists`; another definition is the book's account changed (seed 2.8). */
+/** Accounts must be `created` or `exists`; another definition is the book's account changed (docs/targets.md#changing-a-book). */
 function checkAccounts(batch: readonly AccountToCreate[], results: readonly string[]): void {
   if (results.length !== batch.length) throw unexpected("create_accounts", results);
   results.forEach((r, i) => {
@@ -924,14 +924,14 @@ function checkAccounts(batch: readonly AccountToCreate[], results: readonly stri
       throw new Error(
         `chobo: the TigerBeetle account of ${name} exists with different ${
           r.slice("exists_with_different_".length)
-        }: the book's account definition changed (seed 2.8); make a new account kind instead`,
+        }: the book's account definition changed (docs/targets.md#changing-a-book); make a new account kind instead`,
       );
     }
     throw unexpected(`create_accounts (${name})`, [r]);
   });
 }
 
-/** Openings must be `created` or `exists`; another amount is the book's bound changed (seed 2.8). */
+/** Openings must be `created` or `exists`; another amount is the book's bound changed (docs/targets.md#changing-a-book). */
 function checkOpenings(
   batch: readonly TransferEvent[],
   accounts: readonly AccountToCreate[],
@@ -944,7 +944,7 @@ function checkOpenings(
     const name = of === undefined ? "an account" : whatText(of.what);
     if (r === "exists_with_different_amount") {
       throw new Error(
-        `chobo: the opening of ${name} exists with different amount: the book's bound changed (seed 2.8); make a new account kind instead`,
+        `chobo: the opening of ${name} exists with different amount: the book's bound changed (docs/targets.md#changing-a-book); make a new account kind instead`,
       );
     }
     throw unexpected(`the opening of ${name}`, [r]);
@@ -956,12 +956,12 @@ function inRange(v: bigint): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The steps of a call (seed 4.2).
+// The steps of a call (docs/targets.md#before-the-chain).
 
 /**
  * The calls of one book value on `client` for `tenant`. It remembers the accounts and openings it
- * created, so it sends each once (seed 4.2 「勘定を先に作る」). `reasons` lists every reason a call
- * may be refused with.
+ * created, so it sends each once (docs/targets.md#before-the-chain). `reasons` lists every reason
+ * a call may be refused with.
  */
 export function calls<R extends string>(
   client: TigerBeetleClient,
@@ -1054,7 +1054,7 @@ export function calls<R extends string>(
         throw new Error(
           `chobo: the balance of ${
             whatText(what)
-          } leaves the 64-bit range (posted ${balance.posted}, held in ${balance.held_in}, held out ${balance.held_out}); TigerBeetle let the operations pass (seed 4.2)`,
+          } leaves the 64-bit range (posted ${balance.posted}, held in ${balance.held_in}, held out ${balance.held_out}); TigerBeetle let the operations pass (docs/targets.md#what-the-two-targets-share)`,
         );
       }
       return balance;

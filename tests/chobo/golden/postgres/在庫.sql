@@ -74,8 +74,8 @@ create table if not exists "在庫".entries (
 );
 create index if not exists entries_account on "在庫".entries (tenant, account);
 
--- Seed 4.3: SHA-256 over enc('chobo/1') ‖ enc(role) ‖ enc(part) ‖ …, enc(x) = its UTF-8
--- length (32-bit big-endian) then its UTF-8; the first 16 bytes, 0 read as 1 and 2¹²⁸ − 1 as 2¹²⁸ − 2.
+-- An id (docs/targets.md#ids): SHA-256 over enc('chobo/1') ‖ enc(role) ‖ enc(part) ‖ …, enc(x) = its
+-- UTF-8 length (32-bit big-endian) then its UTF-8; the first 16 bytes, 0 read as 1 and 2¹²⁸ − 1 as 2¹²⁸ − 2.
 create or replace function "在庫".chobo_id(parts text[]) returns uuid
 language plpgsql immutable strict as $$
 declare
@@ -119,7 +119,7 @@ begin
   if "p_数" is null or "p_数" < 0 then
     raise exception 'chobo: % is an amount from 0 to 2^63 - 1', '数' using errcode = '22023';
   end if;
-  -- (0) a move from an account to itself is refused before the key is touched (seed 2.3)
+  -- (0) a move from an account to itself is refused before the key is touched (docs/reference.md#meaning)
   if v_from_1 = v_to_1 then
     return ('refused', 'same_account')::"在庫".result;
   end if;
@@ -161,7 +161,7 @@ begin
   v_before_posted := v_posted;
   v_before_held_in := v_held_in;
   v_before_held_out := v_held_out;
-  -- (3) the moves in written order, each against the bounds (seed 2.2)
+  -- (3) the moves in written order, each against the bounds (docs/reference.md#meaning)
   -- move 1: 数 from 仕入先 to 在庫
   v_from := array_position(v_ids, v_from_1);
   v_to := array_position(v_ids, v_to_1);
@@ -203,7 +203,7 @@ begin
   if "p_数" is null or "p_数" < 0 then
     raise exception 'chobo: % is an amount from 0 to 2^63 - 1', '数' using errcode = '22023';
   end if;
-  -- (0) a move from an account to itself is refused before the key is touched (seed 2.3)
+  -- (0) a move from an account to itself is refused before the key is touched (docs/reference.md#meaning)
   if v_from_1 = v_to_1 then
     return ('refused', 'same_account')::"在庫".result;
   end if;
@@ -245,7 +245,7 @@ begin
   v_before_posted := v_posted;
   v_before_held_in := v_held_in;
   v_before_held_out := v_held_out;
-  -- (3) the moves in written order, each against the bounds (seed 2.2)
+  -- (3) the moves in written order, each against the bounds (docs/reference.md#meaning)
   -- move 1: 数 from 在庫 to 客
   v_from := array_position(v_ids, v_from_1);
   v_to := array_position(v_ids, v_to_1);
@@ -463,7 +463,7 @@ begin
   if "p_数" is null or "p_数" < 0 then
     raise exception 'chobo: % is an amount from 0 to 2^63 - 1', '数' using errcode = '22023';
   end if;
-  -- (0) a move from an account to itself is refused before the key is touched (seed 2.3)
+  -- (0) a move from an account to itself is refused before the key is touched (docs/reference.md#meaning)
   if v_from_1 = v_to_1 then
     return ('refused', 'same_account')::"在庫".result;
   end if;
@@ -505,7 +505,7 @@ begin
   v_before_posted := v_posted;
   v_before_held_in := v_held_in;
   v_before_held_out := v_held_out;
-  -- (3) the moves in written order, each against the bounds (seed 2.2)
+  -- (3) the moves in written order, each against the bounds (docs/reference.md#meaning)
   -- move 1: 数 from 客 to 在庫
   v_from := array_position(v_ids, v_from_1);
   v_to := array_position(v_ids, v_to_1);

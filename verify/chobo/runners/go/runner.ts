@@ -8,7 +8,8 @@
  */
 
 import type { Book } from "../../../../lang/chobo/model.ts";
-import { goClient, goPackageName } from "../../../../targets/chobo/postgres/go.ts";
+import { goClient } from "../../../../targets/chobo/postgres/go.ts";
+import { goPackageName } from "../../../../targets/chobo/go_names.ts";
 import { buildRunner, type GoRunnerSpec } from "./build.ts";
 
 export { go, hasGo } from "./build.ts";

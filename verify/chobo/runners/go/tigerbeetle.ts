@@ -9,7 +9,7 @@
  */
 
 import type { Book } from "../../../../lang/chobo/model.ts";
-import { goPackageName } from "../../../../targets/chobo/postgres/go.ts";
+import { goPackageName } from "../../../../targets/chobo/go_names.ts";
 import { TB_GO_MODULE, tigerbeetleGoClient } from "../../../../targets/chobo/tigerbeetle/go.ts";
 import { buildRunner, type GoRunnerSpec } from "./build.ts";
 import { GO_MODULES } from "./runner.ts";
