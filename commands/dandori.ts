@@ -12,7 +12,7 @@ import {
   renderDiagnostic,
   summaryLine,
 } from "../lang/common/diagnostic.ts";
-import { planCommand, runCommand } from "./dandori_run.ts";
+import { planCommand, runCommand, scenariosCommand } from "./dandori_run.ts";
 import { type Io, readInput } from "./io.ts";
 import { stringifyJson } from "../lang/common/json.ts";
 import { type Lang, tr } from "../lang/common/text.ts";
@@ -175,6 +175,46 @@ export const DANDORI: ToolSpec = {
           io,
           lang,
         ),
+    }),
+    command({
+      name: "scenarios",
+      summary: tr(
+        "generate scenarios from a flow: every result, error, timeout, failure, malformed answer and cancel its calls can get, each run on the reference interpreter",
+        "フローからシナリオを作る(呼び出しが受け取りうる結果、エラー、タイムアウト、失敗、形の合わない答え、キャンセル。どれも参照インタプリタで流す)",
+      ),
+      args: { placeholder: "<file.flow>", min: 1, max: 1, help: tr("the flow", "フロー") },
+      flags: [
+        {
+          name: "out",
+          value: "dir",
+          help: tr(
+            "write <dir>/<flow file name without .flow>.scenarios.json instead of printing",
+            "出力せずに <dir>/<.flow を除いたフローのファイル名>.scenarios.json に書く",
+          ),
+        },
+      ],
+      exits: [
+        { code: 0, meaning: tr("the scenarios were written", "シナリオを書いた") },
+        {
+          code: 1,
+          meaning: tr(
+            "the flow has errors, or the file cannot be written",
+            "フローにエラーがある、またはファイルを書けない",
+          ),
+        },
+        {
+          code: 2,
+          meaning: tr(
+            "the flow uses what this dandori cannot read (E018), a usage error, or an internal error",
+            "この dandori で読めないものを使うフロー(E018)、使い方の誤り、または内部の異常",
+          ),
+        },
+      ],
+      examples: [
+        "dandori scenarios examples/orders/orders.flow",
+        "dandori scenarios examples/orders/orders.flow --out /tmp/s",
+      ],
+      run: ({ args, flags, io, lang }) => scenariosCommand(args[0], flags.out, io, lang),
     }),
     command({
       name: "plan",

@@ -7,7 +7,7 @@
 
 import { type Diagnostic, renderDiagnostic, summaryLine } from "../lang/common/diagnostic.ts";
 import { stringifyJson } from "../lang/common/json.ts";
-import type { Lang } from "../lang/common/text.ts";
+import { type Lang, tr } from "../lang/common/text.ts";
 import type { CheckedFlow } from "../lang/dandori/checked.ts";
 import { checkFlowBytes } from "../lang/dandori/check.ts";
 import { BooksComputed } from "../lang/dandori/computed.ts";
@@ -18,6 +18,7 @@ import { planText } from "../lang/dandori/plan_text.ts";
 import { answerJson, runJson, runText } from "../lang/dandori/run.ts";
 import { type FlowScenario, readFlowScenarios, ScenarioAnswers } from "../lang/dandori/scenario.ts";
 import { timestampMs } from "../lang/dandori/rules.ts";
+import { generatedJson, generateFlowScenarios, MAX_TRIES } from "../lang/dandori/scenarios.ts";
 import type { Value } from "../lang/dandori/values.ts";
 import type { ViewName } from "../lang/dandori/views.ts";
 import { type Io, readInput } from "./io.ts";
@@ -129,4 +130,35 @@ export function runCommand(path: string, scenarioPath: string, f: RunFlags, io: 
     io.stderr(`dandori run: ${scenarioPath}: ${e.text[lang]}\n`);
     return 1;
   }
+}
+
+/** `dandori scenarios`: the generated scenarios as one JSON array, on stdout or in `<dir>/<flow>.scenarios.json`. */
+export function scenariosCommand(path: string, out: string | undefined, io: Io, lang: Lang): number {
+  const flow = loadFlow(path, "scenarios", io, lang);
+  if (typeof flow === "number") return flow;
+  const generated = generateFlowScenarios(flow.checked, flow.plan);
+  if (generated.capped) {
+    io.stderr(
+      `dandori scenarios: ${
+        tr(
+          `${path}: the exploration stopped after ${MAX_TRIES} runs; some variations were not tried`,
+          `${path}: 探索は ${MAX_TRIES} 回の実行で止まりました。試していない組み合わせがあります`,
+        )[lang]
+      }\n`,
+    );
+  }
+  const text = stringifyJson(generated.scenarios.map(generatedJson), 2) + "\n";
+  if (out === undefined) {
+    io.stdout(text);
+    return 0;
+  }
+  const stem = (path.split("/").pop() ?? path).replace(/\.flow$/, "");
+  const target = `${out.replace(/\/$/, "")}/${stem}.scenarios.json`;
+  const failed = io.writeFile(target, text);
+  if (failed !== null) {
+    io.stderr(`dandori scenarios: ${failed[lang]}\n`);
+    return 1;
+  }
+  io.stderr(`${target}\n`);
+  return 0;
 }

@@ -1,0 +1,621 @@
+/**
+ * `dandori scenarios`: the scenarios a flow's targets are proven on, found by running the flow on
+ * the reference interpreter (5 「シナリオの自動生成」).
+ *
+ * A run is made of choices: the values of the input (an optional value present or not, a list's
+ * length, a bool, an enum's value) and the answer of every attempt of every call (the result,
+ * each declared error, `timeout`, `failure`, a malformed result, a result just outside its range,
+ * a cancel where one can arrive; a book's done, done before and each refusal). The exploration:
+ *
+ * - at each place, an option not used yet is taken first; a place met again in the same run
+ *   repeats its choice (so a loop goes round to its end);
+ * - a run that reaches something new (a statement, an arm, a handler, a second iteration, an
+ *   ending, an answer) is kept, and each of its choices is varied in turn, the rest following
+ *   the rule above;
+ * - strings and numbers are distinct within a run (`id-5`, `1003`); numbers, dates and times
+ *   with a range are chosen inside it.
+ *
+ * Then the families that are not choices of a run: for every ranged place of the input, a run
+ * with that place just outside its range (`input:outside`), and for dates and times a run at
+ * each end (`input:at an end`); for a flow with a period, a run that starts just outside it
+ * (`now:outside`) and one whose later `now` is outside (`<place>:outside`); and the run with the
+ * most calls again with every `json` and empty `T?` of the input left out (`json:omitted`).
+ * A scenario is kept only when it reaches what it was made for. At most `MAX_TRIES` runs are
+ * tried per flow; reaching it is said (`GeneratedScenarios.capped`).
+ * @module
+ */
+
+import { assert, lookup, unreachable } from "../common/assert.ts";
+import type { CheckedFlow } from "./checked.ts";
+import {
+  type Answer,
+  type Answers,
+  type Attempt,
+  DEFAULT_NOW,
+  type Run,
+  runFlow,
+  type Visit,
+} from "./interp.ts";
+import type { Plan, StmtPlan } from "./plan.ts";
+import { dayNumber, dayText, type Range } from "./ranges.ts";
+import { secondText, timestampMs, timestampText } from "./rules.ts";
+import { answerJson } from "./run.ts";
+import type { Ty, TypeTable } from "./types.ts";
+import { isRecord, type Value } from "./values.ts";
+
+/** The most runs the exploration tries for one flow. */
+export const MAX_TRIES = 2_000;
+
+/** One choice made in a run. */
+interface Choice {
+  readonly key: string;
+  readonly option: number;
+}
+
+/** A generated scenario, as `dandori scenarios` writes it. */
+export interface GeneratedScenario {
+  readonly name: string;
+  readonly input: Value;
+  readonly now: readonly [string, string];
+  readonly answers: readonly Answer[];
+  readonly covers: readonly string[];
+}
+
+/** What the generator found. */
+export interface GeneratedScenarios {
+  readonly scenarios: readonly GeneratedScenario[];
+  /** True when `MAX_TRIES` stopped the exploration before it had tried every variation. */
+  readonly capped: boolean;
+}
+
+/** Makes the choices of one run: a script first, then the exploration's rule. */
+class Chooser {
+  readonly made: Choice[] = [];
+  private readonly decided = new Map<string, number>();
+  private following = true;
+
+  /** `widths` collects how many options each place has, for the variations of a kept run. */
+  constructor(
+    private readonly script: readonly Choice[],
+    private readonly used: ReadonlyMap<string, ReadonlySet<number>>,
+    private readonly widths: Map<string, number>,
+  ) {}
+
+  choose(key: string, options: number): number {
+    assert(options > 0, `a choice at ${key} has an option`);
+    this.widths.set(key, Math.max(options, this.widths.get(key) ?? 0));
+    const i = this.made.length;
+    let option: number;
+    const scripted = this.following ? this.script[i] : undefined;
+    if (scripted !== undefined && scripted.key === key && scripted.option < options) option = scripted.option;
+    else {
+      this.following = false;
+      const repeat = this.decided.get(key);
+      if (repeat !== undefined && repeat < options) option = repeat;
+      else {
+        const used = this.used.get(key) ?? new Set<number>();
+        option = [...Array(options).keys()].find((o) => !used.has(o)) ?? 0;
+      }
+    }
+    this.decided.set(key, option);
+    this.made.push({ key, option });
+    return option;
+  }
+}
+
+/** Distinct values within a run. */
+class Counter {
+  private n = 0;
+  next(): number {
+    return ++this.n;
+  }
+}
+
+/** The values of a flow's types, made with choices. */
+class Maker {
+  constructor(
+    private readonly types: TypeTable,
+    private readonly chooser: Chooser,
+    private readonly counter: Counter,
+    private readonly listMost: number,
+  ) {}
+
+  value(t: Ty, range: Range | null, key: string, name: string): Value {
+    switch (t.kind) {
+      case "optional":
+        return this.chooser.choose(`${key}?`, 2) === 0 ? this.value(t.inner, range, key, name) : null;
+      case "list": {
+        const lengths = [1, 0, 2, this.listMost + 1];
+        const n = lengths[this.chooser.choose(`${key}#`, lengths.length)];
+        return Array.from({ length: n }, () => this.value(t.element, range, `${key}[]`, name));
+      }
+      case "bool":
+        return this.chooser.choose(key, 2) === 0;
+      case "enum": {
+        const e = lookup(this.types.enums, t.name, "enum");
+        return e.values[this.chooser.choose(key, e.values.length)];
+      }
+      case "int":
+      case "num":
+        return numberIn(range, 1000n + BigInt(this.counter.next()));
+      case "string":
+        return `${name}-${this.counter.next()}`;
+      case "date":
+        return dateIn(range, this.counter.next());
+      case "timestamp":
+        return timeIn(range, this.counter.next());
+      case "json":
+        return { note: `${name}-${this.counter.next()}` };
+      case "record": {
+        const r = lookup(this.types.records, t.name, "record");
+        const out: Record<string, Value> = {};
+        for (const f of r.fields) out[f.name] = this.value(f.type, f.range, `${key}.${f.name}`, f.name);
+        return out;
+      }
+      default:
+        return unreachable(t, "type");
+    }
+  }
+}
+
+/** `n` inside `range` (the range's own numbers when `n` is outside). */
+function numberIn(range: Range | null, n: bigint): bigint {
+  if (range === null || range.kind !== "number") return n;
+  const lo = range.lo ?? (range.hi === null ? 0n : range.hi - 1000n);
+  const hi = range.hi ?? lo + 1_000_000n;
+  return lo + ((n - lo) % (hi - lo + 1n) + (hi - lo + 1n)) % (hi - lo + 1n);
+}
+
+/** A day inside `range`: from its first day (or 2026-04-01), `n` days on, within its last. */
+function dateIn(range: Range | null, n: number): string {
+  const first = range?.kind === "date" && range.lo !== null ? range.lo : dayNumber("2026-04-01") ?? 0n;
+  let day = first + BigInt(n);
+  if (range?.kind === "date" && range.hi !== null && day > range.hi) day = range.hi;
+  return dayText(day);
+}
+
+/** A time inside `range`: 10:00 of its first day (or 2026-04-01), `n` hours on, within its end. */
+function timeIn(range: Range | null, n: number): string {
+  const firstDay = range?.kind === "time" && range.days?.lo != null
+    ? range.days.lo
+    : dayNumber("2026-04-01") ?? 0n;
+  let ms = Number(firstDay) * 86_400_000 + 10 * 3_600_000 + n * 3_600_000;
+  if (range?.kind === "time" && range.lo !== null) ms = Math.max(ms, Number(range.lo) * 1000);
+  if (range?.kind === "time" && range.hi !== null) ms = Math.min(ms, Number(range.hi) * 1000);
+  return timestampText(ms);
+}
+
+/** The answers of a generated run: chosen at every attempt. */
+class ChosenAnswers implements Answers {
+  constructor(
+    private readonly flow: CheckedFlow,
+    private readonly maker: Maker,
+    private readonly chooser: Chooser,
+  ) {}
+
+  next(a: Attempt): Answer {
+    const options = answerOptions(this.flow, a, this.maker);
+    return options[this.chooser.choose(`${a.place}:${a.attempt}`, options.length)].answer();
+  }
+}
+
+/** The answers an attempt may get, the expected first; each made only when chosen. */
+function answerOptions(flow: CheckedFlow, a: Attempt, maker: Maker): { answer: () => Answer }[] {
+  const m = flow.model;
+  const t = a.task;
+  const ok = (value: () => Value) => ({ answer: (): Answer => ({ kind: "ok", value: value() }) });
+  const error = (e: string) => ({ answer: (): Answer => ({ kind: "error", error: e, cause: null }) });
+  const out: { answer: () => Answer }[] = [];
+  if (t.book !== null) {
+    out.push(ok(() => ({ result: "done" })), ok(() => ({ result: "done_before" })));
+  } else if (t.result === null) out.push(ok(() => null));
+  else {
+    const r = t.result;
+    out.push(ok(() => maker.value(r.type, r.range, `${a.place}:ok`, t.name)));
+  }
+  for (const e of t.errors.keys()) out.push(error(e));
+  out.push(error("timeout"), error("failure"));
+  if (
+    t.book !== null ||
+    (t.result !== null && t.result.type.kind !== "json" && t.result.type.kind !== "optional")
+  ) {
+    out.push(ok(() => ({})));
+  }
+  if (t.result !== null && t.book === null) {
+    const outside = outsideValue(m.types, t.result.type, t.result.range);
+    if (outside !== null) out.push(ok(() => outside));
+  }
+  if (a.cancellable) out.push({ answer: () => ({ kind: "cancel" }) });
+  return out;
+}
+
+/** A value of `t` just outside its range, or null when `t` carries no range. */
+function outsideValue(types: TypeTable, t: Ty, range: Range | null): Value | null {
+  if (range !== null && (t.kind === "int" || t.kind === "num")) {
+    return range.lo !== null ? range.lo - 1n : range.hi !== null ? range.hi + 1n : null;
+  }
+  if (t.kind === "record") {
+    const r = lookup(types.records, t.name, "record");
+    for (const f of r.fields) {
+      const v = outsideValue(types, f.type, f.range);
+      if (v === null) continue;
+      const out: Record<string, Value> = {};
+      for (const g of r.fields) out[g.name] = g === f ? v : sample(types, g.type, g.range);
+      return out;
+    }
+  }
+  return null;
+}
+
+/** Some value of a type, with no choice (for the fields beside the one a family varies). */
+function sample(types: TypeTable, t: Ty, range: Range | null): Value {
+  const maker = new Maker(types, new Chooser([], new Map(), new Map()), new Counter(), 1);
+  return maker.value(t, range, "sample", "sample");
+}
+
+/** What a run reached, as labels: statements, arms, handlers, iterations, answers and the ending. */
+function labels(run: Run): Set<string> {
+  const out = new Set<string>();
+  for (const v of run.visits) out.add(visitLabel(v));
+  for (const c of run.calls) out.add(`${c.place}:${answerLabel(c.answer)}`);
+  const e = run.ending;
+  out.add(e.kind === "fail" ? `end:fail ${e.error}` : `end:${e.kind}`);
+  for (const [name, record] of run.cases) {
+    out.add(`case ${name}:${isRecord(record) ? String(record.state) : "none"}`);
+  }
+  return out;
+}
+
+function visitLabel(v: Visit): string {
+  switch (v.kind) {
+    case "stmt":
+      return v.place;
+    case "arm":
+      return `${v.place}:arm ${v.index + 1}`;
+    case "handler":
+      return `${v.place}:handler ${v.index + 1}`;
+    case "iteration":
+      return v.count === 1 ? `${v.place}:once` : `${v.place}:again`;
+    case "ok":
+    case "done":
+    case "unhandled":
+    case "outside":
+      return `${v.place}:${v.kind}`;
+    default:
+      return unreachable(v, "visit");
+  }
+}
+
+function answerLabel(a: Answer): string {
+  switch (a.kind) {
+    case "ok":
+      if (isRecord(a.value) && Object.keys(a.value).length === 0) return "{}";
+      return isRecord(a.value) && a.value.result === "done_before" ? "done_before" : "ok";
+    case "error":
+      return a.error;
+    case "cancel":
+      return "cancel";
+    default:
+      return unreachable(a, "answer");
+  }
+}
+
+/** One run of the exploration. */
+interface Tried {
+  readonly input: Value;
+  readonly now: readonly [string, string];
+  readonly run: Run;
+  readonly choices: readonly Choice[];
+}
+
+/** The explorer of one flow. */
+class Explorer {
+  private readonly used = new Map<string, Set<number>>();
+  private readonly widths = new Map<string, number>();
+  private readonly seen = new Set<string>();
+  private tries = 0;
+  private readonly listMost: number;
+  readonly kept: { tried: Tried; covers: string[] }[] = [];
+
+  constructor(
+    private readonly flow: CheckedFlow,
+    private readonly plan: Plan,
+    private readonly now: readonly [string, string],
+  ) {
+    this.listMost = smallestFor(plan);
+  }
+
+  get capped(): boolean {
+    return this.tries >= MAX_TRIES;
+  }
+
+  explore(): void {
+    const queue: Choice[][] = [[]];
+    const queued = new Set<string>([""]);
+    while (queue.length > 0 && this.tries < MAX_TRIES) {
+      const script = queue.shift() ?? [];
+      const tried = this.try(script, this.now);
+      const fresh = [...labels(tried.run)].filter((l) => !this.seen.has(l));
+      if (fresh.length === 0) continue;
+      for (const l of fresh) this.seen.add(l);
+      this.kept.push({ tried, covers: fresh });
+      tried.choices.forEach((c, j) => {
+        const options = this.optionsAt(tried.choices, j);
+        for (let o = 0; o < options; o++) {
+          if (o === c.option) continue;
+          const next = [...tried.choices.slice(0, j), { key: c.key, option: o }];
+          const id = next.map((x) => `${x.key}=${x.option}`).join("|");
+          if (queued.has(id)) continue;
+          queued.add(id);
+          queue.push(next);
+        }
+      });
+    }
+  }
+
+  /** How many options the choice at `j` has. */
+  private optionsAt(choices: readonly Choice[], j: number): number {
+    return lookup(this.widths, choices[j].key, "choice's width");
+  }
+
+  try(script: readonly Choice[], now: readonly [string, string], input?: Value): Tried {
+    this.tries++;
+    const chooser = new Chooser(script, this.used, this.widths);
+    const counter = new Counter();
+    const maker = new Maker(this.flow.model.types, chooser, counter, this.listMost);
+    const made = input ?? inputOf(this.flow, maker);
+    const run = runFlow(this.flow, this.plan, {
+      input: made,
+      now,
+      answers: new ChosenAnswers(this.flow, maker, chooser),
+      execution: "run",
+      children: false,
+    });
+    for (const c of chooser.made) {
+      const u = this.used.get(c.key) ?? new Set<number>();
+      u.add(c.option);
+      this.used.set(c.key, u);
+    }
+    return { input: made, now, run, choices: chooser.made };
+  }
+}
+
+/** The smallest `at most` of the flow's `for` loops: a list one longer reaches `Dandori.TooManyItems`. */
+function smallestFor(plan: Plan): number {
+  let most = Infinity;
+  const walk = (ss: readonly StmtPlan[]): void => {
+    for (const s of ss) {
+      if (s.kind === "for") most = Math.min(most, s.atMost);
+      if (s.kind === "for" || s.kind === "repeat") walk(s.body);
+      if (s.kind === "match") { for (const a of s.arms) walk(a.body); }
+      if (s.kind === "call") { for (const h of s.call.handlers) walk(h.body); }
+    }
+  };
+  walk(plan.blocks.flow);
+  walk(plan.blocks.failure ?? []);
+  walk(plan.blocks.cancel ?? []);
+  return Number.isFinite(most) ? most : 2;
+}
+
+function inputOf(flow: CheckedFlow, maker: Maker): Value {
+  const out: Record<string, Value> = {};
+  for (const f of flow.model.inputs) out[f.name] = maker.value(f.type, f.range, `input:${f.name}`, f.name);
+  return out;
+}
+
+/** The `now` of a flow's runs (20.3): the default, or the nearest time inside the period. */
+export function runNow(flow: CheckedFlow): string {
+  const p = flow.model.period;
+  if (p === null) return DEFAULT_NOW;
+  const inside = (ms: number) =>
+    (p.lo === null || ms >= Number(p.lo) * 1000) && (p.hi === null || ms <= Number(p.hi) * 1000);
+  const base = timestampMs(DEFAULT_NOW) ?? 0;
+  if (inside(base)) return DEFAULT_NOW;
+  const candidates: number[] = [];
+  for (let k = -240; k <= 240; k++) {
+    const d = new Date(base);
+    const t = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + k + 1, 0, 15, 30, 0);
+    if (inside(t)) candidates.push(t);
+  }
+  candidates.sort((a, b) => Math.abs(a - base) - Math.abs(b - base) || a - b);
+  return timestampText(candidates[0] ?? Number(p.lo ?? 0n) * 1000);
+}
+
+/** The time just outside a period: the first second after it, or the last before it. */
+function justOutside(range: Range): string | null {
+  if (range.hi !== null) return timestampText((Number(range.hi) + 1) * 1000);
+  if (range.lo !== null) return timestampText((Number(range.lo) - 1) * 1000);
+  return null;
+}
+
+/**
+ * Generates the scenarios of a checked flow.
+ *
+ * @example
+ * ```ts
+ * const { scenarios, capped } = generateFlowScenarios(checked, lower(checked));
+ * ```
+ */
+export function generateFlowScenarios(flow: CheckedFlow, plan: Plan): GeneratedScenarios {
+  const now = runNow(flow);
+  const explorer = new Explorer(flow, plan, [now, now]);
+  explorer.explore();
+  const out: { tried: Tried; covers: string[] }[] = [...explorer.kept];
+  out.push(...families(flow, plan, explorer, now));
+  return {
+    scenarios: out.map(({ tried, covers }, i) => ({
+      name: `run ${i + 1}`,
+      input: tried.input,
+      now: tried.now,
+      answers: tried.run.calls.map((c) => c.answer),
+      covers,
+    })),
+    capped: explorer.capped,
+  };
+}
+
+/** The families that are not choices of a run, each kept when it reaches what it is made for. */
+function families(
+  flow: CheckedFlow,
+  plan: Plan,
+  explorer: Explorer,
+  now: string,
+): { tried: Tried; covers: string[] }[] {
+  const m = flow.model;
+  const out: { tried: Tried; covers: string[] }[] = [];
+  const first = explorer.kept[0]?.tried;
+  if (first === undefined) return out;
+  const keep = (tried: Tried, label: string, ok: (r: Run) => boolean) => {
+    if (ok(tried.run)) out.push({ tried, covers: [label] });
+  };
+  for (const place of rangedPlaces(m.types, m.inputs, first.input)) {
+    const input = setAt(first.input, place.path, place.outside);
+    keep(
+      explorer.try([], [now, now], input),
+      `input:outside ${place.text}`,
+      (r) => r.ending.kind === "fail" && r.ending.error === "Dandori.BadInput",
+    );
+    for (const end of place.ends) {
+      const at = setAt(first.input, place.path, end);
+      const base = first.choices.filter((c) => !c.key.startsWith("input:"));
+      keep(
+        explorer.try(base, [now, now], at),
+        `input:at an end ${place.text}`,
+        (r) => !(r.ending.kind === "fail" && r.ending.error === "Dandori.BadInput"),
+      );
+    }
+  }
+  if (m.period !== null) {
+    const outside = justOutside(m.period);
+    if (outside !== null) {
+      keep(
+        explorer.try([], [outside, outside], first.input),
+        "now:outside",
+        (r) => r.ending.kind === "fail" && r.ending.error === "Dandori.OutOfPeriod" && r.calls.length === 0,
+      );
+      const later = explorer.try(
+        first.choices.filter((c) => !c.key.startsWith("input:")),
+        [now, outside],
+        first.input,
+      );
+      const failedAt = later.run.visits.find((v) => v.kind === "outside");
+      if (failedAt !== undefined) keep(later, `${failedAt.place}:outside`, () => true);
+    }
+  }
+  const most = [...explorer.kept].sort((a, b) => b.tried.run.calls.length - a.tried.run.calls.length)[0]
+    ?.tried;
+  if (most !== undefined) {
+    const omitted = omitOptional(m.types, m.inputs, most.input);
+    if (omitted !== null) {
+      keep(
+        explorer.try(most.choices.filter((c) => !c.key.startsWith("input:")), most.now, omitted),
+        "json:omitted",
+        () => true,
+      );
+    }
+  }
+  return out;
+}
+
+/** A ranged place of the input: its path, the value just outside, and the ends of a date or time range. */
+interface RangedPlace {
+  readonly path: readonly (string | number)[];
+  readonly text: string;
+  readonly outside: Value;
+  readonly ends: readonly Value[];
+}
+
+function rangedPlaces(
+  types: TypeTable,
+  fields: readonly { name: string; type: Ty; range: Range | null }[],
+  value: Value,
+): RangedPlace[] {
+  const out: RangedPlace[] = [];
+  const walk = (t: Ty, range: Range | null, v: Value, path: (string | number)[]) => {
+    if (v === null || v === undefined) return;
+    if (t.kind === "optional") return walk(t.inner, range, v, path);
+    if (t.kind === "list") {
+      if (Array.isArray(v) && v.length > 0) walk(t.element, range, v[0], [...path, 0]);
+      return;
+    }
+    if (t.kind === "record") {
+      const r = lookup(types.records, t.name, "record");
+      for (const f of r.fields) if (isRecord(v)) walk(f.type, f.range, v[f.name] ?? null, [...path, f.name]);
+      return;
+    }
+    if (range === null) return;
+    const text = path.join(".");
+    if (range.kind === "number" && (range.lo !== null || range.hi !== null)) {
+      out.push({ path, text, outside: range.hi !== null ? range.hi + 1n : (range.lo ?? 0n) - 1n, ends: [] });
+    } else if (range.kind === "date" && (range.lo !== null || range.hi !== null)) {
+      out.push({
+        path,
+        text,
+        outside: range.hi !== null ? dayText(range.hi + 1n) : dayText((range.lo ?? 0n) - 1n),
+        ends: [range.lo, range.hi].filter((x): x is bigint => x !== null).map(dayText),
+      });
+    } else if (range.kind === "time" && (range.lo !== null || range.hi !== null)) {
+      out.push({
+        path,
+        text,
+        outside: range.hi !== null
+          ? timestampText((Number(range.hi) + 1) * 1000)
+          : timestampText((Number(range.lo ?? 0n) - 1) * 1000),
+        ends: [
+          ...(range.lo === null ? [] : [timestampText(Number(range.lo) * 1000)]),
+          ...(range.hi === null ? [] : [`${secondText(Number(range.hi) * 1000)}.5Z`]),
+        ],
+      });
+    }
+  };
+  for (const f of fields) walk(f.type, f.range, isRecord(value) ? value[f.name] ?? null : null, [f.name]);
+  return out;
+}
+
+function setAt(v: Value, path: readonly (string | number)[], x: Value): Value {
+  if (path.length === 0) return x;
+  const [head, ...rest] = path;
+  if (typeof head === "number") {
+    assert(Array.isArray(v), "a list's place");
+    return v.map((item, i) => i === head ? setAt(item, rest, x) : item);
+  }
+  assert(isRecord(v), "a record's place");
+  return { ...v, [head]: setAt(v[head] ?? null, rest, x) };
+}
+
+/** The input without its `json` and empty `T?` fields (at any depth), or null when it has none to leave out. */
+function omitOptional(
+  types: TypeTable,
+  fields: readonly { name: string; type: Ty }[],
+  value: Value,
+): Value | null {
+  let changed = false;
+  const strip = (fs: readonly { name: string; type: Ty }[], v: Value): Value => {
+    if (!isRecord(v)) return v;
+    const out: Record<string, Value> = {};
+    for (const f of fs) {
+      const x = v[f.name];
+      if (x === undefined) continue;
+      if (f.type.kind === "json" || (f.type.kind === "optional" && x === null)) {
+        changed = true;
+        continue;
+      }
+      const t = f.type.kind === "optional" ? f.type.inner : f.type;
+      out[f.name] = t.kind === "record" ? strip(lookup(types.records, t.name, "record").fields, x) : x;
+    }
+    return out;
+  };
+  const out = strip(fields, value);
+  return changed ? out : null;
+}
+
+/** A generated scenario as a scenario file holds it (`now` only when it is not the default). */
+export function generatedJson(s: GeneratedScenario): Record<string, Value> {
+  const out: Record<string, Value> = { name: s.name, input: s.input };
+  if (s.now[0] !== DEFAULT_NOW || s.now[1] !== DEFAULT_NOW) {
+    out.now = s.now[0] === s.now[1] ? s.now[0] : [...s.now];
+  }
+  out.answers = s.answers.map(answerJson);
+  out.covers = [...s.covers];
+  return out;
+}
