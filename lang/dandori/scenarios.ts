@@ -441,7 +441,7 @@ export function generateFlowScenarios(flow: CheckedFlow, plan: Plan): GeneratedS
   const explorer = new Explorer(flow, plan, [now, now]);
   explorer.explore();
   const out: { tried: Tried; covers: string[] }[] = [...explorer.kept];
-  out.push(...families(flow, plan, explorer, now));
+  out.push(...families(flow, explorer, now));
   return {
     scenarios: out.map(({ tried, covers }, i) => ({
       name: `run ${i + 1}`,
@@ -457,7 +457,6 @@ export function generateFlowScenarios(flow: CheckedFlow, plan: Plan): GeneratedS
 /** The families that are not choices of a run, each kept when it reaches what it is made for. */
 function families(
   flow: CheckedFlow,
-  plan: Plan,
   explorer: Explorer,
   now: string,
 ): { tried: Tried; covers: string[] }[] {
