@@ -46,10 +46,11 @@ import { isRecord, type Value } from "./values.ts";
 /** The most runs the exploration tries for one flow. */
 export const MAX_TRIES = 2_000;
 
-/** One choice made in a run. */
+/** One choice made in a run; `label` names a value's choice for the run's covers. */
 interface Choice {
   readonly key: string;
   readonly option: number;
+  readonly label?: string;
 }
 
 /** A generated scenario, as `dandori scenarios` writes it. */
@@ -81,7 +82,7 @@ class Chooser {
     private readonly widths: Map<string, number>,
   ) {}
 
-  choose(key: string, options: number): number {
+  choose(key: string, options: number, names?: readonly string[]): number {
     assert(options > 0, `a choice at ${key} has an option`);
     this.widths.set(key, Math.max(options, this.widths.get(key) ?? 0));
     const i = this.made.length;
@@ -98,7 +99,7 @@ class Chooser {
       }
     }
     this.decided.set(key, option);
-    this.made.push({ key, option });
+    this.made.push(names === undefined ? { key, option } : { key, option, label: `${key} ${names[option]}` });
     return option;
   }
 }
@@ -123,17 +124,19 @@ class Maker {
   value(t: Ty, range: Range | null, key: string, name: string): Value {
     switch (t.kind) {
       case "optional":
-        return this.chooser.choose(`${key}?`, 2) === 0 ? this.value(t.inner, range, key, name) : null;
+        return this.chooser.choose(`${key}?`, 2, ["some", "none"]) === 0
+          ? this.value(t.inner, range, key, name)
+          : null;
       case "list": {
         const lengths = [1, 0, 2, this.listMost + 1];
-        const n = lengths[this.chooser.choose(`${key}#`, lengths.length)];
+        const n = lengths[this.chooser.choose(`${key}#`, lengths.length, lengths.map((l) => `length ${l}`))];
         return Array.from({ length: n }, () => this.value(t.element, range, `${key}[]`, name));
       }
       case "bool":
-        return this.chooser.choose(key, 2) === 0;
+        return this.chooser.choose(key, 2, ["true", "false"]) === 0;
       case "enum": {
         const e = lookup(this.types.enums, t.name, "enum");
-        return e.values[this.chooser.choose(key, e.values.length)];
+        return e.values[this.chooser.choose(key, e.values.length, e.values)];
       }
       case "int":
       case "num":
@@ -335,7 +338,11 @@ class Explorer {
     while (queue.length > 0 && this.tries < MAX_TRIES) {
       const script = queue.shift() ?? [];
       const tried = this.try(script, this.now);
-      const fresh = [...labels(tried.run)].filter((l) => !this.seen.has(l));
+      const reached = [
+        ...labels(tried.run),
+        ...tried.choices.flatMap((c) => c.label === undefined ? [] : [c.label]),
+      ];
+      const fresh = [...new Set(reached)].filter((l) => !this.seen.has(l));
       if (fresh.length === 0) continue;
       for (const l of fresh) this.seen.add(l);
       this.kept.push({ tried, covers: fresh });
