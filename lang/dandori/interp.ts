@@ -89,7 +89,13 @@ export class ScenarioError extends Error {
 /** How a run ended. */
 export type Ending =
   | { readonly kind: "succeed"; readonly outputs: Readonly<Record<string, Value>> | null }
-  | { readonly kind: "fail"; readonly error: string; readonly reason: string | null }
+  | {
+    readonly kind: "fail";
+    readonly error: string;
+    readonly reason: string | null;
+    /** The cases a `fail … leaving` hands over; null when no `fail` statement ended the run. */
+    readonly leaving?: readonly string[];
+  }
   | { readonly kind: "cancelled" };
 
 /** One attempt of a call as the run records it. */
@@ -104,9 +110,14 @@ export interface CallRecord {
   readonly loops: readonly number[];
   readonly execution: string;
   readonly answer: Answer;
+  /** What the run did with the answer. */
+  readonly then: AfterAnswer;
   /** The child flow's own calls, when `--children run` ran it. */
   readonly child: readonly CallRecord[] | null;
 }
+
+/** What a run does with an answer: goes on, tries again, runs a handler, leaves the block, or stops. */
+export type AfterAnswer = "ok" | "bad response" | "retried" | "handled" | "unhandled" | "cancel";
 
 /** What one run did. */
 export interface Run {
@@ -381,7 +392,11 @@ class Interp {
         return NEXT;
       case "succeed": {
         const outputs: Record<string, Value> = {};
-        for (const o of s.outputs) outputs[o.name.text] = this.expr(o.value, ctx);
+        const given = new Map(s.outputs.map((o) => [o.name.text, o.value]));
+        for (const o of this.flow.model.outputs) {
+          const e = given.get(o.name);
+          outputs[o.name] = e === undefined ? null : this.expr(e, ctx);
+        }
         return {
           kind: "end",
           ending: { kind: "succeed", outputs: this.flow.model.outputs.length === 0 ? null : outputs },
@@ -542,7 +557,7 @@ class Interp {
         execution: this.o.execution,
       };
       const { answer, child } = this.ask(a, task);
-      this.calls.push({
+      const record: { -readonly [K in keyof CallRecord]: CallRecord[K] } = {
         line: s.line,
         place,
         task: task.name,
@@ -552,20 +567,29 @@ class Interp {
         loops: ctx.loops,
         execution: this.o.execution,
         answer,
+        then: "cancel",
         child,
-      });
+      };
+      this.calls.push(record);
       if (answer.kind === "cancel") return { kind: "cancel" };
-      if (answer.kind === "ok") return this.answered(s, task, plan, answer.value, args, ctx);
+      if (answer.kind === "ok") {
+        const f = this.answered(s, task, plan, answer.value, args, ctx);
+        record.then = f.kind === "raised" ? "bad response" : "ok";
+        return f;
+      }
       if (answer.error === "timeout") this.advanceTo(this.clockMs + this.timeoutMs(plan, args));
       const retrier = retrierFor(plan.retry, answer.error);
       if (retrier !== null) {
         const tried = used.get(retrier) ?? 0;
         if (tried < retrier.maxAttempts) {
           used.set(retrier, tried + 1);
+          record.then = "retried";
           this.advanceTo(this.clockMs + retryDelayMs(retrier, tried + 1));
           continue;
         }
       }
+      const handled = s.handlers.some((h) => h.errors.some((e) => e.text === answer.error));
+      record.then = handled ? "handled" : "unhandled";
       return this.handle(s, task, answer, ctx);
     }
   }
