@@ -6,6 +6,7 @@
 
 import type { Reporter } from "../common/reporter.ts";
 import { tr } from "../common/text.ts";
+import type { ChoboCode } from "./codes.ts";
 import type { Outcome } from "./interp.ts";
 import type { Account, Book, Move, Transfer } from "./model.ts";
 import { operationLines, quantityText } from "./report.ts";
@@ -26,7 +27,7 @@ function opOf(t: Transfer): "do" | "hold" {
 }
 
 /** Runs every check of this module on a book that resolved without errors. */
-export function searchChecks(book: Book, r: Reporter): void {
+export function searchChecks(book: Book, r: Reporter<ChoboCode>): void {
   sameAccountMoves(book, r);
   onlyFilling(book, r);
   alwaysRefused(book, r);
@@ -34,7 +35,7 @@ export function searchChecks(book: Book, r: Reporter): void {
 }
 
 /** E012: a move whose source and target are the same account, parameters and all. */
-function sameAccountMoves(book: Book, r: Reporter): void {
+function sameAccountMoves(book: Book, r: Reporter<ChoboCode>): void {
   for (const t of book.transfers) {
     for (const m of t.moves) {
       if (!sameRef(m.from, m.to)) continue;
@@ -67,7 +68,7 @@ function moves(book: Book): Move[] {
 }
 
 /** W101: an inside account that transfers put into and none takes from. */
-function onlyFilling(book: Book, r: Reporter): void {
+function onlyFilling(book: Book, r: Reporter<ChoboCode>): void {
   const all = moves(book);
   for (const a of book.accounts) {
     if (a.outside || all.some((m) => m.from.account === a)) continue;
@@ -99,7 +100,7 @@ function onlyFilling(book: Book, r: Reporter): void {
 }
 
 /** W102: a transfer that takes from an account with a lower bound of 0 or more that nothing fills. */
-function alwaysRefused(book: Book, r: Reporter): void {
+function alwaysRefused(book: Book, r: Reporter<ChoboCode>): void {
   const all = moves(book);
   for (const t of book.transfers) {
     const m = t.moves.find((m) =>
@@ -150,7 +151,7 @@ function net(t: Transfer, ref: Move["from"], amounts: ReadonlyMap<string, bigint
  * of moves on one account — a take before a put on a lower bound, a put before a take on an upper
  * bound; in a hold, what one move puts in (or takes out) is held and never counts for another.
  */
-function moveOrder(book: Book, r: Reporter): void {
+function moveOrder(book: Book, r: Reporter<ChoboCode>): void {
   for (const t of book.transfers) {
     const held = t.pending !== null;
     const reported = new Set<number>();
@@ -221,7 +222,7 @@ function findOrderRefusal(
 }
 
 function report(
-  r: Reporter,
+  r: Reporter<ChoboCode>,
   t: Transfer,
   i: number,
   j: number,

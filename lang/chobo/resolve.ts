@@ -7,6 +7,7 @@
 
 import type { Reporter } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
+import type { ChoboCode } from "./codes.ts";
 import {
   type Account,
   type AccountRef,
@@ -50,7 +51,7 @@ export const BUILTIN_REASONS: readonly string[] = [
 export const MAX_SCALE = 18;
 
 /** Resolves names and checks types; returns the book when the reporter has no error afterwards. */
-export function resolveBook(ast: BookAst, r: Reporter): Book | null {
+export function resolveBook(ast: BookAst, r: Reporter<ChoboCode>): Book | null {
   const header = ast.headers[0];
   for (const extra of ast.headers.slice(1)) {
     r.error("E003", { line: extra.line, col: 1 }, tr("a second `book` line", "二つ目の `book` の行です"), {
@@ -112,7 +113,7 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
-function duplicate(r: Reporter, name: Word, what: Text, firstLine: number): void {
+function duplicate(r: Reporter<ChoboCode>, name: Word, what: Text, firstLine: number): void {
   r.error(
     "E003",
     name,
@@ -127,7 +128,7 @@ function duplicate(r: Reporter, name: Word, what: Text, firstLine: number): void
 }
 
 function duplicateItem(
-  r: Reporter,
+  r: Reporter<ChoboCode>,
   at: { line: number; col: number },
   item: string,
   owner: Word,
@@ -146,7 +147,7 @@ function duplicateItem(
   );
 }
 
-function resolveUnit(u: UnitAst, r: Reporter): Unit {
+function resolveUnit(u: UnitAst, r: Reporter<ChoboCode>): Unit {
   let scale = 0;
   if (u.scale !== null) {
     if (!/^[0-9]+$/.test(u.scale.text) || Number(u.scale.text) > MAX_SCALE) {
@@ -213,7 +214,11 @@ export function parseQuantity(text: string, scale: number, allowNegative: boolea
   return sign === "-" ? -magnitude : magnitude;
 }
 
-function resolveAccount(a: AccountAst, units: ReadonlyMap<string, Unit>, r: Reporter): Account | null {
+function resolveAccount(
+  a: AccountAst,
+  units: ReadonlyMap<string, Unit>,
+  r: Reporter<ChoboCode>,
+): Account | null {
   const params = resolveAccountParams(a.params, r);
   const unit = units.get(a.unit.text);
   if (unit === undefined) {
@@ -309,7 +314,7 @@ function resolveAccount(a: AccountAst, units: ReadonlyMap<string, Unit>, r: Repo
   };
 }
 
-function resolveAccountParams(ps: readonly ParamAst[], r: Reporter): string[] | null {
+function resolveAccountParams(ps: readonly ParamAst[], r: Reporter<ChoboCode>): string[] | null {
   let ok = true;
   const seen = new Set<string>();
   for (const p of ps) {
@@ -344,7 +349,7 @@ function resolveAccountParams(ps: readonly ParamAst[], r: Reporter): string[] | 
 }
 
 /** A bound's value and reason; the value is read only when the account's unit resolved. */
-function resolveBound(b: BoundAst, unit: Unit | undefined, r: Reporter): Bound | null {
+function resolveBound(b: BoundAst, unit: Unit | undefined, r: Reporter<ChoboCode>): Bound | null {
   let ok = unit !== undefined;
   const value = unit === undefined ? null : parseQuantity(b.value.text, unit.scale, true);
   if (unit !== undefined && typeof value !== "bigint" && value !== null) {
@@ -399,7 +404,7 @@ function resolveBound(b: BoundAst, unit: Unit | undefined, r: Reporter): Bound |
   return { value, reason: b.reason.text, line: b.line, col: b.col };
 }
 
-function unknownUnit(r: Reporter, w: Word, units: ReadonlyMap<string, Unit>): void {
+function unknownUnit(r: Reporter<ChoboCode>, w: Word, units: ReadonlyMap<string, Unit>): void {
   const known = [...units.keys()].join(", ");
   r.error("E002", w, tr(`no unit is named ${w.text}`, `${w.text} という単位はありません`), {
     hint: known === "" ? tr(`declare it: \`unit ${w.text}\``, `宣言してください: \`unit ${w.text}\``) : tr(
@@ -414,7 +419,7 @@ function resolveTransfer(
   units: ReadonlyMap<string, Unit>,
   accounts: ReadonlyMap<string, Account>,
   accountLines: ReadonlyMap<string, number>,
-  r: Reporter,
+  r: Reporter<ChoboCode>,
 ): Transfer | null {
   const errorsBefore = r.diagnostics.length;
   const params = new Map<string, Param>();
@@ -579,7 +584,11 @@ function resolveTransfer(
   };
 }
 
-function resolveKey(t: TransferAst, params: ReadonlyMap<string, Param>, r: Reporter): string[] | null {
+function resolveKey(
+  t: TransferAst,
+  params: ReadonlyMap<string, Param>,
+  r: Reporter<ChoboCode>,
+): string[] | null {
   const k = t.keys[0];
   if (k === undefined) {
     const strings = t.params.filter((p) => p.type.text === "string").map((p) => p.name.text);
@@ -641,7 +650,7 @@ function resolveKey(t: TransferAst, params: ReadonlyMap<string, Param>, r: Repor
   return ok ? k.names.map((w) => w.text) : null;
 }
 
-function resolvePending(p: PendingAst, r: Reporter): Pending | null {
+function resolvePending(p: PendingAst, r: Reporter<ChoboCode>): Pending | null {
   const end = p.end;
   if (end.kind === "never") return { expires: "never" };
   if (end.kind === "missing") {
@@ -690,7 +699,7 @@ function resolveRef(
   params: ReadonlyMap<string, Param>,
   accounts: ReadonlyMap<string, Account>,
   accountLines: ReadonlyMap<string, number>,
-  r: Reporter,
+  r: Reporter<ChoboCode>,
 ): AccountRef | null {
   const account = accounts.get(ref.name.text);
   if (account === undefined) {

@@ -415,7 +415,7 @@ type Block =
  * const ast = parseBook(text, r);
  * ```
  */
-export function parseBook(text: string, r: Reporter): BookAst {
+export function parseBook(text: string, r: Reporter<"E001">): BookAst {
   const ast: BookAst = { headers: [], descriptions: [], units: [], accounts: [], transfers: [] };
   const sourceLines = text.split("\n").map((l) => l.endsWith("\r") ? l.slice(0, -1) : l);
   let block: Block = { kind: "none" };
