@@ -14,6 +14,7 @@ import { accountText, holdText, Ledger, type Outcome } from "./interp.ts";
 import type { Account, Book, Move, Transfer, Unit } from "./model.ts";
 import type { Page, PageAccount, PageBalance, PageFlow, PageStep, PageTransfer, WordKey } from "./page.ts";
 import { type OpRefusals, refusalsOf } from "./refusals.ts";
+import type { BuiltinReason } from "./resolve.ts";
 import { keyLine, operationLines, quantityText, type Scale, scaledCallText } from "./report.ts";
 import { outcomeText } from "./run.ts";
 import { type Branch, runScenario, type Scenario } from "./scenario.ts";
@@ -177,7 +178,7 @@ function meaning(r: OpRefusals["refusals"][number], lang: Lang): string {
         `移動が ${a.name} を上限 ${v} より上にする`,
       )[lang];
   }
-  const texts: Record<string, [string, string]> = {
+  const texts: Record<BuiltinReason, [string, string]> = {
     key_conflict: ["the same key was used with other content", "同じキーで中身が違う"],
     already_refused: ["the key was refused by a bound before", "そのキーは前に境界で拒否された"],
     same_account: ["a move's source and target are the same account", "移動の元と先が同じ勘定"],

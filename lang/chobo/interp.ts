@@ -10,6 +10,7 @@
 
 import { type Text, tr } from "../common/text.ts";
 import type { Bound, Move, Transfer } from "./model.ts";
+import type { BuiltinReason } from "./resolve.ts";
 
 /** The operations of seed 1.5: `do` for immediate transfers, `hold`/`post`/`void` for pending ones. */
 export type OpName = "do" | "hold" | "post" | "void";
@@ -63,12 +64,26 @@ export interface BoundRefusal {
   readonly bound: Bound;
 }
 
-/** The result of one operation (seed 1.5): done, done before, refused with a reason, or failed. */
+/**
+ * The result of one operation (seed 1.5): done, done before, refused with a reason, or failed. A
+ * refusal's reason is a `BuiltinReason` or the reason of the bound that refused; `at` says where,
+ * when whoever ran the operation can tell (the reference interpreter can, a client cannot).
+ */
 export type Outcome =
   | { readonly kind: "done" }
   | { readonly kind: "done_before" }
   | { readonly kind: "refused"; readonly reason: string; readonly at: BoundRefusal | null }
   | { readonly kind: "failed"; readonly why: Text };
+
+/** A refusal with one of chobo's own reasons, which no bound stands behind. */
+export function refused(reason: BuiltinReason): Outcome {
+  return { kind: "refused", reason, at: null };
+}
+
+/** True when `o` is refused with chobo's own `reason`, or with the reason of the bound `reason`. */
+export function isRefused(o: Outcome | null, reason: BuiltinReason | Bound): boolean {
+  return o?.kind === "refused" && o.reason === (typeof reason === "string" ? reason : reason.reason);
+}
 
 interface KeyRecord {
   readonly content: string;
@@ -339,10 +354,6 @@ export class Ledger {
     this.holds_.set(k, { ...h, state: "voided" });
     return { kind: "done" };
   }
-}
-
-function refused(reason: string): Outcome {
-  return { kind: "refused", reason, at: null };
 }
 
 function boundRefusal(

@@ -7,7 +7,7 @@
 import type { Reporter } from "../common/reporter.ts";
 import { tr } from "../common/text.ts";
 import type { ChoboCode } from "./codes.ts";
-import type { Outcome } from "./interp.ts";
+import { isRefused, type Outcome } from "./interp.ts";
 import type { Account, Book, Move, Transfer } from "./model.ts";
 import { operationLines, quantityText } from "./report.ts";
 import { amountChoices, feed, lastOutcome, makeDone, planFor, play, Symbols } from "./search.ts";
@@ -41,8 +41,7 @@ function sameAccountMoves(book: Book, r: Reporter<ChoboCode>): void {
       if (!sameRef(m.from, m.to)) continue;
       const syms = new Symbols();
       const played = play(book, [{ kind: "call", plan: planFor(t, opOf(t), syms) }]);
-      const o = lastOutcome(played);
-      if (o.kind !== "refused" || o.reason !== "same_account") continue;
+      if (!isRefused(lastOutcome(played), "same_account")) continue;
       const k = refText(m.from);
       r.error(
         "E012",

@@ -36,7 +36,7 @@ import { TIME_WORDS } from "./syntax.ts";
 import { isMoney } from "./units.ts";
 
 /** The refusal reasons chobo itself answers (seed 2.7); a bound cannot be refused as one of them. */
-export const BUILTIN_REASONS: readonly string[] = [
+export const BUILTIN_REASONS = [
   "key_conflict",
   "already_refused",
   "same_account",
@@ -45,7 +45,15 @@ export const BUILTIN_REASONS: readonly string[] = [
   "already_voided",
   "expired",
   "over_hold",
-];
+] as const;
+
+/** A refusal reason chobo itself answers; a bound's reason is any other name its book gives. */
+export type BuiltinReason = typeof BUILTIN_REASONS[number];
+
+/** True when `reason` is one chobo itself answers. */
+export function isBuiltinReason(reason: string): reason is BuiltinReason {
+  return (BUILTIN_REASONS as readonly string[]).includes(reason);
+}
 
 /** The largest `scale`: 10¹⁸ still fits in 2⁶³ − 1, 10¹⁹ does not. */
 export const MAX_SCALE = 18;
@@ -383,7 +391,7 @@ function resolveBound(b: BoundAst, unit: Unit | undefined, r: Reporter<ChoboCode
       },
     );
     ok = false;
-  } else if (BUILTIN_REASONS.includes(b.reason.text)) {
+  } else if (isBuiltinReason(b.reason.text)) {
     r.error(
       "E023",
       b.reason,

@@ -7,9 +7,10 @@
  * @module
  */
 
-import type { Call, OpName, Outcome } from "./interp.ts";
-import type { Account, Book, Move, Transfer } from "./model.ts";
+import { type Call, isRefused, type OpName, type Outcome } from "./interp.ts";
+import type { Account, Book, Bound, Move, Transfer } from "./model.ts";
 import { accountKindText, quantityText } from "./report.ts";
+import type { BuiltinReason } from "./resolve.ts";
 import { type Branch, runScenario, type Scenario, type Step } from "./scenario.ts";
 import {
   type Act,
@@ -45,9 +46,10 @@ function lastResult(b: Branch): Outcome | null {
   return last?.kind === "call" ? last.outcome : null;
 }
 
-function is(o: Outcome | null, kind: string, reason?: string): boolean {
+/** True when `o` ends as `kind`, and a refusal with `reason` (chobo's own or a bound's) if given. */
+function is(o: Outcome | null, kind: Outcome["kind"], reason?: BuiltinReason | Bound): boolean {
   if (o === null) return false;
-  if (kind === "refused") return o.kind === "refused" && (reason === undefined || o.reason === reason);
+  if (kind === "refused") return reason === undefined ? o.kind === "refused" : isRefused(o, reason);
   return o.kind === kind;
 }
 
@@ -75,7 +77,13 @@ class Collector {
   }
 
   /** A scenario with one outcome whose last call ends as `kind` (and `reason`). */
-  single(name: string, titleJa: string, steps: readonly GenStep[] | null, kind: string, reason?: string) {
+  single(
+    name: string,
+    titleJa: string,
+    steps: readonly GenStep[] | null,
+    kind: Outcome["kind"],
+    reason?: BuiltinReason | Bound,
+  ) {
     this.add(name, titleJa, steps, (bs) => bs.length === 1 && is(lastResult(bs[0]), kind, reason));
   }
 }
@@ -166,7 +174,7 @@ function boundFamilies(book: Book, c: Collector): void {
             `境界: ${t.name}.${op} のあとの ${k} が${ja}`,
             steps,
             passes ? "done" : "refused",
-            passes ? undefined : bound.reason,
+            passes ? undefined : bound,
           );
         }
       }
@@ -207,7 +215,7 @@ function keyFamilies(book: Book, c: Collector): void {
       if (lower === null) continue;
       const s = new Symbols();
       const plan = planFor(t, op, s, new Map(), amountsFor(t, m, lower.value >= 0n ? 1n : -lower.value + 1n));
-      const refused = feed(book, [], plan, s, 0, (o) => o.kind === "refused" && o.reason === lower.reason);
+      const refused = feed(book, [], plan, s, 0, (o) => isRefused(o, lower));
       c.single(
         `key: ${t.name}.${op} again after it was refused with ${lower.reason}`,
         `キー: ${lower.reason} で拒否されたあとの同じ ${t.name}.${op}`,
@@ -358,7 +366,7 @@ function togetherFamilies(book: Book, c: Collector): void {
               if (last.kind !== "together") return false;
               const results = last.callers.map((r) => r[0].outcome);
               return results.filter((o) => o.kind === "done").length === 1 &&
-                results.filter((o) => o.kind === "refused" && o.reason === bound.reason).length === 1;
+                results.filter((o) => isRefused(o, bound)).length === 1;
             }),
         );
       }

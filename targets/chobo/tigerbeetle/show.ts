@@ -16,6 +16,7 @@
 
 import { type Call, Ledger } from "../../../lang/chobo/interp.ts";
 import type { Book } from "../../../lang/chobo/model.ts";
+import type { BuiltinReason } from "../../../lang/chobo/resolve.ts";
 import { callText } from "../../../lang/chobo/run.ts";
 import type { Scenario } from "../../../lang/chobo/scenario.ts";
 import { type Lang, tr } from "../../../lang/common/text.ts";
@@ -42,7 +43,7 @@ export interface SentOperation {
   readonly openings: readonly TbTransfer[];
   readonly chain: readonly ChainEntry[];
   /** What the client answers without sending (more): `same_account` or `no_such_hold`. */
-  readonly answered: "same_account" | "no_such_hold" | null;
+  readonly answered: Extract<BuiltinReason, "same_account" | "no_such_hold"> | null;
 }
 
 /** One step: a call, a pass (nothing sent), or each caller's calls. */
