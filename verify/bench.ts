@@ -154,7 +154,8 @@ async function benchPostgres(): Promise<void> {
         callStatement(book, {
           transfer: receive,
           op: "do",
-          args: new Map<string, string | bigint>([["納品書", "d"], ["sku", "s"], ["数", 1000000000n]]),
+          strings: new Map([["納品書", "d"], ["sku", "s"]]),
+          amounts: new Map([["数", 1000000000n]]),
         }, tenant),
       );
       const floor = await measure(db, connections, TOTAL, (c, n) => ({
@@ -169,7 +170,8 @@ async function benchPostgres(): Promise<void> {
           callStatement(book, {
             transfer: receive,
             op: "do",
-            args: new Map<string, string | bigint>([["納品書", `r-${c}-${n}`], ["sku", "s"], ["数", 1n]]),
+            strings: new Map([["納品書", `r-${c}-${n}`], ["sku", "s"]]),
+            amounts: new Map([["数", 1n]]),
           }, tenant),
       );
       const holdCall = await measure(
@@ -180,7 +182,8 @@ async function benchPostgres(): Promise<void> {
           callStatement(book, {
             transfer: reserve,
             op: "hold",
-            args: new Map<string, string | bigint>([["注文", `h-${c}-${n}`], ["sku", "s"], ["数", 1n]]),
+            strings: new Map([["注文", `h-${c}-${n}`], ["sku", "s"]]),
+            amounts: new Map([["数", 1n]]),
           }, tenant),
       );
       for (const [what, m] of [["floor", floor], ["do", doCall], ["hold", holdCall]] as const) {

@@ -9,6 +9,7 @@
  * @module
  */
 
+import { lookup } from "../common/assert.ts";
 import { type Call, Ledger, type OpName, type Outcome } from "./interp.ts";
 import type { Book, Transfer } from "./model.ts";
 
@@ -73,17 +74,18 @@ export class ValueNames {
 
   /** The call of `plan` with its symbols named. */
   call(plan: Plan): Call {
-    const args = new Map<string, string | bigint>();
+    const strings = new Map<string, string>();
+    const amounts = new Map<string, bigint>();
     for (const p of plan.transfer.params) {
       const sym = plan.strings.get(p.name);
       if (sym !== undefined) {
         if (!this.names.has(sym)) this.names.set(sym, `${p.name}-${++this.counter}`);
-        args.set(p.name, this.names.get(sym)!);
+        strings.set(p.name, lookup(this.names, sym, "value name"));
       }
       const amount = plan.amounts.get(p.name);
-      if (amount !== undefined) args.set(p.name, amount);
+      if (amount !== undefined) amounts.set(p.name, amount);
     }
-    return { transfer: plan.transfer, op: plan.op, args };
+    return { transfer: plan.transfer, op: plan.op, strings, amounts };
   }
 }
 

@@ -20,6 +20,7 @@
  */
 
 import { accountId, holdId, uuidText } from "../../lang/chobo/ids.ts";
+import { stringArg } from "../../lang/chobo/interp.ts";
 import { runScenario, type Scenario } from "../../lang/chobo/scenario.ts";
 import type { Book } from "../../lang/chobo/model.ts";
 import { requests, type TbAccount, type TbTransfer } from "../../targets/chobo/tigerbeetle/chain.ts";
@@ -225,7 +226,7 @@ function holdsToRead(s: Scenario): { call: string; strings: Record<string, strin
     const calls = st.kind === "call" ? [st.call] : st.kind === "together" ? st.callers.flat() : [];
     for (const c of calls) {
       if (c.op !== "hold") continue;
-      const strings = Object.fromEntries(c.transfer.key.map((k) => [k, c.args.get(k) as string]));
+      const strings = Object.fromEntries(c.transfer.key.map((k) => [k, stringArg(c, k)]));
       seen.set(JSON.stringify([c.transfer.name, ...Object.values(strings)]), {
         call: c.transfer.name,
         strings,

@@ -49,7 +49,16 @@
  */
 
 import { accountId, holdId, ledgerOf, transferCode } from "../../../lang/chobo/ids.ts";
-import type { AccountId, Call } from "../../../lang/chobo/interp.ts";
+import {
+  type AccountId,
+  amountArg,
+  type Call,
+  callContent,
+  isPartialPost,
+  keyValues,
+  moveAmount,
+  stringArg,
+} from "../../../lang/chobo/interp.ts";
 import type { Account, Book, Move, Transfer } from "../../../lang/chobo/model.ts";
 import {
   accountCode,
@@ -202,10 +211,6 @@ export function requests<T>(events: readonly T[]): T[][] {
   return out;
 }
 
-function keyValues(call: Call): string[] {
-  return call.transfer.key.map((k) => call.args.get(k) as string);
-}
-
 /** A transfer's fields in TigerBeetle's order (`Transfer` of tigerbeetle.zig), whatever built it. */
 function inOrder(t: TbTransfer): TbTransfer {
   return {
@@ -295,7 +300,7 @@ function openingOf(book: Book, tenant: string, e: AccountEvent): TbTransfer | nu
 /** The account and its arguments a move names on one side, with the call's values. */
 function sideOf(call: Call, m: Move, side: "from" | "to"): { account: Account; args: string[] } {
   const ref = m[side];
-  return { account: ref.account, args: ref.args.map((a) => call.args.get(a) as string) };
+  return { account: ref.account, args: ref.args.map((a) => stringArg(call, a)) };
 }
 
 function sameId(a: AccountId, b: AccountId): boolean {
@@ -320,8 +325,7 @@ export function moveSends(book: Book, tenant: string, call: Call): MoveSends | n
   const key = keyValues(call);
   const held = call.op === "hold";
   const timeout = held && t.pending?.expires === "after" ? Number(t.pending.seconds) : 0;
-  const content = JSON.stringify(t.params.map((p) => String(call.args.get(p.name))));
-  const userData = contentId(book, tenant, t, call.op, content);
+  const userData = contentId(book, tenant, t, call.op, callContent(call));
   const code = transferCode(book, t);
 
   const accounts = new Map<bigint, AccountEvent>();
@@ -333,7 +337,7 @@ export function moveSends(book: Book, tenant: string, call: Call): MoveSends | n
   const entries: Omit<ChainEntry, "transfer">[] = [];
   const transfers: TbTransfer[] = [];
   for (const { m, from, to } of sides) {
-    const amount = m.amount.kind === "literal" ? m.amount.value : call.args.get(m.amount.param) as bigint;
+    const amount = moveAmount(call, m);
     const sink = (): bigint => use({ kind: "sink", unit: m.unit });
     for (const role of movePieces(m)) {
       const position = transfers.length;
@@ -434,9 +438,9 @@ export function heldAmounts(lookups: readonly bigint[], found: readonly TbTransf
 /** What each move of a post posts: its amount argument in a partial post, else what it holds. */
 export function postAmounts(call: Call, held: readonly bigint[]): bigint[] {
   const t = call.transfer;
-  const partial = t.params.some((p) => p.type.kind === "amount" && call.args.has(p.name));
+  const partial = isPartialPost(call);
   return t.moves.map((m, i) =>
-    partial && m.amount.kind === "param" ? call.args.get(m.amount.param) as bigint : held[i]
+    partial && m.amount.kind === "param" ? amountArg(call, m.amount.param) : held[i]
   );
 }
 

@@ -13,7 +13,7 @@
  * @module
  */
 
-import { type Call, type Outcome, refused } from "../../../lang/chobo/interp.ts";
+import { type Call, keyValues, type Outcome, refused } from "../../../lang/chobo/interp.ts";
 import type { Book, Transfer } from "../../../lang/chobo/model.ts";
 import {
   heldAmounts,
@@ -105,7 +105,7 @@ export class TigerBeetleBook {
   }
 
   private async settle(call: Call): Promise<Outcome> {
-    const key = call.transfer.key.map((k) => call.args.get(k) as string);
+    const key = keyValues(call);
     const ids = holdLookups(this.book, this.tenant, call.transfer, key);
     this.sent.push({ kind: "lookup_transfers", ids });
     const held = heldAmounts(ids, await this.tb.lookupTransfers(ids));

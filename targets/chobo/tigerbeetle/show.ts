@@ -14,7 +14,7 @@
  * @module
  */
 
-import { type Call, Ledger } from "../../../lang/chobo/interp.ts";
+import { type Call, keyValues, Ledger } from "../../../lang/chobo/interp.ts";
 import type { Book } from "../../../lang/chobo/model.ts";
 import type { BuiltinReason } from "../../../lang/chobo/resolve.ts";
 import { callText } from "../../../lang/chobo/run.ts";
@@ -67,7 +67,7 @@ function sentOperation(
     const sends = moveSends(book, tenant, call);
     return sends === null ? { ...none, answered: "same_account" } : { ...none, ...sends };
   }
-  const key = call.transfer.key.map((k) => call.args.get(k) as string);
+  const key = keyValues(call);
   const lookups = holdLookups(book, tenant, call.transfer, key);
   const hold = ledger.holds().find((h) =>
     h.transfer === call.transfer.name && h.key.length === key.length && h.key.every((v, i) => v === key[i])
@@ -168,10 +168,8 @@ function operationLines(op: SentOperation, lang: Lang): string[] {
     const n = op.chain.length;
     lines.push(tr(`create_transfers (chain of ${n})`, `create_transfers(${n} 件のチェーン)`)[lang]);
     const width = String(n - 1).length;
-    const arg = (name: string) => {
-      const v = op.call.args.get(name);
-      return typeof v === "string" ? v : null;
-    };
+    // A post or void passes only the key's strings: the others show as their parameter's name.
+    const arg = (name: string) => op.call.strings.get(name) ?? null;
     op.chain.forEach((e, i) => {
       lines.push(
         `  ${String(i).padStart(width)}  ${chainEntryText(op.call.transfer, e, op.call.op, arg)[lang]}`,
