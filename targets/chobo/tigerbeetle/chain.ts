@@ -49,6 +49,7 @@
  */
 
 import { accountId, holdId, ledgerOf, transferCode } from "../../../lang/chobo/ids.ts";
+import { unreachable } from "../../../lang/common/assert.ts";
 import {
   type AccountId,
   amountArg,
@@ -146,17 +147,18 @@ export interface AccountEvent {
   readonly event: TbAccount;
 }
 
-/** What a transfer of a chain does (see the module's table); `status_*` are the status chain's two. */
-export type ChainRole =
+/** What a transfer of a move's chain does (see the module's table). */
+export type MoveRole =
   | "move"
   | "probe"
   | "probe_void"
   | "from_floor"
   | "from_room"
   | "to_room"
-  | "to_floor"
-  | "status_void"
-  | "status_refusal";
+  | "to_floor";
+
+/** What a transfer of a chain does: a move's piece, or one of the status chain's two. */
+export type ChainRole = MoveRole | "status_void" | "status_refusal";
 
 /** One transfer of a chain, with its role and the move (1-based) it belongs to. */
 export interface ChainEntry {
@@ -173,10 +175,10 @@ export interface MoveSends {
 }
 
 /** The pieces of one move, in chain order (seed 4.2's table of bounds; see the module's table). */
-export function movePieces(m: Move): ChainRole[] {
+export function movePieces(m: Move): MoveRole[] {
   const from = m.from.account;
   const to = m.to.account;
-  const pieces: ChainRole[] = ["move"];
+  const pieces: MoveRole[] = ["move"];
   if (from.lower !== null && from.lower.value > 0n) pieces.push("probe", "probe_void");
   if (from.lower !== null && from.lower.value < 0n) pieces.push("from_floor");
   if (from.upper !== null) pieces.push("from_room");
@@ -192,7 +194,7 @@ export function chainLength(t: Transfer): number {
 }
 
 /** Every piece of `t`'s `do`/`hold` chain with its position. */
-function layout(t: Transfer): { role: ChainRole; move: Move; position: number }[] {
+function layout(t: Transfer): { role: MoveRole; move: Move; position: number }[] {
   return t.moves.flatMap((m) => movePieces(m).map((role) => ({ role, move: m }))).map((s, position) => ({
     ...s,
     position,
@@ -396,7 +398,7 @@ export function moveSends(book: Book, tenant: string, call: Call): MoveSends | n
           transfer = between(sink, () => use({ kind: "floor", ...to }));
           break;
         default:
-          throw new Error(`no ${role} piece in a move`);
+          return unreachable(role, "piece of a move");
       }
       entries.push({ role, move: m.index });
       transfers.push(transfer);

@@ -25,6 +25,7 @@
  */
 
 import { type Call, type HoldState, type Outcome, refused } from "../../../lang/chobo/interp.ts";
+import { unreachable } from "../../../lang/common/assert.ts";
 import { type Text, tr } from "../../../lang/common/text.ts";
 import type { AccountEvent, ChainEntry, TbTransfer } from "./chain.ts";
 import { accountWhatText } from "./labels.ts";
@@ -55,8 +56,14 @@ function boundReason(call: Call, e: ChainEntry): string | null {
       return m.from.account.lower?.reason ?? null;
     case "to_room":
       return m.to.account.upper?.reason ?? null;
-    default:
+    case "probe_void":
+    case "from_room":
+    case "to_floor":
+    case "status_void":
+    case "status_refusal":
       return null;
+    default:
+      return unreachable(e.role, "chain role");
   }
 }
 
