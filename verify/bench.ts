@@ -13,6 +13,7 @@
  * @module
  */
 
+import { findOne } from "../lang/common/assert.ts";
 import { checkBook } from "../lang/chobo/check.ts";
 import { bookPaths } from "./chobo/books.ts";
 import { callStatement, type Statement } from "../targets/chobo/postgres/calls.ts";
@@ -138,8 +139,8 @@ async function benchPostgres(): Promise<void> {
     const book = checkBook(path, Deno.readTextFileSync(path)).book!;
     await db.exec(postgresSql(book, path, "bench", "bench"));
     await db.exec(FLOOR_SQL);
-    const receive = book.transfers.find((t) => t.name === "入荷")!;
-    const reserve = book.transfers.find((t) => t.name === "引当")!;
+    const receive = findOne(book.transfers, (t) => t.name === "入荷", "transfer 入荷");
+    const reserve = findOne(book.transfers, (t) => t.name === "引当", "transfer 引当");
     const TOTAL = 4000;
     const [{ v }] = await db.query({ text: "select current_setting('server_version') as v", values: [] });
     console.log(`bench postgres: ${TOTAL} calls per row, PostgreSQL ${v} (a disposable cluster, fsync off)`);

@@ -136,8 +136,11 @@ function unusedDeclarations(ast: BookAst, book: Book, r: Reporter<ChoboCode>): v
 function movedAccounts(book: Book): Map<string, { into: boolean; outOf: boolean }> {
   const moved = new Map<string, { into: boolean; outOf: boolean }>();
   const entry = (a: Account) => {
-    if (!moved.has(a.name)) moved.set(a.name, { into: false, outOf: false });
-    return moved.get(a.name)!;
+    const found = moved.get(a.name);
+    if (found !== undefined) return found;
+    const fresh = { into: false, outOf: false };
+    moved.set(a.name, fresh);
+    return fresh;
   };
   for (const t of book.transfers) {
     for (const m of t.moves) {

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { findOne, lookup } from "../common/assert.ts";
 import { type Diagnostic, renderDiagnostic } from "../common/diagnostic.ts";
 import { type Lang, tr } from "../common/text.ts";
 import { VERSION } from "../common/version.ts";
@@ -140,7 +141,7 @@ function lifecycle(t: Transfer, lang: Lang): PageTransfer["lifecycle"] {
   if (t.pending === null) return null;
   const rows = holdTable(t.pending.expires === "after");
   const cell = (state: string, event: string) => {
-    const r = rows.find((x) => x.state === state && x.event === event)!;
+    const r = findOne(rows, (x) => x.state === state && x.event === event, `hold row ${state} × ${event}`);
     if (r.next !== null) return `→ ${say(STATES[r.next], lang)}`;
     if (r.refused === null) return "done_before";
     return r.sameContent === null ? r.refused : `done_before / ${r.refused}`;
@@ -257,7 +258,7 @@ function trace(book: Book, b: Branch, lang: Lang): PageStep[] {
       called = [...new Set(step.callers.flatMap((c) => c.map((r) => r.call.transfer.name)))];
     }
     const balances: PageBalance[] = ledger.accounts().map((a) => {
-      const scale = units.get(a.id.account)!;
+      const scale = lookup(units, a.id.account, "account kind's scale");
       const held = [
         a.balance.heldOut === 0n
           ? ""
@@ -274,7 +275,9 @@ function trace(book: Book, b: Branch, lang: Lang): PageStep[] {
       };
     }).map((x, i) => {
       // An account a step names for the first time was zero before it.
-      const zero = `${quantityText(0n, units.get(ledger.accounts()[i].id.account)!)}|`;
+      const zero = `${
+        quantityText(0n, lookup(units, ledger.accounts()[i].id.account, "account kind's scale"))
+      }|`;
       return { ...x, changed: (before.get(x.account) ?? zero) !== `${x.posted}|${x.held}` };
     });
     before = new Map(balances.map((x) => [x.account, `${x.posted}|${x.held}`]));

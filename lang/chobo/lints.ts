@@ -4,6 +4,7 @@
  * @module
  */
 
+import { lookup } from "../common/assert.ts";
 import type { Reporter } from "../common/reporter.ts";
 import { tr } from "../common/text.ts";
 import type { ChoboCode } from "./codes.ts";
@@ -138,7 +139,7 @@ function alwaysRefused(book: Book, r: Reporter<ChoboCode>): void {
 function net(t: Transfer, ref: Move["from"], amounts: ReadonlyMap<string, bigint>): bigint {
   let sum = 0n;
   for (const m of t.moves) {
-    const a = m.amount.kind === "literal" ? m.amount.value : amounts.get(m.amount.param)!;
+    const a = m.amount.kind === "literal" ? m.amount.value : lookup(amounts, m.amount.param, "amount");
     if (sameRef(m.to, ref)) sum += a;
     if (sameRef(m.from, ref)) sum -= a;
   }

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { lookup } from "../common/assert.ts";
 import { isRefused, type OpName } from "./interp.ts";
 import type { Account, Book, Bound, Transfer } from "./model.ts";
 import type { BuiltinReason } from "./resolve.ts";
@@ -126,7 +127,7 @@ function holdOrDo(book: Book, t: Transfer): OpRefusals {
       const second: Plan = changed.type.kind === "amount"
         ? withAmounts(
           first,
-          new Map([...first.amounts, [changed.name, first.amounts.get(changed.name)! + 1n]]),
+          new Map([...first.amounts, [changed.name, lookup(first.amounts, changed.name, "amount") + 1n]]),
         )
         : { ...first, strings: new Map([...first.strings, [changed.name, syms.fresh()]]) };
       refusals.push(...builtin(book, "key_conflict", [...done, { kind: "call", plan: second }]));
@@ -165,7 +166,7 @@ function postAndVoid(book: Book, t: Transfer): OpRefusals[] {
   const amountNames = t.params.filter((p) => p.type.kind === "amount").map((p) => p.name);
   const partial = (delta: bigint) =>
     new Map(amountNames.map((n) => {
-      const a = hold!.amounts.get(n)!;
+      const a = lookup(hold!.amounts, n, "held amount");
       return [n, delta < 0n && a === 0n ? 1n : a + delta];
     }));
   const post: [BuiltinReason, Act[] | null][] = [];

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { lookup } from "../common/assert.ts";
 import type { Reporter } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
 import type { ChoboCode } from "./codes.ts";
@@ -77,8 +78,9 @@ export function resolveBook(ast: BookAst, r: Reporter<ChoboCode>): Book | null {
 
   const units = new Map<string, Unit>();
   for (const u of ast.units) {
-    if (units.has(u.name.text)) {
-      duplicate(r, u.name, tr("unit", "単位"), units.get(u.name.text)!.line);
+    const earlier = units.get(u.name.text);
+    if (earlier !== undefined) {
+      duplicate(r, u.name, tr("unit", "単位"), earlier.line);
       continue;
     }
     const unit = resolveUnit(u, r);
@@ -88,8 +90,9 @@ export function resolveBook(ast: BookAst, r: Reporter<ChoboCode>): Book | null {
   const accounts = new Map<string, Account>();
   for (const a of ast.accounts) {
     const account = resolveAccount(a, units, r);
-    if (accounts.has(a.name.text)) {
-      duplicate(r, a.name, tr("account", "勘定"), accounts.get(a.name.text)!.line);
+    const earlier = accounts.get(a.name.text);
+    if (earlier !== undefined) {
+      duplicate(r, a.name, tr("account", "勘定"), earlier.line);
     } else if (account !== null) accounts.set(account.name, account);
   }
   const accountLines = new Map(ast.accounts.map((a) => [a.name.text, a.line]));
@@ -97,8 +100,9 @@ export function resolveBook(ast: BookAst, r: Reporter<ChoboCode>): Book | null {
   const transfers: Transfer[] = [];
   const transferLines = new Map<string, number>();
   for (const t of ast.transfers) {
-    if (transferLines.has(t.name.text)) {
-      duplicate(r, t.name, tr("transfer", "振替"), transferLines.get(t.name.text)!);
+    const earlier = transferLines.get(t.name.text);
+    if (earlier !== undefined) {
+      duplicate(r, t.name, tr("transfer", "振替"), earlier);
       continue;
     }
     transferLines.set(t.name.text, t.line);
@@ -453,7 +457,7 @@ function resolveTransfer(
     } else if (units.has(p.type.text)) {
       params.set(p.name.text, {
         name: p.name.text,
-        type: { kind: "amount", unit: units.get(p.type.text)! },
+        type: { kind: "amount", unit: lookup(units, p.type.text, "unit") },
         line: p.name.line,
         col: p.name.col,
       });
@@ -676,7 +680,7 @@ function resolvePending(p: PendingAst, r: Reporter<ChoboCode>): Pending | null {
     return null;
   }
   const n = end.amount.text;
-  const seconds = /^[0-9]+$/.test(n) ? BigInt(n) * TIME_WORDS.get(end.word.text)! : null;
+  const seconds = /^[0-9]+$/.test(n) ? BigInt(n) * lookup(TIME_WORDS, end.word.text, "time word") : null;
   if (seconds === null || seconds < 1n || seconds > MAX_EXPIRY_SECONDS) {
     const why = seconds === null
       ? tr(`${n} is not a whole number`, `${n} は整数ではありません`)

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { findOne, lookup } from "../common/assert.ts";
 import { type Call, isRefused, type OpName, type Outcome } from "./interp.ts";
 import type { Account, Book, Bound, Move, Transfer } from "./model.ts";
 import { accountKindText, quantityText } from "./report.ts";
@@ -120,11 +121,15 @@ function atBalance(
   const plan = planFor(t, opOf(t), syms, new Map(), amountsFor(t, m, amount));
   if (balance === 0n) return { syms, plan, prefix: [] as Act[] };
   const ref = refOf(m, side);
-  const bind = new Map(ref.args.map((a) => [a, plan.strings.get(a)!]));
+  const bind = new Map(ref.args.map((a) => [a, lookup(plan.strings, a, "string symbol")]));
   const filler = book.transfers.find((f) => f !== t && f.moves.some((n) => n.to.account === ref.account));
   if (filler === undefined) return null;
-  const fm = filler.moves.find((n) => n.to.account === ref.account)!;
-  const fillBind = new Map(fm.to.args.map((a, i) => [a, bind.get(ref.args[i])!]));
+  const fm = findOne(
+    filler.moves,
+    (n) => n.to.account === ref.account,
+    `move of ${filler.name} into ${ref.account.name}`,
+  );
+  const fillBind = new Map(fm.to.args.map((a, i) => [a, lookup(bind, ref.args[i], "string symbol")]));
   const fill = planFor(filler, opOf(filler), syms, fillBind, amountsFor(filler, fm, balance));
   const prefix = feed(book, [], fill, syms);
   if (prefix === null || lastOutcome(play(book, prefix)).kind !== "done") return null;
@@ -199,7 +204,10 @@ function keyFamilies(book: Book, c: Collector): void {
       const other = t.params.find((p) => !t.key.includes(p.name));
       if (other !== undefined) {
         const second: Plan = other.type.kind === "amount"
-          ? withAmounts(first, new Map([...first.amounts, [other.name, first.amounts.get(other.name)! + 1n]]))
+          ? withAmounts(
+            first,
+            new Map([...first.amounts, [other.name, lookup(first.amounts, other.name, "amount") + 1n]]),
+          )
           : { ...first, strings: new Map([...first.strings, [other.name, syms.fresh()]]) };
         c.single(
           `key: ${t.name}.${op} again with the same key and another ${other.name}`,
@@ -351,7 +359,7 @@ function togetherFamilies(book: Book, c: Collector): void {
         const built = atBalance(book, t, m, side, start, 1n);
         if (built === null) continue;
         const ref = refOf(m, side);
-        const bind = new Map(ref.args.map((a) => [a, built.plan.strings.get(a)!]));
+        const bind = new Map(ref.args.map((a) => [a, lookup(built.plan.strings, a, "string symbol")]));
         const second = planFor(t, op, built.syms, bind, amountsFor(t, m, 1n));
         const k = accountKindText(account);
         const what = side === "lower" ? `the last 1 of ${k}` : `the last room of 1 in ${k}`;

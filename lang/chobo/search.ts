@@ -9,7 +9,7 @@
  * @module
  */
 
-import { lookup } from "../common/assert.ts";
+import { findOne, lookup } from "../common/assert.ts";
 import { type Call, Ledger, type OpName, type Outcome } from "./interp.ts";
 import type { Book, Transfer } from "./model.ts";
 
@@ -163,7 +163,7 @@ export function amountChoices(transfer: Transfer): Map<string, bigint>[] {
 
 /** The symbols of an account named in a move of `plan`, by the move's parameter names. */
 function refSymbols(plan: Plan, args: readonly string[]): number[] {
-  return args.map((a) => plan.strings.get(a)!);
+  return args.map((a) => lookup(plan.strings, a, "string symbol"));
 }
 
 /**
@@ -253,7 +253,7 @@ function feedingAmounts(
   for (const c of amountChoices(t)) {
     let net = 0n;
     for (const m of t.moves) {
-      const a = m.amount.kind === "literal" ? m.amount.value : c.get(m.amount.param)!;
+      const a = m.amount.kind === "literal" ? m.amount.value : lookup(c, m.amount.param, "amount");
       if (same(m.to)) net += a;
       if (same(m.from)) net -= a;
     }
@@ -292,7 +292,7 @@ export function pastExpiry(transfer: Transfer): { seconds: bigint; text: string 
   const pending = transfer.pending;
   if (pending === null || pending.expires === "never") return null;
   const units: [bigint, string][] = [[86400n, "days"], [3600n, "hours"], [60n, "minutes"], [1n, "seconds"]];
-  const [per, word] = units.find(([u]) => pending.seconds % u === 0n)!;
+  const [per, word] = findOne(units, ([u]) => pending.seconds % u === 0n, "time unit (1 second divides all)");
   const n = pending.seconds / per + 1n;
   return { seconds: n * per, text: `${n} ${word}` };
 }

@@ -20,6 +20,7 @@
  */
 
 import { accountId, holdId, uuidText } from "../../lang/chobo/ids.ts";
+import { findOne } from "../../lang/common/assert.ts";
 import { stringArg } from "../../lang/chobo/interp.ts";
 import { runScenario, type Scenario } from "../../lang/chobo/scenario.ts";
 import type { Book } from "../../lang/chobo/model.ts";
@@ -295,7 +296,7 @@ function judged(job: Job, tenant: string, r: TigerBeetleRunnerResult): ChoboJudg
   holdsToRead(job.s).forEach((h, i) => {
     const state = r.holds[i];
     if (state === null || state === undefined) return;
-    const t = book.transfers.find((x) => x.name === h.call)!;
+    const t = findOne(book.transfers, (x) => x.name === h.call, `transfer ${h.call}`);
     holds.set(uuidText(holdId(book, tenant, t, t.key.map((k) => h.strings[k]))), state);
   });
   const played: Played = {

@@ -19,6 +19,7 @@ import type { Book } from "../../../lang/chobo/model.ts";
 import type { BuiltinReason } from "../../../lang/chobo/resolve.ts";
 import { callText } from "../../../lang/chobo/run.ts";
 import type { Scenario } from "../../../lang/chobo/scenario.ts";
+import { findOne } from "../../../lang/common/assert.ts";
 import { type Lang, tr } from "../../../lang/common/text.ts";
 import {
   type AccountEvent,
@@ -152,7 +153,7 @@ function operationLines(op: SentOperation, lang: Lang): string[] {
   requestHeads(openingHead, openingRequests.length).forEach((head, i) => {
     lines.push(head);
     for (const o of openingRequests[i]) {
-      const of = op.accounts.find((a) => a.event.id === o.credit_account_id)!;
+      const of = findOne(op.accounts, (a) => a.event.id === o.credit_account_id, "account an opening opens");
       lines.push(
         `  ${
           tr(`opening of ${accountWhatText(of.what).en}`, `${accountWhatText(of.what).ja} の開始の振替`)[lang]
