@@ -45,6 +45,7 @@ export {
 export { generateScenarios } from "./lang/chobo/scenarios.ts";
 export { runJson, runText } from "./lang/chobo/run.ts";
 export { type OpRefusals, type Refusal, refusalsOf } from "./lang/chobo/refusals.ts";
+export { BUILTIN_REASONS, type BuiltinReason } from "./lang/chobo/resolve.ts";
 export { apiJson } from "./lang/chobo/api.ts";
 export { holdTable } from "./lang/chobo/holds.ts";
 export { parseJson, stringifyJson } from "./lang/common/json.ts";

@@ -13,6 +13,7 @@
  * @module
  */
 
+import { findOne } from "../lang/common/assert.ts";
 import { checkBook } from "../lang/chobo/check.ts";
 import { bookPaths } from "./chobo/books.ts";
 import { callStatement, type Statement } from "../targets/chobo/postgres/calls.ts";
@@ -138,8 +139,8 @@ async function benchPostgres(): Promise<void> {
     const book = checkBook(path, Deno.readTextFileSync(path)).book!;
     await db.exec(postgresSql(book, path, "bench", "bench"));
     await db.exec(FLOOR_SQL);
-    const receive = book.transfers.find((t) => t.name === "入荷")!;
-    const reserve = book.transfers.find((t) => t.name === "引当")!;
+    const receive = findOne(book.transfers, (t) => t.name === "入荷", "transfer 入荷");
+    const reserve = findOne(book.transfers, (t) => t.name === "引当", "transfer 引当");
     const TOTAL = 4000;
     const [{ v }] = await db.query({ text: "select current_setting('server_version') as v", values: [] });
     console.log(`bench postgres: ${TOTAL} calls per row, PostgreSQL ${v} (a disposable cluster, fsync off)`);
@@ -154,7 +155,8 @@ async function benchPostgres(): Promise<void> {
         callStatement(book, {
           transfer: receive,
           op: "do",
-          args: new Map<string, string | bigint>([["納品書", "d"], ["sku", "s"], ["数", 1000000000n]]),
+          strings: new Map([["納品書", "d"], ["sku", "s"]]),
+          amounts: new Map([["数", 1000000000n]]),
         }, tenant),
       );
       const floor = await measure(db, connections, TOTAL, (c, n) => ({
@@ -169,7 +171,8 @@ async function benchPostgres(): Promise<void> {
           callStatement(book, {
             transfer: receive,
             op: "do",
-            args: new Map<string, string | bigint>([["納品書", `r-${c}-${n}`], ["sku", "s"], ["数", 1n]]),
+            strings: new Map([["納品書", `r-${c}-${n}`], ["sku", "s"]]),
+            amounts: new Map([["数", 1n]]),
           }, tenant),
       );
       const holdCall = await measure(
@@ -180,7 +183,8 @@ async function benchPostgres(): Promise<void> {
           callStatement(book, {
             transfer: reserve,
             op: "hold",
-            args: new Map<string, string | bigint>([["注文", `h-${c}-${n}`], ["sku", "s"], ["数", 1n]]),
+            strings: new Map([["注文", `h-${c}-${n}`], ["sku", "s"]]),
+            amounts: new Map([["数", 1n]]),
           }, tenant),
       );
       for (const [what, m] of [["floor", floor], ["do", doCall], ["hold", holdCall]] as const) {

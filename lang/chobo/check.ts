@@ -8,6 +8,7 @@
 import { type Diagnostic, sortDiagnostics } from "../common/diagnostic.ts";
 import { decodeSource, Reporter, reportKeyShapedValues } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
+import type { ChoboCode } from "./codes.ts";
 import type { Account, Book } from "./model.ts";
 import { diffBooks } from "./diff.ts";
 import { searchChecks } from "./lints.ts";
@@ -41,7 +42,7 @@ export interface CheckOptions {
  * ```
  */
 export function checkBook(file: string, text: string, options: CheckOptions = {}): CheckResult {
-  const r = new Reporter(file, text);
+  const r = new Reporter<ChoboCode>(file, text);
   const ast = parseBook(text, r);
   const book = r.hasErrors() ? null : resolveBook(ast, r);
   if (book !== null) {
@@ -64,14 +65,14 @@ export function checkBook(file: string, text: string, options: CheckOptions = {}
  * Checks a book given as bytes: text that is not UTF-8 is one E001 at its first bad byte.
  */
 export function checkBookBytes(file: string, bytes: Uint8Array, options: CheckOptions = {}): CheckResult {
-  const r = new Reporter(file, "");
+  const r = new Reporter<ChoboCode>(file, "");
   const text = decodeSource(bytes, r, BOOK);
   if (text !== null) return checkBook(file, text, options);
   return { file, diagnostics: r.diagnostics, book: null, report: null };
 }
 
 /** W105: units, accounts and transfer parameters that nothing uses. */
-function unusedDeclarations(ast: BookAst, book: Book, r: Reporter): void {
+function unusedDeclarations(ast: BookAst, book: Book, r: Reporter<ChoboCode>): void {
   const usedUnits = new Set<string>();
   for (const a of book.accounts) usedUnits.add(a.unit.name);
   for (const t of book.transfers) {
@@ -135,8 +136,11 @@ function unusedDeclarations(ast: BookAst, book: Book, r: Reporter): void {
 function movedAccounts(book: Book): Map<string, { into: boolean; outOf: boolean }> {
   const moved = new Map<string, { into: boolean; outOf: boolean }>();
   const entry = (a: Account) => {
-    if (!moved.has(a.name)) moved.set(a.name, { into: false, outOf: false });
-    return moved.get(a.name)!;
+    const found = moved.get(a.name);
+    if (found !== undefined) return found;
+    const fresh = { into: false, outOf: false };
+    moved.set(a.name, fresh);
+    return fresh;
   };
   for (const t of book.transfers) {
     for (const m of t.moves) {
@@ -152,7 +156,7 @@ function movedAccounts(book: Book): Map<string, { into: boolean; outOf: boolean 
  * on an account nothing takes from. Unused accounts (W105) and accounts that only ever fill (W101:
  * moves in, none out) are left to those codes, so each account gets one warning.
  */
-function idleBounds(book: Book, r: Reporter): void {
+function idleBounds(book: Book, r: Reporter<ChoboCode>): void {
   const moved = movedAccounts(book);
   for (const a of book.accounts) {
     const m = moved.get(a.name);

@@ -35,7 +35,7 @@ const FAKE_AWS_KEY = "AKIA" + "EXAMPLE0NOTREAL0";
 const FORTY_THREE_MOVES = Array.from({ length: 43 }, () => "  move qty from shelf to bin\n").join("");
 
 /** Every code, in the order of the seed's table. */
-export const CODES: readonly CodeInfo[] = [
+const REGISTRY = [
   {
     code: "E001",
     severity: "error",
@@ -988,4 +988,10 @@ transfer ship(order: string, sku: string, qty: pcs)
 `,
     stage: { kind: "check" },
   },
-];
+] as const satisfies readonly CodeInfo[];
+
+/** A code of chobo's registry: the codes a chobo `Reporter` takes. */
+export type ChoboCode = typeof REGISTRY[number]["code"];
+
+/** The registry as the rest reads it (`REGISTRY` is `as const` only so that `ChoboCode` is its codes). */
+export const CODES: readonly CodeInfo[] = REGISTRY;

@@ -9,10 +9,11 @@
 
 import type { Reporter } from "../common/reporter.ts";
 import { same, type Text, tr } from "../common/text.ts";
+import type { ChoboCode } from "./codes.ts";
 import type { Account, AccountRef, Book, Bound, Move, Param, Pending, Transfer, Unit } from "./model.ts";
 
 /** E050, E051, W107: what changed between the book at the base revision and now (seed 2.8). */
-export function diffBooks(before: Book, after: Book, r: Reporter): void {
+export function diffBooks(before: Book, after: Book, r: Reporter<ChoboCode>): void {
   const accountsNow = new Map(after.accounts.map((a) => [a.name, a]));
   for (const was of before.accounts) {
     const now = accountsNow.get(was.name);
@@ -81,7 +82,7 @@ export function diffBooks(before: Book, after: Book, r: Reporter): void {
   }
 }
 
-function removedAccount(was: Account, r: Reporter): void {
+function removedAccount(was: Account, r: Reporter<ChoboCode>): void {
   r.warning(
     "W107",
     { line: 0, col: 0 },
@@ -98,7 +99,7 @@ function removedAccount(was: Account, r: Reporter): void {
   );
 }
 
-function removedTransfer(was: Transfer, r: Reporter): void {
+function removedTransfer(was: Transfer, r: Reporter<ChoboCode>): void {
   // What a removed transfer leaves behind depends on whether it held: open holds, or only keys.
   const message = was.pending === null
     ? tr(

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { findOne, lookup } from "../common/assert.ts";
 import { type Diagnostic, renderDiagnostic } from "../common/diagnostic.ts";
 import { type Lang, tr } from "../common/text.ts";
 import { VERSION } from "../common/version.ts";
@@ -14,6 +15,7 @@ import { accountText, holdText, Ledger, type Outcome } from "./interp.ts";
 import type { Account, Book, Move, Transfer, Unit } from "./model.ts";
 import type { Page, PageAccount, PageBalance, PageFlow, PageStep, PageTransfer, WordKey } from "./page.ts";
 import { type OpRefusals, refusalsOf } from "./refusals.ts";
+import type { BuiltinReason } from "./resolve.ts";
 import { keyLine, operationLines, quantityText, type Scale, scaledCallText } from "./report.ts";
 import { outcomeText } from "./run.ts";
 import { type Branch, runScenario, type Scenario } from "./scenario.ts";
@@ -139,7 +141,7 @@ function lifecycle(t: Transfer, lang: Lang): PageTransfer["lifecycle"] {
   if (t.pending === null) return null;
   const rows = holdTable(t.pending.expires === "after");
   const cell = (state: string, event: string) => {
-    const r = rows.find((x) => x.state === state && x.event === event)!;
+    const r = findOne(rows, (x) => x.state === state && x.event === event, `hold row ${state} × ${event}`);
     if (r.next !== null) return `→ ${say(STATES[r.next], lang)}`;
     if (r.refused === null) return "done_before";
     return r.sameContent === null ? r.refused : `done_before / ${r.refused}`;
@@ -177,7 +179,7 @@ function meaning(r: OpRefusals["refusals"][number], lang: Lang): string {
         `移動が ${a.name} を上限 ${v} より上にする`,
       )[lang];
   }
-  const texts: Record<string, [string, string]> = {
+  const texts: Record<BuiltinReason, [string, string]> = {
     key_conflict: ["the same key was used with other content", "同じキーで中身が違う"],
     already_refused: ["the key was refused by a bound before", "そのキーは前に境界で拒否された"],
     same_account: ["a move's source and target are the same account", "移動の元と先が同じ勘定"],
@@ -256,7 +258,7 @@ function trace(book: Book, b: Branch, lang: Lang): PageStep[] {
       called = [...new Set(step.callers.flatMap((c) => c.map((r) => r.call.transfer.name)))];
     }
     const balances: PageBalance[] = ledger.accounts().map((a) => {
-      const scale = units.get(a.id.account)!;
+      const scale = lookup(units, a.id.account, "account kind's scale");
       const held = [
         a.balance.heldOut === 0n
           ? ""
@@ -273,7 +275,9 @@ function trace(book: Book, b: Branch, lang: Lang): PageStep[] {
       };
     }).map((x, i) => {
       // An account a step names for the first time was zero before it.
-      const zero = `${quantityText(0n, units.get(ledger.accounts()[i].id.account)!)}|`;
+      const zero = `${
+        quantityText(0n, lookup(units, ledger.accounts()[i].id.account, "account kind's scale"))
+      }|`;
       return { ...x, changed: (before.get(x.account) ?? zero) !== `${x.posted}|${x.held}` };
     });
     before = new Map(balances.map((x) => [x.account, `${x.posted}|${x.held}`]));

@@ -24,6 +24,7 @@
  */
 
 import type { HoldState } from "./interp.ts";
+import type { BuiltinReason } from "./resolve.ts";
 
 /** The states of a hold, in 2.4's order. */
 export const HOLD_STATES = ["held", "posted", "voided", "expired"] as const satisfies readonly HoldState[];
@@ -50,7 +51,7 @@ export interface HoldRow {
   /** The state after the event; null when the hold stays in `state`. */
   readonly next: HoldState | null;
   /** The reason the operation is refused with; null when it is not refused. */
-  readonly refused: string | null;
+  readonly refused: BuiltinReason | null;
   /**
    * The answer instead of the refusal when the call's content equals the content that ended the
    * hold (seed 2.3); null when the content does not matter.
@@ -62,7 +63,7 @@ function row(
   state: HoldState,
   event: HoldEvent,
   next: HoldState | null,
-  refused: string | null,
+  refused: BuiltinReason | null,
   sameContent: "done_before" | null = null,
 ): HoldRow {
   return { state, event, next, refused, sameContent };

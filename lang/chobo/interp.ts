@@ -8,8 +8,10 @@
  * @module
  */
 
+import { assert, lookup } from "../common/assert.ts";
 import { type Text, tr } from "../common/text.ts";
 import type { Bound, Move, Transfer } from "./model.ts";
+import type { BuiltinReason } from "./resolve.ts";
 
 /** The operations of seed 1.5: `do` for immediate transfers, `hold`/`post`/`void` for pending ones. */
 export type OpName = "do" | "hold" | "post" | "void";
@@ -46,11 +48,62 @@ export interface Hold {
   readonly expiresAt: bigint | null;
 }
 
-/** A call with checked arguments: strings and amounts by parameter name. */
+/**
+ * A call with checked arguments by parameter name: the string arguments the operation passes
+ * (every one for `do` and `hold`, the key's for `post` and `void`), and the amounts (every one for
+ * `do`, `hold` and a partial `post`, none for `void` and a full `post`).
+ */
 export interface Call {
   readonly transfer: Transfer;
   readonly op: OpName;
-  readonly args: ReadonlyMap<string, string | bigint>;
+  readonly strings: ReadonlyMap<string, string>;
+  readonly amounts: ReadonlyMap<string, bigint>;
+}
+
+/** The string argument `name` of `call`, which its operation passes. */
+export function stringArg(call: Call, name: string): string {
+  return lookup(call.strings, name, `string argument of ${call.transfer.name}.${call.op}`);
+}
+
+/** The amount argument `name` of `call`, which its operation passes. */
+export function amountArg(call: Call, name: string): bigint {
+  return lookup(call.amounts, name, `amount argument of ${call.transfer.name}.${call.op}`);
+}
+
+/** The values of the call's key, in the key's order. */
+export function keyValues(call: Call): string[] {
+  return call.transfer.key.map((k) => stringArg(call, k));
+}
+
+/** What move `m` of the call's transfer moves: its literal amount, or its parameter's argument. */
+export function moveAmount(call: Call, m: Move): bigint {
+  return m.amount.kind === "literal" ? m.amount.value : amountArg(call, m.amount.param);
+}
+
+/** True for a post that passes its amounts: it posts them instead of what is held (seed 2.4). */
+export function isPartialPost(call: Call): boolean {
+  return call.op === "post" && call.amounts.size > 0;
+}
+
+/** The arguments the call passes, in the transfer's parameter order: how a call is shown and written. */
+export function callArgs(call: Call): [string, string | bigint][] {
+  return call.transfer.params.flatMap((p): [string, string | bigint][] => {
+    const value = p.type.kind === "string" ? call.strings.get(p.name) : call.amounts.get(p.name);
+    return value === undefined ? [] : [[p.name, value]];
+  });
+}
+
+/**
+ * What a `do` or `hold` call's key is compared by (seed 2.3): every argument as text, in the
+ * transfer's parameter order.
+ */
+export function callContent(call: Call): string {
+  assert(call.op === "do" || call.op === "hold", `${call.op} has no content of its arguments`);
+  return JSON.stringify(
+    call.transfer.params.map((p) =>
+      p.type.kind === "string" ? stringArg(call, p.name) : String(amountArg(call, p.name))
+    ),
+  );
 }
 
 /** Where a bound refused a move: the move, the account and its numbers at that point. */
@@ -63,12 +116,26 @@ export interface BoundRefusal {
   readonly bound: Bound;
 }
 
-/** The result of one operation (seed 1.5): done, done before, refused with a reason, or failed. */
+/**
+ * The result of one operation (seed 1.5): done, done before, refused with a reason, or failed. A
+ * refusal's reason is a `BuiltinReason` or the reason of the bound that refused; `at` says where,
+ * when whoever ran the operation can tell (the reference interpreter can, a client cannot).
+ */
 export type Outcome =
   | { readonly kind: "done" }
   | { readonly kind: "done_before" }
   | { readonly kind: "refused"; readonly reason: string; readonly at: BoundRefusal | null }
   | { readonly kind: "failed"; readonly why: Text };
+
+/** A refusal with one of chobo's own reasons, which no bound stands behind. */
+export function refused(reason: BuiltinReason): Outcome {
+  return { kind: "refused", reason, at: null };
+}
+
+/** True when `o` is refused with chobo's own `reason`, or with the reason of the bound `reason`. */
+export function isRefused(o: Outcome | null, reason: BuiltinReason | Bound): boolean {
+  return o?.kind === "refused" && o.reason === (typeof reason === "string" ? reason : reason.reason);
+}
 
 interface KeyRecord {
   readonly content: string;
@@ -183,22 +250,18 @@ export class Ledger {
   }
 
   private resolved(call: Call): { from: AccountId; to: AccountId; amount: bigint; move: Move }[] {
-    const arg = (name: string) => call.args.get(name) as string;
+    const arg = (name: string) => stringArg(call, name);
     return call.transfer.moves.map((m) => ({
       move: m,
       from: { account: m.from.account.name, args: m.from.args.map(arg) },
       to: { account: m.to.account.name, args: m.to.args.map(arg) },
-      amount: m.amount.kind === "literal" ? m.amount.value : call.args.get(m.amount.param) as bigint,
+      amount: moveAmount(call, m),
     }));
   }
 
   private touch(id: AccountId): void {
     const k = idKey(id);
     if (!this.balances_.has(k)) this.balances_.set(k, { id, balance: ZERO });
-  }
-
-  private keyValues(call: Call): string[] {
-    return call.transfer.key.map((k) => call.args.get(k) as string);
   }
 
   /** `do` and `hold`: same_account, then the key, then bounds move by move (seed 2.3). */
@@ -209,9 +272,9 @@ export class Ledger {
       this.touch(m.to);
     }
     if (moves.some((m) => idKey(m.from) === idKey(m.to))) return refused("same_account");
-    const key = this.keyValues(call);
+    const key = keyValues(call);
     const keyId = JSON.stringify([call.transfer.name, call.op, ...key]);
-    const content = JSON.stringify(call.transfer.params.map((p) => String(call.args.get(p.name))));
+    const content = callContent(call);
     const used = this.keys.get(keyId);
     if (used !== undefined) {
       if (used.refusedByBound) return refused("already_refused");
@@ -263,7 +326,7 @@ export class Ledger {
   }
 
   private findHold(call: Call): [string, Hold] | null {
-    const k = JSON.stringify([call.transfer.name, ...this.keyValues(call)]);
+    const k = JSON.stringify([call.transfer.name, ...keyValues(call)]);
     const h = this.holds_.get(k);
     return h === undefined ? null : [k, h];
   }
@@ -299,9 +362,9 @@ export class Ledger {
     const found = this.findHold(call);
     if (found === null) return refused("no_such_hold");
     const [k, h] = found;
-    const partial = call.transfer.params.some((p) => p.type.kind === "amount" && call.args.has(p.name));
+    const partial = isPartialPost(call);
     const amounts = call.transfer.moves.map((m, i) =>
-      partial && m.amount.kind === "param" ? call.args.get(m.amount.param) as bigint : h.moves[i].amount
+      partial && m.amount.kind === "param" ? amountArg(call, m.amount.param) : h.moves[i].amount
     );
     switch (h.state) {
       case "posted":
@@ -339,10 +402,6 @@ export class Ledger {
     this.holds_.set(k, { ...h, state: "voided" });
     return { kind: "done" };
   }
-}
-
-function refused(reason: string): Outcome {
-  return { kind: "refused", reason, at: null };
 }
 
 function boundRefusal(

@@ -4,9 +4,11 @@
  * @module
  */
 
+import { lookup } from "../common/assert.ts";
 import type { Reporter } from "../common/reporter.ts";
 import { tr } from "../common/text.ts";
-import type { Outcome } from "./interp.ts";
+import type { ChoboCode } from "./codes.ts";
+import { isRefused, type Outcome } from "./interp.ts";
 import type { Account, Book, Move, Transfer } from "./model.ts";
 import { operationLines, quantityText } from "./report.ts";
 import { amountChoices, feed, lastOutcome, makeDone, planFor, play, Symbols } from "./search.ts";
@@ -26,7 +28,7 @@ function opOf(t: Transfer): "do" | "hold" {
 }
 
 /** Runs every check of this module on a book that resolved without errors. */
-export function searchChecks(book: Book, r: Reporter): void {
+export function searchChecks(book: Book, r: Reporter<ChoboCode>): void {
   sameAccountMoves(book, r);
   onlyFilling(book, r);
   alwaysRefused(book, r);
@@ -34,14 +36,13 @@ export function searchChecks(book: Book, r: Reporter): void {
 }
 
 /** E012: a move whose source and target are the same account, parameters and all. */
-function sameAccountMoves(book: Book, r: Reporter): void {
+function sameAccountMoves(book: Book, r: Reporter<ChoboCode>): void {
   for (const t of book.transfers) {
     for (const m of t.moves) {
       if (!sameRef(m.from, m.to)) continue;
       const syms = new Symbols();
       const played = play(book, [{ kind: "call", plan: planFor(t, opOf(t), syms) }]);
-      const o = lastOutcome(played);
-      if (o.kind !== "refused" || o.reason !== "same_account") continue;
+      if (!isRefused(lastOutcome(played), "same_account")) continue;
       const k = refText(m.from);
       r.error(
         "E012",
@@ -67,7 +68,7 @@ function moves(book: Book): Move[] {
 }
 
 /** W101: an inside account that transfers put into and none takes from. */
-function onlyFilling(book: Book, r: Reporter): void {
+function onlyFilling(book: Book, r: Reporter<ChoboCode>): void {
   const all = moves(book);
   for (const a of book.accounts) {
     if (a.outside || all.some((m) => m.from.account === a)) continue;
@@ -99,7 +100,7 @@ function onlyFilling(book: Book, r: Reporter): void {
 }
 
 /** W102: a transfer that takes from an account with a lower bound of 0 or more that nothing fills. */
-function alwaysRefused(book: Book, r: Reporter): void {
+function alwaysRefused(book: Book, r: Reporter<ChoboCode>): void {
   const all = moves(book);
   for (const t of book.transfers) {
     const m = t.moves.find((m) =>
@@ -138,7 +139,7 @@ function alwaysRefused(book: Book, r: Reporter): void {
 function net(t: Transfer, ref: Move["from"], amounts: ReadonlyMap<string, bigint>): bigint {
   let sum = 0n;
   for (const m of t.moves) {
-    const a = m.amount.kind === "literal" ? m.amount.value : amounts.get(m.amount.param)!;
+    const a = m.amount.kind === "literal" ? m.amount.value : lookup(amounts, m.amount.param, "amount");
     if (sameRef(m.to, ref)) sum += a;
     if (sameRef(m.from, ref)) sum -= a;
   }
@@ -150,7 +151,7 @@ function net(t: Transfer, ref: Move["from"], amounts: ReadonlyMap<string, bigint
  * of moves on one account — a take before a put on a lower bound, a put before a take on an upper
  * bound; in a hold, what one move puts in (or takes out) is held and never counts for another.
  */
-function moveOrder(book: Book, r: Reporter): void {
+function moveOrder(book: Book, r: Reporter<ChoboCode>): void {
   for (const t of book.transfers) {
     const held = t.pending !== null;
     const reported = new Set<number>();
@@ -221,7 +222,7 @@ function findOrderRefusal(
 }
 
 function report(
-  r: Reporter,
+  r: Reporter<ChoboCode>,
   t: Transfer,
   i: number,
   j: number,

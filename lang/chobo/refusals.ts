@@ -5,9 +5,10 @@
  * @module
  */
 
-import type { Outcome } from "./interp.ts";
+import { lookup } from "../common/assert.ts";
+import { isRefused, type OpName } from "./interp.ts";
 import type { Account, Book, Bound, Transfer } from "./model.ts";
-import type { OpName } from "./interp.ts";
+import type { BuiltinReason } from "./resolve.ts";
 import { operationsOf } from "./scenario.ts";
 import {
   type Act,
@@ -23,17 +24,27 @@ import {
   withAmounts,
 } from "./search.ts";
 
-/** One reason an operation may be refused, with a sequence that ends in that refusal. */
-export interface Refusal {
-  readonly reason: string;
-  /** The bound behind a bound's reason. */
-  readonly bound:
-    | { readonly account: Account; readonly side: "lower" | "upper"; readonly bound: Bound }
-    | null;
-  /** True when the refusal uses the key (a second call answers already_refused; seed 2.7). */
-  readonly keyUsed: boolean;
-  readonly example: readonly Act[];
+/** A bound a move meets: the account, which side of it, and the bound. */
+export interface BoundOf {
+  readonly account: Account;
+  readonly side: "lower" | "upper";
+  readonly bound: Bound;
 }
+
+/**
+ * One reason an operation may be refused, with a sequence that ends in that refusal: a bound's
+ * reason (the book names it) with the bound behind it, or one of chobo's own with none.
+ */
+export type Refusal =
+  & (
+    | { readonly reason: string; readonly bound: BoundOf }
+    | { readonly reason: BuiltinReason; readonly bound: null }
+  )
+  & {
+    /** True when the refusal uses the key (a second call answers already_refused; seed 2.7). */
+    readonly keyUsed: boolean;
+    readonly example: readonly Act[];
+  };
 
 /** The refusals of one operation of one transfer. */
 export interface OpRefusals {
@@ -42,12 +53,18 @@ export interface OpRefusals {
   readonly refusals: readonly Refusal[];
 }
 
-function refusedWith(reason: string): (o: Outcome) => boolean {
-  return (o) => o.kind === "refused" && o.reason === reason;
+function verified(
+  book: Book,
+  acts: readonly Act[] | null,
+  reason: BuiltinReason | Bound,
+): readonly Act[] | null {
+  return acts !== null && isRefused(lastOutcome(play(book, acts)), reason) ? acts : null;
 }
 
-function verified(book: Book, acts: readonly Act[] | null, reason: string): readonly Act[] | null {
-  return acts !== null && refusedWith(reason)(lastOutcome(play(book, acts))) ? acts : null;
+/** A refusal with chobo's own `reason`, when `acts` do end in it. */
+function builtin(book: Book, reason: BuiltinReason, acts: readonly Act[] | null): Refusal[] {
+  const example = verified(book, acts, reason);
+  return example === null ? [] : [{ reason, bound: null, keyUsed: false, example }];
 }
 
 function lastPlan(acts: readonly Act[]): Plan {
@@ -57,8 +74,8 @@ function lastPlan(acts: readonly Act[]): Plan {
 }
 
 /** The bounds a transfer's moves meet, in move order (the source's lower, then the target's upper). */
-function boundsOf(t: Transfer): { account: Account; side: "lower" | "upper"; bound: Bound }[] {
-  const out: { account: Account; side: "lower" | "upper"; bound: Bound }[] = [];
+function boundsOf(t: Transfer): BoundOf[] {
+  const out: BoundOf[] = [];
   for (const m of t.moves) {
     const lower = m.from.account.lower;
     if (lower !== null) out.push({ account: m.from.account, side: "lower", bound: lower });
@@ -85,9 +102,9 @@ function boundExample(book: Book, t: Transfer, op: OpName, b: { side: string; bo
       planFor(t, op, syms, new Map(), amounts),
       syms,
       0,
-      refusedWith(b.bound.reason),
+      (o) => isRefused(o, b.bound),
     );
-    if (verified(book, acts, b.bound.reason) !== null) return acts;
+    if (verified(book, acts, b.bound) !== null) return acts;
   }
   return null;
 }
@@ -110,21 +127,20 @@ function holdOrDo(book: Book, t: Transfer): OpRefusals {
       const second: Plan = changed.type.kind === "amount"
         ? withAmounts(
           first,
-          new Map([...first.amounts, [changed.name, first.amounts.get(changed.name)! + 1n]]),
+          new Map([...first.amounts, [changed.name, lookup(first.amounts, changed.name, "amount") + 1n]]),
         )
         : { ...first, strings: new Map([...first.strings, [changed.name, syms.fresh()]]) };
-      const example = verified(book, [...done, { kind: "call", plan: second }], "key_conflict");
-      if (example !== null) refusals.push({ reason: "key_conflict", bound: null, keyUsed: false, example });
+      refusals.push(...builtin(book, "key_conflict", [...done, { kind: "call", plan: second }]));
     }
   }
   const byBound = refusals.find((r) => r.bound !== null);
   if (byBound !== undefined) {
     const again = [...byBound.example, { kind: "call" as const, plan: lastPlan(byBound.example) }];
-    const example = verified(book, again, "already_refused");
-    if (example !== null) refusals.push({ reason: "already_refused", bound: null, keyUsed: false, example });
+    refusals.push(...builtin(book, "already_refused", again));
   }
+  const sameAccount = () => refusals.some((r) => r.bound === null && r.reason === "same_account");
   for (const m of t.moves) {
-    if (m.from.account !== m.to.account || refusals.some((r) => r.reason === "same_account")) continue;
+    if (m.from.account !== m.to.account || sameAccount()) continue;
     const syms = new Symbols();
     const bind = new Map<string, number>();
     m.from.args.forEach((a, i) => {
@@ -132,8 +148,7 @@ function holdOrDo(book: Book, t: Transfer): OpRefusals {
       bind.set(a, s);
       bind.set(m.to.args[i], s);
     });
-    const example = verified(book, [{ kind: "call", plan: planFor(t, op, syms, bind) }], "same_account");
-    if (example !== null) refusals.push({ reason: "same_account", bound: null, keyUsed: false, example });
+    refusals.push(...builtin(book, "same_account", [{ kind: "call", plan: planFor(t, op, syms, bind) }]));
   }
   return { transfer: t, op, refusals };
 }
@@ -151,11 +166,11 @@ function postAndVoid(book: Book, t: Transfer): OpRefusals[] {
   const amountNames = t.params.filter((p) => p.type.kind === "amount").map((p) => p.name);
   const partial = (delta: bigint) =>
     new Map(amountNames.map((n) => {
-      const a = hold!.amounts.get(n)!;
+      const a = lookup(hold!.amounts, n, "held amount");
       return [n, delta < 0n && a === 0n ? 1n : a + delta];
     }));
-  const post: [string, Act[] | null][] = [];
-  const void_: [string, Act[] | null][] = [];
+  const post: [BuiltinReason, Act[] | null][] = [];
+  const void_: [BuiltinReason, Act[] | null][] = [];
   if (held !== null) {
     const expire: Act[] = past === null ? [] : [{ kind: "pass", seconds: past.seconds, text: past.text }];
     post.push([
@@ -171,11 +186,8 @@ function postAndVoid(book: Book, t: Transfer): OpRefusals[] {
   const fresh = new Symbols();
   post.push(["no_such_hold", [{ kind: "call", plan: planFor(t, "post", fresh) }]]);
   void_.push(["no_such_hold", [{ kind: "call", plan: planFor(t, "void", fresh) }]]);
-  const found = (list: [string, Act[] | null][]): Refusal[] =>
-    list.flatMap(([reason, acts]) => {
-      const example = verified(book, acts, reason);
-      return example === null ? [] : [{ reason, bound: null, keyUsed: false, example }];
-    });
+  const found = (list: [BuiltinReason, Act[] | null][]): Refusal[] =>
+    list.flatMap(([reason, acts]) => builtin(book, reason, acts));
   return [{ transfer: t, op: "post", refusals: found(post) }, {
     transfer: t,
     op: "void",

@@ -41,24 +41,24 @@ function detailedOutcome(o: Outcome, lang: Lang, scale: Scale | null): string {
   const q = (v: bigint) => scale === null ? String(v) : quantityText(v, scale(account.account));
   const amount = q(o.at.amount);
   const acct = accountText(account);
-  const numbers = side === "lower"
+  const numbers: [string, string, bigint][] = side === "lower"
     ? [["posted", "確定", balance.posted], ["held out", "出ていく仮押さえ", balance.heldOut]]
     : [["posted", "確定", balance.posted], ["held in", "入ってくる仮押さえ", balance.heldIn]];
-  const other = side === "lower"
+  const other: [string, string, bigint] = side === "lower"
     ? ["held in", "入ってくる仮押さえ", balance.heldIn]
     : ["held out", "出ていく仮押さえ", balance.heldOut];
   if (other[2] !== 0n) numbers.push(other);
   if (lang === "en") {
     const verb = side === "lower" ? `takes ${amount} from` : `puts ${amount} into`;
     return `refused: ${o.reason} (${ordinal(move, lang)} ${verb} ${acct}: ${
-      numbers.map(([en, , v]) => `${en} ${q(v as bigint)}`).join(", ")
+      numbers.map(([en, , v]) => `${en} ${q(v)}`).join(", ")
     })`;
   }
   const verb = side === "lower"
     ? `${acct} から ${amount} を取ろうとした`
     : `${acct} へ ${amount} を入れようとした`;
   return `${o.reason} で拒否される(${ordinal(move, lang)}が ${verb}ときの残高は、${
-    numbers.map(([, ja, v]) => `${ja} ${q(v as bigint)}`).join("、")
+    numbers.map(([, ja, v]) => `${ja} ${q(v)}`).join("、")
   })`;
 }
 
@@ -67,9 +67,13 @@ export type Scale = (account: string) => number;
 
 /** A call with its amounts in their units' scale: `sale.do(order: order-1, amount: 0.01)`. */
 export function scaledCallText(call: Call): string {
-  const args = call.transfer.params.filter((p) => call.args.has(p.name)).map((p) => {
-    const v = call.args.get(p.name)!;
-    return `${p.name}: ${p.type.kind === "amount" ? quantityText(v as bigint, p.type.unit.scale) : v}`;
+  const args = call.transfer.params.flatMap((p) => {
+    if (p.type.kind === "string") {
+      const v = call.strings.get(p.name);
+      return v === undefined ? [] : [`${p.name}: ${v}`];
+    }
+    const v = call.amounts.get(p.name);
+    return v === undefined ? [] : [`${p.name}: ${quantityText(v, p.type.unit.scale)}`];
   });
   return `${call.transfer.name}.${call.op}(${args.join(", ")})`;
 }

@@ -5,8 +5,10 @@
  * @module
  */
 
+import { lookup } from "../common/assert.ts";
 import type { Reporter } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
+import type { ChoboCode } from "./codes.ts";
 import {
   type Account,
   type AccountRef,
@@ -35,7 +37,7 @@ import { TIME_WORDS } from "./syntax.ts";
 import { isMoney } from "./units.ts";
 
 /** The refusal reasons chobo itself answers (seed 2.7); a bound cannot be refused as one of them. */
-export const BUILTIN_REASONS: readonly string[] = [
+export const BUILTIN_REASONS = [
   "key_conflict",
   "already_refused",
   "same_account",
@@ -44,13 +46,21 @@ export const BUILTIN_REASONS: readonly string[] = [
   "already_voided",
   "expired",
   "over_hold",
-];
+] as const;
+
+/** A refusal reason chobo itself answers; a bound's reason is any other name its book gives. */
+export type BuiltinReason = typeof BUILTIN_REASONS[number];
+
+/** True when `reason` is one chobo itself answers. */
+export function isBuiltinReason(reason: string): reason is BuiltinReason {
+  return (BUILTIN_REASONS as readonly string[]).includes(reason);
+}
 
 /** The largest `scale`: 10¹⁸ still fits in 2⁶³ − 1, 10¹⁹ does not. */
 export const MAX_SCALE = 18;
 
 /** Resolves names and checks types; returns the book when the reporter has no error afterwards. */
-export function resolveBook(ast: BookAst, r: Reporter): Book | null {
+export function resolveBook(ast: BookAst, r: Reporter<ChoboCode>): Book | null {
   const header = ast.headers[0];
   for (const extra of ast.headers.slice(1)) {
     r.error("E003", { line: extra.line, col: 1 }, tr("a second `book` line", "二つ目の `book` の行です"), {
@@ -68,8 +78,9 @@ export function resolveBook(ast: BookAst, r: Reporter): Book | null {
 
   const units = new Map<string, Unit>();
   for (const u of ast.units) {
-    if (units.has(u.name.text)) {
-      duplicate(r, u.name, tr("unit", "単位"), units.get(u.name.text)!.line);
+    const earlier = units.get(u.name.text);
+    if (earlier !== undefined) {
+      duplicate(r, u.name, tr("unit", "単位"), earlier.line);
       continue;
     }
     const unit = resolveUnit(u, r);
@@ -79,8 +90,9 @@ export function resolveBook(ast: BookAst, r: Reporter): Book | null {
   const accounts = new Map<string, Account>();
   for (const a of ast.accounts) {
     const account = resolveAccount(a, units, r);
-    if (accounts.has(a.name.text)) {
-      duplicate(r, a.name, tr("account", "勘定"), accounts.get(a.name.text)!.line);
+    const earlier = accounts.get(a.name.text);
+    if (earlier !== undefined) {
+      duplicate(r, a.name, tr("account", "勘定"), earlier.line);
     } else if (account !== null) accounts.set(account.name, account);
   }
   const accountLines = new Map(ast.accounts.map((a) => [a.name.text, a.line]));
@@ -88,8 +100,9 @@ export function resolveBook(ast: BookAst, r: Reporter): Book | null {
   const transfers: Transfer[] = [];
   const transferLines = new Map<string, number>();
   for (const t of ast.transfers) {
-    if (transferLines.has(t.name.text)) {
-      duplicate(r, t.name, tr("transfer", "振替"), transferLines.get(t.name.text)!);
+    const earlier = transferLines.get(t.name.text);
+    if (earlier !== undefined) {
+      duplicate(r, t.name, tr("transfer", "振替"), earlier);
       continue;
     }
     transferLines.set(t.name.text, t.line);
@@ -112,7 +125,7 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
-function duplicate(r: Reporter, name: Word, what: Text, firstLine: number): void {
+function duplicate(r: Reporter<ChoboCode>, name: Word, what: Text, firstLine: number): void {
   r.error(
     "E003",
     name,
@@ -127,7 +140,7 @@ function duplicate(r: Reporter, name: Word, what: Text, firstLine: number): void
 }
 
 function duplicateItem(
-  r: Reporter,
+  r: Reporter<ChoboCode>,
   at: { line: number; col: number },
   item: string,
   owner: Word,
@@ -146,7 +159,7 @@ function duplicateItem(
   );
 }
 
-function resolveUnit(u: UnitAst, r: Reporter): Unit {
+function resolveUnit(u: UnitAst, r: Reporter<ChoboCode>): Unit {
   let scale = 0;
   if (u.scale !== null) {
     if (!/^[0-9]+$/.test(u.scale.text) || Number(u.scale.text) > MAX_SCALE) {
@@ -213,7 +226,11 @@ export function parseQuantity(text: string, scale: number, allowNegative: boolea
   return sign === "-" ? -magnitude : magnitude;
 }
 
-function resolveAccount(a: AccountAst, units: ReadonlyMap<string, Unit>, r: Reporter): Account | null {
+function resolveAccount(
+  a: AccountAst,
+  units: ReadonlyMap<string, Unit>,
+  r: Reporter<ChoboCode>,
+): Account | null {
   const params = resolveAccountParams(a.params, r);
   const unit = units.get(a.unit.text);
   if (unit === undefined) {
@@ -309,7 +326,7 @@ function resolveAccount(a: AccountAst, units: ReadonlyMap<string, Unit>, r: Repo
   };
 }
 
-function resolveAccountParams(ps: readonly ParamAst[], r: Reporter): string[] | null {
+function resolveAccountParams(ps: readonly ParamAst[], r: Reporter<ChoboCode>): string[] | null {
   let ok = true;
   const seen = new Set<string>();
   for (const p of ps) {
@@ -344,7 +361,7 @@ function resolveAccountParams(ps: readonly ParamAst[], r: Reporter): string[] | 
 }
 
 /** A bound's value and reason; the value is read only when the account's unit resolved. */
-function resolveBound(b: BoundAst, unit: Unit | undefined, r: Reporter): Bound | null {
+function resolveBound(b: BoundAst, unit: Unit | undefined, r: Reporter<ChoboCode>): Bound | null {
   let ok = unit !== undefined;
   const value = unit === undefined ? null : parseQuantity(b.value.text, unit.scale, true);
   if (unit !== undefined && typeof value !== "bigint" && value !== null) {
@@ -378,7 +395,7 @@ function resolveBound(b: BoundAst, unit: Unit | undefined, r: Reporter): Bound |
       },
     );
     ok = false;
-  } else if (BUILTIN_REASONS.includes(b.reason.text)) {
+  } else if (isBuiltinReason(b.reason.text)) {
     r.error(
       "E023",
       b.reason,
@@ -399,7 +416,7 @@ function resolveBound(b: BoundAst, unit: Unit | undefined, r: Reporter): Bound |
   return { value, reason: b.reason.text, line: b.line, col: b.col };
 }
 
-function unknownUnit(r: Reporter, w: Word, units: ReadonlyMap<string, Unit>): void {
+function unknownUnit(r: Reporter<ChoboCode>, w: Word, units: ReadonlyMap<string, Unit>): void {
   const known = [...units.keys()].join(", ");
   r.error("E002", w, tr(`no unit is named ${w.text}`, `${w.text} という単位はありません`), {
     hint: known === "" ? tr(`declare it: \`unit ${w.text}\``, `宣言してください: \`unit ${w.text}\``) : tr(
@@ -414,7 +431,7 @@ function resolveTransfer(
   units: ReadonlyMap<string, Unit>,
   accounts: ReadonlyMap<string, Account>,
   accountLines: ReadonlyMap<string, number>,
-  r: Reporter,
+  r: Reporter<ChoboCode>,
 ): Transfer | null {
   const errorsBefore = r.diagnostics.length;
   const params = new Map<string, Param>();
@@ -440,7 +457,7 @@ function resolveTransfer(
     } else if (units.has(p.type.text)) {
       params.set(p.name.text, {
         name: p.name.text,
-        type: { kind: "amount", unit: units.get(p.type.text)! },
+        type: { kind: "amount", unit: lookup(units, p.type.text, "unit") },
         line: p.name.line,
         col: p.name.col,
       });
@@ -579,7 +596,11 @@ function resolveTransfer(
   };
 }
 
-function resolveKey(t: TransferAst, params: ReadonlyMap<string, Param>, r: Reporter): string[] | null {
+function resolveKey(
+  t: TransferAst,
+  params: ReadonlyMap<string, Param>,
+  r: Reporter<ChoboCode>,
+): string[] | null {
   const k = t.keys[0];
   if (k === undefined) {
     const strings = t.params.filter((p) => p.type.text === "string").map((p) => p.name.text);
@@ -641,7 +662,7 @@ function resolveKey(t: TransferAst, params: ReadonlyMap<string, Param>, r: Repor
   return ok ? k.names.map((w) => w.text) : null;
 }
 
-function resolvePending(p: PendingAst, r: Reporter): Pending | null {
+function resolvePending(p: PendingAst, r: Reporter<ChoboCode>): Pending | null {
   const end = p.end;
   if (end.kind === "never") return { expires: "never" };
   if (end.kind === "missing") {
@@ -659,7 +680,7 @@ function resolvePending(p: PendingAst, r: Reporter): Pending | null {
     return null;
   }
   const n = end.amount.text;
-  const seconds = /^[0-9]+$/.test(n) ? BigInt(n) * TIME_WORDS.get(end.word.text)! : null;
+  const seconds = /^[0-9]+$/.test(n) ? BigInt(n) * lookup(TIME_WORDS, end.word.text, "time word") : null;
   if (seconds === null || seconds < 1n || seconds > MAX_EXPIRY_SECONDS) {
     const why = seconds === null
       ? tr(`${n} is not a whole number`, `${n} は整数ではありません`)
@@ -690,7 +711,7 @@ function resolveRef(
   params: ReadonlyMap<string, Param>,
   accounts: ReadonlyMap<string, Account>,
   accountLines: ReadonlyMap<string, number>,
-  r: Reporter,
+  r: Reporter<ChoboCode>,
 ): AccountRef | null {
   const account = accounts.get(ref.name.text);
   if (account === undefined) {

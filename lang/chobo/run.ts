@@ -7,13 +7,20 @@
 
 import { type Lang, tr } from "../common/text.ts";
 import { displayWidth, padEnd } from "../common/width.ts";
-import { accountText, type Balance, type Call, type HoldState, holdText, type Outcome } from "./interp.ts";
+import {
+  accountText,
+  type Balance,
+  type Call,
+  callArgs,
+  type HoldState,
+  holdText,
+  type Outcome,
+} from "./interp.ts";
 import type { Branch, Scenario, StepResult } from "./scenario.ts";
 
 /** `reserve.hold(order: order-3, sku: sku-2, qty: 2)`: arguments in the transfer's order. */
 export function callText(call: Call): string {
-  const args = call.transfer.params.filter((p) => call.args.has(p.name))
-    .map((p) => `${p.name}: ${call.args.get(p.name)}`);
+  const args = callArgs(call).map(([name, value]) => `${name}: ${value}`);
   return `${call.transfer.name}.${call.op}(${args.join(", ")})`;
 }
 
@@ -121,7 +128,7 @@ export function runText(file: string, s: Scenario, branches: readonly Branch[], 
 export function callJson(call: Call, o: Outcome): Record<string, unknown> {
   const out: Record<string, unknown> = {
     call: `${call.transfer.name}.${call.op}`,
-    args: Object.fromEntries(call.args),
+    args: Object.fromEntries(callArgs(call)),
     result: o.kind,
   };
   if (o.kind === "refused") out.reason = o.reason;

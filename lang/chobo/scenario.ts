@@ -11,7 +11,7 @@
 
 import { type Json, JsonError, parseJson } from "../common/json.ts";
 import { type Text, tr } from "../common/text.ts";
-import { type Call, type Hold, Ledger, type OpName, type Outcome } from "./interp.ts";
+import { type Call, callArgs, type Hold, Ledger, type OpName, type Outcome } from "./interp.ts";
 import { type Book, MAX_AMOUNT, type Transfer } from "./model.ts";
 import { TIME_WORDS } from "./syntax.ts";
 
@@ -246,7 +246,8 @@ function readCall(book: Book, step: { [key: string]: Json }, where: Text): Call 
     const partial = amountParams.some((p) => p.name in given);
     expected = partial ? [...keyParams, ...amountParams] : keyParams;
   }
-  const args = new Map<string, string | bigint>();
+  const strings = new Map<string, string>();
+  const amounts = new Map<string, bigint>();
   for (const p of expected) {
     const v = given[p.name];
     if (v === undefined) {
@@ -264,7 +265,7 @@ function readCall(book: Book, step: { [key: string]: Json }, where: Text): Call 
           tr(`${where.en}: ${p.name} is a string`, `${where.ja}: ${p.name} は文字列です`),
         );
       }
-      args.set(p.name, v);
+      strings.set(p.name, v);
     } else {
       if (typeof v !== "bigint" || v < 0n || v > MAX_AMOUNT) {
         throw new ScenarioError(
@@ -274,11 +275,11 @@ function readCall(book: Book, step: { [key: string]: Json }, where: Text): Call 
           ),
         );
       }
-      args.set(p.name, v);
+      amounts.set(p.name, v);
     }
   }
   for (const k of Object.keys(given)) {
-    if (!args.has(k)) {
+    if (!strings.has(k) && !amounts.has(k)) {
       throw new ScenarioError(
         tr(
           `${where.en}: ${transfer.name}.${op} takes no argument ${k}`,
@@ -287,7 +288,7 @@ function readCall(book: Book, step: { [key: string]: Json }, where: Text): Call 
       );
     }
   }
-  return { transfer, op, args };
+  return { transfer, op, strings, amounts };
 }
 
 function outcomeKey(o: Outcome): string {
@@ -374,7 +375,7 @@ export function runScenario(book: Book, scenario: Scenario): Branch[] {
 }
 
 function callStepJson(call: Call): Record<string, unknown> {
-  return { call: `${call.transfer.name}.${call.op}`, args: Object.fromEntries(call.args) };
+  return { call: `${call.transfer.name}.${call.op}`, args: Object.fromEntries(callArgs(call)) };
 }
 
 /** A scenario as the JSON a scenario file holds (amounts as `bigint`; write with `stringifyJson`). */

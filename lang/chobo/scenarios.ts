@@ -7,9 +7,11 @@
  * @module
  */
 
-import type { Call, OpName, Outcome } from "./interp.ts";
-import type { Account, Book, Move, Transfer } from "./model.ts";
+import { findOne, lookup } from "../common/assert.ts";
+import { type Call, isRefused, type OpName, type Outcome } from "./interp.ts";
+import type { Account, Book, Bound, Move, Transfer } from "./model.ts";
 import { accountKindText, quantityText } from "./report.ts";
+import type { BuiltinReason } from "./resolve.ts";
 import { type Branch, runScenario, type Scenario, type Step } from "./scenario.ts";
 import {
   type Act,
@@ -45,9 +47,10 @@ function lastResult(b: Branch): Outcome | null {
   return last?.kind === "call" ? last.outcome : null;
 }
 
-function is(o: Outcome | null, kind: string, reason?: string): boolean {
+/** True when `o` ends as `kind`, and a refusal with `reason` (chobo's own or a bound's) if given. */
+function is(o: Outcome | null, kind: Outcome["kind"], reason?: BuiltinReason | Bound): boolean {
   if (o === null) return false;
-  if (kind === "refused") return o.kind === "refused" && (reason === undefined || o.reason === reason);
+  if (kind === "refused") return reason === undefined ? o.kind === "refused" : isRefused(o, reason);
   return o.kind === kind;
 }
 
@@ -75,7 +78,13 @@ class Collector {
   }
 
   /** A scenario with one outcome whose last call ends as `kind` (and `reason`). */
-  single(name: string, titleJa: string, steps: readonly GenStep[] | null, kind: string, reason?: string) {
+  single(
+    name: string,
+    titleJa: string,
+    steps: readonly GenStep[] | null,
+    kind: Outcome["kind"],
+    reason?: BuiltinReason | Bound,
+  ) {
     this.add(name, titleJa, steps, (bs) => bs.length === 1 && is(lastResult(bs[0]), kind, reason));
   }
 }
@@ -112,11 +121,15 @@ function atBalance(
   const plan = planFor(t, opOf(t), syms, new Map(), amountsFor(t, m, amount));
   if (balance === 0n) return { syms, plan, prefix: [] as Act[] };
   const ref = refOf(m, side);
-  const bind = new Map(ref.args.map((a) => [a, plan.strings.get(a)!]));
+  const bind = new Map(ref.args.map((a) => [a, lookup(plan.strings, a, "string symbol")]));
   const filler = book.transfers.find((f) => f !== t && f.moves.some((n) => n.to.account === ref.account));
   if (filler === undefined) return null;
-  const fm = filler.moves.find((n) => n.to.account === ref.account)!;
-  const fillBind = new Map(fm.to.args.map((a, i) => [a, bind.get(ref.args[i])!]));
+  const fm = findOne(
+    filler.moves,
+    (n) => n.to.account === ref.account,
+    `move of ${filler.name} into ${ref.account.name}`,
+  );
+  const fillBind = new Map(fm.to.args.map((a, i) => [a, lookup(bind, ref.args[i], "string symbol")]));
   const fill = planFor(filler, opOf(filler), syms, fillBind, amountsFor(filler, fm, balance));
   const prefix = feed(book, [], fill, syms);
   if (prefix === null || lastOutcome(play(book, prefix)).kind !== "done") return null;
@@ -166,7 +179,7 @@ function boundFamilies(book: Book, c: Collector): void {
             `境界: ${t.name}.${op} のあとの ${k} が${ja}`,
             steps,
             passes ? "done" : "refused",
-            passes ? undefined : bound.reason,
+            passes ? undefined : bound,
           );
         }
       }
@@ -191,7 +204,10 @@ function keyFamilies(book: Book, c: Collector): void {
       const other = t.params.find((p) => !t.key.includes(p.name));
       if (other !== undefined) {
         const second: Plan = other.type.kind === "amount"
-          ? withAmounts(first, new Map([...first.amounts, [other.name, first.amounts.get(other.name)! + 1n]]))
+          ? withAmounts(
+            first,
+            new Map([...first.amounts, [other.name, lookup(first.amounts, other.name, "amount") + 1n]]),
+          )
           : { ...first, strings: new Map([...first.strings, [other.name, syms.fresh()]]) };
         c.single(
           `key: ${t.name}.${op} again with the same key and another ${other.name}`,
@@ -207,7 +223,7 @@ function keyFamilies(book: Book, c: Collector): void {
       if (lower === null) continue;
       const s = new Symbols();
       const plan = planFor(t, op, s, new Map(), amountsFor(t, m, lower.value >= 0n ? 1n : -lower.value + 1n));
-      const refused = feed(book, [], plan, s, 0, (o) => o.kind === "refused" && o.reason === lower.reason);
+      const refused = feed(book, [], plan, s, 0, (o) => isRefused(o, lower));
       c.single(
         `key: ${t.name}.${op} again after it was refused with ${lower.reason}`,
         `キー: ${lower.reason} で拒否されたあとの同じ ${t.name}.${op}`,
@@ -343,7 +359,7 @@ function togetherFamilies(book: Book, c: Collector): void {
         const built = atBalance(book, t, m, side, start, 1n);
         if (built === null) continue;
         const ref = refOf(m, side);
-        const bind = new Map(ref.args.map((a) => [a, built.plan.strings.get(a)!]));
+        const bind = new Map(ref.args.map((a) => [a, lookup(built.plan.strings, a, "string symbol")]));
         const second = planFor(t, op, built.syms, bind, amountsFor(t, m, 1n));
         const k = accountKindText(account);
         const what = side === "lower" ? `the last 1 of ${k}` : `the last room of 1 in ${k}`;
@@ -358,7 +374,7 @@ function togetherFamilies(book: Book, c: Collector): void {
               if (last.kind !== "together") return false;
               const results = last.callers.map((r) => r[0].outcome);
               return results.filter((o) => o.kind === "done").length === 1 &&
-                results.filter((o) => o.kind === "refused" && o.reason === bound.reason).length === 1;
+                results.filter((o) => isRefused(o, bound)).length === 1;
             }),
         );
       }

@@ -9,6 +9,7 @@
  * @module
  */
 
+import { findOne, lookup } from "../common/assert.ts";
 import { type Call, Ledger, type OpName, type Outcome } from "./interp.ts";
 import type { Book, Transfer } from "./model.ts";
 
@@ -73,17 +74,18 @@ export class ValueNames {
 
   /** The call of `plan` with its symbols named. */
   call(plan: Plan): Call {
-    const args = new Map<string, string | bigint>();
+    const strings = new Map<string, string>();
+    const amounts = new Map<string, bigint>();
     for (const p of plan.transfer.params) {
       const sym = plan.strings.get(p.name);
       if (sym !== undefined) {
         if (!this.names.has(sym)) this.names.set(sym, `${p.name}-${++this.counter}`);
-        args.set(p.name, this.names.get(sym)!);
+        strings.set(p.name, lookup(this.names, sym, "value name"));
       }
       const amount = plan.amounts.get(p.name);
-      if (amount !== undefined) args.set(p.name, amount);
+      if (amount !== undefined) amounts.set(p.name, amount);
     }
-    return { transfer: plan.transfer, op: plan.op, args };
+    return { transfer: plan.transfer, op: plan.op, strings, amounts };
   }
 }
 
@@ -161,7 +163,7 @@ export function amountChoices(transfer: Transfer): Map<string, bigint>[] {
 
 /** The symbols of an account named in a move of `plan`, by the move's parameter names. */
 function refSymbols(plan: Plan, args: readonly string[]): number[] {
-  return args.map((a) => plan.strings.get(a)!);
+  return args.map((a) => lookup(plan.strings, a, "string symbol"));
 }
 
 /**
@@ -251,7 +253,7 @@ function feedingAmounts(
   for (const c of amountChoices(t)) {
     let net = 0n;
     for (const m of t.moves) {
-      const a = m.amount.kind === "literal" ? m.amount.value : c.get(m.amount.param)!;
+      const a = m.amount.kind === "literal" ? m.amount.value : lookup(c, m.amount.param, "amount");
       if (same(m.to)) net += a;
       if (same(m.from)) net -= a;
     }
@@ -290,7 +292,7 @@ export function pastExpiry(transfer: Transfer): { seconds: bigint; text: string 
   const pending = transfer.pending;
   if (pending === null || pending.expires === "never") return null;
   const units: [bigint, string][] = [[86400n, "days"], [3600n, "hours"], [60n, "minutes"], [1n, "seconds"]];
-  const [per, word] = units.find(([u]) => pending.seconds % u === 0n)!;
+  const [per, word] = findOne(units, ([u]) => pending.seconds % u === 0n, "time unit (1 second divides all)");
   const n = pending.seconds / per + 1n;
   return { seconds: n * per, text: `${n} ${word}` };
 }

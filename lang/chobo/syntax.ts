@@ -8,6 +8,7 @@
  * @module
  */
 
+import { unreachable } from "../common/assert.ts";
 import type { Reporter } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
 import { isCombining } from "../common/width.ts";
@@ -396,9 +397,14 @@ function show(t: Token): string {
   return t.kind === "string" ? `"${t.text}"` : t.text;
 }
 
-const DECLARATION_HEADS = ["book", "description", "unit", "account", "transfer"];
-const ACCOUNT_ITEMS = ["description", "at"];
-const TRANSFER_ITEMS = ["description", "key", "pending", "move"];
+const DECLARATION_HEADS = ["book", "description", "unit", "account", "transfer"] as const;
+const ACCOUNT_ITEMS = ["description", "at"] as const;
+const TRANSFER_ITEMS = ["description", "key", "pending", "move"] as const;
+
+/** True when `t` is a name among `words`, whose text it then narrows to. */
+function isOneOf<W extends string>(t: Token, words: readonly W[]): t is Token & { readonly text: W } {
+  return t.kind === "name" && (words as readonly string[]).includes(t.text);
+}
 
 type Block =
   | { readonly kind: "account"; readonly decl: AccountAst }
@@ -415,7 +421,7 @@ type Block =
  * const ast = parseBook(text, r);
  * ```
  */
-export function parseBook(text: string, r: Reporter): BookAst {
+export function parseBook(text: string, r: Reporter<"E001">): BookAst {
   const ast: BookAst = { headers: [], descriptions: [], units: [], accounts: [], transfers: [] };
   const sourceLines = text.split("\n").map((l) => l.endsWith("\r") ? l.slice(0, -1) : l);
   let block: Block = { kind: "none" };
@@ -493,7 +499,7 @@ export function parseBook(text: string, r: Reporter): BookAst {
 
 function parseDeclaration(line: Line, ast: BookAst): Block {
   const head = line.peek()!;
-  if (head.kind !== "name" || !DECLARATION_HEADS.includes(head.text)) {
+  if (!isOneOf(head, DECLARATION_HEADS)) {
     throw new LineError(
       head.col,
       tr(`${show(head)} does not start a declaration`, `${show(head)} では宣言が始まりません`),
@@ -559,7 +565,7 @@ function parseDeclaration(line: Line, ast: BookAst): Block {
       ast.accounts.push(decl);
       return { kind: "account", decl };
     }
-    default: {
+    case "transfer": {
       const name = line.name(tr("the transfer's name", "振替の名前"));
       const params = line.isPunct("(") ? parseParams(line) : [];
       line.end();
@@ -575,6 +581,8 @@ function parseDeclaration(line: Line, ast: BookAst): Block {
       ast.transfers.push(decl);
       return { kind: "transfer", decl };
     }
+    default:
+      return unreachable(head.text, "declaration");
   }
 }
 
@@ -609,9 +617,13 @@ function parseParams(line: Line): ParamAst[] {
   }
 }
 
-function itemHead(line: Line, allowed: readonly string[], where: Text): Token {
+function itemHead<W extends string>(
+  line: Line,
+  allowed: readonly W[],
+  where: Text,
+): Token & { readonly text: W } {
   const head = line.peek()!;
-  if (head.kind !== "name" || !allowed.includes(head.text)) {
+  if (!isOneOf(head, allowed)) {
     const list = allowed.map((w) => w === "at" ? "at least, at most" : w).join(", ");
     throw new LineError(
       head.col,
@@ -619,15 +631,26 @@ function itemHead(line: Line, allowed: readonly string[], where: Text): Token {
       tr(`under ${where.en} come: ${list}`, `${where.ja}の下に書けるのは ${list} です`),
     );
   }
-  return line.next();
+  line.next();
+  return head;
 }
 
 function parseAccountItem(line: Line, decl: AccountAst): void {
   const head = itemHead(line, ACCOUNT_ITEMS, tr("an account", "勘定"));
-  if (head.text === "description") {
-    decl.descriptions.push(parseDescription(line, head.col));
-    return;
+  switch (head.text) {
+    case "description":
+      decl.descriptions.push(parseDescription(line, head.col));
+      return;
+    case "at":
+      decl.bounds.push(parseBound(line, head.col));
+      return;
+    default:
+      return unreachable(head.text, "account item");
   }
+}
+
+/** After `at`: `least <n>` or `most <n>`, then `refused as <reason>` (which resolving requires). */
+function parseBound(line: Line, col: number): BoundAst {
   let kind: "lower" | "upper";
   if (line.isWord("least")) kind = "lower";
   else if (line.isWord("most")) kind = "upper";
@@ -641,7 +664,7 @@ function parseAccountItem(line: Line, decl: AccountAst): void {
     reason = line.name(tr("the name of the refusal", "拒否の理由の名前"));
     line.end();
   }
-  decl.bounds.push({ kind, value, reason, line: line.number, col: head.col });
+  return { kind, value, reason, line: line.number, col };
 }
 
 function parseTransferItem(line: Line, decl: TransferAst): void {
@@ -663,7 +686,7 @@ function parseTransferItem(line: Line, decl: TransferAst): void {
     case "pending":
       decl.pendings.push({ end: parsePendingEnd(line), line: line.number, col: head.col });
       return;
-    default: {
+    case "move": {
       const amountTok = line.peek();
       if (amountTok === undefined || (amountTok.kind !== "name" && amountTok.kind !== "number")) {
         throw line.expected("the amount, a parameter or a number", "額(引数か数)");
@@ -677,7 +700,10 @@ function parseTransferItem(line: Line, decl: TransferAst): void {
       const to = parseAccountRef(line);
       line.end();
       decl.moves.push({ amount, from, to, line: line.number, col: head.col });
+      return;
     }
+    default:
+      return unreachable(head.text, "transfer item");
   }
 }
 

@@ -17,8 +17,22 @@ export interface Extra {
   readonly operations?: readonly Text[];
 }
 
-/** Collects diagnostics about one source file. */
-export class Reporter {
+/**
+ * Collects diagnostics about one source file. `C` is the set of codes it takes: a language's whole
+ * registry where a check starts (`ChoboCode`, `DandoriCode`), or the few a stage emits where it is
+ * passed on (`Reporter<"E001">` for a parser), so an unregistered code does not type-check. `C` is
+ * contravariant (`in`): a `Reporter<ChoboCode>` is a `Reporter<"E001">` because chobo registers
+ * E001; a reporter of a language that did not would not be. Without a `C` it takes no code
+ * (`never`), rather than every string.
+ *
+ * @example
+ * ```ts
+ * const r = new Reporter<ChoboCode>("stock.book", text);
+ * r.error("E020", { line: 6, col: 1 }, tr("stock has no bound", "stock に境界がありません"));
+ * ```
+ */
+export class Reporter<in C extends string = never> {
+  /** What was reported; `code` is a plain string here, where both languages' diagnostics meet. */
   readonly diagnostics: Diagnostic[] = [];
   private readonly lines: readonly string[];
 
@@ -27,7 +41,7 @@ export class Reporter {
   }
 
   /** Adds a diagnostic at `line:col`, quoting that line unless told not to. */
-  add(code: string, severity: Severity, line: number, col: number, message: Text, extra: Extra = {}): void {
+  add(code: C, severity: Severity, line: number, col: number, message: Text, extra: Extra = {}): void {
     const quote = extra.quote ?? true;
     this.diagnostics.push({
       code,
@@ -43,11 +57,13 @@ export class Reporter {
     });
   }
 
-  error(code: string, at: { line: number; col: number }, message: Text, extra?: Extra): void {
+  /** An error at `at`. */
+  error(code: C, at: { line: number; col: number }, message: Text, extra?: Extra): void {
     this.add(code, "error", at.line, at.col, message, extra);
   }
 
-  warning(code: string, at: { line: number; col: number }, message: Text, extra?: Extra): void {
+  /** A warning at `at`. */
+  warning(code: C, at: { line: number; col: number }, message: Text, extra?: Extra): void {
     this.add(code, "warning", at.line, at.col, message, extra);
   }
 
@@ -60,7 +76,7 @@ export class Reporter {
  * Reads a source file's bytes as UTF-8; text that is not UTF-8 is one E001 at its first bad byte in
  * `r`, and null comes back. A BOM is kept, so the parser reports it.
  */
-export function decodeSource(bytes: Uint8Array, r: Reporter, what: Text): string | null {
+export function decodeSource(bytes: Uint8Array, r: Reporter<"E001">, what: Text): string | null {
   try {
     return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch (e) {
@@ -78,7 +94,7 @@ export function decodeSource(bytes: Uint8Array, r: Reporter, what: Text): string
 }
 
 /** W901: every key-shaped value in the text of a `what` (book, flow); the value itself is never shown. */
-export function reportKeyShapedValues(text: string, r: Reporter, what: Text): void {
+export function reportKeyShapedValues(text: string, r: Reporter<"W901">, what: Text): void {
   for (const hit of findSecrets(text)) {
     const kind = SECRET_KINDS[hit.kind];
     r.warning(

@@ -12,6 +12,7 @@ import { HOLD_FINALS, HOLD_INITIAL, HOLD_STATES, holdEvents, holdTable } from ".
 import type { OpName } from "../chobo/interp.ts";
 import type { Account, Book, Transfer, Unit } from "../chobo/model.ts";
 import type { OpRefusals } from "../chobo/refusals.ts";
+import type { BuiltinReason } from "../chobo/resolve.ts";
 import type { Machine } from "./machine.ts";
 import { unitOf } from "./units.ts";
 
@@ -79,15 +80,16 @@ export interface BookPort {
  * The reasons chobo decides per operation, beside the bounds' own (chobo 2.7); `expired` only
  * for a transfer whose holds expire.
  */
-function fixedReasons(op: OpName, expires: boolean): string[] {
+function fixedReasons(op: OpName, expires: boolean): BuiltinReason[] {
+  const expired: BuiltinReason[] = expires ? ["expired"] : [];
   switch (op) {
     case "do":
     case "hold":
       return ["key_conflict", "already_refused", "same_account"];
     case "post":
-      return ["key_conflict", "already_voided", ...(expires ? ["expired"] : []), "over_hold", "no_such_hold"];
+      return ["key_conflict", "already_voided", ...expired, "over_hold", "no_such_hold"];
     case "void":
-      return ["already_posted", ...(expires ? ["expired"] : []), "no_such_hold"];
+      return ["already_posted", ...expired, "no_such_hold"];
   }
 }
 

@@ -14,6 +14,7 @@
 
 import type { Reporter } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
+import type { DandoriCode } from "./codes.ts";
 import type { BodyAst, CallStmtAst, ExprAst, HandlerAst, MatchStmtAst, Pos, StmtAst } from "./ast.ts";
 import { lineOf } from "./lints.ts";
 import { externalClosure, type Machine, rowOf } from "./machine.ts";
@@ -197,7 +198,7 @@ class Analysis {
   /** First example per diagnostic key, emitted at the end in a stable order. */
   private readonly found = new Map<
     string,
-    { code: string; at: Pos; message: Text; hint: Text | null; trace: Step | null }
+    { code: DandoriCode; at: Pos; message: Text; hint: Text | null; trace: Step | null }
   >();
   /** Per case and block, the first failure that may leave the case open (W101), and its other lines. */
   private readonly open = new Map<
@@ -206,7 +207,11 @@ class Analysis {
   >();
   private readonly readVars: ReadonlySet<string>;
 
-  constructor(private readonly m: FlowModel, private readonly t: Typed, private readonly r: Reporter) {
+  constructor(
+    private readonly m: FlowModel,
+    private readonly t: Typed,
+    private readonly r: Reporter<DandoriCode>,
+  ) {
     this.readVars = new Set(t.vars.keys());
   }
 
@@ -265,7 +270,7 @@ class Analysis {
   /** Keeps the first state that reaches a diagnostic, one per key, so the rounds of a loop say it once. */
   private note(
     key: string,
-    code: string,
+    code: DandoriCode,
     at: Pos,
     message: Text,
     trace: Step | null,
@@ -942,6 +947,6 @@ function readsOf(e: ExprAst): string[] {
 }
 
 /** Runs the case analysis of a typed flow and reports what it finds. */
-export function checkCases(m: FlowModel, typed: Typed, r: Reporter): void {
+export function checkCases(m: FlowModel, typed: Typed, r: Reporter<DandoriCode>): void {
   new Analysis(m, typed, r).run();
 }

@@ -9,6 +9,7 @@
 import { type Diagnostic, sortDiagnostics } from "../common/diagnostic.ts";
 import { decodeSource, Reporter, reportKeyShapedValues } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
+import type { DandoriCode } from "./codes.ts";
 import { checkCases } from "./cases.ts";
 import type { CheckedFlow } from "./checked.ts";
 import { checkChildren } from "./children.ts";
@@ -51,7 +52,7 @@ export interface CheckEnv {
  * ```
  */
 export function checkFlow(file: string, text: string, env: CheckEnv): FlowCheck {
-  const r = new Reporter(file, text);
+  const r = new Reporter<DandoriCode>(file, text);
   const result = (
     model: FlowModel | null,
     unsupported = false,
@@ -99,7 +100,7 @@ export function checkFlow(file: string, text: string, env: CheckEnv): FlowCheck 
 
 /** Checks a flow given as bytes: text that is not UTF-8 is one E001 at its first bad byte. */
 export function checkFlowBytes(file: string, bytes: Uint8Array, env: CheckEnv): FlowCheck {
-  const r = new Reporter(file, "");
+  const r = new Reporter<DandoriCode>(file, "");
   const text = decodeSource(bytes, r, FLOW);
   if (text !== null) return checkFlow(file, text, env);
   return { file, diagnostics: r.diagnostics, model: null, checked: null, unsupported: false };

@@ -8,6 +8,7 @@
 
 import type { Reporter } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
+import type { DandoriCode } from "./codes.ts";
 import type { StmtAst } from "./ast.ts";
 import type { CheckEnv, FlowCheck } from "./check.ts";
 import type { CheckedFlow } from "./checked.ts";
@@ -110,7 +111,7 @@ function failNames(child: FlowModel): Set<string> {
   return names;
 }
 
-function fit(t: TaskDef, child: FlowModel, parent: FlowModel, r: Reporter): void {
+function fit(t: TaskDef, child: FlowModel, parent: FlowModel, r: Reporter<DandoriCode>): void {
   const bad = (at: { line: number; col: number }, message: Text, extra: { note?: Text; hint?: Text } = {}) =>
     r.error("E015", at, message, {
       ...(extra.note === undefined ? {} : { notes: [extra.note] }),
@@ -241,7 +242,7 @@ function outputsNote(fields: readonly FieldDef[]): Text {
 export function checkChildren(
   m: FlowModel,
   env: CheckEnv,
-  r: Reporter,
+  r: Reporter<DandoriCode>,
   check: Check,
 ): Map<string, CheckedFlow> {
   const children = new Map<string, CheckedFlow>();

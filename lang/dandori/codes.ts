@@ -82,7 +82,7 @@ case goods : stock.reserve follows stock.reserve
 `;
 
 /** Every code the checker emits, in the order of the seed's table. */
-export const CODES: readonly CodeInfo[] = [
+const REGISTRY = [
   {
     code: "E001",
     severity: "error",
@@ -716,7 +716,13 @@ flow
 `,
     files: {},
   },
-];
+] as const satisfies readonly CodeInfo[];
+
+/** A code of dandori's registry: the codes a dandori `Reporter` takes. */
+export type DandoriCode = typeof REGISTRY[number]["code"];
+
+/** The registry as the rest reads it (`REGISTRY` is `as const` only so that `DandoriCode` is its codes). */
+export const CODES: readonly CodeInfo[] = REGISTRY;
 
 /** The codes of the seed's table (dandori 3) this checker does not emit, and why. */
 export const NOT_CHECKED: readonly NotChecked[] = [

@@ -56,17 +56,18 @@ export class BooksComputed implements Answers {
       (t) => t.name === b.transfer.name,
       `transfer ${b.transfer.name}`,
     );
-    const args = new Map<string, string | bigint>();
+    const strings = new Map<string, string>();
+    const amounts = new Map<string, bigint>();
     for (const p of transfer.params) {
       const v: Value | undefined = a.args[p.name];
       if (v === undefined) continue;
-      if (p.type.kind === "string") args.set(p.name, String(v));
+      if (p.type.kind === "string") strings.set(p.name, String(v));
       else {
         assert(typeof v === "bigint", `an amount of ${transfer.name} is an integer`);
-        args.set(p.name, v);
+        amounts.set(p.name, v);
       }
     }
-    const call: Call = { transfer, op: b.op, args };
+    const call: Call = { transfer, op: b.op, strings, amounts };
     const outcome = ledger.apply(call);
     switch (outcome.kind) {
       case "done":

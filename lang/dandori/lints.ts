@@ -8,6 +8,7 @@
 
 import type { Reporter } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
+import type { DandoriCode } from "./codes.ts";
 import type { CallStmtAst, ExprAst, ForStmtAst, MatchStmtAst, Pos, StmtAst } from "./ast.ts";
 import type { FlowModel, TaskDef } from "./model.ts";
 import {
@@ -48,7 +49,11 @@ class Lints {
   private readonly inside = new Map<string, Pos>();
   private readonly outside = new Map<string, Pos>();
 
-  constructor(private readonly m: FlowModel, private readonly t: Typed, private readonly r: Reporter) {}
+  constructor(
+    private readonly m: FlowModel,
+    private readonly t: Typed,
+    private readonly r: Reporter<DandoriCode>,
+  ) {}
 
   run(): void {
     const bodies: [readonly StmtAst[] | undefined, Block][] = [
@@ -547,6 +552,6 @@ class Lints {
 }
 
 /** The checks along a typed flow that need no case states: E009, E010, E011, E014, W104, E030, W030. */
-export function checkAlongFlow(m: FlowModel, typed: Typed, r: Reporter): void {
+export function checkAlongFlow(m: FlowModel, typed: Typed, r: Reporter<DandoriCode>): void {
   new Lints(m, typed, r).run();
 }

@@ -84,8 +84,11 @@ export interface FlowModel {
   readonly flow: BodyAst;
   readonly onFailure: BodyAst | null;
   readonly onCancel: BodyAst | null;
-  /** Reads a type written in a statement (`let x: T`), reporting to `r` unless it is null. */
-  readonly typeOf: (t: TypeAst, r: Reporter | null) => Ty | null;
+  /**
+   * Reads a type written in a statement (`let x: T`), reporting to `r` unless it is null: E002 for
+   * a type that does not exist, E003 for a list of lists.
+   */
+  readonly typeOf: (t: TypeAst, r: Reporter<"E002" | "E003"> | null) => Ty | null;
 }
 
 /** The errors every call may end with besides its declared ones (1.4). */

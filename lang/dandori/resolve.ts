@@ -9,6 +9,7 @@
 import { dirname, join, normalize } from "node:path";
 import type { Reporter } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
+import type { DandoriCode } from "./codes.ts";
 import type { CaseAst, ElidedAst, FieldAst, FlowAst, Pos, RecordAst, TypeAst, UseAst, Word } from "./ast.ts";
 import { type BookPort, type BookTransfer, readBook } from "./books.ts";
 import { resolveTask } from "./tasks.ts";
@@ -38,7 +39,7 @@ class Resolver {
   constructor(
     private readonly ast: FlowAst,
     private readonly env: ResolveEnv,
-    private readonly r: Reporter,
+    private readonly r: Reporter<DandoriCode>,
   ) {}
 
   resolve(): FlowModel | null {
@@ -372,7 +373,7 @@ class Resolver {
     return this.range(ast, { kind: "timestamp" }) ?? timeRange(null, null, null);
   }
 
-  type(t: TypeAst, r: Reporter | null = this.r): Ty | null {
+  type(t: TypeAst, r: Reporter<"E002" | "E003"> | null = this.r): Ty | null {
     switch (t.kind) {
       case "optional": {
         const inner = this.type(t.inner, r);
@@ -416,7 +417,7 @@ class Resolver {
     }
   }
 
-  private named(parts: readonly Word[], at: Pos, r: Reporter | null): Ty | null {
+  private named(parts: readonly Word[], at: Pos, r: Reporter<"E002"> | null): Ty | null {
     const name = parts.map((p) => p.text).join(".");
     if (parts.length === 1) {
       const simple = SIMPLE_TYPES.get(name);
@@ -589,6 +590,6 @@ function holdTypesNote(bookName: string, book: BookPort): Text {
  * Resolves a flow's declarations. Diagnostics go to `r`; the model is null only when the file has
  * no `workflow` or no `flow`.
  */
-export function resolveFlow(ast: FlowAst, env: ResolveEnv, r: Reporter): FlowModel | null {
+export function resolveFlow(ast: FlowAst, env: ResolveEnv, r: Reporter<DandoriCode>): FlowModel | null {
   return new Resolver(ast, env, r).resolve();
 }

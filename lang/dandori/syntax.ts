@@ -85,7 +85,7 @@ type Under =
  * const ast = parseFlow(text, r);
  * ```
  */
-export function parseFlow(text: string, r: Reporter): FlowAst {
+export function parseFlow(text: string, r: Reporter<"E001">): FlowAst {
   const ast: FlowAst = {
     workflows: [],
     descriptions: [],
@@ -107,12 +107,12 @@ export function parseFlow(text: string, r: Reporter): FlowAst {
   return ast;
 }
 
-function report(r: Reporter, line: number, e: LineError): void {
+function report(r: Reporter<"E001">, line: number, e: LineError): void {
   r.error("E001", { line, col: e.col }, e.message, e.hint === null ? {} : { hint: e.hint });
 }
 
 /** Cuts the text into lines nested by indentation; blank and comment lines are left out. */
-function lineTree(text: string, r: Reporter): LineNode[] {
+function lineTree(text: string, r: Reporter<"E001">): LineNode[] {
   const roots: LineNode[] = [];
   const stack: LineNode[] = [];
   text.split("\n").forEach((source, index) => {
@@ -189,7 +189,7 @@ function placement(parent: LineNode | undefined, indent: number, depth: number):
 }
 
 class Parser {
-  constructor(private readonly r: Reporter, private readonly ast: FlowAst) {}
+  constructor(private readonly r: Reporter<"E001">, private readonly ast: FlowAst) {}
 
   /** Runs `read` on a readable line; an unreadable one gives E001 and `null`. */
   read<T>(node: LineNode, read: (c: Cursor) => T): T | null {

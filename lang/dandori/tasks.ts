@@ -7,6 +7,7 @@
 
 import type { Reporter } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
+import type { DandoriCode } from "./codes.ts";
 import type { OpName } from "../chobo/interp.ts";
 import type { ElidedAst, FieldAst, Pos, TaskAst, TaskItemAst, TypeAst, Word } from "./ast.ts";
 import type { BookPort, BookUnit } from "./books.ts";
@@ -16,7 +17,7 @@ import { type FieldDef, showTy, type Ty } from "./types.ts";
 
 /** What resolving a task reads from its flow: the reporter, the books, and the readers of types. */
 export interface TaskScope {
-  readonly r: Reporter;
+  readonly r: Reporter<DandoriCode>;
   readonly books: ReadonlyMap<string, BookPort>;
   readonly fields: (asts: readonly (FieldAst | ElidedAst)[], what: Text) => FieldDef[];
   readonly type: (t: TypeAst) => Ty | null;

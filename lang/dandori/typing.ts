@@ -8,6 +8,7 @@
 
 import type { Reporter } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
+import type { DandoriCode } from "./codes.ts";
 import type {
   BodyAst,
   CallStmtAst,
@@ -79,7 +80,7 @@ class Typer {
   readonly matches = new Map<MatchStmtAst, MatchKind>();
   readonly types = new Map<ExprAst, Ty>();
 
-  constructor(private readonly m: FlowModel, private readonly r: Reporter) {}
+  constructor(private readonly m: FlowModel, private readonly r: Reporter<DandoriCode>) {}
 
   run(): Typed {
     const bodies = [this.m.flow, this.m.onFailure, this.m.onCancel].filter((b): b is BodyAst => b !== null);
@@ -401,7 +402,7 @@ class Typer {
   }
 
   /** The task a call names, or null (E002 reported when `report`). */
-  private taskOf(s: CallStmtAst, report: Reporter | null): TaskDef | null {
+  private taskOf(s: CallStmtAst, report: Reporter<DandoriCode> | null): TaskDef | null {
     const name = s.call.callee.map((w) => w.text).join(".");
     const t = s.call.callee.length === 1 ? this.m.tasks.get(name) : undefined;
     if (t === undefined) {
@@ -721,13 +722,13 @@ class Typer {
   }
 
   /** The type of a value; `expected` decides `{…}`, `[]`, `none`, dates in strings and enum values. */
-  expr(e: ExprAst, expected: Ty | null, r: Reporter | null): Ty | null {
+  expr(e: ExprAst, expected: Ty | null, r: Reporter<DandoriCode> | null): Ty | null {
     const t = this.exprInner(e, expected, r);
     if (t !== null && r !== null) this.types.set(e, t);
     return t;
   }
 
-  private exprInner(e: ExprAst, expected: Ty | null, r: Reporter | null): Ty | null {
+  private exprInner(e: ExprAst, expected: Ty | null, r: Reporter<DandoriCode> | null): Ty | null {
     const want = expected?.kind === "optional" ? expected.inner : expected;
     switch (e.kind) {
       case "elided":
@@ -774,7 +775,11 @@ class Typer {
     }
   }
 
-  private string(e: Extract<ExprAst, { kind: "string" }>, want: Ty | null, r: Reporter | null): Ty | null {
+  private string(
+    e: Extract<ExprAst, { kind: "string" }>,
+    want: Ty | null,
+    r: Reporter<DandoriCode> | null,
+  ): Ty | null {
     for (const part of e.parts) {
       if (part.kind !== "hole") continue;
       const t = this.expr(part.value, null, r);
@@ -819,7 +824,11 @@ class Typer {
     return STRING;
   }
 
-  private list(e: Extract<ExprAst, { kind: "list" }>, want: Ty | null, r: Reporter | null): Ty | null {
+  private list(
+    e: Extract<ExprAst, { kind: "list" }>,
+    want: Ty | null,
+    r: Reporter<DandoriCode> | null,
+  ): Ty | null {
     if (want?.kind === "list") {
       for (const item of e.items) {
         this.give(item, { type: want.element, what: tr("an item of the list", "リストの項目") });
@@ -857,7 +866,11 @@ class Typer {
     return { kind: "list", element: first };
   }
 
-  private record(e: Extract<ExprAst, { kind: "record" }>, want: Ty | null, r: Reporter | null): Ty | null {
+  private record(
+    e: Extract<ExprAst, { kind: "record" }>,
+    want: Ty | null,
+    r: Reporter<DandoriCode> | null,
+  ): Ty | null {
     if (want?.kind !== "record") {
       r?.error(
         "E003",
@@ -920,7 +933,11 @@ class Typer {
     return want;
   }
 
-  private path(e: Extract<ExprAst, { kind: "path" }>, want: Ty | null, r: Reporter | null): Ty | null {
+  private path(
+    e: Extract<ExprAst, { kind: "path" }>,
+    want: Ty | null,
+    r: Reporter<DandoriCode> | null,
+  ): Ty | null {
     const [head, ...fields] = e.parts;
     let t = this.nameType(head, want);
     if (t === undefined) {
@@ -1055,6 +1072,6 @@ export function patternText(p: PatternAst): string {
 }
 
 /** Types the statements of a resolved flow. */
-export function typeFlow(m: FlowModel, r: Reporter): Typed {
+export function typeFlow(m: FlowModel, r: Reporter<DandoriCode>): Typed {
   return new Typer(m, r).run();
 }

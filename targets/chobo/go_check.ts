@@ -7,6 +7,7 @@
 import type { Diagnostic } from "../../lang/common/diagnostic.ts";
 import { Reporter } from "../../lang/common/reporter.ts";
 import { tr } from "../../lang/common/text.ts";
+import type { ChoboCode } from "../../lang/chobo/codes.ts";
 import type { Book } from "../../lang/chobo/model.ts";
 import { goNameProblems } from "./go_names.ts";
 import type { Origin } from "./target.ts";
@@ -15,7 +16,7 @@ import type { Origin } from "./target.ts";
 export function goNameDiagnostics(book: Book, origin: Pick<Origin, "file" | "text">): Diagnostic[] {
   const problems = goNameProblems(book);
   if (problems.length === 0) return [];
-  const r = new Reporter(origin.file, origin.text);
+  const r = new Reporter<ChoboCode>(origin.file, origin.text);
   r.error(
     "E061",
     { line: 1, col: 1 },

@@ -10,9 +10,10 @@ import { apiJson } from "../../lang/chobo/api.ts";
 import { definitionHash } from "../../lang/chobo/ids.ts";
 import { checkBook } from "../../lang/chobo/check.ts";
 import { HOLD_EVENTS, HOLD_STATES, type HoldRow, holdTable } from "../../lang/chobo/holds.ts";
-import { type Call, Ledger, type OpName, type Outcome } from "../../lang/chobo/interp.ts";
+import { Ledger, type Outcome } from "../../lang/chobo/interp.ts";
 import type { Book } from "../../lang/chobo/model.ts";
 import { stringifyJson } from "../../lang/common/json.ts";
+import { callOf } from "../support/calls.ts";
 import { assertGolden } from "../support/golden.ts";
 
 const BOOKS = new URL("./books/", import.meta.url).pathname;
@@ -131,14 +132,6 @@ const CASES: readonly HoldCase[] = [
     other: { 額: 1n },
   },
 ];
-
-function callOf(book: Book, transfer: string, op: OpName, args: Record<string, string | bigint>): Call {
-  return {
-    transfer: book.transfers.find((t) => t.name === transfer)!,
-    op,
-    args: new Map(Object.entries(args)),
-  };
-}
 
 /** The hold's expiry in seconds as the book writes it; null for `never expires`. */
 function expiry(book: Book, c: HoldCase): bigint | null {

@@ -7,7 +7,7 @@
 
 import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
 import { checkBook } from "../../lang/chobo/check.ts";
-import type { Call, OpName } from "../../lang/chobo/interp.ts";
+import type { OpName } from "../../lang/chobo/interp.ts";
 import type { Book } from "../../lang/chobo/model.ts";
 import { callStatement, expireStatement, type Statement } from "../../targets/chobo/postgres/calls.ts";
 import { goNameProblems, goPackageName } from "../../targets/chobo/go_names.ts";
@@ -15,6 +15,7 @@ import { GO_RUNTIME_PACKAGE_LINE, GO_RUNTIME_URL, goClient } from "../../targets
 import { postgresSql } from "../../targets/chobo/postgres/sql.ts";
 import { findPgBin, startCluster } from "../../verify/services/pg_cluster.ts";
 import { serverDb } from "../../verify/services/pg_db.ts";
+import { jobCall } from "../support/calls.ts";
 import { buildGoRunner, go, goMod, hasGo } from "../../verify/chobo/runners/go/runner.ts";
 
 const BOOKS = new URL("./books/", import.meta.url).pathname;
@@ -243,11 +244,7 @@ async function runJobs(
 /** The statement calls.ts says a step sends. */
 function expected(book: Book, tenant: string, step: JobStep): Statement {
   if (!("call" in step)) throw new Error("not a call");
-  const transfer = book.transfers.find((t) => t.name === step.call)!;
-  const args = new Map<string, string | bigint>(Object.entries(step.strings));
-  for (const [k, v] of Object.entries(step.amounts ?? {})) args.set(k, BigInt(v));
-  const call: Call = { transfer, op: step.op, args };
-  return callStatement(book, call, tenant);
+  return callStatement(book, jobCall(book, step), tenant);
 }
 
 function plain(s: Statement): { text: string; values: (string | null)[] } {

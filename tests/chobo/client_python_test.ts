@@ -16,6 +16,7 @@ import { postgresSql } from "../../targets/chobo/postgres/sql.ts";
 import { findPgBin, startCluster } from "../../verify/services/pg_cluster.ts";
 import { serverDb } from "../../verify/services/pg_db.ts";
 import { loadBook as load } from "../support/books.ts";
+import { jobCall } from "../support/calls.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const RUNTIME_FILE = `${ROOT}targets/chobo/postgres/runtime/runtime.py`;
@@ -191,10 +192,7 @@ interface CallStep {
 }
 
 function expected(book: Book, step: CallStep, tenant: string): Statement {
-  const transfer = book.transfers.find((t) => t.name === step.call)!;
-  const args = new Map<string, string | bigint>(Object.entries(step.strings));
-  for (const [k, v] of Object.entries(step.amounts ?? {})) args.set(k, BigInt(v));
-  return callStatement(book, { transfer, op: step.op, args }, tenant);
+  return callStatement(book, jobCall(book, step), tenant);
 }
 
 function membersJson(book: Book) {

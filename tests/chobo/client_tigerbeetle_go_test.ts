@@ -20,7 +20,7 @@
 import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
 import { checkBook } from "../../lang/chobo/check.ts";
 import { accountId } from "../../lang/chobo/ids.ts";
-import type { Call, HoldState, Outcome } from "../../lang/chobo/interp.ts";
+import { type Call, type HoldState, keyValues, type Outcome } from "../../lang/chobo/interp.ts";
 import type { Book, Transfer } from "../../lang/chobo/model.ts";
 import { type Branch, readScenarios, runScenario, type Scenario } from "../../lang/chobo/scenario.ts";
 import { generateScenarios } from "../../lang/chobo/scenarios.ts";
@@ -348,10 +348,8 @@ function outcomeKey(o: Outcome): string {
 function stepJson(call: Call): J {
   const strings: Record<string, string> = {};
   const amounts: Record<string, string> = {};
-  for (const [k, v] of call.args) {
-    if (typeof v === "string") strings[k] = v;
-    else amounts[k] = dec(v);
-  }
+  for (const [k, v] of call.strings) strings[k] = v;
+  for (const [k, v] of call.amounts) amounts[k] = dec(v);
   return { call: `${call.transfer.name}.${call.op}`, strings, amounts };
 }
 
@@ -418,7 +416,7 @@ async function record(book: Book, s: Scenario, tenant: string, where: string): P
     const calls = step.kind === "call" ? [step.call] : step.kind === "together" ? step.callers.flat() : [];
     for (const c of calls) {
       if (c.transfer.pending === null) continue;
-      const key = c.transfer.key.map((k) => c.args.get(k) as string);
+      const key = keyValues(c);
       holds.set(JSON.stringify([c.transfer.name, ...key]), [c.transfer, key]);
     }
   }

@@ -19,7 +19,8 @@
 import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
 
 import { accountId } from "../../lang/chobo/ids.ts";
-import type { AccountId, Call, Outcome } from "../../lang/chobo/interp.ts";
+import { type AccountId, type Call, callArgs, keyValues, type Outcome } from "../../lang/chobo/interp.ts";
+import { lookup } from "../../lang/common/assert.ts";
 import type { Book, Transfer } from "../../lang/chobo/model.ts";
 import { readScenarios, runScenario, type Scenario } from "../../lang/chobo/scenario.ts";
 import { generateScenarios } from "../../lang/chobo/scenarios.ts";
@@ -54,6 +55,7 @@ import {
 import { sentTigerBeetleJson } from "../../targets/chobo/tigerbeetle/show.ts";
 import { type Sums, TigerBeetleDouble } from "../support/tigerbeetle_double.ts";
 import { loadBook as load } from "../support/books.ts";
+import { callOf } from "../support/calls.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const RUNTIME_FILE = `${ROOT}targets/chobo/tigerbeetle/runtime/runtime.py`;
@@ -467,7 +469,7 @@ async function playScript(
 
 function kwargsOf(book: Book, call: Call): Record<string, string | bigint> {
   const names = members(book, "python").transferParams.get(call.transfer.name)!;
-  return Object.fromEntries([...call.args].map(([k, v]) => [names.get(k)!, v]));
+  return Object.fromEntries(callArgs(call).map(([k, v]) => [lookup(names, k, "parameter name"), v]));
 }
 
 function pathOf(book: Book, call: Call): [string, string] {
@@ -569,7 +571,7 @@ async function record(module: string, path: string, book: Book, scenario: Scenar
     const cs = step.kind === "call" ? [step.call] : step.kind === "together" ? step.callers.flat() : [];
     for (const c of cs) {
       if (c.transfer.pending === null) continue;
-      const key = c.transfer.key.map((k) => c.args.get(k) as string);
+      const key = keyValues(c);
       holds.set(JSON.stringify([c.transfer.name, ...key]), [c.transfer, key]);
     }
   }
@@ -769,14 +771,6 @@ function moveAnswers(book: Book, call: Call, chain: readonly string[]): Answer[]
     })),
     { kind: "create_transfers", results: chain },
   ];
-}
-
-function callOf(book: Book, transfer: string, op: Call["op"], args: Record<string, string | bigint>): Call {
-  return {
-    transfer: book.transfers.find((t) => t.name === transfer)!,
-    op,
-    args: new Map(Object.entries(args)),
-  };
 }
 
 Deno.test("results read as seed 4.2's table says, row by row; the status chain and a post over the hold too", async () => {

@@ -15,7 +15,8 @@
 import { deepStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
 import { pathToFileURL } from "node:url";
 
-import type { Call, Outcome } from "../../lang/chobo/interp.ts";
+import { amountArg, type Call, keyValues, type Outcome, stringArg } from "../../lang/chobo/interp.ts";
+import { lookup } from "../../lang/common/assert.ts";
 import type { Book, Param } from "../../lang/chobo/model.ts";
 import { type Branch, readScenarios, runScenario, type Scenario } from "../../lang/chobo/scenario.ts";
 import { generateScenarios } from "../../lang/chobo/scenarios.ts";
@@ -39,6 +40,7 @@ import { sentTigerBeetleJson } from "../../targets/chobo/tigerbeetle/show.ts";
 import { tigerbeetleTypescriptClient } from "../../targets/chobo/tigerbeetle/typescript.ts";
 import { TigerBeetleDouble } from "../support/tigerbeetle_double.ts";
 import { everyBook, loadBook as load } from "../support/books.ts";
+import { callOf } from "../support/calls.ts";
 
 /** The compiler the clients are checked with, as for the PostgreSQL clients. */
 const TYPESCRIPT = "typescript@7.0.2";
@@ -610,7 +612,12 @@ async function importClient(dir: string, book: Book, file: string): Promise<Entr
 /** The arguments object of some parameters, by the client's names. */
 function argsObject(m: Members, call: Call, params: readonly Param[]): Record<string, unknown> {
   const names = m.transferParams.get(call.transfer.name)!;
-  return Object.fromEntries(params.map((p) => [names.get(p.name)!, call.args.get(p.name)]));
+  return Object.fromEntries(
+    params.map((p) => [
+      lookup(names, p.name, "parameter name"),
+      p.type.kind === "string" ? stringArg(call, p.name) : amountArg(call, p.name),
+    ]),
+  );
 }
 
 /** Calls the client's member for a call. */
@@ -625,7 +632,7 @@ function invoke(m: Members, value: ClientBook, call: Call): Promise<unknown> {
     case "void":
       return member.void(key);
     case "post": {
-      const given = t.params.filter((p) => p.type.kind === "amount" && call.args.has(p.name));
+      const given = t.params.filter((p) => call.amounts.has(p.name));
       return given.length === 0 ? member.post(key) : member.post(key, argsObject(m, call, given));
     }
   }
@@ -815,7 +822,7 @@ async function agrees(book: Book, s: Scenario, b: Branch, p: Played): Promise<st
     )
   ) {
     const t = c.transfer;
-    const key = t.key.map((k) => c.args.get(k) as string);
+    const key = keyValues(c);
     if (t.pending === null || seen.has(JSON.stringify([t.name, ...key]))) continue;
     seen.add(JSON.stringify([t.name, ...key]));
     const state = await p.value[m.transfers.get(t.name)!].status(
@@ -1396,11 +1403,7 @@ Deno.test("the tenant is in every id; accounts are sent once per book value; bad
     );
     recorder.requests.length = 0;
     strictEqual(await outcomeOf(value.spread.do(spread)), "done");
-    const shown = moveSends(book, "t-1", {
-      transfer: book.transfers.find((t) => t.name === "spread")!,
-      op: "do",
-      args: new Map(Object.entries(spread)),
-    })!;
+    const shown = moveSends(book, "t-1", callOf(book, "spread", "do", spread))!;
     deepStrictEqual(recorder.requests, [
       { kind: "create_accounts", events: shown.accounts.map((a) => a.event) },
       { kind: "create_transfers", events: shown.openings },

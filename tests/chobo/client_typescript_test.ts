@@ -11,7 +11,7 @@ import { deepStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import pg from "pg";
 
-import type { Call, OpName } from "../../lang/chobo/interp.ts";
+import type { OpName } from "../../lang/chobo/interp.ts";
 import type { Book } from "../../lang/chobo/model.ts";
 import { members } from "../../targets/chobo/names.ts";
 import {
@@ -27,6 +27,7 @@ import { typescriptClient } from "../../targets/chobo/postgres/typescript.ts";
 import { RUNTIME_MARK } from "../../targets/chobo/typescript_names.ts";
 import { findPgBin, startCluster } from "../../verify/services/pg_cluster.ts";
 import { everyBook, loadBook as load } from "../support/books.ts";
+import { jobCall } from "../support/calls.ts";
 
 /** The compiler the clients are checked with: the registry's newest, the native (Go) compiler. */
 const TYPESCRIPT = "typescript@7.0.2";
@@ -261,7 +262,8 @@ Deno.test("a serialization failure or deadlock is tried again up to 30 times; 25
     const statement = callStatement(book, {
       transfer: book.transfers[0],
       op: "do",
-      args: new Map<string, string | bigint>([["納品書", "d"], ["sku", "s"], ["数", 1n]]),
+      strings: new Map([["納品書", "d"], ["sku", "s"]]),
+      amounts: new Map([["数", 1n]]),
     }, "t");
     const receive = (db: Queryable) =>
       postgres(db, { tenant: "t" }).入荷.do({ 納品書: "d", sku: "s", 数: 1n });
@@ -341,12 +343,6 @@ interface CallStep {
   op: OpName;
   strings: Record<string, string>;
   amounts?: Record<string, string>;
-}
-
-function callOf(book: Book, s: CallStep): Call {
-  const args = new Map<string, string | bigint>(Object.entries(s.strings));
-  for (const [k, v] of Object.entries(s.amounts ?? {})) args.set(k, BigInt(v));
-  return { transfer: book.transfers.find((t) => t.name === s.call)!, op: s.op, args };
 }
 
 const receive = (d: string, n: string): CallStep => ({
@@ -445,7 +441,7 @@ Deno.test("server: the runner plays jobs through the client, which sends exactly
       const winner = together[0][0] === "done" ? "o-2" : "o-3";
       const loser = winner === "o-2" ? "o-3" : "o-2";
       const [receive1, hold1, togetherSteps, post1, , receive2] = jobs[0].steps;
-      const stmt = (s: unknown, tenant: string) => callStatement(book, callOf(book, s as CallStep), tenant);
+      const stmt = (s: unknown, tenant: string) => callStatement(book, jobCall(book, s as CallStep), tenant);
       const bothHolds = (togetherSteps as { together: CallStep[][] }).together.map(([s]) =>
         stmt(s, tenants[0])
       );

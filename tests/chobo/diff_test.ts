@@ -5,7 +5,7 @@
 
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { checkBook } from "../../lang/chobo/check.ts";
-import { CODES } from "../../lang/chobo/codes.ts";
+import { type ChoboCode, CODES } from "../../lang/chobo/codes.ts";
 import { diffBooks } from "../../lang/chobo/diff.ts";
 import type { Diagnostic } from "../../lang/common/diagnostic.ts";
 import { readAtRevision } from "../../commands/git.ts";
@@ -64,7 +64,7 @@ function book(text: string) {
 }
 
 function diff(before: string, after: string): Diagnostic[] {
-  const r = new Reporter("x.book", after);
+  const r = new Reporter<ChoboCode>("x.book", after);
   diffBooks(book(before), book(after), r);
   return r.diagnostics;
 }

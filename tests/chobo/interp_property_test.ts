@@ -21,6 +21,7 @@ import {
   accountText,
   type Balance,
   type Call,
+  callArgs,
   type Hold,
   Ledger,
   type Outcome,
@@ -180,7 +181,8 @@ function genStep(rnd: Random, book: Book, ledger: Ledger): Step {
   const transfer = rnd.pick(book.transfers);
   const ops = operationsOf(transfer);
   const op = ops.length === 1 ? ops[0] : rnd.pick(["hold", "hold", "post", "post", "void"] as const);
-  const args = new Map<string, string | bigint>();
+  const strings = new Map<string, string>();
+  const amounts = new Map<string, bigint>();
   const partial = op === "post" && rnd.chance(0.5);
   const holds = ledger.holds().filter((h) => h.transfer === transfer.name);
   const existing = (op === "post" || op === "void") && holds.length > 0 && rnd.chance(0.6)
@@ -189,17 +191,17 @@ function genStep(rnd: Random, book: Book, ledger: Ledger): Step {
   for (const p of transfer.params) {
     if (p.type.kind === "string") {
       if (op === "do" || op === "hold" || transfer.key.includes(p.name)) {
-        args.set(p.name, existing?.[transfer.key.indexOf(p.name)] ?? rnd.pick(STRING_VALUES));
+        strings.set(p.name, existing?.[transfer.key.indexOf(p.name)] ?? rnd.pick(STRING_VALUES));
       }
     } else if (op === "do" || op === "hold" || partial) {
-      args.set(p.name, amount(rnd));
+      amounts.set(p.name, amount(rnd));
     }
   }
-  return { kind: "call", call: { transfer, op, args } };
+  return { kind: "call", call: { transfer, op, strings, amounts } };
 }
 
 function callText(call: Call): string {
-  const args = [...call.args].map(([k, v]) => `${k}: ${typeof v === "bigint" ? `${v}n` : JSON.stringify(v)}`);
+  const args = callArgs(call).map(([k, v]) => `${k}: ${typeof v === "bigint" ? `${v}n` : JSON.stringify(v)}`);
   return `${call.transfer.name}.${call.op}(${args.join(", ")})`;
 }
 

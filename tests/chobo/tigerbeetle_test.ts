@@ -16,7 +16,14 @@ import { createHash } from "node:crypto";
 import { definitionHash } from "../../lang/chobo/ids.ts";
 import { checkBook } from "../../lang/chobo/check.ts";
 import { holdId } from "../../lang/chobo/ids.ts";
-import type { Call, HoldState, Outcome } from "../../lang/chobo/interp.ts";
+import {
+  type Call,
+  callArgs,
+  type HoldState,
+  keyValues,
+  type Outcome,
+  stringArg,
+} from "../../lang/chobo/interp.ts";
 import type { Book, Move, Transfer, Unit } from "../../lang/chobo/model.ts";
 import { type Branch, readScenarios, runScenario, type Scenario } from "../../lang/chobo/scenario.ts";
 import { generateScenarios } from "../../lang/chobo/scenarios.ts";
@@ -49,6 +56,7 @@ import {
   sentTigerBeetleSteps,
   sentTigerBeetleText,
 } from "../../targets/chobo/tigerbeetle/show.ts";
+import { callOf } from "../support/calls.ts";
 import { assertGolden } from "../support/golden.ts";
 import { runCli } from "../support/run.ts";
 import { AMOUNT_MAX, TigerBeetleDouble } from "../support/tigerbeetle_double.ts";
@@ -158,8 +166,8 @@ function refPieces(m: Move): ChainRole[] {
 function checkIds(book: Book, op: SentOperation, where: string): number {
   const call = op.call;
   const t = call.transfer;
-  const key = t.key.map((k) => call.args.get(k) as string);
-  const args = (m: Move, side: "from" | "to") => m[side].args.map((a) => call.args.get(a) as string);
+  const key = keyValues(call);
+  const args = (m: Move, side: "from" | "to") => m[side].args.map((a) => stringArg(call, a));
   const hold = t.moves.flatMap((m) => refPieces(m).map((role) => ({ role, m })));
   let checked = 0;
   const eq = (actual: unknown, expected: unknown, what: string) => {
@@ -214,7 +222,7 @@ function checkIds(book: Book, op: SentOperation, where: string): number {
   }
   const chainId = (i: number) => refId("transfer", [book.name, "", t.name, call.op, ...key, String(i)]);
   if (call.op === "do" || call.op === "hold") {
-    const content = JSON.stringify(t.params.map((p) => String(call.args.get(p.name))));
+    const content = JSON.stringify(callArgs(call).map(([, v]) => String(v)));
     const userData = refId("content", [book.name, "", t.name, call.op, definitionHash(t), content]);
     deepStrictEqual(op.chain.map((e) => e.role), hold.map((p) => p.role), `${where}: the chain's pieces`);
     op.chain.forEach((e, i) => {
@@ -296,14 +304,6 @@ Deno.test("ledger and code: the leading 4 and 2 bytes, big-endian, 0 read as 1",
 
 // ---------------------------------------------------------------------------------------------
 // Chains per kind of bound (seed 4.2's table).
-
-function callOf(book: Book, transfer: string, op: Call["op"], args: Record<string, string | bigint>): Call {
-  return {
-    transfer: book.transfers.find((t) => t.name === transfer)!,
-    op,
-    args: new Map(Object.entries(args)),
-  };
-}
 
 Deno.test("each kind of bound adds the transfers seed 4.2's table says, up to 6 per move", () => {
   const book = boundsBook();
@@ -872,7 +872,7 @@ async function agrees(book: Book, s: Scenario, b: Branch, p: Played): Promise<st
     const calls = step.kind === "call" ? [step.call] : step.kind === "together" ? step.callers.flat() : [];
     for (const c of calls) {
       if (c.transfer.pending === null) continue;
-      const key = c.transfer.key.map((k) => c.args.get(k) as string);
+      const key = keyValues(c);
       keys.set(JSON.stringify([c.transfer.name, ...key]), [c.transfer, key]);
     }
   }

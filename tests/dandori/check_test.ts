@@ -7,6 +7,7 @@
 
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { Reporter } from "../../lang/common/reporter.ts";
+import type { DandoriCode } from "../../lang/dandori/codes.ts";
 import { checkFlow } from "../../lang/dandori/check.ts";
 import { parseFlow } from "../../lang/dandori/syntax.ts";
 import { assertGolden } from "../support/golden.ts";
@@ -231,7 +232,7 @@ Deno.test("every file of tests/ parses in under 50 ms", () => {
   for (const name of flowsUnder("tests/")) {
     const text = Deno.readTextFileSync(`${ROOT}tests/${name}`);
     const started = performance.now();
-    parseFlow(text, new Reporter(name, text));
+    parseFlow(text, new Reporter<DandoriCode>(name, text));
     const took = performance.now() - started;
     ok(took < 50, `${name}: ${took.toFixed(1)} ms`);
   }

@@ -7,6 +7,7 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { Reporter } from "../../lang/common/reporter.ts";
 import type { Diagnostic } from "../../lang/common/diagnostic.ts";
+import type { DandoriCode } from "../../lang/dandori/codes.ts";
 import type { FlowAst, StmtAst } from "../../lang/dandori/ast.ts";
 import { KEYWORDS, keywordsAt, parseFlow } from "../../lang/dandori/syntax.ts";
 import { generator } from "../support/random.ts";
@@ -30,7 +31,7 @@ function seed(): string | null {
 }
 
 function parse(text: string): { ast: FlowAst; diagnostics: Diagnostic[] } {
-  const r = new Reporter("t.flow", text);
+  const r = new Reporter<DandoriCode>("t.flow", text);
   const ast = parseFlow(text, r);
   return { ast, diagnostics: r.diagnostics };
 }

@@ -156,10 +156,10 @@ function callJobStep(c: Call): {
   const strings: Record<string, string> = {};
   const amounts: Record<string, string> = {};
   for (const p of c.transfer.params) {
-    const v = c.args.get(p.name);
-    if (v === undefined) continue;
-    if (p.type.kind === "string") strings[p.name] = v as string;
-    else amounts[p.name] = String(v);
+    const text = c.strings.get(p.name);
+    if (text !== undefined) strings[p.name] = text;
+    const amount = c.amounts.get(p.name);
+    if (amount !== undefined) amounts[p.name] = String(amount);
   }
   return { call: c.transfer.name, op: c.op, strings, amounts };
 }

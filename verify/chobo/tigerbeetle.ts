@@ -20,6 +20,8 @@
  */
 
 import { accountId, holdId, uuidText } from "../../lang/chobo/ids.ts";
+import { findOne } from "../../lang/common/assert.ts";
+import { stringArg } from "../../lang/chobo/interp.ts";
 import { runScenario, type Scenario } from "../../lang/chobo/scenario.ts";
 import type { Book } from "../../lang/chobo/model.ts";
 import { requests, type TbAccount, type TbTransfer } from "../../targets/chobo/tigerbeetle/chain.ts";
@@ -225,7 +227,7 @@ function holdsToRead(s: Scenario): { call: string; strings: Record<string, strin
     const calls = st.kind === "call" ? [st.call] : st.kind === "together" ? st.callers.flat() : [];
     for (const c of calls) {
       if (c.op !== "hold") continue;
-      const strings = Object.fromEntries(c.transfer.key.map((k) => [k, c.args.get(k) as string]));
+      const strings = Object.fromEntries(c.transfer.key.map((k) => [k, stringArg(c, k)]));
       seen.set(JSON.stringify([c.transfer.name, ...Object.values(strings)]), {
         call: c.transfer.name,
         strings,
@@ -294,7 +296,7 @@ function judged(job: Job, tenant: string, r: TigerBeetleRunnerResult): ChoboJudg
   holdsToRead(job.s).forEach((h, i) => {
     const state = r.holds[i];
     if (state === null || state === undefined) return;
-    const t = book.transfers.find((x) => x.name === h.call)!;
+    const t = findOne(book.transfers, (x) => x.name === h.call, `transfer ${h.call}`);
     holds.set(uuidText(holdId(book, tenant, t, t.key.map((k) => h.strings[k]))), state);
   });
   const played: Played = {

@@ -4,8 +4,8 @@
  * @module
  */
 
-import type { Call } from "../../../lang/chobo/interp.ts";
-import type { Account, Book, Transfer } from "../../../lang/chobo/model.ts";
+import { amountArg, type Call, isPartialPost, type OpName, stringArg } from "../../../lang/chobo/interp.ts";
+import type { Account, Book, Param, Transfer } from "../../../lang/chobo/model.ts";
 import { balanceName, functionName, ident } from "./sql.ts";
 
 /** One statement: text with `$1 …` placeholders and its arguments (amounts as decimal text). */
@@ -14,28 +14,34 @@ export interface Statement {
   readonly values: readonly (string | null)[];
 }
 
-/** The arguments of an operation's function, after the tenant, in the function's order. */
+/**
+ * The parameters an operation's function takes after the tenant, in the function's order: every
+ * one for `do` and `hold`; the key's for `void`, and the key's and the amounts for `post`.
+ */
+export function functionParams(t: Transfer, op: OpName): Param[] {
+  return op === "do" || op === "hold"
+    ? [...t.params]
+    : t.params.filter((p) => t.key.includes(p.name) || (op === "post" && p.type.kind === "amount"));
+}
+
+/** The arguments of an operation's function, after the tenant; a full post's amounts are null. */
 function argumentsOf(call: Call): (string | null)[] {
-  const t = call.transfer;
-  const params = call.op === "do" || call.op === "hold"
-    ? t.params
-    : t.params.filter((p) => t.key.includes(p.name) || (call.op === "post" && p.type.kind === "amount"));
-  return params.map((p) => {
-    const v = call.args.get(p.name);
-    return v === undefined ? null : String(v);
+  const fullPost = call.op === "post" && !isPartialPost(call);
+  return functionParams(call.transfer, call.op).map((p) => {
+    if (p.type.kind === "string") return stringArg(call, p.name);
+    return fullPost ? null : String(amountArg(call, p.name));
   });
 }
 
-/** `select * from "在庫"."引当_hold"($1, $2, $3, $4)` with the tenant first. */
+/** `select result, reason from "在庫"."引当_hold"($1, $2, $3, $4)`: the tenant, then `functionParams`. */
+export function callSql(book: Book, t: Transfer, op: OpName): string {
+  const placeholders = [null, ...functionParams(t, op)].map((_, i) => `$${i + 1}`).join(", ");
+  return `select result, reason from ${ident(book.name)}.${ident(functionName(t, op))}(${placeholders})`;
+}
+
+/** What `call` sends with the tenant first. */
 export function callStatement(book: Book, call: Call, tenant: string): Statement {
-  const values = [tenant, ...argumentsOf(call)];
-  const placeholders = values.map((_, i) => `$${i + 1}`).join(", ");
-  return {
-    text: `select result, reason from ${ident(book.name)}.${
-      ident(functionName(call.transfer, call.op))
-    }(${placeholders})`,
-    values,
-  };
+  return { text: callSql(book, call.transfer, call.op), values: [tenant, ...argumentsOf(call)] };
 }
 
 /** The balance of one account: `posted`, `held_in`, `held_out` as text. */

@@ -7,13 +7,14 @@
 import type { Diagnostic } from "../../../lang/common/diagnostic.ts";
 import { Reporter } from "../../../lang/common/reporter.ts";
 import { tr } from "../../../lang/common/text.ts";
+import type { ChoboCode } from "../../../lang/chobo/codes.ts";
 import type { Book } from "../../../lang/chobo/model.ts";
 import type { Origin } from "../target.ts";
 import { clashingFunctions, identifiers, MAX_IDENTIFIER_BYTES } from "./sql.ts";
 
 /** The E061 diagnostics of a book, for a build of a PostgreSQL target. */
 export function e061Diagnostics(book: Book, origin: Pick<Origin, "file" | "text">): Diagnostic[] {
-  const r = new Reporter(origin.file, origin.text);
+  const r = new Reporter<ChoboCode>(origin.file, origin.text);
   const seen = new Set<string>();
   for (const id of identifiers(book)) {
     const bytes = new TextEncoder().encode(id.name).length;

@@ -20,7 +20,7 @@ import {
   header,
   keyText,
 } from "../go_names.ts";
-import { balanceStatement, callStatement, expireStatement, statusStatement } from "./calls.ts";
+import { balanceStatement, callSql, expireStatement, statusStatement } from "./calls.ts";
 
 /** The runtime every book's package shares, copied but for its package clause. */
 export const GO_RUNTIME_URL: URL = new URL("./runtime/runtime.go", import.meta.url);
@@ -60,7 +60,7 @@ function transferCode(book: Book, t: Transfer, names: Members): string {
   const amountParams = t.params.filter((p) => p.type.kind === "amount");
   const keyParams = t.params.filter((p) => t.key.includes(p.name));
   const recv = `t *${member}Transfer`;
-  const text = (op: OpName) => goString(callStatement(book, { transfer: t, op, args: new Map() }, "").text);
+  const text = (op: OpName) => goString(callSql(book, t, op));
   const out: string[] = [];
   out.push(
     `// ${described(`${member}Transfer is the transfer ${t.name}`, t.description)}\n` +

@@ -8,10 +8,10 @@
  */
 
 import type { Account, Book, Param, Transfer } from "../../../lang/chobo/model.ts";
-import { findOne, lookup } from "../../../lang/common/assert.ts";
+import { lookup } from "../../../lang/common/assert.ts";
 import { members } from "../names.ts";
 import { fresh, signature, tuple } from "../python_names.ts";
-import { balanceStatement, callStatement, expireStatement, statusStatement } from "./calls.ts";
+import { balanceStatement, callSql, expireStatement, functionParams, statusStatement } from "./calls.ts";
 
 /** The runtime every Python client ends with, byte for byte. */
 export const PYTHON_RUNTIME: string = Deno.readTextFileSync(new URL("./runtime/runtime.py", import.meta.url));
@@ -38,13 +38,6 @@ function docstring(s: string): string {
 }
 
 type Op = "do" | "hold" | "post" | "void";
-
-/** The parameters an operation's function takes after the tenant, in the order `calls.ts` sends them. */
-function paramsOf(book: Book, t: Transfer, op: Op): Param[] {
-  const marked = new Map(t.params.map((p) => [p.name, p.name]));
-  const sent = callStatement(book, { transfer: t, op, args: marked }, "").values.slice(1);
-  return sent.map((name) => findOne(t.params, (p) => p.name === name, `parameter ${name} of ${t.name}`));
-}
 
 /** The client of one book: `<book>.py`. */
 export function pythonClient(
@@ -94,8 +87,8 @@ export function pythonClient(
         ? `${arg(p)}: int | None = None`
         : `${arg(p)}: int`;
     const method = (op: Op, help: string | null) => {
-      const params = paramsOf(book, t, op);
-      const text = formatPlaceholders(callStatement(book, { transfer: t, op, args: new Map() }, "").text);
+      const params = functionParams(t, op);
+      const text = formatPlaceholders(callSql(book, t, op));
       return `\n    def ${op}(${signature(params.map((p) => typed(p, op)))}) -> Result:\n${
         help === null ? "" : `        ${docstring(help)}\n`
       }        return self._db.result(${literal(text)}, ${tuple(params.map(arg))})\n`;
@@ -111,7 +104,7 @@ export function pythonClient(
       method("void", null),
     ];
     if (t.pending !== null) {
-      const key = paramsOf(book, t, "void");
+      const key = functionParams(t, "void");
       const text = formatPlaceholders(statusStatement(book, t, key.map(() => ""), "").text);
       ops.push(`\n    def status(${signature(key.map((p) => `${arg(p)}: str`))}) -> HoldState | None:
         """The hold's state, or None when there is no hold."""

@@ -12,6 +12,7 @@
 import { definitionHash } from "../../../lang/chobo/ids.ts";
 import { ID_PREFIX } from "../../../lang/chobo/ids.ts";
 import type { Account, AccountRef, Book, Move, Transfer } from "../../../lang/chobo/model.ts";
+import type { BuiltinReason } from "../../../lang/chobo/resolve.ts";
 import { type Text, tr } from "../../../lang/common/text.ts";
 
 /** The longest PostgreSQL identifier, in bytes (`NAMEDATALEN` − 1); longer ones are cut silently. */
@@ -25,6 +26,11 @@ export function ident(name: string): string {
 /** A SQL string literal. */
 export function lit(s: string): string {
   return `'${s.replaceAll("'", "''")}'`;
+}
+
+/** `return ('refused', '<reason>')::<schema>.result;`: an answer with one of chobo's own reasons. */
+function refusedWith(s: string, reason: BuiltinReason): string {
+  return `return ('refused', ${lit(reason)})::${s}.result;`;
 }
 
 /** The SQL function of a transfer's operation: `"<transfer>_<op>"`. */
@@ -392,7 +398,7 @@ ${
     amountChecks(t, false)
   }  -- (0) a move from an account to itself is refused before the key is touched (docs/reference.md#meaning)
   if ${sameAccount} then
-    return ('refused', 'same_account')::${s}.result;
+    ${refusedWith(s, "same_account")}
   end if;
   -- (1) the key: a second call waits here for the first to commit
   insert into ${s}.keys (tenant, kind, op, key, content, definition, result, reason, at)
@@ -402,11 +408,11 @@ ${
     select * into v_prev from ${s}.keys k
      where k.tenant = p_tenant and k.kind = ${lit(t.name)} and k.op = ${lit(op)} and k.key = v_key;
     if v_prev.result = 'refused' then
-      return ('refused', 'already_refused')::${s}.result;
+      ${refusedWith(s, "already_refused")}
     elsif v_prev.content = v_content and v_prev.definition = ${lit(hash)} then
       return ('done_before', null)::${s}.result;
     end if;
-    return ('refused', 'key_conflict')::${s}.result;
+    ${refusedWith(s, "key_conflict")}
   end if;
   -- (2) the accounts: made when missing, locked in id order, read into arrays
 ${accountRows(s, t)}${lockAccounts(s, t)}  v_before_posted := v_posted;
@@ -441,29 +447,29 @@ function postOrVoid(s: string, book: Book, t: Transfer, op: "post" | "void"): st
     if v_prev.content = v_content and v_prev.definition = ${lit(hash)} then
       return ('done_before', null)::${s}.result;
     end if;
-    return ('refused', 'key_conflict')::${s}.result;
+    ${refusedWith(s, "key_conflict")}
   elsif v_hold.state = 'voided' then
-    return ('refused', 'already_voided')::${s}.result;
+    ${refusedWith(s, "already_voided")}
   end if;
   if v_expired then
-    return ('refused', 'expired')::${s}.result;
+    ${refusedWith(s, "expired")}
   end if;
   if exists (select 1 from unnest(v_amounts, v_hold.amounts) as x (want, held) where x.want > x.held) then
-    return ('refused', 'over_hold')::${s}.result;
+    ${refusedWith(s, "over_hold")}
   end if;
 `
     : `  if v_hold.state = 'posted' then
-    return ('refused', 'already_posted')::${s}.result;
+    ${refusedWith(s, "already_posted")}
   elsif v_hold.state = 'voided' then
     select * into v_prev from ${s}.keys k
      where k.tenant = p_tenant and k.kind = ${lit(t.name)} and k.op = 'void' and k.key = v_key;
     if v_prev.definition = ${lit(hash)} then
       return ('done_before', null)::${s}.result;
     end if;
-    return ('refused', 'key_conflict')::${s}.result;
+    ${refusedWith(s, "key_conflict")}
   end if;
   if v_expired then
-    return ('refused', 'expired')::${s}.result;
+    ${refusedWith(s, "expired")}
   end if;
 `;
   return `create or replace function ${s}.${ident(functionName(t, op))}(${signature(t, op)})
@@ -493,7 +499,7 @@ ${post ? amountChecks(t, true) : ""}${
   }, 'hold'${t.key.map((k) => `, ${ident(paramName(k))}`).join("")}, '0'])
    for update;
   if not found then
-    return ('refused', 'no_such_hold')::${s}.result;
+    ${refusedWith(s, "no_such_hold")}
   end if;
   -- a hold past its expiry is expired for every answer, before expire() gives its amounts back
   v_expired := v_hold.state = 'expired' or (v_hold.state = 'held' and v_hold.expires_at <= v_now);

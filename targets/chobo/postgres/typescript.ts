@@ -9,7 +9,7 @@
 import type { Book, Transfer } from "../../../lang/chobo/model.ts";
 import { lookup } from "../../../lang/common/assert.ts";
 import { paramsOf, prop, read, RUNTIME_MARK, surfaceNames, surfaceTypes } from "../typescript_names.ts";
-import { balanceStatement, callStatement, expireStatement, statusStatement } from "./calls.ts";
+import { balanceStatement, callSql, expireStatement, statusStatement } from "./calls.ts";
 
 /** The runtime every TypeScript client ends with, byte for byte. */
 const TYPESCRIPT_RUNTIME: string = Deno.readTextFileSync(
@@ -41,8 +41,7 @@ export function typescriptClient(
     "  /** Gives back the holds past their expiry, of every tenant; answers how many. */\n  expire(): Promise<number>;\n",
   ));
 
-  const call = (t: Transfer, op: "do" | "hold" | "post" | "void") =>
-    literal(callStatement(book, { transfer: t, op, args: new Map() }, "").text);
+  const call = (t: Transfer, op: "do" | "hold" | "post" | "void") => literal(callSql(book, t, op));
   const values = (t: Transfer, op: "do" | "hold" | "post" | "void" | "status", object: string) =>
     `[${
       paramsOf(t, op).map((p) => {

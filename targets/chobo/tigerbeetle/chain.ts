@@ -49,7 +49,17 @@
  */
 
 import { accountId, holdId, ledgerOf, transferCode } from "../../../lang/chobo/ids.ts";
-import type { AccountId, Call } from "../../../lang/chobo/interp.ts";
+import { unreachable } from "../../../lang/common/assert.ts";
+import {
+  type AccountId,
+  amountArg,
+  type Call,
+  callContent,
+  isPartialPost,
+  keyValues,
+  moveAmount,
+  stringArg,
+} from "../../../lang/chobo/interp.ts";
 import type { Account, Book, Move, Transfer } from "../../../lang/chobo/model.ts";
 import {
   accountCode,
@@ -137,17 +147,18 @@ export interface AccountEvent {
   readonly event: TbAccount;
 }
 
-/** What a transfer of a chain does (see the module's table); `status_*` are the status chain's two. */
-export type ChainRole =
+/** What a transfer of a move's chain does (see the module's table). */
+export type MoveRole =
   | "move"
   | "probe"
   | "probe_void"
   | "from_floor"
   | "from_room"
   | "to_room"
-  | "to_floor"
-  | "status_void"
-  | "status_refusal";
+  | "to_floor";
+
+/** What a transfer of a chain does: a move's piece, or one of the status chain's two. */
+export type ChainRole = MoveRole | "status_void" | "status_refusal";
 
 /** One transfer of a chain, with its role and the move (1-based) it belongs to. */
 export interface ChainEntry {
@@ -164,10 +175,10 @@ export interface MoveSends {
 }
 
 /** The pieces of one move, in chain order (seed 4.2's table of bounds; see the module's table). */
-export function movePieces(m: Move): ChainRole[] {
+export function movePieces(m: Move): MoveRole[] {
   const from = m.from.account;
   const to = m.to.account;
-  const pieces: ChainRole[] = ["move"];
+  const pieces: MoveRole[] = ["move"];
   if (from.lower !== null && from.lower.value > 0n) pieces.push("probe", "probe_void");
   if (from.lower !== null && from.lower.value < 0n) pieces.push("from_floor");
   if (from.upper !== null) pieces.push("from_room");
@@ -183,7 +194,7 @@ export function chainLength(t: Transfer): number {
 }
 
 /** Every piece of `t`'s `do`/`hold` chain with its position. */
-function layout(t: Transfer): { role: ChainRole; move: Move; position: number }[] {
+function layout(t: Transfer): { role: MoveRole; move: Move; position: number }[] {
   return t.moves.flatMap((m) => movePieces(m).map((role) => ({ role, move: m }))).map((s, position) => ({
     ...s,
     position,
@@ -200,10 +211,6 @@ export function requests<T>(events: readonly T[]): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < events.length; i += MAX_BATCH) out.push(events.slice(i, i + MAX_BATCH));
   return out;
-}
-
-function keyValues(call: Call): string[] {
-  return call.transfer.key.map((k) => call.args.get(k) as string);
 }
 
 /** A transfer's fields in TigerBeetle's order (`Transfer` of tigerbeetle.zig), whatever built it. */
@@ -295,7 +302,7 @@ function openingOf(book: Book, tenant: string, e: AccountEvent): TbTransfer | nu
 /** The account and its arguments a move names on one side, with the call's values. */
 function sideOf(call: Call, m: Move, side: "from" | "to"): { account: Account; args: string[] } {
   const ref = m[side];
-  return { account: ref.account, args: ref.args.map((a) => call.args.get(a) as string) };
+  return { account: ref.account, args: ref.args.map((a) => stringArg(call, a)) };
 }
 
 function sameId(a: AccountId, b: AccountId): boolean {
@@ -320,8 +327,7 @@ export function moveSends(book: Book, tenant: string, call: Call): MoveSends | n
   const key = keyValues(call);
   const held = call.op === "hold";
   const timeout = held && t.pending?.expires === "after" ? Number(t.pending.seconds) : 0;
-  const content = JSON.stringify(t.params.map((p) => String(call.args.get(p.name))));
-  const userData = contentId(book, tenant, t, call.op, content);
+  const userData = contentId(book, tenant, t, call.op, callContent(call));
   const code = transferCode(book, t);
 
   const accounts = new Map<bigint, AccountEvent>();
@@ -333,7 +339,7 @@ export function moveSends(book: Book, tenant: string, call: Call): MoveSends | n
   const entries: Omit<ChainEntry, "transfer">[] = [];
   const transfers: TbTransfer[] = [];
   for (const { m, from, to } of sides) {
-    const amount = m.amount.kind === "literal" ? m.amount.value : call.args.get(m.amount.param) as bigint;
+    const amount = moveAmount(call, m);
     const sink = (): bigint => use({ kind: "sink", unit: m.unit });
     for (const role of movePieces(m)) {
       const position = transfers.length;
@@ -392,7 +398,7 @@ export function moveSends(book: Book, tenant: string, call: Call): MoveSends | n
           transfer = between(sink, () => use({ kind: "floor", ...to }));
           break;
         default:
-          throw new Error(`no ${role} piece in a move`);
+          return unreachable(role, "piece of a move");
       }
       entries.push({ role, move: m.index });
       transfers.push(transfer);
@@ -434,9 +440,9 @@ export function heldAmounts(lookups: readonly bigint[], found: readonly TbTransf
 /** What each move of a post posts: its amount argument in a partial post, else what it holds. */
 export function postAmounts(call: Call, held: readonly bigint[]): bigint[] {
   const t = call.transfer;
-  const partial = t.params.some((p) => p.type.kind === "amount" && call.args.has(p.name));
+  const partial = isPartialPost(call);
   return t.moves.map((m, i) =>
-    partial && m.amount.kind === "param" ? call.args.get(m.amount.param) as bigint : held[i]
+    partial && m.amount.kind === "param" ? amountArg(call, m.amount.param) : held[i]
   );
 }
 

@@ -13,7 +13,7 @@
  * @module
  */
 
-import type { Call, Outcome } from "../../../lang/chobo/interp.ts";
+import { type Call, keyValues, type Outcome, refused } from "../../../lang/chobo/interp.ts";
 import type { Book, Transfer } from "../../../lang/chobo/model.ts";
 import {
   heldAmounts,
@@ -86,7 +86,7 @@ export class TigerBeetleBook {
 
   private async move(call: Call): Promise<Outcome> {
     const sends = moveSends(this.book, this.tenant, call);
-    if (sends === null) return { kind: "refused", reason: "same_account", at: null };
+    if (sends === null) return refused("same_account");
     const accounts = sends.accounts.filter((a) => !this.created.has(a.event.id));
     for (const batch of requests(accounts)) {
       const events = batch.map((a) => a.event);
@@ -105,11 +105,11 @@ export class TigerBeetleBook {
   }
 
   private async settle(call: Call): Promise<Outcome> {
-    const key = call.transfer.key.map((k) => call.args.get(k) as string);
+    const key = keyValues(call);
     const ids = holdLookups(this.book, this.tenant, call.transfer, key);
     this.sent.push({ kind: "lookup_transfers", ids });
     const held = heldAmounts(ids, await this.tb.lookupTransfers(ids));
-    if (held === null) return { kind: "refused", reason: "no_such_hold", at: null };
+    if (held === null) return refused("no_such_hold");
     const { status, chain } = settleSends(this.book, this.tenant, call, held, [this.random(), this.random()]);
     const results = await this.createTransfers(chain.map((e) => e.transfer));
     return status ? overHoldOutcome(statusOf(results)) : chainOutcome(call, chain, results);

@@ -14,6 +14,7 @@ import { operationsOf } from "../../../lang/chobo/scenario.ts";
 import { concretize, planFor, Symbols } from "../../../lang/chobo/search.ts";
 import type { Diagnostic } from "../../../lang/common/diagnostic.ts";
 import { Reporter } from "../../../lang/common/reporter.ts";
+import type { ChoboCode } from "../../../lang/chobo/codes.ts";
 import { type Text, tr } from "../../../lang/common/text.ts";
 import type { Origin } from "../target.ts";
 import { chainLength, MAX_CHAIN, movePieces } from "./chain.ts";
@@ -34,7 +35,7 @@ function longestMove(t: Transfer): Text {
 
 /** The E060 diagnostics of a book, for a build of a TigerBeetle target. */
 export function e060Diagnostics(book: Book, origin: Pick<Origin, "file" | "text">): Diagnostic[] {
-  const r = new Reporter(origin.file, origin.text);
+  const r = new Reporter<ChoboCode>(origin.file, origin.text);
   for (const t of book.transfers) {
     const n = chainLength(t);
     if (n <= MAX_CHAIN) continue;

@@ -7,8 +7,9 @@
 import { accountText } from "../../../lang/chobo/interp.ts";
 import type { Move, Transfer } from "../../../lang/chobo/model.ts";
 import { quantityText } from "../../../lang/chobo/report.ts";
+import { unreachable } from "../../../lang/common/assert.ts";
 import { type Text, tr } from "../../../lang/common/text.ts";
-import type { AccountWhat, ChainEntry } from "./chain.ts";
+import type { AccountWhat, ChainEntry, MoveRole } from "./chain.ts";
 
 /** `stock(sku-2)`, `floor of bin(sku-2)` / `bin(sku-2) の余裕`, `sink of pcs` / `pcs の受け皿`. */
 export function accountWhatText(what: AccountWhat): Text {
@@ -55,7 +56,7 @@ export function chainEntryText(
 }
 
 /** One piece of a move, with the texts of its from and to accounts: `room of bin taken` / `bin の空きを減らす`. */
-export function pieceText(m: Move, role: ChainEntry["role"], from: string, to: string): Text {
+export function pieceText(m: Move, role: MoveRole, from: string, to: string): Text {
   const lower = m.from.account.lower;
   const bound = lower === null ? "" : quantityText(lower.value, m.from.account.unit.scale);
   switch (role) {
@@ -74,6 +75,6 @@ export function pieceText(m: Move, role: ChainEntry["role"], from: string, to: s
     case "to_floor":
       return tr(`floor of ${to} given back`, `${to} の余裕を戻す`);
     default:
-      throw new Error(`${role} is not a piece of a move`);
+      return unreachable(role, "piece of a move");
   }
 }

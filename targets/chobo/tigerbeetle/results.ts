@@ -24,17 +24,14 @@
  * @module
  */
 
-import type { Call, HoldState, Outcome } from "../../../lang/chobo/interp.ts";
+import { type Call, type HoldState, type Outcome, refused } from "../../../lang/chobo/interp.ts";
+import { unreachable } from "../../../lang/common/assert.ts";
 import { type Text, tr } from "../../../lang/common/text.ts";
 import type { AccountEvent, ChainEntry, TbTransfer } from "./chain.ts";
 import { accountWhatText } from "./labels.ts";
 
 /** A result of `create_accounts` or `create_transfers`, by the name 0.17.9 gives it. */
 export type TbResult = string;
-
-function refused(reason: string): Outcome {
-  return { kind: "refused", reason, at: null };
-}
 
 function failed(why: Text): Outcome {
   return { kind: "failed", why };
@@ -59,8 +56,14 @@ function boundReason(call: Call, e: ChainEntry): string | null {
       return m.from.account.lower?.reason ?? null;
     case "to_room":
       return m.to.account.upper?.reason ?? null;
-    default:
+    case "probe_void":
+    case "from_room":
+    case "to_floor":
+    case "status_void":
+    case "status_refusal":
       return null;
+    default:
+      return unreachable(e.role, "chain role");
   }
 }
 
@@ -84,7 +87,7 @@ export function chainOutcome(
       return refused("already_refused");
     case "exceeds_credits": {
       const reason = boundReason(call, chain[i]);
-      return reason === null ? failed(unexpected(what, results)) : refused(reason);
+      return reason === null ? failed(unexpected(what, results)) : { kind: "refused", reason, at: null };
     }
     case "accounts_must_be_different":
       return refused("same_account");

@@ -14,10 +14,12 @@
  * @module
  */
 
-import { type Call, Ledger } from "../../../lang/chobo/interp.ts";
+import { type Call, keyValues, Ledger } from "../../../lang/chobo/interp.ts";
 import type { Book } from "../../../lang/chobo/model.ts";
+import type { BuiltinReason } from "../../../lang/chobo/resolve.ts";
 import { callText } from "../../../lang/chobo/run.ts";
 import type { Scenario } from "../../../lang/chobo/scenario.ts";
+import { findOne } from "../../../lang/common/assert.ts";
 import { type Lang, tr } from "../../../lang/common/text.ts";
 import {
   type AccountEvent,
@@ -42,7 +44,7 @@ export interface SentOperation {
   readonly openings: readonly TbTransfer[];
   readonly chain: readonly ChainEntry[];
   /** What the client answers without sending (more): `same_account` or `no_such_hold`. */
-  readonly answered: "same_account" | "no_such_hold" | null;
+  readonly answered: Extract<BuiltinReason, "same_account" | "no_such_hold"> | null;
 }
 
 /** One step: a call, a pass (nothing sent), or each caller's calls. */
@@ -66,7 +68,7 @@ function sentOperation(
     const sends = moveSends(book, tenant, call);
     return sends === null ? { ...none, answered: "same_account" } : { ...none, ...sends };
   }
-  const key = call.transfer.key.map((k) => call.args.get(k) as string);
+  const key = keyValues(call);
   const lookups = holdLookups(book, tenant, call.transfer, key);
   const hold = ledger.holds().find((h) =>
     h.transfer === call.transfer.name && h.key.length === key.length && h.key.every((v, i) => v === key[i])
@@ -151,7 +153,7 @@ function operationLines(op: SentOperation, lang: Lang): string[] {
   requestHeads(openingHead, openingRequests.length).forEach((head, i) => {
     lines.push(head);
     for (const o of openingRequests[i]) {
-      const of = op.accounts.find((a) => a.event.id === o.credit_account_id)!;
+      const of = findOne(op.accounts, (a) => a.event.id === o.credit_account_id, "account an opening opens");
       lines.push(
         `  ${
           tr(`opening of ${accountWhatText(of.what).en}`, `${accountWhatText(of.what).ja} の開始の振替`)[lang]
@@ -167,10 +169,8 @@ function operationLines(op: SentOperation, lang: Lang): string[] {
     const n = op.chain.length;
     lines.push(tr(`create_transfers (chain of ${n})`, `create_transfers(${n} 件のチェーン)`)[lang]);
     const width = String(n - 1).length;
-    const arg = (name: string) => {
-      const v = op.call.args.get(name);
-      return typeof v === "string" ? v : null;
-    };
+    // A post or void passes only the key's strings: the others show as their parameter's name.
+    const arg = (name: string) => op.call.strings.get(name) ?? null;
     op.chain.forEach((e, i) => {
       lines.push(
         `  ${String(i).padStart(width)}  ${chainEntryText(op.call.transfer, e, op.call.op, arg)[lang]}`,
