@@ -9,14 +9,12 @@
 import type { Reporter } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
 import type { StmtAst } from "./ast.ts";
-import type { CheckEnv, FlowCheck } from "./check.ts";
+import type { CheckEnv, CheckFlow } from "./env.ts";
 import type { FlowModel, TaskDef } from "./model.ts";
-import { type Range, rangeText } from "./ranges.ts";
+import { rangeText } from "./ranges.ts";
 import { besideFlow } from "./resolve.ts";
-import { type FieldDef, showTy, type Ty, type TypeTable } from "./types.ts";
+import { type FieldDef, type Range, showTy, type Ty, type TypeTable } from "./types.ts";
 import { sameUnit } from "./units.ts";
-
-type Check = (file: string, text: string, env: CheckEnv) => FlowCheck;
 
 /** Why a value of `from` (in `ft`) cannot go where `to` (in `tt`) is, or null when it can. */
 function shapeMismatch(from: Ty, ft: TypeTable, to: Ty, tt: TypeTable, seen: Set<string>): Text | null {
@@ -234,7 +232,7 @@ function outputsNote(fields: readonly FieldDef[]): Text {
 }
 
 /** E015 for every `flow` task that does not fit its child, or whose child cannot be read or checked. */
-export function checkChildren(m: FlowModel, env: CheckEnv, r: Reporter, check: Check): void {
+export function checkChildren(m: FlowModel, env: CheckEnv, r: Reporter, check: CheckFlow): void {
   const chain = [...(env.chain ?? []), m.file];
   for (const t of m.tasks.values()) {
     if (t.child === null) continue;

@@ -19,10 +19,9 @@ import {
   estText,
   estUnion,
   fit,
-  type Range,
   rangeText,
 } from "./ranges.ts";
-import { fieldOf, type Ty } from "./types.ts";
+import { fieldOf, type Range, type Ty } from "./types.ts";
 import { type Block, exprText, patternText, type Typed } from "./typing.ts";
 
 /** Where a flow-level diagnostic points: the statement's line; the seed prints column 1 (2.3, 2.7). */

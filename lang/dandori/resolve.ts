@@ -13,8 +13,17 @@ import type { CaseAst, ElidedAst, FieldAst, FlowAst, Pos, RecordAst, TypeAst, Us
 import { type BookPort, type BookTransfer, readBook } from "./books.ts";
 import { resolveTask } from "./tasks.ts";
 import type { CaseDef, FlowModel, TaskDef } from "./model.ts";
-import { type Range, readRange, timeRange } from "./ranges.ts";
-import { type EnumDef, type FieldDef, INT, type RecordDef, SIMPLE_TYPES, STRING, type Ty } from "./types.ts";
+import { readRange, timeRange } from "./ranges.ts";
+import {
+  type EnumDef,
+  type FieldDef,
+  INT,
+  type Range,
+  type RecordDef,
+  SIMPLE_TYPES,
+  STRING,
+  type Ty,
+} from "./types.ts";
 import { unitOf } from "./units.ts";
 
 /** Where a flow's files come from: its own path, and a reader for the files it names. */

@@ -11,8 +11,7 @@ import type { OpName } from "../chobo/interp.ts";
 import type { ElidedAst, FieldAst, Pos, TaskAst, TaskItemAst, TypeAst, Word } from "./ast.ts";
 import type { BookPort, BookUnit } from "./books.ts";
 import { type BookCall, BUILTIN_ERRORS, type Method, type TaskDef } from "./model.ts";
-import type { Range } from "./ranges.ts";
-import { type FieldDef, showTy, type Ty } from "./types.ts";
+import { type FieldDef, type Range, showTy, type Ty } from "./types.ts";
 
 /** What resolving a task reads from its flow: the reporter, the books, and the readers of types. */
 export interface TaskScope {

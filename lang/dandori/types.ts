@@ -8,7 +8,6 @@
  * @module
  */
 
-import type { Range } from "./ranges.ts";
 import { type NumUnit, sameUnit } from "./units.ts";
 
 /** A type. */
@@ -19,6 +18,18 @@ export type Ty =
   | { readonly kind: "record"; readonly name: string }
   | { readonly kind: "list"; readonly element: Ty }
   | { readonly kind: "optional"; readonly inner: Ty };
+
+/**
+ * What a place accepts (1.3); a missing end is null. Numbers count in the type's unit, dates in
+ * days from 1970-01-01, times in UTC seconds. Reading and comparing ranges is `ranges.ts`'s.
+ */
+export interface Range {
+  readonly kind: "number" | "date" | "time";
+  readonly lo: bigint | null;
+  readonly hi: bigint | null;
+  /** For times: the days as written and the offset, so the range reads as written. */
+  readonly days?: { readonly lo: bigint | null; readonly hi: bigint | null; readonly offset: string | null };
+}
 
 /** A field of a record, an input, an output or a task's parameter: a name, a type, maybe a range. */
 export interface FieldDef {
