@@ -12,6 +12,7 @@
  * @module
  */
 
+import { unreachable } from "../common/assert.ts";
 import type { Reporter } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
 import type { BodyAst, CallStmtAst, ExprAst, HandlerAst, MatchStmtAst, Pos, StmtAst } from "./ast.ts";
@@ -328,8 +329,11 @@ class Analysis {
         }
         return new States();
       }
-      default:
+      case "pass":
+      case "elided":
         return input;
+      default:
+        return unreachable(s, "statement");
     }
   }
 
@@ -936,8 +940,14 @@ function readsOf(e: ExprAst): string[] {
       return e.fields.flatMap((f) => readsOf(f.value));
     case "list":
       return e.items.flatMap(readsOf);
-    default:
+    case "number":
+    case "bool":
+    case "none":
+    case "now":
+    case "elided":
       return [];
+    default:
+      return unreachable(e, "value");
   }
 }
 

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { unreachable } from "../common/assert.ts";
 import type { Reporter } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
 import type { CallStmtAst, ExprAst, ForStmtAst, MatchStmtAst, Pos, StmtAst } from "./ast.ts";
@@ -194,8 +195,13 @@ class Lints {
           );
         }
         return;
-      default:
+      case "wait":
+      case "fail":
+      case "pass":
+      case "elided":
         return;
+      default:
+        return unreachable(s, "statement");
     }
   }
 
@@ -424,8 +430,13 @@ class Lints {
         return estUnion(e.items.flatMap((i) => this.est(i, kind, block, seen) ?? []));
       case "path":
         return this.pathEst(e, kind, block, seen);
-      default:
+      case "bool":
+      case "none":
+      case "record":
+      case "elided":
         return null;
+      default:
+        return unreachable(e, "value");
     }
   }
 
@@ -500,6 +511,8 @@ class Lints {
           if (last?.kind === "yield") est = this.est(last.value, kind, block, seen);
           break;
         }
+        default:
+          unreachable(s, "source");
       }
       if (est !== null) parts.push(est);
     }

@@ -7,6 +7,7 @@
  */
 
 import { dirname, join, normalize } from "node:path";
+import { unreachable } from "../common/assert.ts";
 import type { Reporter } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
 import type { CaseAst, ElidedAst, FieldAst, FlowAst, Pos, RecordAst, TypeAst, UseAst, Word } from "./ast.ts";
@@ -564,8 +565,10 @@ class Resolver {
             },
           );
           break;
-        default:
+        case "elided":
           break;
+        default:
+          unreachable(item, "case item");
       }
     }
     return { name: c.name.text, machine, record: name };

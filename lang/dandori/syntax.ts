@@ -9,6 +9,7 @@
  * @module
  */
 
+import { unreachable } from "../common/assert.ts";
 import type { Reporter } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
 import type {
@@ -1000,6 +1001,8 @@ class Parser {
       case "arms":
         under.into.push(...this.each(node, (child, d) => this.arm(child, d)));
         return;
+      default:
+        unreachable(under, "block under a statement");
     }
   }
 
@@ -1282,7 +1285,9 @@ class Parser {
       case "punct":
         if (t.text === "{") return this.recordExpr(c, depth);
         if (t.text === "[") return this.listExpr(c, depth);
-        break;
+        throw c.expected("a value", "値");
+      case "sign":
+        throw c.expected("a value", "値");
       case "name":
         switch (t.text) {
           case "true":
@@ -1307,8 +1312,9 @@ class Parser {
           );
         }
         return { kind: "path", parts: c.path(tr("a value", "値")), ...at };
+      default:
+        return unreachable(t.kind, "token");
     }
-    throw c.expected("a value", "値");
   }
 
   recordExpr(c: Cursor, depth: number): ExprAst {

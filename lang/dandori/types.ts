@@ -8,6 +8,7 @@
  * @module
  */
 
+import { unreachable } from "../common/assert.ts";
 import { type NumUnit, sameUnit } from "./units.ts";
 
 /** A type. */
@@ -91,8 +92,15 @@ export function showTy(t: Ty): string {
       return `list[${showTy(t.element)}]`;
     case "optional":
       return `${showTy(t.inner)}?`;
-    default:
+    case "int":
+    case "string":
+    case "bool":
+    case "timestamp":
+    case "date":
+    case "json":
       return t.kind;
+    default:
+      return unreachable(t, "type");
   }
 }
 
@@ -108,8 +116,15 @@ export function sameTy(a: Ty, b: Ty): boolean {
       return b.kind === "list" && sameTy(a.element, b.element);
     case "optional":
       return b.kind === "optional" && sameTy(a.inner, b.inner);
-    default:
+    case "int":
+    case "string":
+    case "bool":
+    case "timestamp":
+    case "date":
+    case "json":
       return a.kind === b.kind;
+    default:
+      return unreachable(a, "type");
   }
 }
 

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { unreachable } from "../common/assert.ts";
 import type { Reporter } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
 import type {
@@ -150,8 +151,16 @@ class Typer {
         case "repeat":
           this.collect(s.body);
           break;
-        default:
+        case "wait":
+        case "yield":
+        case "break":
+        case "succeed":
+        case "fail":
+        case "pass":
+        case "elided":
           break;
+        default:
+          unreachable(s, "statement");
       }
     }
   }
@@ -348,8 +357,12 @@ class Typer {
           }
         }
         return;
-      default:
+      case "break":
+      case "pass":
+      case "elided":
         return;
+      default:
+        return unreachable(s, "statement");
     }
   }
 
