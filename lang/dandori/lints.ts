@@ -60,17 +60,14 @@ class Lints {
       if (body !== undefined) this.stmts(body, { inLoop: "none", parallel: false, block });
     }
     for (const [name, at] of this.inside) {
-      if (!this.outside.has(name)) continue;
+      const outside = this.outside.get(name);
+      if (outside === undefined) continue;
       this.r.error(
         "E009",
         lineOf(at),
         tr(
-          `\`${name}\` is given a value inside a parallel iteration and outside it (line ${
-            this.outside.get(name)!.line
-          })`,
-          `\`${name}\` に、並列のイテレーションの中と外(${
-            this.outside.get(name)!.line
-          } 行)の両方で値を入れています`,
+          `\`${name}\` is given a value inside a parallel iteration and outside it (line ${outside.line})`,
+          `\`${name}\` に、並列のイテレーションの中と外(${outside.line} 行)の両方で値を入れています`,
         ),
         {
           hint: tr(
@@ -450,8 +447,9 @@ class Lints {
     const input = this.m.inputs.find((i) => i.name === head.text);
     const variable = this.t.vars.get(head.text);
     if (fields.length > 0) {
+      const c = this.m.cases.get(head.text);
       const start: Ty | null = input?.type ?? variable?.type ??
-        (this.m.cases.has(head.text) ? { kind: "record", name: this.m.cases.get(head.text)!.record } : null);
+        (c === undefined ? null : { kind: "record", name: c.record });
       if (start === null) return null;
       let t: Ty = start;
       let last = null;

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { unreachable } from "../common/assert.ts";
+import { lookup, unreachable } from "../common/assert.ts";
 import type { Reporter } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
 import type {
@@ -166,7 +166,7 @@ class Typer {
   }
 
   private varType(name: string, report: boolean): Ty | null {
-    if (this.varTypes.has(name)) return this.varTypes.get(name)!;
+    if (this.varTypes.has(name)) return lookup(this.varTypes, name, "variable's type");
     if (this.computing.has(name)) return null;
     this.computing.add(name);
     const ss = this.sources.get(name) ?? [];
