@@ -9,9 +9,9 @@
 import { assert, unreachable } from "../common/assert.ts";
 import type { Reporter } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
-import type { OpName } from "../chobo/interp.ts";
 import type { ElidedAst, FieldAst, Pos, Str, TaskAst, TaskItemAst, TypeAst, Word } from "./ast.ts";
-import type { BookPort, BookUnit } from "./books.ts";
+import { bookCall } from "./booktasks.ts";
+import type { BookPort } from "./books.ts";
 import { CALLBACK_WAYS, type ItemAspect, itemRefusal, NO_PLAIN_URL } from "./items.ts";
 import { type BookCall, BUILTIN_ERRORS, type Method, type TaskDef } from "./model.ts";
 import { type FieldDef, type Range, showTy, type Ty } from "./types.ts";
@@ -30,9 +30,6 @@ type Item = Exclude<TaskItemAst, ElidedAst>;
 
 /** The item of kind `K` (an intersection, so the kinds that share a shape narrow too). */
 type ItemOf<K extends Item["kind"]> = Item & { readonly kind: K };
-
-/** The operations of a book task (1.16). */
-const BOOK_OPS: readonly string[] = ["do", "hold", "post", "void"];
 
 /** Items that say how a task is called; at most one may be written (E007). */
 const METHOD_ITEMS: ReadonlyMap<Item["kind"], Method> = new Map<Item["kind"], Method>([
@@ -504,7 +501,7 @@ class TaskResolver {
     writtenOnce(t, items, this.s.r);
     const errors = declaredErrors(items, this.s.r);
     const book = method === "book"
-      ? this.bookCall(t, only(items, "book"), params, result?.type ?? null)
+      ? bookCall(this.s.r, this.s.books, t, only(items, "book"), params, result?.type ?? null)
       : null;
     const def = definition(t, items, { params, result, method, book, errors });
     new ItemCheck(this.s.r, t, def, items).run(at);
@@ -630,230 +627,6 @@ class TaskResolver {
       );
     }
   }
-
-  /** The book operation of a `book` task, with E002/E007/E016 against the transfer (1.16). */
-  private bookCall(
-    t: TaskAst,
-    item: Extract<TaskItemAst, { kind: "book" }>,
-    params: readonly FieldDef[],
-    result: Ty | null,
-  ): BookCall | null {
-    const book = this.s.books.get(item.book.text);
-    if (book === undefined) {
-      this.s.r.error(
-        "E002",
-        item.book,
-        tr(`there is no book \`${item.book.text}\``, `帳簿 \`${item.book.text}\` はありません`),
-        {
-          hint: tr(
-            `read it with \`use book ${item.book.text} from "<path>.book"\``,
-            `\`use book ${item.book.text} from "<パス>.book"\` で読んでください`,
-          ),
-        },
-      );
-      return null;
-    }
-    const transfer = book.transfers.find((x) => x.name === item.transfer.text);
-    if (transfer === undefined) {
-      this.s.r.error(
-        "E002",
-        item.transfer,
-        tr(
-          `the book \`${item.book.text}\` has no transfer \`${item.transfer.text}\``,
-          `帳簿 \`${item.book.text}\` に振替 \`${item.transfer.text}\` はありません`,
-        ),
-        {
-          notes: [
-            tr(
-              `its transfers: ${book.transfers.map((x) => x.name).join(", ")}`,
-              `振替は ${book.transfers.map((x) => x.name).join("、")} です`,
-            ),
-          ],
-        },
-      );
-      return null;
-    }
-    const op = item.operation.text;
-    if (!BOOK_OPS.includes(op) || !transfer.ops.includes(op as OpName)) {
-      this.s.r.error(
-        "E007",
-        item.operation,
-        tr(
-          `\`${item.transfer.text}\` has no operation \`${op}\``,
-          `\`${item.transfer.text}\` に操作 \`${op}\` はありません`,
-        ),
-        {
-          notes: [
-            transfer.pending === null
-              ? tr(
-                `\`${transfer.name}\` is done at once: its operation is \`do\``,
-                `\`${transfer.name}\` はすぐに確定する振替で、操作は \`do\` です`,
-              )
-              : tr(
-                `\`${transfer.name}\` holds: its operations are \`hold\`, \`post\` and \`void\``,
-                `\`${transfer.name}\` は仮押さえの振替で、操作は \`hold\`・\`post\`・\`void\` です`,
-              ),
-          ],
-        },
-      );
-      return null;
-    }
-    const call: BookCall = { book: item.book.text, transfer, op: op as OpName };
-    this.bookParams(t, call, params);
-    this.bookResult(t, call, result);
-    for (const e of t.items) {
-      if (e.kind !== "errors") continue;
-      for (const d of e.errors) {
-        const reasons = transfer.reasons.get(call.op) ?? [];
-        if (reasons.includes(d.name.text)) continue;
-        this.s.r.error(
-          "E016",
-          d.name,
-          tr(
-            `the book never refuses \`${transfer.name}.${op}\` with \`${d.name.text}\``,
-            `帳簿が \`${transfer.name}.${op}\` を \`${d.name.text}\` で拒否することはありません`,
-          ),
-          {
-            notes: [
-              tr(
-                `\`${transfer.name}.${op}\` may be refused with ${reasons.join(", ")}`,
-                `\`${transfer.name}.${op}\` が拒否されうる理由は ${reasons.join("、")} です`,
-              ),
-            ],
-          },
-        );
-      }
-    }
-    return call;
-  }
-
-  private bookParams(t: TaskAst, call: BookCall, params: readonly FieldDef[]): void {
-    const transfer = call.transfer;
-    const where = `${transfer.name}.${call.op}`;
-    const takes = call.op === "post" || call.op === "void"
-      ? transfer.params.filter((p) =>
-        transfer.key.includes(p.name) || (call.op === "post" && p.amount !== null)
-      )
-      : transfer.params;
-    for (const p of params) {
-      const bp = takes.find((x) => x.name === p.name);
-      if (bp === undefined) {
-        this.s.r.error(
-          "E016",
-          p,
-          tr(
-            `\`${where}\` takes no argument \`${p.name}\``,
-            `\`${where}\` は引数 \`${p.name}\` を受け取りません`,
-          ),
-          {
-            notes: [tr(
-              `it takes ${takes.map((x) => x.name).join(", ")}`,
-              `受け取る引数は ${takes.map((x) => x.name).join("、")} です`,
-            )],
-          },
-        );
-        continue;
-      }
-      const fits = bp.amount === null ? p.type.kind === "string" : p.type.kind === "int" ||
-        (p.type.kind === "num" && p.type.unit.id === bp.amount.unitId && p.type.unit.tax === bp.amount.tax);
-      if (!fits) {
-        this.s.r.error(
-          "E016",
-          p,
-          bp.amount === null
-            ? tr(
-              `\`${p.name}\` of \`${where}\` is a string, and the task says \`${showTy(p.type)}\``,
-              `\`${where}\` の \`${p.name}\` は文字列ですが、タスクは \`${showTy(p.type)}\` と書いています`,
-            )
-            : tr(
-              `\`${p.name}\` of \`${where}\` is an amount in the book's unit ${bp.amount.name}${
-                bp.amount.tax === null ? "" : ` ${bp.amount.tax}`
-              }, and the task says \`${showTy(p.type)}\``,
-              `\`${where}\` の \`${p.name}\` は帳簿の単位 ${bp.amount.name}${
-                bp.amount.tax === null ? "" : ` ${bp.amount.tax}`
-              } の額ですが、タスクは \`${showTy(p.type)}\` と書いています`,
-            ),
-          { hint: amountHint(p.name, bp.amount) },
-        );
-      }
-    }
-    const written = new Set(params.map((p) => p.name));
-    const needed = call.op === "post" || call.op === "void"
-      ? transfer.key
-      : transfer.params.map((p) => p.name);
-    for (const n of needed) {
-      if (written.has(n)) continue;
-      this.s.r.error(
-        "E016",
-        t.name,
-        tr(
-          `\`${t.name.text}\` does not take \`${n}\`, which \`${where}\` needs`,
-          `\`${t.name.text}\` は、\`${where}\` が要る引数 \`${n}\` を受け取りません`,
-        ),
-        { hint: tr(`add \`${n}\` to the task's arguments`, `タスクの引数に \`${n}\` を足してください`) },
-      );
-    }
-    if (call.op === "post") {
-      const amounts = transfer.params.filter((p) => p.amount !== null && !transfer.key.includes(p.name));
-      const given = amounts.filter((p) => written.has(p.name));
-      if (given.length > 0 && given.length < amounts.length) {
-        this.s.r.error(
-          "E016",
-          t.name,
-          tr(
-            `a part-post gives every amount of \`${transfer.name}\` or none: ${
-              amounts.filter((p) => !written.has(p.name)).map((p) => p.name).join(", ")
-            } is missing`,
-            `一部の確定では、\`${transfer.name}\` の額を全部渡すか、一つも渡しません。${
-              amounts.filter((p) => !written.has(p.name)).map((p) => p.name).join("、")
-            } がありません`,
-          ),
-        );
-      }
-    }
-  }
-
-  private bookResult(t: TaskAst, call: BookCall, result: Ty | null): void {
-    const name = `${call.book}.${call.transfer.name}`;
-    if (call.op === "do") {
-      if (t.result !== null) {
-        this.s.r.error(
-          "E016",
-          t.result,
-          tr(
-            `\`do\` returns nothing, so \`${t.name.text}\` has no result`,
-            `\`do\` は何も返さないので、\`${t.name.text}\` に結果は書けません`,
-          ),
-          {
-            hint: tr("remove `-> …`", "`-> …` を消してください"),
-          },
-        );
-      }
-      return;
-    }
-    if (t.result === null || (result !== null && (result.kind !== "record" || result.name !== name))) {
-      this.s.r.error(
-        "E016",
-        t.result ?? t.name,
-        tr(
-          `\`${call.op}\` returns the hold \`${name}\``,
-          `\`${call.op}\` が返すのは仮押さえ \`${name}\` です`,
-        ),
-        { hint: tr(`write \`-> ${name}\``, `\`-> ${name}\` と書いてください`) },
-      );
-    }
-  }
-}
-
-/** How to write a book task's parameter: a string, or an amount as `int` or the book's unit type. */
-function amountHint(name: string, amount: BookUnit | null): Text {
-  if (amount === null) return tr(`write \`${name}: string\``, `\`${name}: string\` と書いてください`);
-  const unit = amount.spelling === null ? "" : ` or \`${name}: ${amount.spelling}\``;
-  const unitJa = amount.spelling === null ? "" : `か \`${name}: ${amount.spelling}\` `;
-  return tr(
-    `write \`${name}: int\`${unit}: amounts go as integers counted in the book's unit`,
-    `\`${name}: int\` ${unitJa}と書いてください。額は帳簿の単位で数えた整数で渡します`,
-  );
 }
 
 /** Resolves one task against the flow's books and types. */
