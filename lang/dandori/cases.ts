@@ -229,6 +229,9 @@ interface CaseMatch {
 
 type EndKind = "succeed" | "fail" | "cancel";
 
+/** The blocks that clean up after the flow: `on failure` and `on cancel`. */
+type Cleanup = Exclude<Block, "flow">;
+
 interface Ctx {
   readonly block: Block;
   readonly breaks: States | null;
@@ -249,7 +252,7 @@ class Analysis {
   /** Per case and block, the first failure that may leave the case open (W101), and its other lines. */
   private readonly open = new Map<
     string,
-    { trace: Step | null; lines: Set<number>; cleanup: Block | null; at: Pos; caseName: string; in: string }
+    { trace: Step | null; lines: Set<number>; cleanup: Cleanup | null; at: Pos; caseName: string; in: string }
   >();
   private readonly readVars: ReadonlySet<string>;
 
@@ -828,7 +831,7 @@ class Analysis {
   }
 
   /** A failure nothing handles (2.5, 2.6): W101 for every case it may leave open. */
-  private leftOpen(x: State, cleanup: Block | null): void {
+  private leftOpen(x: State, cleanup: Cleanup | null): void {
     for (const c of this.m.cases.values()) {
       const open = openIn(x, c);
       if (open === null) continue;
@@ -1000,7 +1003,7 @@ class Analysis {
     }
     for (const o of this.open.values()) {
       const others = [...o.lines].filter((l) => l !== o.at.line).sort((a, b) => a - b);
-      const where = o.cleanup === null ? null : o.cleanup === "failure" ? "on failure" : "on cancel";
+      const where = o.cleanup === null ? null : `on ${o.cleanup}`;
       this.r.warning(
         "W101",
         o.at,
