@@ -6,30 +6,34 @@
  * state that is not final at an end (E020), an operation refused in every state (E021), a refusal
  * not declared or not handled (E022), a failure that leaves a case open with nothing to settle it
  * (W101), a refusal handler that never runs (W102), and the arms of a `match` on a case's state
- * that are missing or never taken (E010, E011).
+ * that are missing or never taken (E010, E011). The analysis is bounded (`MAX_STATES`,
+ * `MAX_LOOP_ROUNDS`); where it reaches a bound it says so (E023) instead of passing a flow it did
+ * not follow to the end.
  *
  * Every diagnostic carries the steps of one run that gets there, as 2.3 prints them.
  * @module
  */
 
+import { assert, lookup, unreachable } from "../common/assert.ts";
 import type { Reporter } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
 import type { DandoriCode } from "./codes.ts";
-import type { BodyAst, CallStmtAst, ExprAst, HandlerAst, MatchStmtAst, Pos, StmtAst } from "./ast.ts";
+import type {
+  BodyAst,
+  CallStmtAst,
+  ExprAst,
+  ForStmtAst,
+  HandlerAst,
+  MatchStmtAst,
+  Pos,
+  RepeatStmtAst,
+  StmtAst,
+} from "./ast.ts";
+import { MAX_LOOP_ROUNDS, MAX_STATES } from "./limits.ts";
 import { lineOf } from "./lints.ts";
 import { externalClosure, type Machine, rowOf } from "./machine.ts";
 import { BUILTIN_ERRORS, type CaseDef, type FlowModel, type TaskDef } from "./model.ts";
 import { type Block, exprText, patternText, type Typed } from "./typing.ts";
-
-/**
- * The most states kept at one point of the flow. States are told apart only by their case pairs
- * (variables merge), so a flow with few cases stays far below; the bound keeps a pathological
- * input with very many cases from growing without end.
- */
-export const MAX_STATES = 20000;
-
-/** The most rounds a loop's body is run to reach its fixpoint; the states are finite, so it ends sooner. */
-export const MAX_LOOP_ROUNDS = 64;
 
 /** One step of a run: a line (null for what happens outside) and what happened. */
 interface Step {
@@ -68,7 +72,8 @@ function keyOf(s: State): string {
 class States {
   readonly byKey = new Map<string, State>();
 
-  constructor(states: Iterable<State> = []) {
+  /** `full` hears of every state a set already holding `MAX_STATES` cannot take. */
+  constructor(private readonly full: (dropped: State) => void, states: Iterable<State> = []) {
     for (const s of states) this.add(s);
   }
 
@@ -77,7 +82,10 @@ class States {
     const key = keyOf(s);
     const old = this.byKey.get(key);
     if (old === undefined) {
-      if (this.byKey.size >= MAX_STATES) return null;
+      if (this.byKey.size >= MAX_STATES) {
+        this.full(s);
+        return null;
+      }
       this.byKey.set(key, s);
       return s;
     }
@@ -115,6 +123,27 @@ function witness(s: State, name: string): Step | null {
   return w === undefined ? s.trace : w;
 }
 
+/** The pair of `s`'s case `name`: every state has a pair for every case of the flow. */
+function caseOf(s: State, name: string): CaseSt {
+  return lookup(s.cases, name, "case");
+}
+
+/** Where `s`'s case `name` is outside, for a case the caller knows has started. */
+function actualOf(s: State, name: string): string {
+  const actual = caseOf(s, name).actual;
+  assert(actual !== null, `the case ${name} has started`);
+  return actual;
+}
+
+/** The value of `key` in `map`, put there by `make` when it is missing. */
+function getOrAdd<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  const found = map.get(key);
+  if (found !== undefined) return found;
+  const made = make();
+  map.set(key, made);
+  return made;
+}
+
 function withCase(s: State, name: string, c: CaseSt): State {
   const cases = new Map(s.cases);
   cases.set(name, c);
@@ -140,11 +169,12 @@ function operations(trace: Step | null): Text[] {
 
 /** The states the outside can move `s`'s case `name` to (2.2), with a step for each event. */
 function expand(s: State, name: string, m: Machine): State[] {
-  const c = s.cases.get(name)!;
-  if (c.actual === null) return [s];
-  return externalClosure(m, c.actual).map((x) => {
+  const c = caseOf(s, name);
+  const actual = c.actual;
+  if (actual === null) return [s];
+  return externalClosure(m, actual).map((x) => {
     let t = s;
-    let from = c.actual!;
+    let from = actual;
     for (const e of x.events) {
       const to = rowOf(m, from, e).next ?? from;
       t = step(
@@ -165,6 +195,8 @@ function expand(s: State, name: string, m: Machine): State[] {
 interface CaseCall {
   readonly stmt: CallStmtAst;
   readonly task: TaskDef;
+  /** What the call sends to its case: the book operation, `post` or `void`. */
+  readonly event: string;
   readonly c: CaseDef;
   runs: number;
   accepted: boolean;
@@ -185,14 +217,19 @@ interface CaseMatch {
 
 type EndKind = "succeed" | "fail" | "cancel";
 
+/** The blocks that clean up after the flow: `on failure` and `on cancel`. */
+type Cleanup = Exclude<Block, "flow">;
+
 interface Ctx {
   readonly block: Block;
   readonly breaks: States | null;
 }
 
 class Analysis {
-  private readonly failures = new States();
-  private readonly cancels = new States();
+  /** The innermost statement being run: where a limit reached is said to be (E023). */
+  private at: Pos;
+  private readonly failures = this.states();
+  private readonly cancels = this.states();
   private readonly caseCalls = new Map<CallStmtAst, CaseCall>();
   private readonly caseMatches = new Map<MatchStmtAst, CaseMatch>();
   /** First example per diagnostic key, emitted at the end in a stable order. */
@@ -203,7 +240,7 @@ class Analysis {
   /** Per case and block, the first failure that may leave the case open (W101), and its other lines. */
   private readonly open = new Map<
     string,
-    { trace: Step | null; lines: Set<number>; cleanup: Block | null; at: Pos; caseName: string; in: string }
+    { trace: Step | null; lines: Set<number>; cleanup: Cleanup | null; at: Pos; caseName: string; in: string }
   >();
   private readonly readVars: ReadonlySet<string>;
 
@@ -213,6 +250,62 @@ class Analysis {
     private readonly r: Reporter<DandoriCode>,
   ) {
     this.readVars = new Set(t.vars.keys());
+    this.at = m.flow;
+  }
+
+  /** A set of states that says E023 where it is full (MAX_STATES). */
+  private states(states: Iterable<State> = []): States {
+    return new States((dropped) => this.tooManyStates(dropped), states);
+  }
+
+  /** Runs `f` with `at` as the statement being run. */
+  private within<T>(at: Pos, f: () => T): T {
+    const outer = this.at;
+    this.at = at;
+    try {
+      return f();
+    } finally {
+      this.at = outer;
+    }
+  }
+
+  /** E023: a state the analysis cannot keep, so the runs through it are not followed. */
+  private tooManyStates(dropped: State): void {
+    this.note(
+      "E023:states",
+      "E023",
+      lineOf(this.at),
+      tr(
+        `the case analysis gives up here: more than ${MAX_STATES} combinations of the cases' states reach this statement (its limit, MAX_STATES), so the runs past it are not followed and the check of this flow is incomplete`,
+        `案件の解析はここで打ち切られます。この文に来る案件の状態の組み合わせが上限の ${MAX_STATES} 個(MAX_STATES)を超えるので、それを超えた実行は追わず、このフローの検査は完全ではありません`,
+      ),
+      dropped.trace,
+      tr(
+        'start fewer cases whose outcome is undecided at once: settle one before the next starts, or move a part of the flow into a child flow (`flow "…"`), which is checked on its own',
+        '成り行きの決まらない案件を一度にたくさん開かないでください。次を始める前に片付けるか、フローの一部を子のフロー(`flow "…"`)に移してください。子は別に検査します',
+      ),
+    );
+  }
+
+  /**
+   * E023: a loop whose states still grow after `MAX_LOOP_ROUNDS` rounds. It shows no run: one
+   * that goes round the loop that often is as long as the rounds times the body.
+   */
+  private tooManyRounds(loop: RepeatStmtAst | ForStmtAst): void {
+    this.note(
+      `E023:rounds:${loop.line}`,
+      "E023",
+      lineOf(loop),
+      tr(
+        `the case analysis gives up on this loop: after ${MAX_LOOP_ROUNDS} rounds (its limit, MAX_LOOP_ROUNDS) its body still reaches combinations of the cases' states it has not seen, so the rounds after are not followed and the check of this flow is incomplete`,
+        `案件の解析はこのループで打ち切られます。上限の ${MAX_LOOP_ROUNDS} 周(MAX_LOOP_ROUNDS)を回っても、本体がまだ見ていない案件の状態の組み合わせに来るので、その先の周は追わず、このフローの検査は完全ではありません`,
+      ),
+      null,
+      tr(
+        'let the loop\'s body move fewer cases on one after another: split the loop into loops one after the other, or move it into a child flow (`flow "…"`), which is checked on its own',
+        'ループの本体で、順に進める案件を少なくしてください。ループを続けて並ぶいくつかのループに分けるか、子のフロー(`flow "…"`)に移してください。子は別に検査します',
+      ),
+    );
   }
 
   run(): void {
@@ -223,7 +316,7 @@ class Analysis {
       trace: null,
     };
     const flowEnds = tr("`flow` ends and the workflow succeeds", "`flow` が終わり、ワークフローが成功する");
-    this.block(this.m.flow, new States([start]), "flow", "succeed", null, flowEnds);
+    this.block(this.m.flow, [start], "flow", "succeed", null, flowEnds);
     const onFailure = this.m.onFailure;
     if (onFailure !== null) {
       const ends = tr(
@@ -252,7 +345,7 @@ class Analysis {
    */
   private block(
     b: BodyAst,
-    entries: States,
+    entries: Iterable<State>,
     block: Block,
     kind: EndKind,
     entered: Text | null,
@@ -260,11 +353,18 @@ class Analysis {
   ): void {
     const first = b.body[0] ?? b;
     const last = b.body[b.body.length - 1] ?? b;
-    const start = entered === null
-      ? entries
-      : new States([...entries].map((s) => step(s, first.line, entered)));
-    const done = this.exec(b.body, start, { block, breaks: null });
-    for (const s of done) this.end(step(s, last.line, ends), last, kind, []);
+    this.within(b, () => {
+      const start = this.states(
+        entered === null ? entries : [...entries].map((s) => step(s, first.line, entered)),
+      );
+      const done = this.exec(b.body, start, { block, breaks: null });
+      for (const s of done) this.end(step(s, last.line, ends), last, kind, []);
+    });
+  }
+
+  /** Whether a cancel here is followed: into the flow's `on cancel`, when there is one, from outside it. */
+  private followsCancel(ctx: Ctx): boolean {
+    return ctx.block !== "cancel" && this.m.onCancel !== null;
   }
 
   /** Keeps the first state that reaches a diagnostic, one per key, so the rounds of a loop say it once. */
@@ -286,7 +386,8 @@ class Analysis {
     let states = input;
     for (const s of ss) {
       if (states.size === 0) break;
-      states = this.stmt(s, states, ctx);
+      const before = states;
+      states = this.within(s, () => this.stmt(s, before, ctx));
     }
     return states;
   }
@@ -295,10 +396,10 @@ class Analysis {
     switch (s.kind) {
       case "let":
         this.reads(s.value, input, s);
-        return new States([...input].map((x) => withVar(x, s.name.text)));
+        return this.states([...input].map((x) => withVar(x, s.name.text)));
       case "wait":
         if (s.until !== null) this.reads(s.until, input, s);
-        if (ctx.block !== "cancel") {
+        if (this.followsCancel(ctx)) {
           for (const x of input) {
             this.cancels.add(
               step(x, s.line, tr("cancelled while waiting", "待っているあいだにキャンセルされる")),
@@ -311,57 +412,60 @@ class Analysis {
       case "match":
         return this.match(s, input, ctx);
       case "repeat":
-        return this.loop(s.body, input, ctx, false, null, null);
+        return this.loop(s, input, ctx);
       case "for":
         this.reads(s.list, input, s);
-        return this.loop(s.body, input, ctx, true, s.variable.text, s.bind?.text ?? null);
+        return this.loop(s, input, ctx);
       case "yield":
         this.reads(s.value, input, s);
         return input;
       case "break":
         ctx.breaks?.addAll(input);
-        return new States();
+        return this.states();
       case "succeed":
         for (const o of s.outputs) this.reads(o.value, input, s);
         for (const x of input) this.end(step(x, s.line, tr("succeed", "succeed")), s, "succeed", []);
-        return new States();
+        return this.states();
       case "fail": {
         if (s.reason !== null) this.reads(s.reason, input, s);
         const leaving = s.leaving.map((w) => w.text);
         for (const x of input) {
           this.end(step(x, s.line, tr(`fail ${s.error.text}`, `fail ${s.error.text}`)), s, "fail", leaving);
         }
-        return new States();
+        return this.states();
       }
-      default:
+      case "pass":
+      case "elided":
         return input;
+      default:
+        return unreachable(s, "statement");
     }
   }
 
-  private loop(
-    body: readonly StmtAst[],
-    input: States,
-    ctx: Ctx,
-    maybeNone: boolean,
-    variable: string | null,
-    collect: string | null,
-  ): States {
-    const breaks = new States();
-    const outs = new States();
-    const seen = new States(input);
-    let entry = new States([...input].map((x) => variable === null ? x : withVar(x, variable)));
+  /**
+   * Runs a loop's body round after round from the states not yet seen at its top, until a round
+   * meets none (E023 after `MAX_LOOP_ROUNDS`). A `for` may run no round: its list may be empty.
+   */
+  private loop(s: RepeatStmtAst | ForStmtAst, input: States, ctx: Ctx): States {
+    const variable = s.kind === "for" ? s.variable.text : null;
+    const collect = s.kind === "for" ? s.bind?.text ?? null : null;
+    const breaks = this.states();
+    const outs = this.states();
+    const seen = this.states(input);
+    let entry = this.states([...input].map((x) => variable === null ? x : withVar(x, variable)));
     for (let round = 0; round < MAX_LOOP_ROUNDS && entry.size > 0; round++) {
-      const out = this.exec(body, entry, { block: ctx.block, breaks });
+      const out = this.exec(s.body, entry, { block: ctx.block, breaks });
       outs.addAll(out);
-      const next = new States();
+      const next = this.states();
       for (const x of out) {
         const stored = seen.add(x);
         if (stored !== null) next.add(variable === null ? stored : withVar(stored, variable));
       }
       entry = next;
     }
-    const exit = new States([...breaks, ...outs, ...(maybeNone ? input : [])]);
-    return collect === null ? exit : new States([...exit].map((x) => withVar(x, collect)));
+    if (entry.size > 0) this.tooManyRounds(s);
+    const exit = this.states([...breaks, ...outs, ...(s.kind === "for" ? input : [])]);
+    return collect === null ? exit : this.states([...exit].map((x) => withVar(x, collect)));
   }
 
   /** E012: a variable read where it may have no value, or a case's record read before it starts. */
@@ -370,7 +474,7 @@ class Analysis {
       const isCase = this.m.cases.has(name);
       if (!isCase && !this.readVars.has(name)) continue;
       for (const x of input) {
-        const missing = isCase ? x.cases.get(name)!.record === null : !x.assigned.has(name);
+        const missing = isCase ? caseOf(x, name).record === null : !x.assigned.has(name);
         if (!missing) continue;
         this.note(
           `E012:${at.line}:${name}`,
@@ -405,22 +509,8 @@ class Analysis {
     const task = this.t.calls.get(s);
     for (const a of s.call.args) if (a.kind === "arg") this.reads(a.value, input, s);
     if (task === undefined) return input;
-    const c = s.bind?.kind === "case" ? this.m.cases.get(s.bind.name.text) ?? null : null;
-    // Outcomes by error name (null: done), with the states each leaves.
-    const outcomes = new Map<string | null, State[]>();
-    const add = (k: string | null, x: State) => (outcomes.get(k) ?? outcomes.set(k, []).get(k)!).push(x);
-    const declared = [...task.errors.keys()];
-    const op = task.book?.op ?? "";
-    if (c !== null && task.book !== null) {
-      if (op === "hold") this.starts(s, task, c, input, add);
-      else this.sends(s, task, c, input, add);
-    } else {
-      for (const x of input) {
-        add(null, s.bind?.kind === "let" ? withVar(x, s.bind.name.text) : x);
-        for (const e of [...declared, ...BUILTIN_ERRORS]) add(e, x);
-      }
-    }
-    if (ctx.block !== "cancel") {
+    const outcomes = this.outcomes(s, task, input);
+    if (this.followsCancel(ctx)) {
       const running = tr(
         `cancelled while \`${task.name}\` runs`,
         `\`${task.name}\` の実行中にキャンセルされる`,
@@ -428,9 +518,34 @@ class Analysis {
       for (const x of input) this.cancels.add(step(x, s.line, running));
       for (const x of outcomes.get("failure") ?? []) this.cancels.add(step(x, s.line, running));
     }
-    // A book's refusal says so on the call's line already; a failure gets its own step.
-    const isRefusal = (error: string) => task.book !== null && declared.includes(error);
-    const after = new States(outcomes.get(null) ?? []);
+    return this.handle(s, task, outcomes, ctx);
+  }
+
+  /** What a call may end with, by error name (null: done), with the states each leaves. */
+  private outcomes(s: CallStmtAst, task: TaskDef, input: States): Map<string | null, State[]> {
+    const outcomes = new Map<string | null, State[]>();
+    const add = (k: string | null, x: State) => getOrAdd(outcomes, k, () => []).push(x);
+    const c = s.bind?.kind === "case" ? lookup(this.m.cases, s.bind.name.text, "case") : null;
+    if (c !== null && task.book !== null) {
+      if (task.book.op === "hold") this.starts(s, task, c, input, add);
+      else this.sends(s, task, task.book.op, c, input, add);
+      return outcomes;
+    }
+    for (const x of input) {
+      add(null, s.bind?.kind === "let" ? withVar(x, s.bind.name.text) : x);
+      for (const e of [...task.errors.keys(), ...BUILTIN_ERRORS]) add(e, x);
+    }
+    return outcomes;
+  }
+
+  /** Runs each outcome of a call into the handler that takes it; the rest leave the block failing. */
+  private handle(
+    s: CallStmtAst,
+    task: TaskDef,
+    outcomes: ReadonlyMap<string | null, readonly State[]>,
+    ctx: Ctx,
+  ): States {
+    const after = this.states(outcomes.get(null) ?? []);
     const unhandled: string[] = [];
     const entries = new Map<HandlerAst, States>();
     for (const [error, states] of outcomes) {
@@ -440,8 +555,8 @@ class Analysis {
         unhandled.push(error);
         continue;
       }
-      const into = entries.get(h) ?? entries.set(h, new States()).get(h)!;
-      const refusal = isRefusal(error);
+      const into = getOrAdd(entries, h, () => this.states());
+      const refusal = isRefusal(task, error);
       for (const x of states) {
         into.add(
           refusal ? x : step(
@@ -455,21 +570,32 @@ class Analysis {
         );
       }
     }
-    const failing = unhandled.filter((e) => !isRefusal(e));
+    this.unhandled(s, task, unhandled, outcomes, ctx);
+    for (const [h, states] of entries) after.addAll(this.exec(h.body, states, ctx));
+    return after;
+  }
+
+  /** The outcomes no handler takes: in `flow` they go to `on failure`, in a cleanup they may leave a case open (W101). */
+  private unhandled(
+    s: CallStmtAst,
+    task: TaskDef,
+    errors: readonly string[],
+    outcomes: ReadonlyMap<string | null, readonly State[]>,
+    ctx: Ctx,
+  ): void {
+    const failing = errors.filter((e) => !isRefusal(task, e));
     const fails = tr(
       `${task.name} fails (${failing.join(", ")})`,
       `${task.name} が失敗する(${failing.join("、")})`,
     );
-    for (const error of unhandled) {
-      const refusal = isRefusal(error);
-      for (const x of outcomes.get(error)!) {
+    for (const error of errors) {
+      const refusal = isRefusal(task, error);
+      for (const x of lookup(outcomes, error, "outcome")) {
         const failed = refusal ? x : step(x, s.line, fails);
         if (ctx.block === "flow") this.failures.add(failed);
         else this.leftOpen(failed, ctx.block);
       }
     }
-    for (const [h, states] of entries) after.addAll(this.exec(h.body, states, ctx));
-    return after;
   }
 
   private starts(
@@ -481,7 +607,7 @@ class Analysis {
   ): void {
     const m = c.machine;
     for (const x of input) {
-      if (x.cases.get(c.name)!.record !== null) {
+      if (caseOf(x, c.name).record !== null) {
         this.note(
           `E013:${s.line}:${c.name}`,
           "E013",
@@ -527,18 +653,18 @@ class Analysis {
     }
   }
 
+  /** A `post` or `void` sent to a case (2.7), from every state the outside may have moved it to. */
   private sends(
     s: CallStmtAst,
     task: TaskDef,
+    event: string,
     c: CaseDef,
     input: States,
     add: (k: string | null, x: State) => void,
   ): void {
-    const m = c.machine;
-    const event = task.book!.op;
-    const info = this.caseCall(s, task, c);
+    const info = this.caseCall(s, task, event, c);
     for (const before of input) {
-      if (before.cases.get(c.name)!.record === null) {
+      if (caseOf(before, c.name).record === null) {
         this.note(
           `E013:${s.line}:${c.name}`,
           "E013",
@@ -555,68 +681,73 @@ class Analysis {
         );
         continue;
       }
-      for (const x of expand(before, c.name, m)) {
-        const cs = x.cases.get(c.name)!;
-        const from = cs.actual!;
-        const row = rowOf(m, from, event);
-        info.runs++;
-        if (row.refused !== null) {
-          info.states.add(from);
-          info.firstRefused ??= x;
-          if (!info.reasons.has(row.refused)) info.reasons.set(row.refused, x);
-          const refused = step(
-            x,
-            s.line,
-            tr(
-              `${task.name}: ${event} is refused (${row.refused})`,
-              `${task.name}: ${event} が拒否される(${row.refused})`,
-            ),
-          );
-          add(task.errors.has(row.refused) ? row.refused : "failure", refused);
-          for (const e of BUILTIN_ERRORS) add(e, x);
-          continue;
-        }
-        info.accepted = true;
-        const to = row.next ?? from;
-        const moved = step(
-          x,
-          s.line,
-          to === from
-            ? tr(
-              `${task.name}: ${c.name} stays ${from} (done before)`,
-              `${task.name}: ${c.name} は ${from} のまま(前にしたとして通る)`,
-            )
-            : tr(`${task.name}: ${c.name} ${from} → ${to}`, `${task.name}: ${c.name} が ${from} → ${to}`),
-        );
-        add(null, withCase(moved, c.name, { record: to, actual: to }));
-        // A call that fails may have done its work outside before it failed (2.3): the record stays, the case may have moved.
-        for (const e of BUILTIN_ERRORS) {
-          add(e, x);
-          if (to !== from) add(e, withCase(moved, c.name, { record: cs.record, actual: to }));
-        }
-      }
+      for (const x of expand(before, c.name, c.machine)) this.sendFrom(s, info, x, add);
       for (const e of task.errors.keys()) {
-        if (!m.rows.some((r) => r.refused === e)) add(e, before);
+        if (!c.machine.rows.some((r) => r.refused === e)) add(e, before);
       }
     }
   }
 
-  private caseCall(s: CallStmtAst, task: TaskDef, c: CaseDef): CaseCall {
-    let info = this.caseCalls.get(s);
-    if (info === undefined) {
-      info = {
-        stmt: s,
-        task,
-        c,
-        runs: 0,
-        accepted: false,
-        reasons: new Map(),
-        states: new Set(),
-        firstRefused: null,
-      };
-      this.caseCalls.set(s, info);
+  /** The outcomes of a call's event on its case in one state `x` it may be in (2.3). */
+  private sendFrom(
+    s: CallStmtAst,
+    info: CaseCall,
+    x: State,
+    add: (k: string | null, x: State) => void,
+  ): void {
+    const { task, c, event } = info;
+    const record = caseOf(x, c.name).record;
+    const from = actualOf(x, c.name);
+    const row = rowOf(c.machine, from, event);
+    info.runs++;
+    if (row.refused !== null) {
+      info.states.add(from);
+      info.firstRefused ??= x;
+      if (!info.reasons.has(row.refused)) info.reasons.set(row.refused, x);
+      const refused = step(
+        x,
+        s.line,
+        tr(
+          `${task.name}: ${event} is refused (${row.refused})`,
+          `${task.name}: ${event} が拒否される(${row.refused})`,
+        ),
+      );
+      add(task.errors.has(row.refused) ? row.refused : "failure", refused);
+      for (const e of BUILTIN_ERRORS) add(e, x);
+      return;
     }
-    return info;
+    info.accepted = true;
+    const to = row.next ?? from;
+    const moved = step(
+      x,
+      s.line,
+      to === from
+        ? tr(
+          `${task.name}: ${c.name} stays ${from} (done before)`,
+          `${task.name}: ${c.name} は ${from} のまま(前にしたとして通る)`,
+        )
+        : tr(`${task.name}: ${c.name} ${from} → ${to}`, `${task.name}: ${c.name} が ${from} → ${to}`),
+    );
+    add(null, withCase(moved, c.name, { record: to, actual: to }));
+    // A call that fails may have done its work outside before it failed (2.3): the record stays, the case may have moved.
+    for (const e of BUILTIN_ERRORS) {
+      add(e, x);
+      if (to !== from) add(e, withCase(moved, c.name, { record, actual: to }));
+    }
+  }
+
+  private caseCall(s: CallStmtAst, task: TaskDef, event: string, c: CaseDef): CaseCall {
+    return getOrAdd(this.caseCalls, s, () => ({
+      stmt: s,
+      task,
+      event,
+      c,
+      runs: 0,
+      accepted: false,
+      reasons: new Map(),
+      states: new Set(),
+      firstRefused: null,
+    }));
   }
 
   // -------------------------------------------------------------------------------------------
@@ -624,39 +755,12 @@ class Analysis {
 
   private match(s: MatchStmtAst, input: States, ctx: Ctx): States {
     const kind = this.t.matches.get(s);
-    const out = new States();
-    if (kind?.kind === "case") {
-      const c = kind.case;
-      let info = this.caseMatches.get(s);
-      if (info === undefined) {
-        info = { stmt: s, c, said: new Set(), missing: new Map() };
-        this.caseMatches.set(s, info);
-      }
-      const into = new Map<number, States>();
-      for (const x of input) {
-        const said = x.cases.get(c.name)!.record ?? "none";
-        info.said.add(said);
-        const arm = s.arms.findIndex((a) => a.patterns.some((p) => patternText(p) === said));
-        if (arm < 0) {
-          if (!info.missing.has(said)) info.missing.set(said, x);
-          continue;
-        }
-        const at = into.get(arm) ?? into.set(arm, new States()).get(arm)!;
-        at.add(
-          step(
-            x,
-            s.arms[arm].line,
-            tr(`match ${exprText(s.subject)}: ${said}`, `match ${exprText(s.subject)}: ${said}`),
-          ),
-        );
-      }
-      for (const [arm, states] of into) out.addAll(this.exec(s.arms[arm].body, states, ctx));
-      return out;
-    }
+    if (kind?.kind === "case") return this.caseMatch(s, kind.case, input, ctx);
     this.reads(s.subject, input, s);
+    const out = this.states();
     for (const arm of s.arms) {
       const text = arm.patterns.map(patternText).join(", ");
-      let states = new States(
+      let states = this.states(
         [...input].map((x) =>
           step(
             x,
@@ -666,10 +770,35 @@ class Analysis {
         ),
       );
       for (const p of arm.patterns) {
-        if (p.kind === "some") states = new States([...states].map((x) => withVar(x, p.name.text)));
+        if (p.kind === "some") states = this.states([...states].map((x) => withVar(x, p.name.text)));
       }
       out.addAll(this.exec(arm.body, states, ctx));
     }
+    return out;
+  }
+
+  /** A `match` on a case's state: each state goes only to the arm of what its record says. */
+  private caseMatch(s: MatchStmtAst, c: CaseDef, input: States, ctx: Ctx): States {
+    const info = getOrAdd(this.caseMatches, s, () => ({ stmt: s, c, said: new Set(), missing: new Map() }));
+    const into = new Map<number, States>();
+    for (const x of input) {
+      const said = caseOf(x, c.name).record ?? "none";
+      info.said.add(said);
+      const arm = s.arms.findIndex((a) => a.patterns.some((p) => patternText(p) === said));
+      if (arm < 0) {
+        if (!info.missing.has(said)) info.missing.set(said, x);
+        continue;
+      }
+      getOrAdd(into, arm, () => this.states()).add(
+        step(
+          x,
+          s.arms[arm].line,
+          tr(`match ${exprText(s.subject)}: ${said}`, `match ${exprText(s.subject)}: ${said}`),
+        ),
+      );
+    }
+    const out = this.states();
+    for (const [arm, states] of into) out.addAll(this.exec(s.arms[arm].body, states, ctx));
     return out;
   }
 
@@ -679,39 +808,8 @@ class Analysis {
   private end(x: State, at: Pos, kind: EndKind, leaving: readonly string[]): void {
     for (const c of this.m.cases.values()) {
       if (leaving.includes(c.name)) continue;
-      const open = expand(x, c.name, c.machine).find((y) => {
-        const actual = y.cases.get(c.name)!.actual;
-        return actual !== null && !c.machine.finals.includes(actual);
-      });
-      if (open === undefined) continue;
-      const state = open.cases.get(c.name)!.actual!;
-      const finals = c.machine.finals;
-      const message = kind === "succeed"
-        ? tr(
-          `the workflow can end here with the case \`${c.name}\` in ${state}, which is not final (${
-            finals.join(", ")
-          } are)`,
-          `案件 \`${c.name}\` が ${state} のまま、ここでワークフローが終わることがあります(終わりの状態は ${
-            finals.join("・")
-          })`,
-        )
-        : kind === "fail"
-        ? tr(
-          `the workflow can fail here with the case \`${c.name}\` in ${state}, which is not final (${
-            finals.join(", ")
-          } are); settle it first, or write \`leaving ${c.name}\` to hand it over as it is`,
-          `案件 \`${c.name}\` が ${state} のまま、ここでワークフローが失敗することがあります(終わりの状態は ${
-            finals.join("・")
-          })。先に片付けるか、\`leaving ${c.name}\` と書いてそのまま引き渡してください`,
-        )
-        : tr(
-          `the workflow can end cancelled here with the case \`${c.name}\` in ${state}, which is not final (${
-            finals.join(", ")
-          } are); settle it in \`on cancel\`, or end it with \`fail … leaving ${c.name}\``,
-          `案件 \`${c.name}\` が ${state} のまま、ここでワークフローがキャンセルで終わることがあります(終わりの状態は ${
-            finals.join("・")
-          })。\`on cancel\` で片付けるか、\`fail … leaving ${c.name}\` で終えてください`,
-        );
+      const open = openIn(x, c);
+      if (open === null) continue;
       const hint = kind === "succeed"
         ? tr(
           `settle the case before the end, or hand it over with \`fail … leaving ${c.name}\``,
@@ -719,18 +817,16 @@ class Analysis {
         )
         : null;
       // A trace that ends in the end statement itself keeps the external events after it in order.
+      const message = endMessage(kind, c, actualOf(open, c.name));
       this.note(`E020:${at.line}:${c.name}`, "E020", lineOf(at), message, open.trace, hint);
     }
   }
 
   /** A failure nothing handles (2.5, 2.6): W101 for every case it may leave open. */
-  private leftOpen(x: State, cleanup: Block | null): void {
+  private leftOpen(x: State, cleanup: Cleanup | null): void {
     for (const c of this.m.cases.values()) {
-      const open = expand(x, c.name, c.machine).find((y) => {
-        const actual = y.cases.get(c.name)!.actual;
-        return actual !== null && !c.machine.finals.includes(actual);
-      });
-      if (open === undefined) continue;
+      const open = openIn(x, c);
+      if (open === null) continue;
       const line = x.trace?.line ?? 0;
       const key = `${cleanup ?? "flow"}:${c.name}`;
       const seen = this.open.get(key);
@@ -744,7 +840,7 @@ class Analysis {
         cleanup,
         at: { line, col: 1 },
         caseName: c.name,
-        in: open.cases.get(c.name)!.actual!,
+        in: actualOf(open, c.name),
       });
     }
   }
@@ -754,121 +850,138 @@ class Analysis {
 
   private afterRuns(): void {
     for (const info of this.caseCalls.values()) {
-      const { stmt, task, c } = info;
-      const event = task.book!.op;
       if (info.runs === 0) continue;
       if (!info.accepted && info.firstRefused !== null) {
-        this.note(
-          `E021:${stmt.line}`,
-          "E021",
-          lineOf(stmt),
-          tr(
-            `the book refuses \`${event}\` here in every state \`${c.name}\` can be in (${
-              [...info.states].join(", ")
-            })`,
-            `ここでは \`${c.name}\` がどの状態(${
-              [...info.states].join("・")
-            })でも、帳簿は \`${event}\` を拒否します`,
-          ),
-          info.firstRefused.trace,
-          tr(`do not call \`${task.name}\` here`, `ここでは \`${task.name}\` を呼ばないでください`),
-        );
+        this.refusedEverywhere(info, info.firstRefused);
         continue;
       }
-      for (const [reason, x] of info.reasons) {
-        const state = x.cases.get(c.name)!.actual!;
-        const declared = task.errors.has(reason);
-        const handled = stmt.handlers.some((h) => h.errors.some((e) => e.text === reason));
-        if (declared && handled) continue;
-        this.note(
-          `E022:${stmt.line}:${reason}`,
-          "E022",
-          lineOf(stmt),
-          declared
-            ? tr(
-              `here the book can refuse \`${event}\` with \`${reason}\` (when \`${c.name}\` is ${state}); handle it with \`on ${reason} =>\` under the call`,
-              `ここでは帳簿が \`${event}\` を \`${reason}\` で拒否することがあります(\`${c.name}\` が ${state} のとき)。呼び出しの下の \`on ${reason} =>\` で処理してください`,
-            )
-            : tr(
-              `here the book can refuse \`${event}\` with \`${reason}\` (when \`${c.name}\` is ${state}); write \`${reason}\` in the \`errors\` of \`${task.name}\` and handle it with \`on ${reason} =>\``,
-              `ここでは帳簿が \`${event}\` を \`${reason}\` で拒否することがあります(\`${c.name}\` が ${state} のとき)。\`${task.name}\` の \`errors\` に \`${reason}\` を書き、\`on ${reason} =>\` で処理してください`,
-            ),
-          x.trace,
-        );
-      }
-      const rowReasons = new Set(c.machine.rows.flatMap((r) => r.refused === null ? [] : [r.refused]));
-      for (const h of stmt.handlers) {
-        const listed = h.errors.map((e) => e.text);
-        if (listed.length === 0 || !listed.every((e) => rowReasons.has(e))) continue;
-        const never = listed.filter((e) => !info.reasons.has(e));
-        if (never.length < listed.length) continue;
-        this.r.warning(
-          "W102",
-          lineOf(h),
-          tr(
-            `\`on ${listed.join(", ")}\` never runs: here the book does not refuse \`${event}\` with ${
-              listed.length === 1 ? "it" : "them"
-            }`,
-            `\`on ${
-              listed.join(", ")
-            }\` は動きません。ここで帳簿が \`${event}\` をその理由で拒否することはありません`,
-          ),
-          {
-            hint: tr("remove the handler", "ハンドラーを消してください"),
-            notes: [caseStatesNote(c, info.states.size > 0 ? [...info.states] : null)],
-          },
-        );
-      }
+      this.refusalsUnhandled(info);
+      this.handlersNeverRun(info);
     }
     for (const info of this.caseMatches.values()) {
-      for (const [said, x] of info.missing) {
-        this.note(
-          `E010:${info.stmt.line}:${said}`,
-          "E010",
-          lineOf(info.stmt),
-          tr(
-            `\`match\` has no arm for ${said}; here \`${exprText(info.stmt.subject)}\` can be that value`,
-            `\`match\` に ${said} の分岐がありません。ここで \`${
-              exprText(info.stmt.subject)
-            }\` はその値を取りえます`,
+      this.armsMissing(info);
+      this.armsNeverTaken(info);
+    }
+  }
+
+  /** E021: the book refuses the call's operation in every state its case can be in here. */
+  private refusedEverywhere(info: CaseCall, refused: State): void {
+    const { stmt, task, event, c } = info;
+    this.note(
+      `E021:${stmt.line}`,
+      "E021",
+      lineOf(stmt),
+      tr(
+        `the book refuses \`${event}\` here in every state \`${c.name}\` can be in (${
+          [...info.states].join(", ")
+        })`,
+        `ここでは \`${c.name}\` がどの状態(${
+          [...info.states].join("・")
+        })でも、帳簿は \`${event}\` を拒否します`,
+      ),
+      refused.trace,
+      tr(`do not call \`${task.name}\` here`, `ここでは \`${task.name}\` を呼ばないでください`),
+    );
+  }
+
+  /** E022: a refusal the call may meet that its task does not declare or no handler takes. */
+  private refusalsUnhandled(info: CaseCall): void {
+    const { stmt, task, event, c } = info;
+    for (const [reason, x] of info.reasons) {
+      const state = actualOf(x, c.name);
+      const declared = task.errors.has(reason);
+      const handled = stmt.handlers.some((h) => h.errors.some((e) => e.text === reason));
+      if (declared && handled) continue;
+      this.note(
+        `E022:${stmt.line}:${reason}`,
+        "E022",
+        lineOf(stmt),
+        declared
+          ? tr(
+            `here the book can refuse \`${event}\` with \`${reason}\` (when \`${c.name}\` is ${state}); handle it with \`on ${reason} =>\` under the call`,
+            `ここでは帳簿が \`${event}\` を \`${reason}\` で拒否することがあります(\`${c.name}\` が ${state} のとき)。呼び出しの下の \`on ${reason} =>\` で処理してください`,
+          )
+          : tr(
+            `here the book can refuse \`${event}\` with \`${reason}\` (when \`${c.name}\` is ${state}); write \`${reason}\` in the \`errors\` of \`${task.name}\` and handle it with \`on ${reason} =>\``,
+            `ここでは帳簿が \`${event}\` を \`${reason}\` で拒否することがあります(\`${c.name}\` が ${state} のとき)。\`${task.name}\` の \`errors\` に \`${reason}\` を書き、\`on ${reason} =>\` で処理してください`,
           ),
-          x.trace,
+        x.trace,
+      );
+    }
+  }
+
+  /** W102: a handler of refusals only, none of which the book gives the call here. */
+  private handlersNeverRun(info: CaseCall): void {
+    const { stmt, event, c } = info;
+    const rowReasons = new Set(c.machine.rows.flatMap((r) => r.refused === null ? [] : [r.refused]));
+    for (const h of stmt.handlers) {
+      const listed = h.errors.map((e) => e.text);
+      if (listed.length === 0 || !listed.every((e) => rowReasons.has(e))) continue;
+      const never = listed.filter((e) => !info.reasons.has(e));
+      if (never.length < listed.length) continue;
+      this.r.warning(
+        "W102",
+        lineOf(h),
+        tr(
+          `\`on ${listed.join(", ")}\` never runs: here the book does not refuse \`${event}\` with ${
+            listed.length === 1 ? "it" : "them"
+          }`,
+          `\`on ${
+            listed.join(", ")
+          }\` は動きません。ここで帳簿が \`${event}\` をその理由で拒否することはありません`,
+        ),
+        {
+          hint: tr("remove the handler", "ハンドラーを消してください"),
+          notes: [caseStatesNote(c, info.states.size > 0 ? [...info.states] : null)],
+        },
+      );
+    }
+  }
+
+  /** E010: a value the case's record can have here that no arm of the `match` takes. */
+  private armsMissing(info: CaseMatch): void {
+    for (const [said, x] of info.missing) {
+      this.note(
+        `E010:${info.stmt.line}:${said}`,
+        "E010",
+        lineOf(info.stmt),
+        tr(
+          `\`match\` has no arm for ${said}; here \`${exprText(info.stmt.subject)}\` can be that value`,
+          `\`match\` に ${said} の分岐がありません。ここで \`${
+            exprText(info.stmt.subject)
+          }\` はその値を取りえます`,
+        ),
+        x.trace,
+        tr(
+          `add \`${said} => …\` (\`pass\` to do nothing)`,
+          `\`${said} => …\` を足してください(何もしないなら \`pass\`)`,
+        ),
+      );
+    }
+  }
+
+  /** E011: an arm of a `match` on a case's state that no state reaching it takes. */
+  private armsNeverTaken(info: CaseMatch): void {
+    if (info.said.size === 0) return;
+    const said = info.c.machine.states.filter((st) => info.said.has(st));
+    if (info.said.has("none")) said.unshift("none");
+    for (const arm of info.stmt.arms) {
+      for (const p of arm.patterns) {
+        const text = patternText(p);
+        if (info.said.has(text) || p.kind === "elided") continue;
+        this.r.error(
+          "E011",
+          lineOf(arm),
           tr(
-            `add \`${said} => …\` (\`pass\` to do nothing)`,
-            `\`${said} => …\` を足してください(何もしないなら \`pass\`)`,
+            `the arm \`${text}\` is never taken: here \`${exprText(info.stmt.subject)}\` can only be ${
+              said.join(", ")
+            }`,
+            `分岐 \`${text}\` は通りません。ここで \`${exprText(info.stmt.subject)}\` がとりうる値は ${
+              said.join("・")
+            } だけです`,
           ),
+          { notes: text === "expired" ? [EXPIRY_NOTE] : [] },
         );
-      }
-      if (info.said.size === 0) continue;
-      const said = info.c.machine.states.filter((st) => info.said.has(st));
-      if (info.said.has("none")) said.unshift("none");
-      for (const arm of info.stmt.arms) {
-        for (const p of arm.patterns) {
-          const text = patternText(p);
-          if (info.said.has(text) || p.kind === "elided") continue;
-          this.r.error(
-            "E011",
-            lineOf(arm),
-            tr(
-              `the arm \`${text}\` is never taken: here \`${exprText(info.stmt.subject)}\` can only be ${
-                said.join(", ")
-              }`,
-              `分岐 \`${text}\` は通りません。ここで \`${exprText(info.stmt.subject)}\` がとりうる値は ${
-                said.join("・")
-              } だけです`,
-            ),
-            {
-              notes: text === "expired"
-                ? [
-                  tr(
-                    "a hold's record says what its operations returned (held, posted, voided); an expiry shows only as an `expired` refusal",
-                    "仮押さえのレコードは操作の結果(held・posted・voided)を言います。期限切れは `expired` の拒否でだけ分かります",
-                  ),
-                ]
-                : [],
-            },
-          );
-        }
       }
     }
   }
@@ -882,7 +995,7 @@ class Analysis {
     }
     for (const o of this.open.values()) {
       const others = [...o.lines].filter((l) => l !== o.at.line).sort((a, b) => a - b);
-      const where = o.cleanup === null ? null : o.cleanup === "failure" ? "on failure" : "on cancel";
+      const where = o.cleanup === null ? null : `on ${o.cleanup}`;
       this.r.warning(
         "W101",
         o.at,
@@ -918,6 +1031,61 @@ class Analysis {
   }
 }
 
+/** A state the outside may move `x` to in which the case `c` is not final (2.2), or null when there is none. */
+function openIn(x: State, c: CaseDef): State | null {
+  return expand(x, c.name, c.machine).find((y) => {
+    const actual = caseOf(y, c.name).actual;
+    return actual !== null && !c.machine.finals.includes(actual);
+  }) ?? null;
+}
+
+/** E020's message: the workflow ends in the way `kind` says with the case `c` in `state`. */
+function endMessage(kind: EndKind, c: CaseDef, state: string): Text {
+  const finals = c.machine.finals;
+  switch (kind) {
+    case "succeed":
+      return tr(
+        `the workflow can end here with the case \`${c.name}\` in ${state}, which is not final (${
+          finals.join(", ")
+        } are)`,
+        `案件 \`${c.name}\` が ${state} のまま、ここでワークフローが終わることがあります(終わりの状態は ${
+          finals.join("・")
+        })`,
+      );
+    case "fail":
+      return tr(
+        `the workflow can fail here with the case \`${c.name}\` in ${state}, which is not final (${
+          finals.join(", ")
+        } are); settle it first, or write \`leaving ${c.name}\` to hand it over as it is`,
+        `案件 \`${c.name}\` が ${state} のまま、ここでワークフローが失敗することがあります(終わりの状態は ${
+          finals.join("・")
+        })。先に片付けるか、\`leaving ${c.name}\` と書いてそのまま引き渡してください`,
+      );
+    case "cancel":
+      return tr(
+        `the workflow can end cancelled here with the case \`${c.name}\` in ${state}, which is not final (${
+          finals.join(", ")
+        } are); settle it in \`on cancel\`, or end it with \`fail … leaving ${c.name}\``,
+        `案件 \`${c.name}\` が ${state} のまま、ここでワークフローがキャンセルで終わることがあります(終わりの状態は ${
+          finals.join("・")
+        })。\`on cancel\` で片付けるか、\`fail … leaving ${c.name}\` で終えてください`,
+      );
+    default:
+      return unreachable(kind, "end");
+  }
+}
+
+/** Why a `match` on a hold's state never meets `expired` (E011). */
+const EXPIRY_NOTE: Text = tr(
+  "a hold's record says what its operations returned (held, posted, voided); an expiry shows only as an `expired` refusal",
+  "仮押さえのレコードは操作の結果(held・posted・voided)を言います。期限切れは `expired` の拒否でだけ分かります",
+);
+
+/** A book's refusal says so on the call's line already; a failure gets its own step. */
+function isRefusal(task: TaskDef, error: string): boolean {
+  return task.book !== null && task.errors.has(error);
+}
+
 function caseStatesNote(c: CaseDef, states: string[] | null): Text {
   return states === null
     ? tr(
@@ -941,8 +1109,14 @@ function readsOf(e: ExprAst): string[] {
       return e.fields.flatMap((f) => readsOf(f.value));
     case "list":
       return e.items.flatMap(readsOf);
-    default:
+    case "number":
+    case "bool":
+    case "none":
+    case "now":
+    case "elided":
       return [];
+    default:
+      return unreachable(e, "value");
   }
 }
 

@@ -6,13 +6,14 @@
  * @module
  */
 
-import { type Diagnostic, sortDiagnostics } from "../common/diagnostic.ts";
+import { sortDiagnostics } from "../common/diagnostic.ts";
 import { decodeSource, Reporter, reportKeyShapedValues } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
 import type { DandoriCode } from "./codes.ts";
 import { checkCases } from "./cases.ts";
 import type { CheckedFlow } from "./checked.ts";
 import { checkChildren } from "./children.ts";
+import type { CheckEnv, FlowCheck } from "./env.ts";
 import { checkAlongFlow } from "./lints.ts";
 import type { FlowModel } from "./model.ts";
 import { resolveFlow } from "./resolve.ts";
@@ -20,27 +21,9 @@ import { firstUnsupported } from "./support.ts";
 import { parseFlow } from "./syntax.ts";
 import { typeFlow } from "./typing.ts";
 
+export type { CheckEnv, FlowCheck } from "./env.ts";
+
 const FLOW: Text = tr("flow", "フロー");
-
-/** What checking one flow found. */
-export interface FlowCheck {
-  readonly file: string;
-  readonly diagnostics: readonly Diagnostic[];
-  /** The resolved flow, when it has no error. */
-  readonly model: FlowModel | null;
-  /** The flow as the stages after the checker read it (interpreter, lowering), when it has no error. */
-  readonly checked: CheckedFlow | null;
-  /** True when a construct this dandori cannot read stopped the check (E018: exit 2). */
-  readonly unsupported: boolean;
-}
-
-/** Where a flow's files come from. */
-export interface CheckEnv {
-  /** The bytes of a file by its path from the working directory, or null when it cannot be read. */
-  readonly read: (path: string) => Uint8Array | null;
-  /** The flows being checked that lead to this one (a child names its parents), to stop a flow that runs itself. */
-  readonly chain?: readonly string[];
-}
 
 /**
  * Checks the text of one flow. `file` is the name diagnostics show and the directory the flow's

@@ -10,15 +10,13 @@ import type { Reporter } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
 import type { DandoriCode } from "./codes.ts";
 import type { StmtAst } from "./ast.ts";
-import type { CheckEnv, FlowCheck } from "./check.ts";
+import type { CheckEnv, CheckFlow } from "./env.ts";
 import type { CheckedFlow } from "./checked.ts";
 import type { FlowModel, TaskDef } from "./model.ts";
-import { type Range, rangeText } from "./ranges.ts";
+import { rangeText } from "./ranges.ts";
 import { besideFlow } from "./resolve.ts";
-import { type FieldDef, showTy, type Ty, type TypeTable } from "./types.ts";
+import { type FieldDef, type Range, showTy, type Ty, type TypeTable } from "./types.ts";
 import { sameUnit } from "./units.ts";
-
-type Check = (file: string, text: string, env: CheckEnv) => FlowCheck;
 
 /** Why a value of `from` (in `ft`) cannot go where `to` (in `tt`) is, or null when it can. */
 function shapeMismatch(from: Ty, ft: TypeTable, to: Ty, tt: TypeTable, seen: Set<string>): Text | null {
@@ -243,7 +241,7 @@ export function checkChildren(
   m: FlowModel,
   env: CheckEnv,
   r: Reporter<DandoriCode>,
-  check: Check,
+  check: CheckFlow,
 ): Map<string, CheckedFlow> {
   const children = new Map<string, CheckedFlow>();
   const chain = [...(env.chain ?? []), m.file];

@@ -2,12 +2,15 @@
  * The registry of dandori's diagnostic codes (seed dandori 3): what `dandori explain`,
  * `docs/dandori-codes.md` and the tests read. Every code the checker emits is here, with a flow
  * that reproduces it and the files that flow reads (a book, a child flow), inline. The codes of
- * the seed's table this checker does not emit are listed in `NOT_CHECKED`, each with why.
+ * the seed's table this checker does not emit are listed in `NOT_CHECKED`, each with why; the
+ * one code this toolchain adds to the table (E023, the case analysis reaching a limit) sits
+ * beside the other codes of the case analysis.
  * @module
  */
 
 import type { Severity } from "../common/diagnostic.ts";
 import { type Text, tr } from "../common/text.ts";
+import { MAX_LOOP_ROUNDS, MAX_STATES } from "./limits.ts";
 
 /** One diagnostic code. */
 export interface CodeInfo {
@@ -81,7 +84,13 @@ task pay(order: string) -> bool
 case goods : stock.reserve follows stock.reserve
 `;
 
-/** Every code the checker emits, in the order of the seed's table. */
+/**
+ * E023's example: 15 holds that each may start or not make 2^15 = 32768 combinations of the
+ * cases' states at the last of them, past `MAX_STATES`.
+ */
+const MANY_LINES = Array.from({ length: 15 }, (_, i) => `line${i + 1}`);
+
+/** Every code the checker emits, in the order of the seed's table (E023 after E022). */
 const REGISTRY = [
   {
     code: "E001",
@@ -560,6 +569,44 @@ flow
     on out_of_stock => succeed
   goods <- ship(order: "o-1", sku: "s-1")
     on timeout, failure => fail NotShipped leaving goods
+`,
+    files: BOOK,
+  },
+  {
+    code: "E023",
+    severity: "error",
+    title: tr(
+      "The case analysis reached a limit, so the check is incomplete",
+      "案件の解析が上限に達し、検査が完全でない",
+    ),
+    when: tr(
+      `The case analysis follows every run of the flow over the states its cases can be in (2.1). It keeps at most ${MAX_STATES} combinations of the cases' states at one point of the flow (MAX_STATES) and goes round a loop at most ${MAX_LOOP_ROUNDS} times to learn all the loop can do (MAX_LOOP_ROUNDS), so that a flow with very many cases cannot keep it running without end. Where either limit is reached, the runs past it are not followed. Then the analysis can no longer promise that no case is left open (E020), that every refusal is handled (E022), that every variable has a value where it is read (E012) or that a case starts once (E013), and what it says about arms never taken (E011), calls refused in every state (E021) and handlers that never run (W102) rests only on the runs it did follow. It is an error and not a warning because a flow that passes \`check\` must have been followed to its end: a check that stopped half way has not shown the flow right, and exit 0 would say it had. The diagnostic points at the statement where the states grew past the limit, with one run it did not follow, or at the loop that did not settle.`,
+      `案件の解析は、案件がとりうる状態の上で、フローのすべての実行を追います(2.1)。フローの一つの点で持つ案件の状態の組み合わせは ${MAX_STATES} 個まで(MAX_STATES)、ループが何をしうるかを知るために回るのは ${MAX_LOOP_ROUNDS} 周まで(MAX_LOOP_ROUNDS)で、案件がとても多いフローでも解析が終わるようにしています。どちらかの上限に達すると、その先の実行は追いません。すると、終わりでない状態の案件を残さないこと(E020)、拒否をどれも処理すること(E022)、読む変数がどれも値を持つこと(E012)、案件を一度だけ始めること(E013)を約束できなくなり、通らない分岐(E011)、どの状態でも拒否される呼び出し(E021)、動くことのないハンドラー(W102)の診断も、追った実行だけに基づくものになります。警告でなくエラーにするのは、\`check\` を通るフローは終わりまで追ったフローでなければならないからです。途中で止めた検査はフローが正しいことを示しておらず、exit 0 はそれを示したと言ってしまいます。診断は、状態が上限を超えた文を指して追わなかった実行を一つ添えるか、落ち着かなかったループを指します。`,
+    ),
+    fix: tr(
+      'Make the flow smaller where the diagnostic points: open fewer cases whose outcome is undecided at the same time (settle one before the next starts), let a loop move fewer cases on one after another, or move a part of the flow into a child flow (`flow "…"`), which is checked on its own.',
+      '診断の指すところでフローを小さくしてください。成り行きの決まらない案件を同時にたくさん開かない(次を始める前に片付ける)、ループで順に進める案件を少なくする、フローの一部を子のフロー(`flow "…"`)に移す(子は別に検査します)のどれかです。',
+    ),
+    example: `workflow order v1
+
+use book stock from "books/stock.book"
+
+task reserve(order: string, sku: string, qty: int) -> stock.reserve
+  book stock.reserve.hold
+  starts stock.reserve
+  errors out_of_stock
+
+${MANY_LINES.map((l) => `case ${l} : stock.reserve follows stock.reserve`).join("\n")}
+
+flow
+${
+      MANY_LINES.map((l, i) =>
+        `  ${l} <- reserve(order: "o-1", sku: "s-${
+          i + 1
+        }", qty: 1)\n    on out_of_stock, timeout, failure => pass`
+      ).join("\n")
+    }
+  fail HandOver leaving ${MANY_LINES.join(", ")}
 `,
     files: BOOK,
   },

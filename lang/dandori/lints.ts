@@ -6,6 +6,7 @@
  * @module
  */
 
+import { unreachable } from "../common/assert.ts";
 import type { Reporter } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
 import type { DandoriCode } from "./codes.ts";
@@ -20,10 +21,9 @@ import {
   estText,
   estUnion,
   fit,
-  type Range,
   rangeText,
 } from "./ranges.ts";
-import { fieldOf, type Ty } from "./types.ts";
+import { fieldOf, type Range, type Ty } from "./types.ts";
 import { type Block, exprText, patternText, type Typed } from "./typing.ts";
 
 /** Where a flow-level diagnostic points: the statement's line; the seed prints column 1 (2.3, 2.7). */
@@ -65,17 +65,14 @@ class Lints {
       if (body !== undefined) this.stmts(body, { inLoop: "none", parallel: false, block });
     }
     for (const [name, at] of this.inside) {
-      if (!this.outside.has(name)) continue;
+      const outside = this.outside.get(name);
+      if (outside === undefined) continue;
       this.r.error(
         "E009",
         lineOf(at),
         tr(
-          `\`${name}\` is given a value inside a parallel iteration and outside it (line ${
-            this.outside.get(name)!.line
-          })`,
-          `\`${name}\` に、並列のイテレーションの中と外(${
-            this.outside.get(name)!.line
-          } 行)の両方で値を入れています`,
+          `\`${name}\` is given a value inside a parallel iteration and outside it (line ${outside.line})`,
+          `\`${name}\` に、並列のイテレーションの中と外(${outside.line} 行)の両方で値を入れています`,
         ),
         {
           hint: tr(
@@ -200,8 +197,13 @@ class Lints {
           );
         }
         return;
-      default:
+      case "wait":
+      case "fail":
+      case "pass":
+      case "elided":
         return;
+      default:
+        return unreachable(s, "statement");
     }
   }
 
@@ -430,8 +432,13 @@ class Lints {
         return estUnion(e.items.flatMap((i) => this.est(i, kind, block, seen) ?? []));
       case "path":
         return this.pathEst(e, kind, block, seen);
-      default:
+      case "bool":
+      case "none":
+      case "record":
+      case "elided":
         return null;
+      default:
+        return unreachable(e, "value");
     }
   }
 
@@ -445,8 +452,9 @@ class Lints {
     const input = this.m.inputs.find((i) => i.name === head.text);
     const variable = this.t.vars.get(head.text);
     if (fields.length > 0) {
+      const c = this.m.cases.get(head.text);
       const start: Ty | null = input?.type ?? variable?.type ??
-        (this.m.cases.has(head.text) ? { kind: "record", name: this.m.cases.get(head.text)!.record } : null);
+        (c === undefined ? null : { kind: "record", name: c.record });
       if (start === null) return null;
       let t: Ty = start;
       let last = null;
@@ -506,6 +514,8 @@ class Lints {
           if (last?.kind === "yield") est = this.est(last.value, kind, block, seen);
           break;
         }
+        default:
+          unreachable(s, "source");
       }
       if (est !== null) parts.push(est);
     }

@@ -10,8 +10,7 @@ import type { Reporter } from "../common/reporter.ts";
 import type { BodyAst, FlowAst, TypeAst } from "./ast.ts";
 import type { BookPort, BookTransfer } from "./books.ts";
 import type { Machine } from "./machine.ts";
-import type { Range } from "./ranges.ts";
-import type { FieldDef, Ty, TypeTable } from "./types.ts";
+import type { FieldDef, Range, Ty, TypeTable } from "./types.ts";
 
 /** How a task is called (1.6). `own` is a task with no call written: the user's own code. */
 export type Method =

@@ -1,7 +1,8 @@
 /**
- * Ranges (seed dandori 1.3, 20): what a place accepts (`range >=1 <=30`, dates, times with an
- * `offset`), and what a value given to it may be. Numbers are counted in the type's unit, dates
- * in days from 1970-01-01, times in UTC seconds, all as `bigint`.
+ * Ranges (seed dandori 1.3, 20): reading what a place accepts (`range >=1 <=30`, dates, times
+ * with an `offset`) into a `Range` (declared in `types.ts` beside the fields that carry one, and
+ * re-exported here for what reads ranges), and what a value given to it may be. Numbers are counted in the type's unit, dates in days from
+ * 1970-01-01, times in UTC seconds, all as `bigint`.
  *
  * The values a variable may hold are the union of every value put into it (1.3): the checker
  * does not follow the flow to narrow them, so a value that never reaches a place can still make
@@ -11,17 +12,10 @@
 
 import type { BoundAst, RangeAst } from "./ast.ts";
 import { type Text, tr } from "../common/text.ts";
-import { rangeBase, type Ty } from "./types.ts";
+import { type Range, rangeBase, type Ty } from "./types.ts";
 import { boundInUnit } from "./units.ts";
 
-/** What a place accepts; a missing end is null. `offset` is the written offset of a range of times. */
-export interface Range {
-  readonly kind: "number" | "date" | "time";
-  readonly lo: bigint | null;
-  readonly hi: bigint | null;
-  /** For times: the days as written and the offset, so the range reads as written. */
-  readonly days?: { readonly lo: bigint | null; readonly hi: bigint | null; readonly offset: string | null };
-}
+export type { Range } from "./types.ts";
 
 /** What a value may be: the span of the sources with a range, why the others have none, a literal's text. */
 export interface Est {

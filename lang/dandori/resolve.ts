@@ -7,6 +7,7 @@
  */
 
 import { dirname, join, normalize } from "node:path";
+import { unreachable } from "../common/assert.ts";
 import type { Reporter } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
 import type { DandoriCode } from "./codes.ts";
@@ -14,8 +15,17 @@ import type { CaseAst, ElidedAst, FieldAst, FlowAst, Pos, RecordAst, TypeAst, Us
 import { type BookPort, type BookTransfer, readBook } from "./books.ts";
 import { resolveTask } from "./tasks.ts";
 import type { CaseDef, FlowModel, TaskDef } from "./model.ts";
-import { type Range, readRange, timeRange } from "./ranges.ts";
-import { type EnumDef, type FieldDef, INT, type RecordDef, SIMPLE_TYPES, STRING, type Ty } from "./types.ts";
+import { readRange, timeRange } from "./ranges.ts";
+import {
+  type EnumDef,
+  type FieldDef,
+  INT,
+  type Range,
+  type RecordDef,
+  SIMPLE_TYPES,
+  STRING,
+  type Ty,
+} from "./types.ts";
 import { unitOf } from "./units.ts";
 
 /** Where a flow's files come from: its own path, and a reader for the files it names. */
@@ -556,8 +566,10 @@ class Resolver {
             },
           );
           break;
-        default:
+        case "elided":
           break;
+        default:
+          unreachable(item, "case item");
       }
     }
     return { name: c.name.text, machine, record: name };

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { findOne, unreachable } from "../common/assert.ts";
 import { type Text, tr } from "../common/text.ts";
 import type { FlowAst, Pos } from "./ast.ts";
 
@@ -22,7 +23,23 @@ const RUN_ELSEWHERE = tr(
   "この処理系には、まだ規則と日付を読む口が無く、API の記述、エージェント、判断のモデル、実装するサービスも読みません。確かめるのは、帳簿、子のフロー、lambda・http・aws・event・callback・呼び出し方の無いタスクを使うフローです",
 );
 
-function of(source: string): { message: Text; note: Text } {
+/** What this dandori cannot read: a `use` but `use book`, `implements`, and the task items that need one. */
+type Unreadable =
+  | "rule"
+  | "dates"
+  | "openapi"
+  | "smithy"
+  | "proto"
+  | "implements"
+  | "connect"
+  | "http"
+  | "agent"
+  | "jev";
+
+/** The sources of `use` but `book`: the parser reads no other word there. */
+const UNREAD_USES: readonly Unreadable[] = ["rule", "dates", "openapi", "smithy", "proto"];
+
+function of(source: Unreadable): { message: Text; note: Text } {
   switch (source) {
     case "rule":
       return {
@@ -75,7 +92,7 @@ function of(source: string): { message: Text; note: Text } {
         ),
         note: RUN_ELSEWHERE,
       };
-    default:
+    case "jev":
       return {
         message: tr(
           "this dandori does not check decision-model tasks yet: `jev` is not supported",
@@ -83,13 +100,18 @@ function of(source: string): { message: Text; note: Text } {
         ),
         note: RUN_ELSEWHERE,
       };
+    default:
+      return unreachable(source, "construct");
   }
 }
 
 /** The first construct (in reading order) that needs what this dandori does not have, or null. */
 export function firstUnsupported(ast: FlowAst): Unsupported | null {
-  const found: { at: Pos; source: string }[] = [];
-  for (const u of ast.uses) if (u.source.text !== "book") found.push({ at: u, source: u.source.text });
+  const found: { at: Pos; source: Unreadable }[] = [];
+  for (const u of ast.uses) {
+    if (u.source.text === "book") continue;
+    found.push({ at: u, source: findOne(UNREAD_USES, (s) => s === u.source.text, `use ${u.source.text}`) });
+  }
   for (const w of ast.workflows) {
     if (w.implements !== null) found.push({ at: w.implements.api, source: "implements" });
   }

@@ -9,6 +9,7 @@
  * @module
  */
 
+import { unreachable } from "../common/assert.ts";
 import type { Reporter } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
 import type {
@@ -35,6 +36,7 @@ import type {
   RecordEntryAst,
   ResultAst,
   StmtAst,
+  Str,
   StringPartAst,
   TaskItemAst,
   TypeAst,
@@ -481,6 +483,7 @@ class Parser {
     this.ast.tasks.push({ name, params, result, items, ...at });
   }
 
+  /** One line under `task`: the reader of its first word (`TASK_ITEM_READERS`), or `jev` and what is under it. */
   taskItem(node: LineNode, c: Cursor): TaskItemAst {
     const head = c.peek()!;
     if (head.kind === "elided") {
@@ -489,215 +492,17 @@ class Parser {
       return e;
     }
     const at = { line: c.line, col: head.col };
-    const quoted = (after: string) =>
-      c.string(
-        tr(`a string in double quotes after \`${after}\``, `\`${after}\` のあとに二重引用符で囲んだ文字列`),
+    if (head.kind === "name" && head.text === "jev") return this.jev(node, c, at);
+    const read = head.kind === "name" ? TASK_ITEM_READERS.get(head.text) : undefined;
+    if (read === undefined) {
+      throw new LineError(
+        head.col,
+        tr(`${show(head)} is not an item of a task`, `${show(head)} はタスクの下に書けません`),
+        tr(`under a task come: ${TASK_ITEM_LIST}`, `タスクの下に書けるのは ${TASK_ITEM_LIST} です`),
       );
-    let item: TaskItemAst;
-    switch (head.kind === "name" ? head.text : "") {
-      case "lambda":
-      case "connection":
-      case "model":
-      case "url":
-      case "plaintext":
-      case "flow":
-      case "queue":
-      case "image": {
-        c.next();
-        const kind = head.text as
-          | "lambda"
-          | "connection"
-          | "model"
-          | "url"
-          | "plaintext"
-          | "flow"
-          | "queue"
-          | "image";
-        item = { kind, value: quoted(kind), ...at };
-        break;
-      }
-      case "workflow":
-        c.next();
-        item = c.takeWord("template")
-          ? { kind: "child", platform: "workflow template", value: quoted("workflow template"), ...at }
-          : { kind: "child", platform: "workflow", value: quoted("workflow"), ...at };
-        break;
-      case "state":
-        c.next();
-        c.expectWord("machine");
-        item = { kind: "child", platform: "state machine", value: quoted("state machine"), ...at };
-        break;
-      case "durable":
-        c.next();
-        c.expectWord("function");
-        item = { kind: "child", platform: "durable function", value: quoted("durable function"), ...at };
-        break;
-      case "http": {
-        c.next();
-        const method = c.name(tr("the HTTP method (GET, POST …)", "HTTP のメソッド(GET、POST …)"));
-        const api = c.isKind("name")
-          ? c.name(tr("the name given to `use openapi`", "`use openapi` に付けた名前"))
-          : null;
-        const url = c.string(tr("the URL or the path in double quotes", "二重引用符で囲んだ URL かパス"));
-        const form = c.isWord("form") ? posOf(c, c.next()) : null;
-        item = { kind: "http", method, api, url, form, ...at };
-        break;
-      }
-      case "aws": {
-        c.next();
-        const service = c.name(
-          tr("the AWS service (sns, sqs, dynamodb …)", "AWS のサービス(sns、sqs、dynamodb …)"),
-        );
-        c.expectPunct(":");
-        const operation = c.name(tr("the operation after `:`", "`:` のあとに操作"));
-        item = { kind: "aws", service, operation, ...at };
-        break;
-      }
-      case "agent": {
-        c.next();
-        const provider = c.isKind("name")
-          ? c.name(tr("the provider (openai or claude)", "プロバイダー(openai か claude)"))
-          : null;
-        item = { kind: "agent", provider, instructions: quoted("agent"), ...at };
-        break;
-      }
-      case "effort":
-        c.next();
-        item = {
-          kind: "effort",
-          level: c.anyName(tr("the level (low, medium, high …)", "レベル(low、medium、high …)")),
-          ...at,
-        };
-        break;
-      case "jev":
-        return this.jev(node, c, at);
-      case "confidence": {
-        c.next();
-        const threshold = c.number(
-          tr("the lowest confidence, a number from 0 to 1", "確信度の下限(0 から 1 の数)"),
-        );
-        c.expectWord("else");
-        item = {
-          kind: "confidence",
-          threshold,
-          error: c.name(tr("the error's name after `else`", "`else` のあとにエラーの名前")),
-          ...at,
-        };
-        break;
-      }
-      case "refusal":
-        c.next();
-        c.expectWord("else");
-        item = {
-          kind: "refusal",
-          error: c.name(tr("the error's name after `else`", "`else` のあとにエラーの名前")),
-          ...at,
-        };
-        break;
-      case "connect": {
-        c.next();
-        const api = c.name(tr("the name given to `use proto`", "`use proto` に付けた名前"));
-        item = {
-          kind: "connect",
-          api,
-          method: c.string(
-            tr('"<service>/<method>" in double quotes', '二重引用符で囲んだ "<サービス>/<メソッド>"'),
-          ),
-          ...at,
-        };
-        break;
-      }
-      case "errors":
-        c.next();
-        item = { kind: "errors", errors: this.errorDecls(c), ...at };
-        break;
-      case "retry": {
-        c.next();
-        const times = c.count(tr("how many times, a whole number", "回数(整数)"));
-        c.expectWord("times");
-        const every = c.takeWord("every") ? this.duration(c) : null;
-        const backoff = c.takeWord("backoff")
-          ? c.number(tr("the backoff rate, a number", "間隔を伸ばす倍率(数)"))
-          : null;
-        const on = c.takeWord("on") ? c.names(tr("an error's name", "エラーの名前")) : [];
-        item = { kind: "retry", times, every, backoff, on, ...at };
-        break;
-      }
-      case "timeout":
-        c.next();
-        item = c.takeWord("until")
-          ? {
-            kind: "timeout",
-            after: null,
-            until: c.name(tr("the task's timestamp argument", "タスクの timestamp の引数")),
-            ...at,
-          }
-          : { kind: "timeout", after: this.duration(c), until: null, ...at };
-        break;
-      case "key":
-        c.next();
-        item = {
-          kind: "key",
-          param: c.isKind("name")
-            ? c.name(tr("the argument that takes the key", "キーを受け取る引数"))
-            : null,
-          ...at,
-        };
-        break;
-      case "idempotent":
-      case "callback":
-      case "event":
-      case "observes":
-        c.next();
-        item = { kind: head.text as "idempotent" | "callback" | "event" | "observes", ...at };
-        break;
-      case "starts": {
-        c.next();
-        const machine = c.dotted(
-          tr("the state machine `<rule>.<machine>`", "ステートマシン `<規則>.<ステートマシン>`"),
-        );
-        const then = c.takeWord("then") ? c.names(tr("an event's name", "イベントの名前")) : [];
-        item = { kind: "starts", machine, then, ...at };
-        break;
-      }
-      case "sends":
-        c.next();
-        item = { kind: "sends", event: c.name(tr("the event's name", "イベントの名前")), ...at };
-        break;
-      case "refused":
-        c.next();
-        c.expectWord("as");
-        item = { kind: "refused as", error: c.name(tr("the error's name", "エラーの名前")), ...at };
-        break;
-      case "book": {
-        c.next();
-        const parts = c.dotted(tr("`<book>.<transfer>.<operation>`", "`<帳簿>.<振替>.<操作>`"));
-        if (parts.length !== 3) {
-          throw new LineError(
-            parts[0].col,
-            tr(
-              "a book task names `<book>.<transfer>.<operation>`",
-              "帳簿のタスクは `<帳簿>.<振替>.<操作>` と書きます",
-            ),
-            tr("for example `book stock.reserve.hold`", "たとえば `book stock.reserve.hold`"),
-          );
-        }
-        item = { kind: "book", book: parts[0], transfer: parts[1], operation: parts[2], ...at };
-        break;
-      }
-      case "discloses": {
-        c.next();
-        const params = c.names(tr("an argument's name", "引数の名前"));
-        item = { kind: "discloses", params, reason: quoted("discloses <argument>"), ...at };
-        break;
-      }
-      default:
-        throw new LineError(
-          head.col,
-          tr(`${show(head)} is not an item of a task`, `${show(head)} はタスクの下に書けません`),
-          tr(`under a task come: ${TASK_ITEM_LIST}`, `タスクの下に書けるのは ${TASK_ITEM_LIST} です`),
-        );
     }
+    c.next();
+    const item = read(c, at, this);
     c.end();
     this.nothingUnder(node, tr(`\`${head.text}\``, `\`${head.text}\``));
     return item;
@@ -1000,6 +805,8 @@ class Parser {
       case "arms":
         under.into.push(...this.each(node, (child, d) => this.arm(child, d)));
         return;
+      default:
+        unreachable(under, "block under a statement");
     }
   }
 
@@ -1282,7 +1089,9 @@ class Parser {
       case "punct":
         if (t.text === "{") return this.recordExpr(c, depth);
         if (t.text === "[") return this.listExpr(c, depth);
-        break;
+        throw c.expected("a value", "値");
+      case "sign":
+        throw c.expected("a value", "値");
       case "name":
         switch (t.text) {
           case "true":
@@ -1307,8 +1116,9 @@ class Parser {
           );
         }
         return { kind: "path", parts: c.path(tr("a value", "値")), ...at };
+      default:
+        return unreachable(t.kind, "token");
     }
-    throw c.expected("a value", "値");
   }
 
   recordExpr(c: Cursor, depth: number): ExprAst {
@@ -1403,6 +1213,203 @@ class Parser {
     return { kind: "string", parts, line: c.line, col: t.col };
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Task items (1.4, 1.6, 1.7, 1.9–1.11, 1.16, 1.18, 16)
+
+/** Reads the rest of a task item's line, its first word taken; `p` reads what statements share. */
+type ItemReader = (c: Cursor, at: Pos, p: Parser) => TaskItemAst;
+
+/** A string in double quotes after the item's word. */
+function quotedAfter(c: Cursor, after: string): Str {
+  return c.string(
+    tr(`a string in double quotes after \`${after}\``, `\`${after}\` のあとに二重引用符で囲んだ文字列`),
+  );
+}
+
+/** `lambda "…"`, `model "…"`, `flow "…"` and the other items that are a word and a string. */
+function valueItem(
+  kind: "lambda" | "connection" | "model" | "url" | "plaintext" | "flow" | "queue" | "image",
+): ItemReader {
+  return (c, at) => ({ kind, value: quotedAfter(c, kind), ...at });
+}
+
+/** `idempotent`, `callback`, `event`, `observes`: a word alone. */
+function wordItem(kind: "idempotent" | "callback" | "event" | "observes"): ItemReader {
+  return (_, at) => ({ kind, ...at });
+}
+
+/** Where a child workflow is (1.6): `workflow ["template"] "…"`, `state machine "…"`, `durable function "…"`. */
+function childItem(c: Cursor, at: Pos): TaskItemAst {
+  const platform = c.takeWord("template") ? "workflow template" : "workflow";
+  return { kind: "child", platform, value: quotedAfter(c, platform), ...at };
+}
+
+/** A child platform of two words: the second must follow the first. */
+function twoWordChild(second: string, platform: "state machine" | "durable function"): ItemReader {
+  return (c, at) => {
+    c.expectWord(second);
+    return { kind: "child", platform, value: quotedAfter(c, platform), ...at };
+  };
+}
+
+/** `http <METHOD> [<api>] "<url>" [form]` */
+function httpItem(c: Cursor, at: Pos): TaskItemAst {
+  const method = c.name(tr("the HTTP method (GET, POST …)", "HTTP のメソッド(GET、POST …)"));
+  const api = c.isKind("name")
+    ? c.name(tr("the name given to `use openapi`", "`use openapi` に付けた名前"))
+    : null;
+  const url = c.string(tr("the URL or the path in double quotes", "二重引用符で囲んだ URL かパス"));
+  const form = c.isWord("form") ? posOf(c, c.next()) : null;
+  return { kind: "http", method, api, url, form, ...at };
+}
+
+/** `aws <service>:<operation>` */
+function awsItem(c: Cursor, at: Pos): TaskItemAst {
+  const service = c.name(
+    tr("the AWS service (sns, sqs, dynamodb …)", "AWS のサービス(sns、sqs、dynamodb …)"),
+  );
+  c.expectPunct(":");
+  const operation = c.name(tr("the operation after `:`", "`:` のあとに操作"));
+  return { kind: "aws", service, operation, ...at };
+}
+
+/** `agent [provider] "<instructions>"` */
+function agentItem(c: Cursor, at: Pos): TaskItemAst {
+  const provider = c.isKind("name")
+    ? c.name(tr("the provider (openai or claude)", "プロバイダー(openai か claude)"))
+    : null;
+  return { kind: "agent", provider, instructions: quotedAfter(c, "agent"), ...at };
+}
+
+/** `effort <level>` */
+function effortItem(c: Cursor, at: Pos): TaskItemAst {
+  const level = c.anyName(tr("the level (low, medium, high …)", "レベル(low、medium、high …)"));
+  return { kind: "effort", level, ...at };
+}
+
+/** `confidence <lowest> else <error>` */
+function confidenceItem(c: Cursor, at: Pos): TaskItemAst {
+  const threshold = c.number(
+    tr("the lowest confidence, a number from 0 to 1", "確信度の下限(0 から 1 の数)"),
+  );
+  c.expectWord("else");
+  const error = c.name(tr("the error's name after `else`", "`else` のあとにエラーの名前"));
+  return { kind: "confidence", threshold, error, ...at };
+}
+
+/** `refusal else <error>` */
+function refusalItem(c: Cursor, at: Pos): TaskItemAst {
+  c.expectWord("else");
+  return {
+    kind: "refusal",
+    error: c.name(tr("the error's name after `else`", "`else` のあとにエラーの名前")),
+    ...at,
+  };
+}
+
+/** `connect <api> "<service>/<method>"` */
+function connectItem(c: Cursor, at: Pos): TaskItemAst {
+  const api = c.name(tr("the name given to `use proto`", "`use proto` に付けた名前"));
+  const method = c.string(
+    tr('"<service>/<method>" in double quotes', '二重引用符で囲んだ "<サービス>/<メソッド>"'),
+  );
+  return { kind: "connect", api, method, ...at };
+}
+
+/** `retry <n> times [every <duration>] [backoff <rate>] [on <error>, …]` */
+function retryItem(c: Cursor, at: Pos, p: Parser): TaskItemAst {
+  const times = c.count(tr("how many times, a whole number", "回数(整数)"));
+  c.expectWord("times");
+  const every = c.takeWord("every") ? p.duration(c) : null;
+  const backoff = c.takeWord("backoff")
+    ? c.number(tr("the backoff rate, a number", "間隔を伸ばす倍率(数)"))
+    : null;
+  const on = c.takeWord("on") ? c.names(tr("an error's name", "エラーの名前")) : [];
+  return { kind: "retry", times, every, backoff, on, ...at };
+}
+
+/** `timeout <duration>` or `timeout until <argument>` */
+function timeoutItem(c: Cursor, at: Pos, p: Parser): TaskItemAst {
+  if (!c.takeWord("until")) return { kind: "timeout", after: p.duration(c), until: null, ...at };
+  const until = c.name(tr("the task's timestamp argument", "タスクの timestamp の引数"));
+  return { kind: "timeout", after: null, until, ...at };
+}
+
+/** `key [<argument>]` */
+function keyItem(c: Cursor, at: Pos): TaskItemAst {
+  const param = c.isKind("name") ? c.name(tr("the argument that takes the key", "キーを受け取る引数")) : null;
+  return { kind: "key", param, ...at };
+}
+
+/** `starts <machine> [then <event>, …]` */
+function startsItem(c: Cursor, at: Pos): TaskItemAst {
+  const machine = c.dotted(
+    tr("the state machine `<rule>.<machine>`", "ステートマシン `<規則>.<ステートマシン>`"),
+  );
+  const then = c.takeWord("then") ? c.names(tr("an event's name", "イベントの名前")) : [];
+  return { kind: "starts", machine, then, ...at };
+}
+
+/** `book <book>.<transfer>.<operation>` */
+function bookItem(c: Cursor, at: Pos): TaskItemAst {
+  const parts = c.dotted(tr("`<book>.<transfer>.<operation>`", "`<帳簿>.<振替>.<操作>`"));
+  if (parts.length !== 3) {
+    throw new LineError(
+      parts[0].col,
+      tr(
+        "a book task names `<book>.<transfer>.<operation>`",
+        "帳簿のタスクは `<帳簿>.<振替>.<操作>` と書きます",
+      ),
+      tr("for example `book stock.reserve.hold`", "たとえば `book stock.reserve.hold`"),
+    );
+  }
+  return { kind: "book", book: parts[0], transfer: parts[1], operation: parts[2], ...at };
+}
+
+/** `discloses <argument>, … "<reason>"` (1.18) */
+function disclosesItem(c: Cursor, at: Pos): TaskItemAst {
+  const params = c.names(tr("an argument's name", "引数の名前"));
+  return { kind: "discloses", params, reason: quotedAfter(c, "discloses <argument>"), ...at };
+}
+
+/** The readers of a task's items by their first word; `jev` reads the lines under it too (`Parser.jev`). */
+const TASK_ITEM_READERS: ReadonlyMap<string, ItemReader> = new Map<string, ItemReader>([
+  ["lambda", valueItem("lambda")],
+  ["connection", valueItem("connection")],
+  ["model", valueItem("model")],
+  ["url", valueItem("url")],
+  ["plaintext", valueItem("plaintext")],
+  ["flow", valueItem("flow")],
+  ["queue", valueItem("queue")],
+  ["image", valueItem("image")],
+  ["workflow", childItem],
+  ["state", twoWordChild("machine", "state machine")],
+  ["durable", twoWordChild("function", "durable function")],
+  ["http", httpItem],
+  ["aws", awsItem],
+  ["agent", agentItem],
+  ["effort", effortItem],
+  ["confidence", confidenceItem],
+  ["refusal", refusalItem],
+  ["connect", connectItem],
+  ["errors", (c, at, p) => ({ kind: "errors", errors: p.errorDecls(c), ...at })],
+  ["retry", retryItem],
+  ["timeout", timeoutItem],
+  ["key", keyItem],
+  ["idempotent", wordItem("idempotent")],
+  ["callback", wordItem("callback")],
+  ["event", wordItem("event")],
+  ["observes", wordItem("observes")],
+  ["starts", startsItem],
+  ["sends", (c, at) => ({ kind: "sends", event: c.name(tr("the event's name", "イベントの名前")), ...at })],
+  ["refused", (c, at) => {
+    c.expectWord("as");
+    return { kind: "refused as", error: c.name(tr("the error's name", "エラーの名前")), ...at };
+  }],
+  ["book", bookItem],
+  ["discloses", disclosesItem],
+]);
 
 /**
  * A value of an enum. `none` is read so the checker can say why it cannot be one (E006, seed 1.12:

@@ -8,7 +8,7 @@
  * @module
  */
 
-import type { Range } from "./ranges.ts";
+import { unreachable } from "../common/assert.ts";
 import { type NumUnit, sameUnit } from "./units.ts";
 
 /** A type. */
@@ -19,6 +19,18 @@ export type Ty =
   | { readonly kind: "record"; readonly name: string }
   | { readonly kind: "list"; readonly element: Ty }
   | { readonly kind: "optional"; readonly inner: Ty };
+
+/**
+ * What a place accepts (1.3); a missing end is null. Numbers count in the type's unit, dates in
+ * days from 1970-01-01, times in UTC seconds. Reading and comparing ranges is `ranges.ts`'s.
+ */
+export interface Range {
+  readonly kind: "number" | "date" | "time";
+  readonly lo: bigint | null;
+  readonly hi: bigint | null;
+  /** For times: the days as written and the offset, so the range reads as written. */
+  readonly days?: { readonly lo: bigint | null; readonly hi: bigint | null; readonly offset: string | null };
+}
 
 /** A field of a record, an input, an output or a task's parameter: a name, a type, maybe a range. */
 export interface FieldDef {
@@ -80,8 +92,15 @@ export function showTy(t: Ty): string {
       return `list[${showTy(t.element)}]`;
     case "optional":
       return `${showTy(t.inner)}?`;
-    default:
+    case "int":
+    case "string":
+    case "bool":
+    case "timestamp":
+    case "date":
+    case "json":
       return t.kind;
+    default:
+      return unreachable(t, "type");
   }
 }
 
@@ -97,8 +116,15 @@ export function sameTy(a: Ty, b: Ty): boolean {
       return b.kind === "list" && sameTy(a.element, b.element);
     case "optional":
       return b.kind === "optional" && sameTy(a.inner, b.inner);
-    default:
+    case "int":
+    case "string":
+    case "bool":
+    case "timestamp":
+    case "date":
+    case "json":
       return a.kind === b.kind;
+    default:
+      return unreachable(a, "type");
   }
 }
 

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { lookup, unreachable } from "../common/assert.ts";
 import type { Reporter } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
 import type { DandoriCode } from "./codes.ts";
@@ -151,14 +152,22 @@ class Typer {
         case "repeat":
           this.collect(s.body);
           break;
-        default:
+        case "wait":
+        case "yield":
+        case "break":
+        case "succeed":
+        case "fail":
+        case "pass":
+        case "elided":
           break;
+        default:
+          unreachable(s, "statement");
       }
     }
   }
 
   private varType(name: string, report: boolean): Ty | null {
-    if (this.varTypes.has(name)) return this.varTypes.get(name)!;
+    if (this.varTypes.has(name)) return lookup(this.varTypes, name, "variable's type");
     if (this.computing.has(name)) return null;
     this.computing.add(name);
     const ss = this.sources.get(name) ?? [];
@@ -349,8 +358,12 @@ class Typer {
           }
         }
         return;
-      default:
+      case "break":
+      case "pass":
+      case "elided":
         return;
+      default:
+        return unreachable(s, "statement");
     }
   }
 
