@@ -5,6 +5,7 @@
  * @module
  */
 
+import { assert } from "../../lang/common/assert.ts";
 import type { Book, Param, Transfer } from "../../lang/chobo/model.ts";
 import { members } from "./names.ts";
 
@@ -103,12 +104,13 @@ export function header(version: string): string {
 export const GO_RUNTIME_PACKAGE_LINE = "package book";
 
 /** A Go runtime file as one book's package has it: the header, then the file with its package line changed. */
-export function goRuntimeCopy(url: URL, pkg: string, version: string): string {
-  const lines = Deno.readTextFileSync(url).split("\n");
+export function goRuntimeCopy(runtime: string, pkg: string, version: string): string {
+  const lines = runtime.split("\n");
   const at = lines.indexOf(GO_RUNTIME_PACKAGE_LINE);
-  if (at < 0 || lines.indexOf(GO_RUNTIME_PACKAGE_LINE, at + 1) >= 0) {
-    throw new Error(`${url.pathname} must have the line "${GO_RUNTIME_PACKAGE_LINE}" once`);
-  }
+  assert(
+    at >= 0 && lines.indexOf(GO_RUNTIME_PACKAGE_LINE, at + 1) < 0,
+    `a Go runtime file has the line "${GO_RUNTIME_PACKAGE_LINE}" once`,
+  );
   lines[at] = `package ${pkg}`;
   return `${header(version)}\n${lines.join("\n")}`;
 }

@@ -42,10 +42,10 @@ import {
   type TigerBeetleRequests,
 } from "../../targets/chobo/tigerbeetle/client.ts";
 import {
-  TIGERBEETLE_PYTHON_RUNTIME,
   TIGERBEETLE_PYTHON_RUNTIME_MARK,
   tigerbeetlePythonClient,
 } from "../../targets/chobo/tigerbeetle/python.ts";
+import { PYTHON_RUNTIME } from "../../targets/chobo/tigerbeetle/runtimes.ts";
 import {
   accountsFailure,
   chainOutcome,
@@ -211,7 +211,7 @@ def use() -> None:
 
 Deno.test("every client ends with the runtime byte for byte, and the same book gives the same bytes", () => {
   const runtime = Deno.readTextFileSync(RUNTIME_FILE);
-  strictEqual(TIGERBEETLE_PYTHON_RUNTIME, runtime);
+  strictEqual(PYTHON_RUNTIME, runtime);
   ok(!runtime.includes(TIGERBEETLE_PYTHON_RUNTIME_MARK), "the runtime does not contain the mark");
   for (const { path, text } of books()) {
     const [file, content] = generate(path, text);

@@ -139,10 +139,6 @@ Deno.test("deno task compile makes one binary, or says SKIP where Deno's runtime
       Deno.execPath(),
       "compile",
       "-A",
-      "--include",
-      `${ROOT}targets/chobo/postgres/runtime`,
-      "--include",
-      `${ROOT}targets/chobo/tigerbeetle/runtime`,
       "--output",
       `${dir}/ritsu`,
       `${ROOT}cli.ts`,
@@ -154,6 +150,17 @@ Deno.test("deno task compile makes one binary, or says SKIP where Deno's runtime
     }
     const run = await sh([`${dir}/ritsu`, "chobo", "check", "examples/refunds/refunds.book"]);
     strictEqual(run.code, 0, run.out);
+    const built = await sh([
+      `${dir}/ritsu`,
+      "chobo",
+      "build",
+      "examples/refunds/refunds.book",
+      "--target",
+      "postgres-go",
+      "--out",
+      dir,
+    ]);
+    strictEqual(built.code, 0, built.out);
     Deno.symlinkSync(`${dir}/ritsu`, `${dir}/chobo`);
     strictEqual((await sh([`${dir}/chobo`, "--version"])).out.trim().split(" ")[0], "chobo");
   } finally {

@@ -21,6 +21,7 @@ import {
   keyText,
 } from "../go_names.ts";
 import { balanceStatement, callSql, expireStatement, statusStatement } from "./calls.ts";
+import { GO_RUNTIME } from "./runtimes.ts";
 
 /** The runtime every book's package shares, copied but for its package clause. */
 export const GO_RUNTIME_URL: URL = new URL("./runtime/runtime.go", import.meta.url);
@@ -235,7 +236,7 @@ function bookGo(book: Book, pkg: string, origin: { file: string; sha: string; ve
 
 /** The runtime file as one book's package has it. */
 export function goRuntime(pkg: string, version: string): string {
-  return goRuntimeCopy(GO_RUNTIME_URL, pkg, version);
+  return goRuntimeCopy(GO_RUNTIME, pkg, version);
 }
 
 /**

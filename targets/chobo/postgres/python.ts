@@ -12,9 +12,7 @@ import { lookup } from "../../../lang/common/assert.ts";
 import { members } from "../names.ts";
 import { fresh, signature, tuple } from "../python_names.ts";
 import { balanceStatement, callSql, expireStatement, functionParams, statusStatement } from "./calls.ts";
-
-/** The runtime every Python client ends with, byte for byte. */
-export const PYTHON_RUNTIME: string = Deno.readTextFileSync(new URL("./runtime/runtime.py", import.meta.url));
+import { PYTHON_RUNTIME } from "./runtimes.ts";
 
 /** The line between the book's part and the runtime. */
 export const PYTHON_RUNTIME_MARK = "# chobo runtime";

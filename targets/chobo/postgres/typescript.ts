@@ -12,9 +12,7 @@ import { paramsOf, prop, read, RUNTIME_MARK, surfaceNames, surfaceTypes } from "
 import { balanceStatement, callSql, expireStatement, statusStatement } from "./calls.ts";
 
 /** The runtime every TypeScript client ends with, byte for byte. */
-const TYPESCRIPT_RUNTIME: string = Deno.readTextFileSync(
-  new URL("./runtime/runtime.ts", import.meta.url),
-);
+import { TYPESCRIPT_RUNTIME } from "./runtimes.ts";
 
 /** A single-quoted string literal: the SQL text is full of double quotes. */
 function literal(s: string): string {

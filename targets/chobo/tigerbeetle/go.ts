@@ -24,6 +24,7 @@ import {
   keyText,
 } from "../go_names.ts";
 import { chainLength, MAX_CHAIN } from "./chain.ts";
+import { GO_RUNTIME } from "./runtimes.ts";
 
 /** The runtime every book's package shares, copied but for its package clause. */
 export const TB_GO_RUNTIME_URL: URL = new URL("./runtime/runtime.go", import.meta.url);
@@ -306,7 +307,7 @@ function bookGo(book: Book, pkg: string, origin: { file: string; sha: string; ve
 
 /** The runtime file as one book's package has it. */
 export function tigerbeetleGoRuntime(pkg: string, version: string): string {
-  return goRuntimeCopy(TB_GO_RUNTIME_URL, pkg, version);
+  return goRuntimeCopy(GO_RUNTIME, pkg, version);
 }
 
 /**

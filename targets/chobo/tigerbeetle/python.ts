@@ -17,11 +17,7 @@ import { lookup } from "../../../lang/common/assert.ts";
 import { members } from "../names.ts";
 import { fresh, signature, tuple } from "../python_names.ts";
 import { chainLength, MAX_CHAIN } from "./chain.ts";
-
-/** The runtime every TigerBeetle Python client ends with, byte for byte. */
-export const TIGERBEETLE_PYTHON_RUNTIME: string = Deno.readTextFileSync(
-  new URL("./runtime/runtime.py", import.meta.url),
-);
+import { PYTHON_RUNTIME } from "./runtimes.ts";
 
 /** The line between the book's part and the runtime. */
 export const TIGERBEETLE_PYTHON_RUNTIME_MARK = "# chobo runtime";
@@ -235,6 +231,6 @@ def tigerbeetle(client: Client, tenant: str = "") -> Book:
 ${definition(book)}
 
 ${TIGERBEETLE_PYTHON_RUNTIME_MARK}
-${TIGERBEETLE_PYTHON_RUNTIME}`);
+${PYTHON_RUNTIME}`);
   return new Map([[`${book.name}.py`, out.join("")]]);
 }

@@ -18,9 +18,7 @@ import { lookup } from "../../../lang/common/assert.ts";
 import { paramsOf, prop, read, RUNTIME_MARK, surfaceNames, surfaceTypes } from "../typescript_names.ts";
 
 /** The runtime every TigerBeetle TypeScript client ends with, byte for byte. */
-const TYPESCRIPT_RUNTIME: string = Deno.readTextFileSync(
-  new URL("./runtime/runtime.ts", import.meta.url),
-);
+import { TYPESCRIPT_RUNTIME } from "./runtimes.ts";
 
 /** A bigint literal. */
 function big(v: bigint): string {
