@@ -15,8 +15,13 @@ import { type Answers, type Run, runFlow, ScenarioError } from "../lang/dandori/
 import { lower } from "../lang/dandori/lower.ts";
 import type { Plan } from "../lang/dandori/plan.ts";
 import { planText } from "../lang/dandori/plan_text.ts";
-import { answerJson, runJson, runText } from "../lang/dandori/run.ts";
-import { type FlowScenario, readFlowScenarios, ScenarioAnswers } from "../lang/dandori/scenario.ts";
+import { runJson, runText } from "../lang/dandori/run.ts";
+import {
+  answerJson,
+  type FlowScenario,
+  readFlowScenarios,
+  ScenarioAnswers,
+} from "../lang/dandori/scenario.ts";
 import { timestampMs } from "../lang/dandori/rules.ts";
 import { generatedJson, generateFlowScenarios, MAX_TRIES } from "../lang/dandori/scenarios.ts";
 import type { Value } from "../lang/dandori/values.ts";

@@ -16,11 +16,11 @@ import type { Account, Book, Move, Transfer, Unit } from "./model.ts";
 import type { Page, PageAccount, PageBalance, PageFlow, PageStep, PageTransfer, WordKey } from "./page.ts";
 import { type OpRefusals, refusalsOf } from "./refusals.ts";
 import type { BuiltinReason } from "./resolve.ts";
-import { keyLine, operationLines, quantityText, type Scale, scaledCallText } from "./report.ts";
-import { outcomeText } from "./run.ts";
+import { keyLine } from "./report.ts";
 import { type Branch, runScenario, type Scenario } from "./scenario.ts";
 import { generateScenarios } from "./scenarios.ts";
 import { play } from "./search.ts";
+import { operationLines, outcomeText, quantityText, type Scale, scaledCallText } from "./words.ts";
 
 const WORDS: Record<WordKey, [string, string]> = {
   accounts: ["Accounts", "勘定"],

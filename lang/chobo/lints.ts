@@ -10,8 +10,8 @@ import { tr } from "../common/text.ts";
 import type { ChoboCode } from "./codes.ts";
 import { isRefused, type Outcome } from "./interp.ts";
 import type { Account, Book, Move, Transfer } from "./model.ts";
-import { operationLines, quantityText } from "./report.ts";
 import { amountChoices, feed, lastOutcome, makeDone, planFor, play, Symbols } from "./search.ts";
+import { operationLines, quantityText } from "./words.ts";
 
 /** `shop_sales(shop)`: an account as a move names it, with the transfer's parameter names. */
 function refText(ref: Move["from"]): string {

@@ -17,26 +17,7 @@ import {
   type Outcome,
 } from "./interp.ts";
 import type { Branch, Scenario, StepResult } from "./scenario.ts";
-
-/** `reserve.hold(order: order-3, sku: sku-2, qty: 2)`: arguments in the transfer's order. */
-export function callText(call: Call): string {
-  const args = callArgs(call).map(([name, value]) => `${name}: ${value}`);
-  return `${call.transfer.name}.${call.op}(${args.join(", ")})`;
-}
-
-/** `done`, `refused: expired` / `通る`, `在庫切れ で拒否される`. */
-export function outcomeText(o: Outcome, lang: Lang): string {
-  switch (o.kind) {
-    case "done":
-      return tr("done", "通る")[lang];
-    case "done_before":
-      return tr("done_before", "前に済んでいる")[lang];
-    case "refused":
-      return tr(`refused: ${o.reason}`, `${o.reason} で拒否される`)[lang];
-    case "failed":
-      return tr(`failed: ${o.why.en}`, `失敗する(${o.why.ja})`)[lang];
-  }
-}
+import { callText, outcomeText } from "./words.ts";
 
 const STATE: Record<HoldState, { en: string; ja: string }> = {
   held: tr("held", "押さえ中"),

@@ -10,7 +10,6 @@
 import { findOne, lookup } from "../common/assert.ts";
 import { type Call, isRefused, type OpName, type Outcome } from "./interp.ts";
 import type { Account, Book, Bound, Move, Transfer } from "./model.ts";
-import { accountKindText, quantityText } from "./report.ts";
 import type { BuiltinReason } from "./resolve.ts";
 import { type Branch, runScenario, type Scenario, type Step } from "./scenario.ts";
 import {
@@ -26,6 +25,7 @@ import {
   ValueNames,
   withAmounts,
 } from "./search.ts";
+import { accountKindText, quantityText } from "./words.ts";
 
 /** A step while a scenario is built: acts of the search, or callers at once. */
 type GenStep = Act | { readonly kind: "together"; readonly callers: readonly (readonly Plan[])[] };

@@ -12,26 +12,12 @@ import { displayWidth, padEnd } from "../common/width.ts";
 import type { Answer, CallRecord, Ending, Run } from "./interp.ts";
 import type { Plan } from "./plan.ts";
 import { timestampText } from "./rules.ts";
-import type { FlowScenario } from "./scenario.ts";
+import { answerJson, type FlowScenario } from "./scenario.ts";
 import type { Value } from "./values.ts";
 import { type ViewName, viewOf } from "./views.ts";
 
 /** The version of the JSON shape of `dandori run --format json`. */
 export const RUN_JSON_VERSION = 1;
-
-/** An answer as a scenario writes it. */
-export function answerJson(a: Answer): Value {
-  switch (a.kind) {
-    case "ok":
-      return { ok: a.value };
-    case "error":
-      return a.cause === null ? { error: a.error } : { error: a.error, cause: a.cause };
-    case "cancel":
-      return { cancel: true };
-    default:
-      return unreachable(a, "answer");
-  }
-}
 
 /** An ending as `dandori run --format json` writes it. */
 export function endingJson(e: Ending): Value {

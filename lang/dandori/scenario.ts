@@ -12,6 +12,7 @@
  * @module
  */
 
+import { unreachable } from "../common/assert.ts";
 import { type Json, JsonError, parseJson, stringifyJson } from "../common/json.ts";
 import { type Text, tr } from "../common/text.ts";
 import {
@@ -245,4 +246,18 @@ export class ScenarioAnswers implements Answers {
 /** The errors an attempt may end with: the task's declared ones, `timeout` and `failure`. */
 export function errorNames(a: Pick<Attempt, "task">): string[] {
   return [...a.task.errors.keys(), "timeout", "failure"];
+}
+
+/** An answer as a scenario writes it. */
+export function answerJson(a: Answer): Value {
+  switch (a.kind) {
+    case "ok":
+      return { ok: a.value };
+    case "error":
+      return a.cause === null ? { error: a.error } : { error: a.error, cause: a.cause };
+    case "cancel":
+      return { cancel: true };
+    default:
+      return unreachable(a, "answer");
+  }
 }

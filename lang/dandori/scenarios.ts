@@ -39,8 +39,8 @@ import {
 import type { Plan, StmtPlan } from "./plan.ts";
 import { dayNumber, dayText, type Range } from "./ranges.ts";
 import { secondText, timestampMs, timestampText } from "./rules.ts";
-import { answerJson } from "./run.ts";
 import type { Ty, TypeTable } from "./types.ts";
+import { answerJson } from "./scenario.ts";
 import { isRecord, type Value } from "./values.ts";
 
 /** The most runs the exploration tries for one flow. */

@@ -5,11 +5,11 @@
  */
 
 import type { Book } from "../../../lang/chobo/model.ts";
-import { callText } from "../../../lang/chobo/run.ts";
 import type { Scenario } from "../../../lang/chobo/scenario.ts";
 import { type Lang, tr } from "../../../lang/common/text.ts";
 import { displayWidth } from "../../../lang/common/width.ts";
 import { callStatement, expireStatement, type Statement } from "./calls.ts";
+import { callText } from "../../../lang/chobo/words.ts";
 
 /** One step's statements: a call's, a pass's `expire()`, or each caller's calls. */
 export interface SentStep {

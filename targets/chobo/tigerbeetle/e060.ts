@@ -8,8 +8,6 @@
  */
 
 import type { Book, Transfer } from "../../../lang/chobo/model.ts";
-import { accountKindText } from "../../../lang/chobo/report.ts";
-import { callText } from "../../../lang/chobo/run.ts";
 import { operationsOf } from "../../../lang/chobo/scenario.ts";
 import { concretize, planFor, Symbols } from "../../../lang/chobo/search.ts";
 import type { Diagnostic } from "../../../lang/common/diagnostic.ts";
@@ -19,6 +17,7 @@ import { type Text, tr } from "../../../lang/common/text.ts";
 import type { Origin } from "../target.ts";
 import { chainLength, MAX_CHAIN, movePieces } from "./chain.ts";
 import { pieceText } from "./labels.ts";
+import { accountKindText, callText } from "../../../lang/chobo/words.ts";
 
 /** The move with the most pieces, and what they are (the note under E060). */
 function longestMove(t: Transfer): Text {

@@ -6,10 +6,10 @@
 
 import { accountText } from "../../../lang/chobo/interp.ts";
 import type { Move, Transfer } from "../../../lang/chobo/model.ts";
-import { quantityText } from "../../../lang/chobo/report.ts";
 import { unreachable } from "../../../lang/common/assert.ts";
 import { type Text, tr } from "../../../lang/common/text.ts";
 import type { AccountWhat, ChainEntry, MoveRole } from "./chain.ts";
+import { quantityText } from "../../../lang/chobo/words.ts";
 
 /** `stock(sku-2)`, `floor of bin(sku-2)` / `bin(sku-2) の余裕`, `sink of pcs` / `pcs の受け皿`. */
 export function accountWhatText(what: AccountWhat): Text {

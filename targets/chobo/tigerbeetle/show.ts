@@ -17,7 +17,6 @@
 import { type Call, keyValues, Ledger } from "../../../lang/chobo/interp.ts";
 import type { Book } from "../../../lang/chobo/model.ts";
 import type { BuiltinReason } from "../../../lang/chobo/resolve.ts";
-import { callText } from "../../../lang/chobo/run.ts";
 import type { Scenario } from "../../../lang/chobo/scenario.ts";
 import { findOne } from "../../../lang/common/assert.ts";
 import { type Lang, tr } from "../../../lang/common/text.ts";
@@ -33,6 +32,7 @@ import {
 } from "./chain.ts";
 import { accountWhatText, chainEntryText } from "./labels.ts";
 import { hex32 } from "./ids.ts";
+import { callText } from "../../../lang/chobo/words.ts";
 
 /** What one operation sends. */
 export interface SentOperation {

@@ -1,0 +1,130 @@
+/**
+ * The house's shape, kept by a test (docs/architecture.md): imports run down the floors only —
+ * `lang/` imports nothing of `commands/`, `targets/` or `verify/`; `targets/` nothing of
+ * `commands/` or `verify/`; the core of a language never imports its views (the pages, the run
+ * and report texts, `api`, the plan's text) — and no import cycle exists anywhere, type-only
+ * imports included. The test also shows the rules fail on a planted upward import and cycle.
+ */
+
+import { deepStrictEqual, ok } from "node:assert/strict";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+const FOLDERS = ["lang", "targets", "commands", "verify"];
+
+/** The views of each language: above its core, read by commands and targets, never by the core. */
+const VIEWS: readonly string[] = [
+  "lang/chobo/api.ts",
+  "lang/chobo/doc.ts",
+  "lang/chobo/draw.ts",
+  "lang/chobo/page.ts",
+  "lang/chobo/report.ts",
+  "lang/chobo/run.ts",
+  "lang/dandori/plan_text.ts",
+  "lang/dandori/run.ts",
+];
+
+/** Module → the modules of this repository it imports (relative imports, type-only ones too). */
+type Graph = Map<string, string[]>;
+
+function readGraph(): Graph {
+  const graph: Graph = new Map();
+  const walk = (dir: string) => {
+    for (const e of Deno.readDirSync(`${ROOT}${dir}`)) {
+      const path = `${dir}/${e.name}`;
+      if (e.isDirectory) walk(path);
+      else if (e.name.endsWith(".ts") && !path.includes("/runtime/")) graph.set(path, importsOf(path));
+    }
+  };
+  FOLDERS.forEach(walk);
+  for (const top of ["cli.ts", "mod.ts"]) graph.set(top, importsOf(top));
+  return graph;
+}
+
+function importsOf(path: string): string[] {
+  const text = Deno.readTextFileSync(`${ROOT}${path}`);
+  const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "";
+  const out = new Set<string>();
+  for (const m of text.matchAll(/^\s*(?:import|export)\b[^"';]*?from\s+"(\.{1,2}\/[^"]+)"/gms)) {
+    out.add(normalize(`${dir}/${m[1]}`));
+  }
+  return [...out].sort();
+}
+
+function normalize(path: string): string {
+  const parts: string[] = [];
+  for (const p of path.split("/")) {
+    if (p === "" || p === ".") continue;
+    if (p === "..") parts.pop();
+    else parts.push(p);
+  }
+  return parts.join("/");
+}
+
+/** The imports that run up a floor, as `from → to`. */
+function upward(graph: Graph): string[] {
+  const floor = (p: string) => p.split("/")[0];
+  const out: string[] = [];
+  for (const [from, tos] of graph) {
+    for (const to of tos) {
+      const f = floor(from);
+      const t = floor(to);
+      const bad = (f === "lang" && ["commands", "targets", "verify"].includes(t)) ||
+        (f === "targets" && ["commands", "verify"].includes(t)) ||
+        (f === "lang" && !VIEWS.includes(from) && VIEWS.includes(to));
+      if (bad) out.push(`${from} → ${to}`);
+    }
+  }
+  return out.sort();
+}
+
+/** Every import cycle, each once, from its smallest module. */
+function cycles(graph: Graph): string[] {
+  const found = new Set<string>();
+  const state = new Map<string, "open" | "done">();
+  const stack: string[] = [];
+  const visit = (n: string) => {
+    state.set(n, "open");
+    stack.push(n);
+    for (const m of graph.get(n) ?? []) {
+      if (state.get(m) === "open") {
+        const loop = stack.slice(stack.indexOf(m));
+        const start = loop.indexOf([...loop].sort()[0]);
+        found.add([...loop.slice(start), ...loop.slice(0, start), loop[start]].join(" → "));
+      } else if (!state.has(m)) visit(m);
+    }
+    stack.pop();
+    state.set(n, "done");
+  };
+  for (const n of [...graph.keys()].sort()) if (!state.has(n)) visit(n);
+  return [...found].sort();
+}
+
+Deno.test("imports run down the floors, and the core never imports its views", () => {
+  const graph = readGraph();
+  ok(graph.size > 100, `${graph.size} modules`);
+  deepStrictEqual(upward(graph), []);
+});
+
+Deno.test("no import cycle, type-only imports included", () => {
+  deepStrictEqual(cycles(readGraph()), []);
+});
+
+Deno.test("a planted upward import and a planted cycle are caught", () => {
+  const graph = readGraph();
+  const planted: Graph = new Map(graph);
+  planted.set("lang/dandori/interp.ts", [
+    ...(graph.get("lang/dandori/interp.ts") ?? []),
+    "targets/chobo/targets.ts",
+  ]);
+  planted.set("lang/chobo/model.ts", [...(graph.get("lang/chobo/model.ts") ?? []), "lang/chobo/report.ts"]);
+  deepStrictEqual(upward(planted), [
+    "lang/chobo/model.ts → lang/chobo/report.ts",
+    "lang/dandori/interp.ts → targets/chobo/targets.ts",
+  ]);
+  const loop: Graph = new Map(graph);
+  loop.set("lang/common/text.ts", [...(graph.get("lang/common/text.ts") ?? []), "lang/common/diagnostic.ts"]);
+  ok(
+    cycles(loop).some((c) => c.includes("lang/common/diagnostic.ts → lang/common/text.ts")),
+    cycles(loop).join("\n"),
+  );
+});
