@@ -11,6 +11,8 @@
  * @module
  */
 
+import { stringifyJson } from "../common/json.ts";
+
 /** One retrier in Step Functions' order; `*` among the errors takes every error. */
 export interface Retrier {
   readonly errors: readonly string[];
@@ -69,9 +71,7 @@ export function urlSegment(value: unknown): string {
     ? value
     : value === null || value === undefined
     ? ""
-    : typeof value === "bigint"
-    ? String(value)
-    : JSON.stringify(value);
+    : stringifyJson(value);
   return encodeURIComponent(text);
 }
 
