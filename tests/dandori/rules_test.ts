@@ -4,7 +4,7 @@
  */
 
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { parseJson } from "../../lang/common/json.ts";
+import { parseJson, stringifyJson } from "../../lang/common/json.ts";
 import {
   dateIn,
   idempotencyKey,
