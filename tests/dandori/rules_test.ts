@@ -79,7 +79,7 @@ Deno.test("idempotency_key.json: execution, place and loop counts", () => {
 
 Deno.test("url_segment.json: as encodeURIComponent escapes, a missing value empty", () => {
   for (const c of cases("url_segment.json")) {
-    strictEqual(urlSegment(c.value), c.segment, JSON.stringify(c.value));
+    strictEqual(urlSegment(c.value), c.segment, stringifyJson(c.value));
   }
 });
 
