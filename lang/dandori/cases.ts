@@ -231,6 +231,8 @@ class Analysis {
   private readonly failures = this.states();
   private readonly cancels = this.states();
   private readonly caseCalls = new Map<CallStmtAst, CaseCall>();
+  /** The lines of the statements the analysis ran: the statements some run of the flow reaches. */
+  readonly reached = new Set<number>();
   private readonly caseMatches = new Map<MatchStmtAst, CaseMatch>();
   /** First example per diagnostic key, emitted at the end in a stable order. */
   private readonly found = new Map<
@@ -386,6 +388,7 @@ class Analysis {
     let states = input;
     for (const s of ss) {
       if (states.size === 0) break;
+      this.reached.add(s.line);
       const before = states;
       states = this.within(s, () => this.stmt(s, before, ctx));
     }
@@ -1120,7 +1123,9 @@ function readsOf(e: ExprAst): string[] {
   }
 }
 
-/** Runs the case analysis of a typed flow and reports what it finds. */
-export function checkCases(m: FlowModel, typed: Typed, r: Reporter<DandoriCode>): void {
-  new Analysis(m, typed, r).run();
+/** Runs the case analysis of a typed flow and reports what it finds; the lines of the statements it reached. */
+export function checkCases(m: FlowModel, typed: Typed, r: Reporter<DandoriCode>): ReadonlySet<number> {
+  const a = new Analysis(m, typed, r);
+  a.run();
+  return a.reached;
 }

@@ -77,8 +77,8 @@ export function checkFlow(file: string, text: string, env: CheckEnv): FlowCheck 
   const typed = typeFlow(model, r);
   if (r.hasErrors()) return result(model);
   checkAlongFlow(model, typed, r);
-  checkCases(model, typed, r);
-  return result(model, false, { model, typed, children });
+  const reached = checkCases(model, typed, r);
+  return result(model, false, { model, typed, children, reached });
 }
 
 /** Checks a flow given as bytes: text that is not UTF-8 is one E001 at its first bad byte. */

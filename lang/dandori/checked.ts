@@ -14,4 +14,6 @@ export interface CheckedFlow {
   readonly typed: Typed;
   /** The checked child flow of each `flow` task, by the task's name. */
   readonly children: ReadonlyMap<string, CheckedFlow>;
+  /** The lines of the statements the case analysis reached: every statement some run can get to. */
+  readonly reached: ReadonlySet<number>;
 }
