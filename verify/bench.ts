@@ -6,6 +6,8 @@
  *   (the cost of starting Deno at all).
  * - `scenarios`: generating and running every scenario of every test and example book, and one
  *   `together` of 8 callers (8! orders), against the same baseline.
+ * - `dandori`: generating and running every scenario of every test and example flow on dandori's
+ *   reference interpreter, against the same baseline.
  * - `postgres`: throughput and per-call latency of the generated `do` and `hold` at 1, 4 and 16
  *   concurrent connections on a disposable server, against a floor function on the same server in
  *   the same run: one idempotency-key insert plus one conditional UPDATE, the least any correct
@@ -204,9 +206,25 @@ async function benchPostgres(): Promise<void> {
   }
 }
 
+/** dandori's scenarios: generate and run every scenario of every test and example flow. */
+async function benchDandori(): Promise<void> {
+  const baseline = await median(["eval", "null"]);
+  const all = await median(["run", "-A", "verify/dandori/workloads.ts"]);
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "verify/dandori/workloads.ts"],
+    stdout: "piped",
+  })
+    .output();
+  console.log(`bench dandori: ${new TextDecoder().decode(out.stdout).trim()}, median of ${RUNS} runs`);
+  console.log(`  baseline   deno eval 'null'                                  ${baseline.toFixed(1)} ms`);
+  console.log(`  dandori    generate and run all (test and example flows)     ${all.toFixed(1)} ms`);
+  console.log(`  ratio      ${(all / baseline).toFixed(2)} × baseline`);
+}
+
 const BENCHES: Record<string, () => Promise<void>> = {
   check: benchCheck,
   scenarios: benchScenarios,
+  dandori: benchDandori,
   postgres: benchPostgres,
 };
 

@@ -4,57 +4,21 @@
  * @module
  */
 
-import { checkFlow } from "../../lang/dandori/check.ts";
-import type { CheckedFlow } from "../../lang/dandori/checked.ts";
 import type { Answer, Answers, Attempt } from "../../lang/dandori/interp.ts";
-import { lower } from "../../lang/dandori/lower.ts";
-import type { Plan } from "../../lang/dandori/plan.ts";
+import { checkedFlowAt, type RunnableFlow, runnableFlows } from "../../verify/dandori/flows.ts";
+
+export type { RunnableFlow } from "../../verify/dandori/flows.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
-/** A flow that passed the check, with its plan. */
-export interface RunnableFlow {
-  /** The path from the repository's root. */
-  readonly path: string;
-  readonly checked: CheckedFlow;
-  readonly plan: Plan;
-}
-
-function read(path: string): Uint8Array | null {
-  try {
-    return Deno.readFileSync(`${ROOT}${path}`);
-  } catch {
-    return null;
-  }
-}
-
-/** Checks a flow of the repository; a flow with errors is null. */
+/** Checks a flow of the repository (its path from the root); a flow with errors is null. */
 export function checkedFlow(path: string): RunnableFlow | null {
-  const bytes = read(path);
-  if (bytes === null) throw new Error(`${path} cannot be read`);
-  const result = checkFlow(path, new TextDecoder().decode(bytes), { read });
-  return result.checked === null ? null : { path, checked: result.checked, plan: lower(result.checked) };
-}
-
-function flowsUnder(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (sub: string) => {
-    for (const e of Deno.readDirSync(`${ROOT}${dir}${sub}`)) {
-      if (e.isDirectory) walk(`${sub}${e.name}/`);
-      else if (e.name.endsWith(".flow")) out.push(`${dir}${sub}${e.name}`);
-    }
-  };
-  walk("");
-  return out.sort();
+  return checkedFlowAt(ROOT, path);
 }
 
 /** Every test and example flow that passes the check (paths from the repository's root), sorted. */
 export function everyRunnableFlow(): RunnableFlow[] {
-  return [...flowsUnder("tests/dandori/flows/"), ...flowsUnder("examples/")]
-    .flatMap((p) => {
-      const f = checkedFlow(p);
-      return f === null ? [] : [f];
-    });
+  return runnableFlows(ROOT, ["tests/dandori/flows/", "examples/"]);
 }
 
 /**

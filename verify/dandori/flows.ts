@@ -1,0 +1,54 @@
+/**
+ * The flows the dandori verifications and benchmarks play: every `.flow` under some directories
+ * that passes the check, read from disk with its books and children, with its plan.
+ * @module
+ */
+
+import { checkFlow } from "../../lang/dandori/check.ts";
+import type { CheckedFlow } from "../../lang/dandori/checked.ts";
+import { lower } from "../../lang/dandori/lower.ts";
+import type { Plan } from "../../lang/dandori/plan.ts";
+
+/** A flow that passed the check, with its plan. */
+export interface RunnableFlow {
+  /** The path as found (relative to the working directory, or to `root`). */
+  readonly path: string;
+  readonly checked: CheckedFlow;
+  readonly plan: Plan;
+}
+
+/** Every `.flow` file under `dir` (a path ending in `/`), sorted. */
+export function flowPaths(root: string, dir: string): string[] {
+  const out: string[] = [];
+  const walk = (sub: string) => {
+    for (const e of Deno.readDirSync(`${root}${dir}${sub}`)) {
+      if (e.isDirectory) walk(`${sub}${e.name}/`);
+      else if (e.name.endsWith(".flow")) out.push(`${dir}${sub}${e.name}`);
+    }
+  };
+  walk("");
+  return out.sort();
+}
+
+/** Checks the flow at `path` (read from `root`); null when it has errors. */
+export function checkedFlowAt(root: string, path: string): RunnableFlow | null {
+  const read = (p: string): Uint8Array | null => {
+    try {
+      return Deno.readFileSync(`${root}${p}`);
+    } catch {
+      return null;
+    }
+  };
+  const bytes = read(path);
+  if (bytes === null) throw new Error(`${path} cannot be read`);
+  const result = checkFlow(path, new TextDecoder().decode(bytes), { read });
+  return result.checked === null ? null : { path, checked: result.checked, plan: lower(result.checked) };
+}
+
+/** Every flow under `dirs` that passes the check, sorted by path. */
+export function runnableFlows(root: string, dirs: readonly string[]): RunnableFlow[] {
+  return dirs.flatMap((d) => flowPaths(root, d)).flatMap((p) => {
+    const f = checkedFlowAt(root, p);
+    return f === null ? [] : [f];
+  });
+}
