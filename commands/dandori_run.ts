@@ -76,9 +76,7 @@ export interface RunFlags {
 
 /** The answers of a run in the order they were asked: a child flow's own in place of its call's. */
 export function askedAnswers(run: Pick<Run, "calls">): Value[] {
-  return run.calls.flatMap((c) =>
-    c.child === null ? [answerJson(c.answer)] : askedAnswers({ calls: c.child })
-  );
+  return run.calls.flatMap((c) => c.child === null ? [answerJson(c.answer)] : askedAnswers(c.child));
 }
 
 /** The scenario with the answers a run was given written in (what `--books computed` computed). */

@@ -112,8 +112,14 @@ export interface CallRecord {
   readonly answer: Answer;
   /** What the run did with the answer. */
   readonly then: AfterAnswer;
-  /** The child flow's own calls, when `--children run` ran it. */
-  readonly child: readonly CallRecord[] | null;
+  /** The child flow's plan and own calls, when `--children run` ran it. */
+  readonly child: ChildRun | null;
+}
+
+/** A child flow run by the interpreter: its plan (its calls' views come from it) and its calls. */
+export interface ChildRun {
+  readonly plan: Plan;
+  readonly calls: readonly CallRecord[];
 }
 
 /** What a run does with an answer: goes on, tries again, runs a handler, leaves the block, or stops. */
@@ -595,18 +601,19 @@ class Interp {
   }
 
   /** The answer of an attempt: a child flow run here when `--children run`, else `Answers`'. */
-  private ask(a: Attempt, task: TaskDef): { answer: Answer; child: readonly CallRecord[] | null } {
+  private ask(a: Attempt, task: TaskDef): { answer: Answer; child: ChildRun | null } {
     const child = this.o.children && task.method === "flow" ? this.flow.children.get(task.name) : undefined;
     if (child === undefined) return { answer: this.o.answers.next(a), child: null };
     const execution = [idempotencyKey(this.o.execution, a.place, a.loops), String(a.attempt)].join("/");
-    const run = new Interp(child, lower(child), {
+    const plan = lower(child);
+    const run = new Interp(child, plan, {
       ...this.o,
       input: a.args,
       execution,
       now: [timestampText(this.clockMs), timestampText(this.clockMs)],
     }, this.count).run();
     this.advanceTo(run.clockMs);
-    return { answer: childAnswer(task, run.ending), child: run.calls };
+    return { answer: childAnswer(task, run.ending), child: { plan, calls: run.calls } };
   }
 
   /** How long a timed-out attempt took: its `timeout`, until its deadline, or nothing known (0). */

@@ -42,7 +42,7 @@ function callJson(plan: Plan, view: ViewName, c: CallRecord): Value {
     view: viewOf(view, plan, c),
     answer: answerJson(c.answer),
   };
-  if (c.child !== null) out.child = c.child.map((x) => callJson(plan, view, x));
+  if (c.child !== null) out.child = c.child.calls.map((x) => callJson(c.child.plan, view, x));
   return out;
 }
 
@@ -115,7 +115,7 @@ function callLines(
     lines.push(`${indent}${c.at}  ${tr(`line ${c.line}`, `${c.line} 行`)[lang]}  ${c.task}  ${attempt}`);
     lines.push(`${indent}    ${one(viewOf(view, plan, c))}`);
     lines.push(`${indent}    → ${answerText(c.answer, lang)}`);
-    if (c.child !== null) lines.push(...callLines(plan, view, c.child, `${indent}    `, lang));
+    if (c.child !== null) lines.push(...callLines(c.child.plan, view, c.child.calls, `${indent}    `, lang));
   }
   return lines;
 }

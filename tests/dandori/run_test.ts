@@ -286,3 +286,38 @@ Deno.test("--books computed: a hold left past its expiry is answered expired by 
     error: "expired",
   }]);
 });
+
+Deno.test("--children run: the child flow runs on the parent's arguments with the next answers", () => {
+  const flow = "tests/dandori/flows/children_run.flow";
+  const files = {
+    [flow]: Deno.readTextFileSync(`${ROOT}${flow}`),
+    "tests/dandori/flows/children/deliver.flow": Deno.readTextFileSync(
+      `${ROOT}tests/dandori/flows/children/deliver.flow`,
+    ),
+    "s.json": JSON.stringify({
+      input: { order: "o-1", address: "a-1", weight: 5 },
+      answers: [{ error: "failure" }, { ok: "track-2" }],
+    }),
+  };
+  const run = runCli([
+    "dandori",
+    "run",
+    flow,
+    "--scenario",
+    "s.json",
+    "--children",
+    "run",
+    "--format",
+    "json",
+  ], { files });
+  strictEqual(run.code, 0, run.stderr);
+  const out = JSON.parse(run.stdout);
+  deepStrictEqual(out.calls.map((c: { task: string; answer: unknown }) => [c.task, c.answer]), [
+    ["deliver", { error: "NoVan", cause: "no carrier could take o-1" }],
+    ["deliver", { ok: { tracking: "track-2", eta: "2026-10-01T10:00:00Z" } }],
+  ]);
+  deepStrictEqual(out.calls[0].child.map((c: { view: unknown }) => c.view), [
+    { task: "book_carrier", args: { order: "o-1", carrier: "van", address: "a-1" } },
+  ]);
+  deepStrictEqual(out.ending, { succeed: { outcome: "sent", tracking: "track-2" } });
+});
