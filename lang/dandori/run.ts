@@ -42,7 +42,8 @@ function callJson(plan: Plan, view: ViewName, c: CallRecord): Value {
     view: viewOf(view, plan, c),
     answer: answerJson(c.answer),
   };
-  if (c.child !== null) out.child = c.child.calls.map((x) => callJson(c.child.plan, view, x));
+  const child = c.child;
+  if (child !== null) out.child = child.calls.map((x) => callJson(child.plan, view, x));
   return out;
 }
 
