@@ -11,7 +11,7 @@ import {
   renderDiagnostic,
   summaryLine,
 } from "../lang/common/diagnostic.ts";
-import { type Io, readInput } from "./io.ts";
+import { type Io, readInput, writeFile } from "./io.ts";
 import { type Lang, tr } from "../lang/common/text.ts";
 import { VERSION } from "../lang/common/version.ts";
 import { stringifyJson } from "../lang/common/json.ts";
@@ -466,15 +466,15 @@ function buildCommand(bookPath: string, target: ChoboTargetName, out: string, io
     io.stderr(`${summaryLine(bookPath, result.diagnostics.map((d) => d.severity), lang)}\n`);
     return 1;
   }
-  for (const [name, content] of result.files) {
-    const path = `${out.replace(/\/$/, "")}/${name}`;
-    const failed = io.writeFile(path, content);
-    if (failed !== null) {
-      io.stderr(`chobo build: ${failed[lang]}\n`);
-      return 1;
-    }
-    io.stderr(`${path}\n`);
+  const files = new Map(
+    [...result.files].map(([name, content]) => [`${out.replace(/\/$/, "")}/${name}`, content]),
+  );
+  const failed = io.writeFiles(files);
+  if (failed !== null) {
+    io.stderr(`chobo build: ${failed[lang]}\n`);
+    return 1;
   }
+  for (const path of files.keys()) io.stderr(`${path}\n`);
   return 0;
 }
 
@@ -498,7 +498,7 @@ function doc(bookPath: string, html: boolean, out: string | undefined, io: Io, l
   }
   const stem = (bookPath.split("/").pop() ?? bookPath).replace(/\.book$/, "");
   const target = `${out.replace(/\/$/, "")}/${stem}.${html ? "html" : "md"}`;
-  const failed = io.writeFile(target, text);
+  const failed = writeFile(io, target, text);
   if (failed !== null) {
     io.stderr(`chobo doc: ${failed[lang]}\n`);
     return 1;
@@ -524,7 +524,7 @@ function scenarios(bookPath: string, out: string | undefined, io: Io, lang: Lang
   }
   const stem = (bookPath.split("/").pop() ?? bookPath).replace(/\.book$/, "");
   const target = `${out.replace(/\/$/, "")}/${stem}.scenarios.json`;
-  const written = io.writeFile(target, text);
+  const written = writeFile(io, target, text);
   if (written !== null) {
     io.stderr(`chobo scenarios: ${written[lang]}\n`);
     return 1;

@@ -12,7 +12,8 @@ import {
   renderDiagnostic,
   summaryLine,
 } from "../lang/common/diagnostic.ts";
-import { planCommand, runCommand, scenariosCommand } from "./dandori_run.ts";
+import { buildCommand, planCommand, runCommand, scenariosCommand } from "./dandori_run.ts";
+import { DANDORI_TARGET_NAMES } from "../targets/dandori/targets.ts";
 import { type Io, readInput } from "./io.ts";
 import { stringifyJson } from "../lang/common/json.ts";
 import { type Lang, tr } from "../lang/common/text.ts";
@@ -247,6 +248,56 @@ export const DANDORI: ToolSpec = {
       ],
       examples: ["dandori plan examples/orders/orders.flow --format text"],
       run: ({ args, flags, io, lang }) => planCommand(args[0], flags.format !== "text", io, lang),
+    }),
+    command({
+      name: "build",
+      summary: tr(
+        "write a target's files: a workflow for a platform, built from the flow's plan",
+        "出力先のファイルを書く(プラットフォームのワークフローを、フローの計画から作る)",
+      ),
+      args: { placeholder: "<file.flow>", min: 1, max: 1, help: tr("the flow", "フロー") },
+      flags: [
+        {
+          name: "target",
+          value: "target",
+          required: true,
+          choices: DANDORI_TARGET_NAMES,
+          help: tr("what to write", "書くもの"),
+        },
+        {
+          name: "out",
+          value: "dir",
+          help: tr(
+            "the directory to write into (default: the current one)",
+            "書き込むディレクトリ(既定は今のディレクトリ)",
+          ),
+        },
+      ],
+      exits: [
+        {
+          code: 0,
+          meaning: tr(
+            "the files were written; their paths are on stderr",
+            "ファイルを書いた(パスを標準エラーに出す)",
+          ),
+        },
+        {
+          code: 1,
+          meaning: tr(
+            "the flow has errors or the platform cannot run it (E040, E050); nothing was written",
+            "フローにエラーがある、またはプラットフォームで走らせられない(E040、E050)。何も書いていない",
+          ),
+        },
+        {
+          code: 2,
+          meaning: tr(
+            "the flow uses what this dandori cannot read (E018), a usage error, or an internal error",
+            "この dandori で読めないものを使うフロー(E018)、使い方の誤り、または内部の異常",
+          ),
+        },
+      ],
+      examples: ["dandori build examples/orders/orders.flow --target <target> --out /tmp/orders"],
+      run: ({ args, flags, io, lang }) => buildCommand(args[0], flags.target, flags.out ?? ".", io, lang),
     }),
     command({
       name: "explain",

@@ -26,7 +26,10 @@ import { timestampMs } from "../lang/dandori/rules.ts";
 import { generatedJson, generateFlowScenarios, MAX_TRIES } from "../lang/dandori/scenarios.ts";
 import type { Value } from "../lang/dandori/values.ts";
 import type { ViewName } from "../lang/dandori/views.ts";
-import { type Io, readInput } from "./io.ts";
+import { type Io, readInput, writeFile } from "./io.ts";
+import { createHash } from "node:crypto";
+import { VERSION } from "../lang/common/version.ts";
+import { buildFlow } from "../targets/dandori/targets.ts";
 
 /** A flow read once and checked, with its plan. */
 export interface LoadedFlow {
@@ -45,11 +48,16 @@ export function loadFlow(path: string, commandName: string, io: Io, lang: Lang):
     io.stderr(`dandori ${commandName}: ${input.error[lang]}\n`);
     return 1;
   }
+  return loadFlowBytes(path, input.bytes, io, lang);
+}
+
+/** Checks a flow's bytes once read, as `loadFlow` does. */
+function loadFlowBytes(path: string, bytes: Uint8Array, io: Io, lang: Lang): LoadedFlow | number {
   const read = (p: string) => {
     const r = readInput(io, p);
     return "bytes" in r ? r.bytes : null;
   };
-  const result = checkFlowBytes(path, input.bytes, { read });
+  const result = checkFlowBytes(path, bytes, { read });
   if (result.checked === null) {
     io.stderr(result.diagnostics.map((d) => renderDiagnostic(d, lang)).join(""));
     io.stderr(`${summaryLine(path, result.diagnostics.map((d) => d.severity), lang)}\n`);
@@ -157,11 +165,43 @@ export function scenariosCommand(path: string, out: string | undefined, io: Io, 
   }
   const stem = (path.split("/").pop() ?? path).replace(/\.flow$/, "");
   const target = `${out.replace(/\/$/, "")}/${stem}.scenarios.json`;
-  const failed = io.writeFile(target, text);
+  const failed = writeFile(io, target, text);
   if (failed !== null) {
     io.stderr(`dandori scenarios: ${failed[lang]}\n`);
     return 1;
   }
   io.stderr(`${target}\n`);
+  return 0;
+}
+
+/** `dandori build`: a target's files for a flow, all of them or none (the flow read once). */
+export function buildCommand(path: string, target: string, out: string, io: Io, lang: Lang): number {
+  const input = readInput(io, path);
+  if ("error" in input) {
+    io.stderr(`dandori build: ${input.error[lang]}\n`);
+    return 1;
+  }
+  const flow = loadFlowBytes(path, input.bytes, io, lang);
+  if (typeof flow === "number") return flow;
+  const sha = createHash("sha256").update(input.bytes).digest("hex").slice(0, 16);
+  const origin = {
+    file: path.split("/").pop() ?? path,
+    text: new TextDecoder().decode(input.bytes),
+    sha,
+    version: VERSION,
+  };
+  const result = buildFlow(flow.plan, target, origin);
+  if ("diagnostics" in result) {
+    io.stderr(result.diagnostics.map((d) => renderDiagnostic(d, lang)).join(""));
+    io.stderr(`${summaryLine(path, result.diagnostics.map((d) => d.severity), lang)}\n`);
+    return 1;
+  }
+  const files = new Map([...result.files].map(([name, text]) => [`${out.replace(/\/$/, "")}/${name}`, text]));
+  const failed = io.writeFiles(files);
+  if (failed !== null) {
+    io.stderr(`dandori build: ${failed[lang]}\n`);
+    return 1;
+  }
+  for (const p of files.keys()) io.stderr(`${p}\n`);
   return 0;
 }

@@ -14,10 +14,17 @@ export interface Io {
   stdout(text: string): void;
   stderr(text: string): void;
   /**
-   * Writes a whole file, creating its directory, through a temporary file renamed into place so
-   * a reader never sees half of it; returns why it could not, or null.
+   * Writes files (path → text), creating their directories: each goes to a temporary file of a
+   * random name created exclusively beside it, and only when every one is written are they renamed
+   * into place, so a reader never sees half of a file and a build that fails writes none. A file
+   * that is replaced keeps its mode. Returns why it could not, or null.
    */
-  writeFile(path: string, text: string): Text | null;
+  writeFiles(files: ReadonlyMap<string, string>): Text | null;
+}
+
+/** Writes one whole file as `writeFiles` does. */
+export function writeFile(io: Io, path: string, text: string): Text | null {
+  return io.writeFiles(new Map([[path, text]]));
 }
 
 /** The real process: Deno's environment, file system and streams. */
@@ -28,27 +35,82 @@ export function denoIo(): Io {
     readFile: (path) => Deno.readFileSync(path),
     stdout: (text) => writeAll(Deno.stdout, encoder.encode(text)),
     stderr: (text) => writeAll(Deno.stderr, encoder.encode(text)),
-    writeFile: (path, text) => {
-      const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : ".";
-      const temp = `${path}.tmp-${Deno.pid}`;
-      try {
-        Deno.mkdirSync(dir, { recursive: true });
-        Deno.writeTextFileSync(temp, text);
-        Deno.renameSync(temp, path);
-        return null;
-      } catch (e) {
-        try {
-          Deno.removeSync(temp);
-        } catch {
-          // Nothing was written, or it is gone already.
-        }
-        return whyUnwritable(path, e);
-      }
-    },
+    writeFiles: (files) => writeAllOrNone(files),
   };
 }
 
+/** A name beside `path` no other writer uses: `.<name>.<random>.tmp`. */
+function tempBeside(path: string): string {
+  const cut = path.lastIndexOf("/");
+  const random = crypto.getRandomValues(new Uint8Array(8)).reduce(
+    (s, b) => s + b.toString(16).padStart(2, "0"),
+    "",
+  );
+  return `${path.slice(0, cut + 1)}.${path.slice(cut + 1)}.${random}.tmp`;
+}
+
+function writeAllOrNone(files: ReadonlyMap<string, string>): Text | null {
+  const written: [string, string][] = [];
+  let failed: Text | null = null;
+  for (const [path, text] of files) {
+    const temp = tempBeside(path);
+    try {
+      if (isDirectory(path)) throw new Deno.errors.IsADirectory(path);
+      const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : ".";
+      Deno.mkdirSync(dir, { recursive: true });
+      // createNew opens exclusively: a name planted beforehand (a symlink too) is never written through.
+      Deno.writeTextFileSync(temp, text, { createNew: true, mode: 0o644 });
+      written.push([temp, path]);
+      const old = modeOf(path);
+      if (old !== null) Deno.chmodSync(temp, old);
+    } catch (e) {
+      failed = whyUnwritable(path, e);
+      break;
+    }
+  }
+  if (failed === null) {
+    for (const [temp, path] of written) {
+      try {
+        Deno.renameSync(temp, path);
+      } catch (e) {
+        failed ??= whyUnwritable(path, e);
+      }
+    }
+  }
+  if (failed !== null) {
+    for (const [temp] of written) {
+      try {
+        Deno.removeSync(temp);
+      } catch {
+        // Renamed into place before the failure, or gone already.
+      }
+    }
+  }
+  return failed;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return Deno.lstatSync(path).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
+/** The permission bits of an existing regular file, or null (none there, or not a plain file). */
+function modeOf(path: string): number | null {
+  try {
+    const info = Deno.lstatSync(path);
+    return info.isFile && info.mode !== null ? info.mode & 0o7777 : null;
+  } catch {
+    return null;
+  }
+}
+
 function whyUnwritable(path: string, e: unknown): Text {
+  if (e instanceof Deno.errors.IsADirectory) {
+    return tr(`${path}: is a directory`, `${path}: ディレクトリです`);
+  }
   if (e instanceof Deno.errors.PermissionDenied) {
     return tr(`${path}: permission denied`, `${path}: 書く権限がありません`);
   }

@@ -37,8 +37,8 @@ export function runCli(
     },
     stdout: (t) => stdout += t,
     stderr: (t) => stderr += t,
-    writeFile: (path, text) => {
-      written[path] = text;
+    writeFiles: (files) => {
+      for (const [path, text] of files) written[path] = text;
       return null;
     },
   };

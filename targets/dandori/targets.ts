@@ -1,0 +1,20 @@
+/**
+ * Every target of `dandori build`, as records: the command table reads their names for
+ * `--target`, and a build looks its target up here by name.
+ * @module
+ */
+
+import { findOne } from "../../lang/common/assert.ts";
+import type { Plan } from "../../lang/dandori/plan.ts";
+import { buildFlowTarget, type DandoriTarget, type FlowBuildResult, type FlowOrigin } from "./target.ts";
+
+/** The targets, in the order `--help` lists them. */
+export const DANDORI_TARGETS: readonly DandoriTarget[] = [];
+
+/** The names `--target` accepts. */
+export const DANDORI_TARGET_NAMES: readonly string[] = DANDORI_TARGETS.map((t) => t.name);
+
+/** Builds the target of a name: its check, then its files. */
+export function buildFlow(plan: Plan, name: string, origin: FlowOrigin): FlowBuildResult {
+  return buildFlowTarget(findOne(DANDORI_TARGETS, (t) => t.name === name, `target ${name}`), plan, origin);
+}
