@@ -269,14 +269,14 @@ export function checkChildren(
       );
       continue;
     }
-    const bytes = env.read(path);
-    if (bytes === null) {
+    const bytes = env.read(path, m.file);
+    if (!(bytes instanceof Uint8Array)) {
       r.error(
         "E015",
         at,
         tr(
-          `the child flow "${t.child.path}" cannot be read: there is no such file`,
-          `子のフロー "${t.child.path}" を読めません。ファイルがありません`,
+          `the child flow "${t.child.path}" cannot be read: ${bytes.unreadable.en}`,
+          `子のフロー "${t.child.path}" を読めません。${bytes.unreadable.ja}`,
         ),
         {
           notes: [

@@ -6,6 +6,7 @@
  * @module
  */
 
+import type { FileRead } from "./env.ts";
 import { dirname, join, normalize } from "node:path";
 import { unreachable } from "../common/assert.ts";
 import type { Reporter } from "../common/reporter.ts";
@@ -32,7 +33,7 @@ import { unitOf } from "./units.ts";
 export interface ResolveEnv {
   readonly file: string;
   /** The bytes of a file, by a path already made relative to the working directory; null when unreadable. */
-  readonly read: (path: string) => Uint8Array | null;
+  readonly read: (path: string, from: string) => FileRead;
 }
 
 /** A path written in a flow, made relative to the directory of the flow (1.9, 1.16). */
@@ -192,14 +193,14 @@ class Resolver {
         );
       }
       const path = besideFlow(this.env.file, u.path.text);
-      const bytes = this.env.read(path);
-      if (bytes === null) {
+      const bytes = this.env.read(path, this.env.file);
+      if (!(bytes instanceof Uint8Array)) {
         this.r.error(
           "E005",
           u.path,
           tr(
-            `the book "${u.path.text}" cannot be read: there is no such file`,
-            `帳簿 "${u.path.text}" を読めません。ファイルがありません`,
+            `the book "${u.path.text}" cannot be read: ${bytes.unreadable.en}`,
+            `帳簿 "${u.path.text}" を読めません。${bytes.unreadable.ja}`,
           ),
           { notes: [tr(`looked for ${path}`, `${path} を探しました`)], hint: pathHint() },
         );

@@ -5,6 +5,7 @@
  * the stop rules; every file of tests/ parses in under 50 ms.
  */
 
+import { NO_SUCH_FILE } from "../../lang/dandori/env.ts";
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { Reporter } from "../../lang/common/reporter.ts";
 import type { DandoriCode } from "../../lang/dandori/codes.ts";
@@ -164,13 +165,13 @@ Deno.test("a refusal-only handler takes only the refusals' states; one joined wi
 
 Deno.test("a syntax error stops before names; a name error stops before the checks along the flow", () => {
   const syntax = checkFlow("a.flow", "workflow a v1\nflow\n  wiat 3 days\n  let x = nope\n", {
-    read: () => null,
+    read: () => NO_SUCH_FILE,
   });
   deepStrictEqual(syntax.diagnostics.map((d) => d.code), ["E001"]);
   const names = checkFlow(
     "b.flow",
     "workflow b v1\ntask t(x: int range >=1 <=3)\nflow\n  t(x: 9)\n  let y = nope\n",
-    { read: () => null },
+    { read: () => NO_SUCH_FILE },
   );
   deepStrictEqual(names.diagnostics.map((d) => d.code), ["E002"], "E014 of line 4 must wait");
 });

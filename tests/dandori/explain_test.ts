@@ -5,6 +5,7 @@
  * (`docs/dandori-codes.md`, `docs/dandori-codes.ja.md`).
  */
 
+import { NO_SUCH_FILE } from "../../lang/dandori/env.ts";
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { checkFlow } from "../../lang/dandori/check.ts";
 import { CODES, NOT_CHECKED } from "../../lang/dandori/codes.ts";
@@ -97,7 +98,7 @@ Deno.test("every example reproduces its code, with the files it reads", () => {
   for (const c of CODES) {
     const files = c.files;
     const result = checkFlow("example.flow", c.example, {
-      read: (p) => p in files ? encoder.encode(files[p]) : null,
+      read: (p) => p in files ? encoder.encode(files[p]) : NO_SUCH_FILE,
     });
     const codes = result.diagnostics.map((d) => d.code);
     ok(codes.includes(c.code), `${c.code}: the example reports ${codes.join(" ") || "nothing"}`);

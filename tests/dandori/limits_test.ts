@@ -5,6 +5,7 @@
  * limit when it changes; the E023 texts are pinned in both languages.
  */
 
+import { NO_SUCH_FILE } from "../../lang/dandori/env.ts";
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { MAX_LOOP_ROUNDS, MAX_STATES } from "../../lang/dandori/limits.ts";
 import { checkFlow } from "../../lang/dandori/check.ts";
@@ -77,7 +78,7 @@ function chainFlow(n: number): string {
 
 function codes(text: string): string[] {
   const result = checkFlow("lines.flow", text, {
-    read: (p) => p === "books/stock.book" ? new TextEncoder().encode(STOCK) : null,
+    read: (p) => p === "books/stock.book" ? new TextEncoder().encode(STOCK) : NO_SUCH_FILE,
   });
   return result.diagnostics.map((d) => `${d.code}:${d.line}`);
 }
