@@ -57,7 +57,10 @@ Deno.test("every console block's chobo command prints the lines shown, in order"
 });
 
 Deno.test("relative links in README and docs/ resolve, and their anchors name headings", () => {
-  ok(pages().includes("docs/design/chobo.md") && pages().includes("docs/design/dandori.md"), "the design pages");
+  ok(
+    pages().includes("docs/design/chobo.md") && pages().includes("docs/design/dandori.md"),
+    "the design pages",
+  );
   for (const page of pages()) {
     const text = Deno.readTextFileSync(ROOT + page);
     for (const m of text.matchAll(/\]\(([^)#\s]*)(?:#([^)]*))?\)/g)) {
