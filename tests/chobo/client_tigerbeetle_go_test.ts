@@ -1,5 +1,5 @@
 /**
- * `tigerbeetle-go` (seed chobo 4.2, 4.3): every test and example book's client (and the bounds
+ * `tigerbeetle-go` (docs/targets.md#tigerbeetle): every test and example book's client (and the bounds
  * book of tests/chobo/fixtures/tigerbeetle-go) is gofmt-clean and passes go vet, carries the runtime file
  * but for its package clause, and is the same bytes twice; the runtime's white-box tests pass
  * (4.2's result table, accounts and openings that changed); and for every operation of every
@@ -124,7 +124,10 @@ async function tidy(dir: string): Promise<void> {
   strictEqual(Deno.readTextFileSync(`${dir}/go.mod`), GO_MOD);
 }
 
-/** Every example and test book, and the bounds book (every kind of bound of seed 4.2's table). */
+/**
+ * Every example and test book, and the bounds book (every kind of bound of
+ * docs/targets.md#one-move-up-to-6-transfers).
+ */
 function bookPaths(): string[] {
   const paths: string[] = [];
   const walk = (dir: string) => {
