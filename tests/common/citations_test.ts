@@ -29,6 +29,7 @@ const CITATIONS: readonly RegExp[] = [
   /\b[Dd]esign [0-9]/,
   /\b[Cc]hapter [0-9]/,
   /design, chapter/,
+  /\b[0-9]\.[0-9]+'s (table|records?|rows?|cells|order|role)\b/,
   /設計文?書/,
 ];
 /** The design documents' own path: only `READS_THE_DOCUMENT` may name it. */
