@@ -1,5 +1,5 @@
 /**
- * dandori's commands: the table `--help` and parsing read (seed dandori 0.3 「コマンドの表」),
+ * dandori's commands: the table `--help` and parsing read (docs/design/dandori.md#commands),
  * and what each command does. `cli.ts` lists `DANDORI` beside chobo's table.
  * @module
  */

@@ -1,6 +1,6 @@
 /**
- * `chobo doc` (seed chobo 7): the page accountants and operators read to approve a book — its
- * accounts, the flow between them, every transfer's refusals with the operations that reach them,
+ * `chobo doc` (docs/design/chobo.md#the-page): the page accountants and operators read to approve a book —
+ * its accounts, the flow between them, every transfer's refusals with the operations that reach them,
  * and every generated scenario stepped through with balances. `buildPage` gathers it (every number
  * in its unit's scale); `pageMarkdown` writes it with Mermaid charts; `draw.ts` writes the HTML.
  * @module
@@ -334,7 +334,7 @@ export function buildPage(book: Book, warnings: readonly Diagnostic[], lang: Lan
   };
 }
 
-/** The Mermaid `flowchart LR` of the flow between accounts (seed 7's form). */
+/** The Mermaid `flowchart LR` of the flow between accounts. */
 export function flowchart(page: Page): string {
   const lines = ["flowchart LR"];
   for (const a of page.accounts) {

@@ -1,5 +1,5 @@
 /**
- * Resolution of a flow's declarations (seed dandori 1.2–1.4, 1.16, 2.7): names bound, types and
+ * Resolution of a flow's declarations (docs/design/dandori.md#declarations): names bound, types and
  * ranges read, books read through the port, tasks and cases checked against what they call and
  * follow (tasks in tasks.ts). Reports E002–E008 and E016; the statements are typed afterwards
  * (typing.ts).
@@ -36,7 +36,7 @@ export interface ResolveEnv {
   readonly read: (path: string, from: string) => FileRead;
 }
 
-/** A path written in a flow, made relative to the directory of the flow (1.9, 1.16). */
+/** A path written in a flow, made relative to the directory of the flow. */
 export function besideFlow(file: string, path: string): string {
   return normalize(join(dirname(file), path));
 }
@@ -235,7 +235,9 @@ class Resolver {
     }
   }
 
-  /** Names of records and enums, and the hold records of every book (2.7). */
+  /**
+   * Names of records and enums, and the hold records of every book (docs/design/dandori.md#holds-of-a-book).
+   */
   private declareTypes(): void {
     for (const [bookName, book] of this.books) {
       for (const t of book.transfers) {
@@ -305,7 +307,7 @@ class Resolver {
     this.records.set(rec.name.text, { name: rec.name.text, fields, line: rec.line });
   }
 
-  /** E003 for a record that contains itself, directly or through others (1.2). */
+  /** E003 for a record that contains itself, directly or through others (docs/design/dandori.md#types). */
   private selfContaining(): void {
     const reach = (t: Ty): string[] =>
       t.kind === "record"
@@ -467,7 +469,7 @@ class Resolver {
   }
 
   // -------------------------------------------------------------------------------------------
-  // Cases (2.7)
+  // Cases (docs/design/dandori.md#cases)
 
   private caseDef(c: CaseAst): CaseDef | null {
     const name = c.follows.map((w) => w.text).join(".");

@@ -1,5 +1,5 @@
 /**
- * The case analysis's limits (seed dandori 2.1; `MAX_STATES`, `MAX_LOOP_ROUNDS`): a flow that
+ * The case analysis's limits (docs/design/dandori.md#cases; `MAX_STATES`, `MAX_LOOP_ROUNDS`): a flow that
  * reaches one gets E023 where the analysis gave up, instead of passing unfollowed; the same flow
  * one step below the limit passes clean. The flows are built from the limits, so they stay at the
  * limit when it changes; the E023 texts are pinned in both languages.

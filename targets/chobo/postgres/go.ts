@@ -1,5 +1,5 @@
 /**
- * `chobo build --target postgres-go` (seed chobo 4.3, docs/targets.md): a Go package that calls the
+ * `chobo build --target postgres-go` (docs/targets.md#postgresql-clients): a Go package that calls the
  * SQL functions of `--target postgres` — `<package>/book.go` with the book's types and methods,
  * and `<package>/runtime.go`, the shared runtime (`runtime/runtime.go`) with its package clause
  * changed. The output is gofmt'd as written, and the statements are those of `calls.ts`.

@@ -1,6 +1,6 @@
 /**
- * `chobo build --target postgres-python` (seed chobo 4.3): one file `<book>.py` that calls the
- * book's SQL functions — a class per transfer, the balances, `expire()` and `postgres(conn,
+ * `chobo build --target postgres-python` (docs/targets.md#postgresql-clients): one file `<book>.py` that
+ * calls the book's SQL functions — a class per transfer, the balances, `expire()` and `postgres(conn,
  * tenant="")`, then the runtime every book shares, copied byte for byte after a line
  * `# chobo runtime`. The statements are `calls.ts`'s with `%s` for `$1 …`, so the client sends
  * exactly what `chobo run --show postgres` prints; `mypy --strict` passes on every file.

@@ -1,6 +1,6 @@
 /**
- * `chobo build --target postgres` (seed chobo 4.1): one idempotent SQL file per book — a schema,
- * the tables `accounts`, `holds`, `keys`, `entries`, the bound CHECKs, and one function per
+ * `chobo build --target postgres` (docs/design/chobo.md#postgresql): one idempotent SQL file per book — a
+ * schema, the tables `accounts`, `holds`, `keys`, `entries`, the bound CHECKs, and one function per
  * transfer and operation that keeps every bound in one write.
  *
  * Every operation locks rows in one order (its key or hold row first, then accounts by id), checks
@@ -239,7 +239,10 @@ function keySql(t: Transfer): string {
   return `json_build_array(${t.key.map((k) => ident(paramName(k))).join(", ")})::text`;
 }
 
-/** Validates amount arguments: an amount is 0 … 2⁶³ − 1 (seed 1.5); anything else is a failure. */
+/**
+ * Validates amount arguments: an amount is 0 … 2⁶³ − 1 (docs/design/chobo.md#units-and-amounts); anything
+ * else is a failure.
+ */
 function amountChecks(t: Transfer, optional: boolean): string {
   return t.params.filter((p) => p.type.kind === "amount").map((p) => {
     const v = ident(paramName(p.name));
@@ -426,7 +429,10 @@ end $$;
 `;
 }
 
-/** `post` and `void` of a pending transfer (seed 2.4): the hold row first, then its accounts. */
+/**
+ * `post` and `void` of a pending transfer (docs/design/chobo.md#holds): the hold row first, then its
+ * accounts.
+ */
 function postOrVoid(s: string, book: Book, t: Transfer, op: "post" | "void"): string {
   const hash = definitionHash(t);
   const amountParams = t.params.filter((p) => p.type.kind === "amount");

@@ -1,6 +1,6 @@
 /**
- * `chobo build --target postgres-typescript` (seed chobo 4.3): one file `<book>.ts` that calls the
- * book's SQL functions — the book's types and members, then the runtime every book shares,
+ * `chobo build --target postgres-typescript` (docs/targets.md#postgresql-clients): one file `<book>.ts` that
+ * calls the book's SQL functions — the book's types and members, then the runtime every book shares,
  * copied byte for byte after a line `// chobo runtime`. The statements come from `calls.ts`, so
  * the client sends exactly what `chobo run --show postgres` prints.
  * @module

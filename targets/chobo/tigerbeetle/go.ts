@@ -1,5 +1,5 @@
 /**
- * `chobo build --target tigerbeetle-go` (seed chobo 4.2, 4.3, docs/targets.md): a Go package that
+ * `chobo build --target tigerbeetle-go` (docs/targets.md#tigerbeetle): a Go package that
  * builds each operation's chain and sends it to TigerBeetle — `<package>/book.go` with the book's
  * types, methods and the table of its definition, and `<package>/runtime.go`, the shared runtime
  * (`runtime/runtime.go`) with its package clause changed. The surface is that of `postgres-go`

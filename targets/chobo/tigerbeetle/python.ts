@@ -1,5 +1,5 @@
 /**
- * `chobo build --target tigerbeetle-python` (seed chobo 4.2, 4.3): one file `<book>.py` that
+ * `chobo build --target tigerbeetle-python` (docs/targets.md#tigerbeetle): one file `<book>.py` that
  * builds each operation's TigerBeetle chain and sends it through the official client
  * (`tigerbeetle.ClientSync` of tigerbeetle 0.17.9) — a class per transfer, the balances and
  * `tigerbeetle(client, tenant="")`, the book's definition as data, then the runtime every book

@@ -1,14 +1,14 @@
 /**
- * `chobo build --target tigerbeetle-typescript` (seed chobo 4.2, 4.3): one file `<book>.ts` with the
+ * `chobo build --target tigerbeetle-typescript` (docs/targets.md#tigerbeetle): one file `<book>.ts` with the
  * surface of the PostgreSQL client (`postgres-typescript`) on TigerBeetle — the book's types and
  * members, the book's definition as data, then the runtime every book shares, copied byte for
- * byte after a line `// chobo runtime`. The runtime computes the ids of seed 4.3 and builds the
+ * byte after a line `// chobo runtime`. The runtime computes the ids of docs/targets.md#ids and builds the
  * chains of `chain.ts`, so the client sends exactly what `chobo run --show tigerbeetle` prints.
  *
  * `tigerbeetle(client, { tenant })` takes tigerbeetle-node 0.17.9's client (`createClient(…)`) or
  * anything with its `createAccounts`, `createTransfers`, `lookupAccounts` and `lookupTransfers`;
  * the file itself imports only `node:crypto`. There is no `expire()`: TigerBeetle gives expired
- * holds back by itself (seed 4.2 「有効期限」).
+ * holds back by itself (docs/design/chobo.md#time-and-expiry).
  * @module
  */
 
