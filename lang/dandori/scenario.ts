@@ -1,5 +1,5 @@
 /**
- * dandori's scenario files (5; `docs/formats.md` 「dandori scenarios」): a scenario is
+ * dandori's scenario files (docs/design/dandori.md#the-reference-interpreter; `docs/formats.md` 「dandori scenarios」): a scenario is
  * `{"name"?, "input", "now"?, "answers", "books"?, "covers"?}`, a file holds one or a list.
  * `answers` holds one answer per attempt of a call, in the order the calls happen:
  * `{"ok": <value>}`, `{"error": "<declared name>|timeout|failure", "cause"?: "…"}` or
