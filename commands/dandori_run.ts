@@ -5,6 +5,7 @@
  * @module
  */
 
+import { refusedForKeys } from "./keys.ts";
 import { type Diagnostic, renderDiagnostic, summaryLine } from "../lang/common/diagnostic.ts";
 import { stringifyJson } from "../lang/common/json.ts";
 import { type Lang, tr } from "../lang/common/text.ts";
@@ -149,15 +150,14 @@ export function runCommand(path: string, scenarioPath: string, f: RunFlags, io: 
     io.stderr(`dandori run: ${input.error[lang]}\n`);
     return 1;
   }
-  const text = new TextDecoder().decode(input.bytes);
   try {
-    const scenarios = readFlowScenarios(flow.checked, text);
+    const scenarios = readFlowScenarios(flow.checked, input.bytes);
     const runs = scenarios.map((s, i) => ({ s, run: runScenario(flow, s, i + 1, f) }));
     if (f.json) {
       const items = runs.map(({ s, run }) =>
         runJson(path, flow.plan, f.view, s, run, f.books === "computed" ? replayOf(s, run) : null)
       );
-      const single = !text.trimStart().startsWith("[");
+      const single = !new TextDecoder().decode(input.bytes).trimStart().startsWith("[");
       io.stdout(stringifyJson(single ? items[0] : items, 2) + "\n");
     } else {
       io.stdout(runs.map(({ s, run }) => runText(path, flow.plan, f.view, s, run, lang)).join("\n"));
@@ -210,6 +210,7 @@ export function buildCommand(path: string, target: string, out: string, io: Io, 
   }
   const flow = loadFlowBytes(path, input.bytes, io, lang);
   if (typeof flow === "number") return flow;
+  if (refusedForKeys("dandori build", path, flow.diagnostics, io, lang)) return 1;
   const sha = createHash("sha256").update(input.bytes).digest("hex").slice(0, 16);
   const origin = {
     file: path.split("/").pop() ?? path,

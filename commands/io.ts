@@ -4,7 +4,9 @@
  * @module
  */
 
+import { maskText } from "../lang/common/secrets.ts";
 import { type Text, tr } from "../lang/common/text.ts";
+import { visible } from "../lang/common/visible.ts";
 
 /** What a command reads and writes. */
 export interface Io {
@@ -29,6 +31,21 @@ export interface Io {
 /** Writes one whole file as `writeFiles` does. */
 export function writeFile(io: Io, path: string, text: string): Text | null {
   return io.writeFiles(new Map([[path, text]]));
+}
+
+/**
+ * `io` as commands print through it: every key-shaped value of what goes to stdout or stderr is
+ * masked (a PEM block whole), and every character that would act on a terminal instead of showing
+ * is written as `\uXXXX` (lang/common/visible.ts). A command's output is for people and for
+ * programs reading JSON, and both read the same values: inside a JSON string the escapes mean
+ * the same characters. Files are written as they are: what a build writes is checked before.
+ */
+export function shownIo(io: Io): Io {
+  return {
+    ...io,
+    stdout: (text) => io.stdout(visible(maskText(text))),
+    stderr: (text) => io.stderr(visible(maskText(text))),
+  };
 }
 
 /** The real process: Deno's environment, file system and streams. */

@@ -72,10 +72,10 @@ export function operationsOf(t: Transfer): readonly OpName[] {
 }
 
 /**
- * Reads a scenario file (one scenario or an array) against a book; throws `ScenarioError` with
+ * Reads a scenario file (one scenario or an array; bytes are read as UTF-8) against a book; throws `ScenarioError` with
  * the scenario and step position when anything does not fit.
  */
-export function readScenarios(book: Book, text: string): Scenario[] {
+export function readScenarios(book: Book, text: string | Uint8Array): Scenario[] {
   let json: Json;
   try {
     json = parseJson(text);
@@ -83,8 +83,8 @@ export function readScenarios(book: Book, text: string): Scenario[] {
     if (!(e instanceof JsonError)) throw e;
     throw new ScenarioError(
       tr(
-        `not JSON at ${e.line}:${e.col}: ${e.message}`,
-        `${e.line}:${e.col} が JSON として読めません: ${e.message}`,
+        `not JSON at ${e.line}:${e.col}: ${e.text.en}`,
+        `${e.line}:${e.col} が JSON として読めません: ${e.text.ja}`,
       ),
     );
   }

@@ -462,7 +462,8 @@ async function playScript(
   Deno.writeTextFileSync(script, stringifyJson({ modules: paths, runs }));
   const run = await python([PLAYER, script]);
   ok(run.ok, run.stderr);
-  const out = parseJson(run.stdout) as unknown as { runs: { calls: Played[] }[] };
+  // structuredClone makes the codec's prototype-less objects plain ones, as the expected requests are.
+  const out = structuredClone(parseJson(run.stdout)) as unknown as { runs: { calls: Played[] }[] };
   strictEqual(out.runs.length, runs.length);
   return out.runs.map((r) => r.calls);
 }

@@ -22,6 +22,7 @@ import {
 } from "../go_names.ts";
 import { balanceStatement, callSql, expireStatement, statusStatement } from "./calls.ts";
 import { GO_RUNTIME } from "./runtimes.ts";
+import { sourceLine } from "../target.ts";
 
 /** The runtime every book's package shares, copied but for its package clause. */
 export const GO_RUNTIME_URL: URL = new URL("./runtime/runtime.go", import.meta.url);
@@ -188,7 +189,7 @@ function bookGo(book: Book, pkg: string, origin: { file: string; sha: string; ve
   const parts: string[] = [];
   parts.push(
     header(origin.version) +
-      `// Source: ${origin.file} (book ${book.name} v${book.version}, sha256:${origin.sha})\n\n` +
+      `// ${sourceLine(book, origin)}\n\n` +
       `// ${
         described(
           `Package ${pkg} calls the PostgreSQL functions of the chobo book ${book.name} v${book.version}`,

@@ -25,6 +25,7 @@ import {
 } from "../go_names.ts";
 import { chainLength, MAX_CHAIN } from "./chain.ts";
 import { GO_RUNTIME } from "./runtimes.ts";
+import { sourceLine } from "../target.ts";
 
 /** The runtime every book's package shares, copied but for its package clause. */
 export const TB_GO_RUNTIME_URL: URL = new URL("./runtime/runtime.go", import.meta.url);
@@ -271,7 +272,7 @@ function bookGo(book: Book, pkg: string, origin: { file: string; sha: string; ve
   const parts: string[] = [];
   parts.push(
     header(origin.version) +
-      `// Source: ${origin.file} (book ${book.name} v${book.version}, sha256:${origin.sha})\n\n` +
+      `// ${sourceLine(book, origin)}\n\n` +
       `// ${
         described(
           `Package ${pkg} sends the chobo book ${book.name} v${book.version} to TigerBeetle`,
