@@ -14,6 +14,7 @@ import { diffBooks } from "./diff.ts";
 import { searchChecks } from "./lints.ts";
 import { type OpRefusals, refusalsOf } from "./refusals.ts";
 import { resolveBook } from "./resolve.ts";
+import { Search } from "./search.ts";
 import { type BookAst, parseBook } from "./syntax.ts";
 
 /** What checking one file found: its diagnostics in reading order, and the book when it has no error. */
@@ -47,19 +48,21 @@ export function checkBook(file: string, text: string, options: CheckOptions = {}
   const r = new Reporter<ChoboCode>(file, text);
   const ast = parseBook(text, r);
   const book = r.hasErrors() ? null : resolveBook(ast, r);
-  if (book !== null) {
+  // One search for the checks that need calls and the report, so the book's budget covers both.
+  const search = book === null ? null : new Search(book);
+  if (book !== null && search !== null) {
     if (options.base !== undefined) diffBooks(options.base, book, r);
     unusedDeclarations(ast, book, r);
     idleBounds(book, r);
-    if (!r.hasErrors()) searchChecks(book, r);
+    if (!r.hasErrors()) searchChecks(search, r);
   }
   reportKeyShapedValues(text, r, BOOK);
-  const ok = book !== null && !r.hasErrors();
+  const ok = book !== null && search !== null && !r.hasErrors();
   return {
     file,
     diagnostics: sortDiagnostics(r.diagnostics),
     book: ok ? book : null,
-    report: ok ? refusalsOf(book) : null,
+    report: ok ? refusalsOf(book, search) : null,
   };
 }
 

@@ -189,6 +189,11 @@ export class Ledger {
     );
   }
 
+  /** How many rows `clone` copies: accounts, holds and keys. */
+  get size(): number {
+    return this.balances_.size + this.holds_.size + this.keys.size;
+  }
+
   /** Seconds since the scenario began. */
   get now(): bigint {
     return this.now_;

@@ -10,7 +10,17 @@ import { tr } from "../common/text.ts";
 import type { ChoboCode } from "./codes.ts";
 import { isRefused, type Outcome } from "./interp.ts";
 import type { Account, Book, Move, Transfer } from "./model.ts";
-import { amountChoices, feed, lastOutcome, makeDone, planFor, play, Symbols } from "./search.ts";
+import {
+  amountChoices,
+  feed,
+  lastOutcome,
+  makeDone,
+  planFor,
+  play,
+  Run,
+  type Search,
+  Symbols,
+} from "./search.ts";
 import { operationLines, quantityText } from "./words.ts";
 
 /** `shop_sales(shop)`: an account as a move names it, with the transfer's parameter names. */
@@ -27,12 +37,16 @@ function opOf(t: Transfer): "do" | "hold" {
   return t.pending === null ? "do" : "hold";
 }
 
-/** Runs every check of this module on a book that resolved without errors. */
-export function searchChecks(book: Book, r: Reporter<ChoboCode>): void {
+/**
+ * Runs every check of this module on a book that resolved without errors, spending `search`'s budget:
+ * what it has not confirmed when the budget is spent is not reported (the report says the limit).
+ */
+export function searchChecks(search: Search, r: Reporter<ChoboCode>): void {
+  const book = search.book;
   sameAccountMoves(book, r);
-  onlyFilling(book, r);
+  onlyFilling(search, r);
   alwaysRefused(book, r);
-  moveOrder(book, r);
+  moveOrder(search, r);
 }
 
 /** E012: a move whose source and target are the same account, parameters and all. */
@@ -67,16 +81,28 @@ function moves(book: Book): Move[] {
   return book.transfers.flatMap((t) => t.moves);
 }
 
+/** The account kinds some move takes from, and those some move puts into. */
+function movedKinds(book: Book): { from: Set<Account>; to: Set<Account> } {
+  const from = new Set<Account>();
+  const to = new Set<Account>();
+  for (const m of moves(book)) {
+    from.add(m.from.account);
+    to.add(m.to.account);
+  }
+  return { from, to };
+}
+
 /** W101: an inside account that transfers put into and none takes from. */
-function onlyFilling(book: Book, r: Reporter<ChoboCode>): void {
-  const all = moves(book);
+function onlyFilling(search: Search, r: Reporter<ChoboCode>): void {
+  const book = search.book;
+  const moved = movedKinds(book);
   for (const a of book.accounts) {
-    if (a.outside || all.some((m) => m.from.account === a)) continue;
+    if (a.outside || moved.from.has(a) || !moved.to.has(a)) continue;
     const filler = book.transfers.find((t) => t.moves.some((m) => m.to.account === a));
     if (filler === undefined) continue;
-    const acts = makeDone(book, [], filler, opOf(filler), new Symbols());
-    if (acts === null) continue;
-    const played = play(book, acts);
+    const run = makeDone(search, Run.start(book), filler, opOf(filler), new Symbols());
+    if (run === null) continue;
+    const played = play(book, run.acts);
     const grew = played.ledger.accounts().some((x) =>
       x.id.account === a.name && (x.balance.posted > 0n || x.balance.heldIn > 0n)
     );
@@ -101,11 +127,10 @@ function onlyFilling(book: Book, r: Reporter<ChoboCode>): void {
 
 /** W102: a transfer that takes from an account with a lower bound of 0 or more that nothing fills. */
 function alwaysRefused(book: Book, r: Reporter<ChoboCode>): void {
-  const all = moves(book);
+  const filled = movedKinds(book).to;
   for (const t of book.transfers) {
     const m = t.moves.find((m) =>
-      m.from.account.lower !== null && m.from.account.lower.value >= 0n &&
-      !all.some((n) => n.to.account === m.from.account)
+      m.from.account.lower !== null && m.from.account.lower.value >= 0n && !filled.has(m.from.account)
     );
     if (m === undefined) continue;
     const a = m.from.account;
@@ -146,69 +171,129 @@ function net(t: Transfer, ref: Move["from"], amounts: ReadonlyMap<string, bigint
   return sum;
 }
 
+/** The key of an account as a move names it: its kind and the transfer's parameter names. */
+function refKey(ref: Move["from"]): string {
+  return JSON.stringify([ref.account.name, ...ref.args]);
+}
+
+/** The first move (0-based, in written order) that names each account on one side. */
+function firstOn(t: Transfer, side: "from" | "to"): Map<string, number> {
+  const first = new Map<string, number>();
+  t.moves.forEach((m, i) => {
+    const k = refKey(m[side]);
+    if (!first.has(k)) first.set(k, i);
+  });
+  return first;
+}
+
+/** For every move, the next later move (0-based) whose `side` names the account the move's `of` names. */
+function nextNaming(t: Transfer, side: "from" | "to", of: "from" | "to"): (number | undefined)[] {
+  const seen = new Map<string, number>();
+  const out: (number | undefined)[] = [];
+  for (let i = t.moves.length - 1; i >= 0; i--) {
+    out[i] = seen.get(refKey(t.moves[i][of]));
+    seen.set(refKey(t.moves[i][side]), i);
+  }
+  return out;
+}
+
+/** One order problem to look for: the refused move, the other move, the bound's side and account. */
+interface OrderCase {
+  readonly first: number;
+  readonly second: number;
+  readonly side: "lower" | "upper";
+  readonly ref: Move["from"];
+}
+
+/**
+ * The pairs of moves W103 and W104 look at, at most one per refused move and side, with the earliest
+ * other move: immediate, a take before a put on a lower bound and a put before a take on an upper bound
+ * (the first move is refused); in a hold, a put before a take (lower) and a take before a put (upper),
+ * where the second is refused by what the first held.
+ */
+function orderCases(t: Transfer): OrderCase[] {
+  const out: OrderCase[] = [];
+  if (t.pending === null) {
+    const nextTo = nextNaming(t, "to", "from");
+    const nextFrom = nextNaming(t, "from", "to");
+    t.moves.forEach((m, i) => {
+      const j = nextTo[i];
+      if (j !== undefined && m.from.account.lower !== null) {
+        out.push({ first: i, second: j, side: "lower", ref: m.from });
+      }
+      const k = nextFrom[i];
+      if (k !== undefined && m.to.account.upper !== null) {
+        out.push({ first: i, second: k, side: "upper", ref: m.to });
+      }
+    });
+    return out;
+  }
+  const firstTo = firstOn(t, "to");
+  const firstFrom = firstOn(t, "from");
+  t.moves.forEach((m, j) => {
+    const i = firstTo.get(refKey(m.from));
+    if (i !== undefined && i < j && m.from.account.lower !== null) {
+      out.push({ first: i, second: j, side: "lower", ref: m.from });
+    }
+    const k = firstFrom.get(refKey(m.to));
+    if (k !== undefined && k < j && m.to.account.upper !== null) {
+      out.push({ first: k, second: j, side: "upper", ref: m.to });
+    }
+  });
+  return out;
+}
+
 /**
  * W103 (immediate transfers) and W104 (holds): a bound refuses move i or j because of the order
  * of moves on one account — a take before a put on a lower bound, a put before a take on an upper
  * bound; in a hold, what one move puts in (or takes out) is held and never counts for another.
+ * Each refused move is reported once, with the earliest other move whose case is confirmed.
  */
-function moveOrder(book: Book, r: Reporter<ChoboCode>): void {
-  for (const t of book.transfers) {
+function moveOrder(search: Search, r: Reporter<ChoboCode>): void {
+  for (const t of search.book.transfers) {
     const held = t.pending !== null;
-    const reported = new Set<number>();
-    for (let i = 0; i < t.moves.length; i++) {
-      for (let j = i + 1; j < t.moves.length; j++) {
-        const [first, second] = [t.moves[i], t.moves[j]];
-        const pairs: ["lower" | "upper", Move["from"], Account][] = [];
-        if (sameRef(first.from, second.to) && first.from.account.lower !== null) {
-          pairs.push(["lower", first.from, first.from.account]);
-        }
-        if (sameRef(first.to, second.from) && first.to.account.upper !== null) {
-          pairs.push(["upper", first.to, first.to.account]);
-        }
-        if (held && sameRef(first.to, second.from) && second.from.account.lower !== null) {
-          pairs.push(["lower", first.to, first.to.account]);
-        }
-        if (held && sameRef(first.from, second.to) && second.to.account.upper !== null) {
-          pairs.push(["upper", first.from, first.from.account]);
-        }
-        for (const [side, ref, account] of pairs) {
-          // Immediate: the first move is refused; a hold: the second, by what the first held.
-          const refused = held ? second : first;
-          const bounded = held ? (side === "lower" ? second.from : second.to) : ref;
-          if (reported.has(refused.index) || !sameRef(bounded, ref)) continue;
-          const found = findOrderRefusal(book, t, refused.index, side, ref, account, held);
-          if (found === null) continue;
-          reported.add(refused.index);
-          report(r, t, first.index, second.index, refused, side, ref, found);
-        }
+    const byRefused = new Map<number, OrderCase[]>();
+    for (const c of orderCases(t)) {
+      const refused = held ? c.second : c.first;
+      byRefused.set(refused, [...byRefused.get(refused) ?? [], c]);
+    }
+    for (const [refused, cases] of byRefused) {
+      const ordered = cases.sort((a, b) => (held ? a.first - b.first : a.second - b.second));
+      for (const c of ordered) {
+        const found = findOrderRefusal(search, t, refused + 1, c.side, c.ref, held);
+        if (found === null) continue;
+        report(r, t, c.first + 1, c.second + 1, t.moves[refused], c.side, c.ref, found);
+        break;
       }
     }
   }
 }
 
 function findOrderRefusal(
-  book: Book,
+  search: Search,
   t: Transfer,
   moveIndex: number,
   side: "lower" | "upper",
   ref: Move["from"],
-  account: Account,
   held: boolean,
 ) {
-  const bound = side === "lower" ? account.lower! : account.upper!;
+  const book = search.book;
+  const bound = side === "lower" ? ref.account.lower! : ref.account.upper!;
   const isIt = (o: Outcome) =>
     o.kind === "refused" && o.at !== null && o.at.move === moveIndex && o.at.side === side;
-  for (const amounts of amountChoices(t)) {
+  for (const amounts of amountChoices(search, t)) {
     const syms = new Symbols();
-    const acts = feed(book, [], planFor(t, opOf(t), syms, new Map(), amounts), syms, 0, isIt);
-    if (acts === null) continue;
-    const played = play(book, acts);
-    const o = lastOutcome(played);
+    const run = feed(search, Run.start(book), planFor(t, opOf(t), syms, new Map(), amounts), syms, {
+      accept: isIt,
+    });
+    if (search.exhausted) return null;
+    if (run === null) continue;
+    const o = run.outcome;
     if (!isIt(o) || o.kind !== "refused" || o.at === null) continue;
     if (held) {
       // The hold is refused although what another of its moves holds would have covered it.
       const counted = side === "lower" ? o.at.balance.heldIn : o.at.balance.heldOut;
-      if (counted > 0n) return played;
+      if (counted > 0n) return play(book, run.acts);
       continue;
     }
     const b = o.at.balance;
@@ -216,7 +301,7 @@ function findOrderRefusal(
     const within = side === "lower"
       ? b.posted - b.heldOut + total >= bound.value
       : b.posted + b.heldIn + total <= bound.value;
-    if (within) return played;
+    if (within) return play(book, run.acts);
   }
   return null;
 }

@@ -4,23 +4,29 @@
  * name says. Names are English (part of the JSON contract); a Japanese title goes alongside for
  * `chobo doc --lang ja`. Values are distinct within a scenario and numbered by first
  * appearance; numbers in names are written in the unit's scale.
+ *
+ * The life of every hold and a race for the last unit of every bound an operation meets are owed:
+ * where one is not generated, `generate` says why (`ScenarioNote`). One `Search` budget covers the
+ * whole generation; when it is spent, generation stops and says so.
  * @module
  */
 
-import { findOne, lookup } from "../common/assert.ts";
+import { lookup } from "../common/assert.ts";
 import { type Call, isRefused, type OpName, type Outcome } from "./interp.ts";
-import type { Account, Book, Bound, Move, Transfer } from "./model.ts";
+import type { Account, AccountRef, Book, Bound, Move, Transfer } from "./model.ts";
 import type { BuiltinReason } from "./resolve.ts";
 import { type Branch, runScenario, type Scenario, type Step } from "./scenario.ts";
 import {
   type Act,
+  bringTo,
   feed,
-  lastOutcome,
+  type LimitReached,
   makeDone,
   pastExpiry,
   type Plan,
   planFor,
-  play,
+  Run,
+  Search,
   Symbols,
   ValueNames,
   withAmounts,
@@ -30,9 +36,42 @@ import { accountKindText, quantityText } from "./words.ts";
 /** A step while a scenario is built: acts of the search, or callers at once. */
 type GenStep = Act | { readonly kind: "together"; readonly callers: readonly (readonly Plan[])[] };
 
+/** Why an owed race for the last unit of a bound was not generated. */
+export type RaceGap =
+  /** A move of the transfer also puts into the account it takes from (or takes from what it fills). */
+  | "both_ways"
+  /** Every key parameter chooses an account, so two calls on one account have one key. */
+  | "no_free_key"
+  /** One call alone is refused by the bound (an upper bound below what one call puts in). */
+  | "one_call_too_many"
+  /** No transfer brought the account to one call short of the bound within the search. */
+  | "no_fill"
+  /** The race was built and run, and did not end with one call done and the other refused. */
+  | "not_reached";
+
+/** A scenario the generator owes and did not generate, and why (the views write it in both languages). */
+export type ScenarioNote =
+  | { readonly kind: "hold"; readonly transfer: string }
+  | { readonly kind: "hold_step"; readonly name: string; readonly titleJa: string }
+  | {
+    readonly kind: "race";
+    readonly transfer: string;
+    readonly op: OpName;
+    readonly account: string;
+    readonly side: "lower" | "upper";
+    readonly why: RaceGap;
+  };
+
+/** What the generator made: the scenarios, what it owed and did not make, and the limits it reached. */
+export interface Generated {
+  readonly scenarios: readonly Scenario[];
+  readonly notes: readonly ScenarioNote[];
+  readonly limits: readonly LimitReached[];
+}
+
 /** Numbers the symbols of all calls by first appearance (callers of a together in order). */
 function toScenario(name: string, steps: readonly GenStep[]): Scenario {
-  const names = new ValueNames();
+  const names = ValueNames.empty();
   const concrete = (plan: Plan): Call => names.call(plan);
   const out: Step[] = steps.map((s) => {
     if (s.kind === "call") return { kind: "call", call: concrete(s.plan) };
@@ -58,23 +97,43 @@ function opOf(t: Transfer): OpName {
   return t.pending === null ? "do" : "hold";
 }
 
+/** What running a scenario costs the budget: each call's moves, those of a `together` once per order. */
+function cost(steps: readonly GenStep[]): number {
+  return steps.reduce((n, s) => {
+    if (s.kind === "call") return n + s.plan.transfer.moves.length + 1;
+    if (s.kind === "pass") return n + 1;
+    const calls = s.callers.flat();
+    let orders = 1;
+    for (let i = 2; i <= calls.length; i++) orders *= i;
+    return n + orders * calls.reduce((k, p) => k + p.transfer.moves.length + 1, 0);
+  }, 0);
+}
+
 /** Collects scenarios, keeping each only when running it reaches what `reached` checks. */
 class Collector {
   readonly out: Scenario[] = [];
+  readonly notes: ScenarioNote[] = [];
   private readonly names = new Set<string>();
-  constructor(private readonly book: Book) {}
+  constructor(readonly search: Search) {}
 
+  get book(): Book {
+    return this.search.book;
+  }
+
+  /** True when the scenario was kept (or one of its name was already). */
   add(
     name: string,
     titleJa: string,
     steps: readonly GenStep[] | null,
     reached: (bs: readonly Branch[]) => boolean,
-  ) {
-    if (steps === null || this.names.has(name)) return;
+  ): boolean {
+    if (this.names.has(name)) return true;
+    if (steps === null || !this.search.spend(cost(steps))) return false;
     const scenario = { ...toScenario(name, steps), titleJa };
-    if (!reached(runScenario(this.book, scenario))) return;
+    if (!reached(runScenario(this.book, scenario))) return false;
     this.names.add(name);
     this.out.push(scenario);
+    return true;
   }
 
   /** A scenario with one outcome whose last call ends as `kind` (and `reason`). */
@@ -84,17 +143,40 @@ class Collector {
     steps: readonly GenStep[] | null,
     kind: Outcome["kind"],
     reason?: BuiltinReason | Bound,
-  ) {
-    this.add(name, titleJa, steps, (bs) => bs.length === 1 && is(lastResult(bs[0]), kind, reason));
+  ): boolean {
+    return this.add(name, titleJa, steps, (bs) => bs.length === 1 && is(lastResult(bs[0]), kind, reason));
+  }
+
+  /** A scenario owed by the design: when it is not kept, a note says so (unless the budget ran out). */
+  owed(
+    name: string,
+    titleJa: string,
+    steps: readonly GenStep[] | null,
+    kind: Outcome["kind"],
+    reason?: BuiltinReason | Bound,
+  ): void {
+    if (!this.single(name, titleJa, steps, kind, reason) && !this.search.exhausted) {
+      this.notes.push({ kind: "hold_step", name, titleJa });
+    }
   }
 }
 
-function refOf(m: Move, side: "lower" | "upper") {
+function refOf(m: Move, side: "lower" | "upper"): AccountRef {
   return side === "lower" ? m.from : m.to;
 }
 
-function touchesElsewhere(t: Transfer, m: Move, account: Account): boolean {
-  return t.moves.some((n) => n !== m && (n.from.account === account || n.to.account === account));
+function sameRef(a: AccountRef, b: AccountRef): boolean {
+  return a.account === b.account && a.args.length === b.args.length &&
+    a.args.every((x, i) => x === b.args[i]);
+}
+
+/** How many moves of each transfer touch each account kind (a move from a kind to itself once). */
+function touchCounts(t: Transfer): Map<Account, number> {
+  const counts = new Map<Account, number>();
+  for (const m of t.moves) {
+    for (const a of new Set([m.from.account, m.to.account])) counts.set(a, (counts.get(a) ?? 0) + 1);
+  }
+  return counts;
 }
 
 /** Amounts: `amount` for the move's own parameter, 1 for any other. */
@@ -106,11 +188,11 @@ function amountsFor(t: Transfer, m: Move, amount: bigint): Map<string, bigint> {
 }
 
 /**
- * A prefix that leaves the account a move's `side` names at `balance` (posted), by feeding it,
+ * A prefix that leaves the account a move's `side` names at `balance` (posted), by filling it,
  * then the plan of the move's transfer with `amount`. Null when no transfer can fill it.
  */
 function atBalance(
-  book: Book,
+  search: Search,
   t: Transfer,
   m: Move,
   side: "lower" | "upper",
@@ -119,38 +201,23 @@ function atBalance(
 ) {
   const syms = new Symbols();
   const plan = planFor(t, opOf(t), syms, new Map(), amountsFor(t, m, amount));
-  if (balance === 0n) return { syms, plan, prefix: [] as Act[] };
   const ref = refOf(m, side);
-  const bind = new Map(ref.args.map((a) => [a, lookup(plan.strings, a, "string symbol")]));
-  const filler = book.transfers.find((f) => f !== t && f.moves.some((n) => n.to.account === ref.account));
-  if (filler === undefined) return null;
-  const fm = findOne(
-    filler.moves,
-    (n) => n.to.account === ref.account,
-    `move of ${filler.name} into ${ref.account.name}`,
-  );
-  const fillBind = new Map(fm.to.args.map((a, i) => [a, lookup(bind, ref.args[i], "string symbol")]));
-  const fill = planFor(filler, opOf(filler), syms, fillBind, amountsFor(filler, fm, balance));
-  const prefix = feed(book, [], fill, syms);
-  if (prefix === null || lastOutcome(play(book, prefix)).kind !== "done") return null;
-  if (filler.pending === null) return { syms, plan, prefix };
-  return {
-    syms,
-    plan,
-    prefix: [...prefix, { kind: "call" as const, plan: planFor(filler, "post", syms, fill.strings) }],
-  };
+  const target = ref.args.map((a) => lookup(plan.strings, a, "string symbol"));
+  const prefix = bringTo(search, Run.start(search.book), ref.account, target, balance, syms, t);
+  return prefix === null ? null : { syms, plan, prefix: prefix.acts };
 }
 
 /** Family 1: below, at and beyond each bound a transfer meets. */
-function boundFamilies(book: Book, c: Collector): void {
-  for (const t of book.transfers) {
+function boundFamilies(c: Collector): void {
+  for (const t of c.book.transfers) {
     const op = opOf(t);
+    const touches = touchCounts(t);
     for (const m of t.moves) {
       if (m.amount.kind !== "param") continue;
       for (const side of ["lower", "upper"] as const) {
         const account = refOf(m, side).account;
         const bound = side === "lower" ? account.lower : account.upper;
-        if (bound === null || touchesElsewhere(t, m, account)) continue;
+        if (bound === null || lookup(touches, account, "account touched") > 1) continue;
         const k = accountKindText(account);
         const v = quantityText(bound.value, account.unit.scale);
         const word = side === "lower" ? "at least" : "at most";
@@ -170,7 +237,7 @@ function boundFamilies(book: Book, c: Collector): void {
           ];
         for (const [amount, en, ja, passes] of cases) {
           if (amount < 0n) continue;
-          const built = atBalance(book, t, m, side, start, amount);
+          const built = atBalance(c.search, t, m, side, start, amount);
           const steps = built === null
             ? null
             : [...built.prefix, { kind: "call" as const, plan: built.plan }];
@@ -188,17 +255,18 @@ function boundFamilies(book: Book, c: Collector): void {
 }
 
 /** Family 2: the same key again — same content, other content, and after a bound refused it. */
-function keyFamilies(book: Book, c: Collector): void {
-  for (const t of book.transfers) {
+function keyFamilies(c: Collector): void {
+  const search = c.search;
+  for (const t of c.book.transfers) {
     const op = opOf(t);
     const syms = new Symbols();
-    const done = makeDone(book, [], t, op, syms);
+    const done = makeDone(search, Run.start(c.book), t, op, syms);
     if (done !== null) {
-      const first = (done[done.length - 1] as { plan: Plan }).plan;
+      const first = done.plan;
       c.single(
         `key: ${t.name}.${op} twice with the same key and content`,
         `キー: 同じキーと中身で ${t.name}.${op} を二度`,
-        [...done, { kind: "call", plan: first }],
+        [...done.acts, { kind: "call", plan: first }],
         "done_before",
       );
       const other = t.params.find((p) => !t.key.includes(p.name));
@@ -212,48 +280,49 @@ function keyFamilies(book: Book, c: Collector): void {
         c.single(
           `key: ${t.name}.${op} again with the same key and another ${other.name}`,
           `キー: 同じキーで ${other.name} だけ違う ${t.name}.${op}`,
-          [...done, { kind: "call", plan: second }],
+          [...done.acts, { kind: "call", plan: second }],
           "refused",
           "key_conflict",
         );
       }
     }
-    for (const m of t.moves) {
-      const lower = m.from.account.lower;
-      if (lower === null) continue;
-      const s = new Symbols();
-      const plan = planFor(t, op, s, new Map(), amountsFor(t, m, lower.value >= 0n ? 1n : -lower.value + 1n));
-      const refused = feed(book, [], plan, s, 0, (o) => isRefused(o, lower));
-      c.single(
-        `key: ${t.name}.${op} again after it was refused with ${lower.reason}`,
-        `キー: ${lower.reason} で拒否されたあとの同じ ${t.name}.${op}`,
-        refused === null ? null : [...refused, { kind: "call", plan }],
-        "refused",
-        "already_refused",
-      );
-      break;
-    }
+    const m = t.moves.find((m) => m.from.account.lower !== null);
+    if (m === undefined) continue;
+    const lower = m.from.account.lower!;
+    const s = new Symbols();
+    const plan = planFor(t, op, s, new Map(), amountsFor(t, m, lower.value >= 0n ? 1n : -lower.value + 1n));
+    const refused = feed(search, Run.start(c.book), plan, s, { accept: (o) => isRefused(o, lower) });
+    c.single(
+      `key: ${t.name}.${op} again after it was refused with ${lower.reason}`,
+      `キー: ${lower.reason} で拒否されたあとの同じ ${t.name}.${op}`,
+      refused === null ? null : [...refused.acts, { kind: "call", plan }],
+      "refused",
+      "already_refused",
+    );
   }
 }
 
-/** Family 3: the life of each hold (docs/design/chobo.md#holds). */
-function holdFamilies(book: Book, c: Collector): void {
-  for (const t of book.transfers) {
+/** Family 3: the life of each hold (docs/design/chobo.md#holds); a hold not made is said. */
+function holdFamilies(c: Collector): void {
+  for (const t of c.book.transfers) {
     if (t.pending === null) continue;
     const syms = new Symbols();
     // Held at 2, so that a part (1) and more than held (3) can be posted.
     const two = new Map(t.params.filter((p) => p.type.kind === "amount").map((p) => [p.name, 2n]));
-    const held = makeDone(book, [], t, "hold", syms, new Map(), [two]);
+    const held = makeDone(c.search, Run.start(c.book), t, "hold", syms, new Map(), [two]);
     const fresh = new Symbols();
-    c.single(
+    c.owed(
       `hold: ${t.name}.post of a hold that does not exist`,
       `仮押さえ: 無い仮押さえの ${t.name}.post`,
       [{ kind: "call", plan: planFor(t, "post", fresh) }],
       "refused",
       "no_such_hold",
     );
-    if (held === null) continue;
-    const hold = (held[held.length - 1] as { plan: Plan }).plan;
+    if (held === null) {
+      if (!c.search.exhausted) c.notes.push({ kind: "hold", transfer: t.name });
+      continue;
+    }
+    const hold = held.plan;
     const call = (op: OpName, amounts?: ReadonlyMap<string, bigint>): Act => {
       const plan = planFor(t, op, syms, hold.strings);
       return { kind: "call", plan: amounts === undefined ? plan : withAmounts(plan, amounts) };
@@ -261,80 +330,83 @@ function holdFamilies(book: Book, c: Collector): void {
     const amounts = (f: (a: bigint) => bigint) => new Map([...hold.amounts].map(([n, a]) => [n, f(a)]));
     const hasAmounts = hold.amounts.size > 0;
     const n = t.name;
-    c.single(`hold: ${n} is held, then posted in full`, `仮押さえ: ${n} を押さえて全額を確定`, [
-      ...held,
+    const h = held.acts;
+    c.owed(`hold: ${n} is held, then posted in full`, `仮押さえ: ${n} を押さえて全額を確定`, [
+      ...h,
       call("post"),
     ], "done");
     if (hasAmounts) {
-      c.single(
+      c.owed(
         `hold: ${n} is held, then part of it is posted`,
         `仮押さえ: ${n} を押さえて一部を確定`,
-        [...held, call("post", amounts((a) => a > 0n ? a - 1n : 0n))],
+        [...h, call("post", amounts((a) => a > 0n ? a - 1n : 0n))],
         "done",
       );
-      c.single(
+      c.owed(
         `hold: ${n} is posted for more than it holds`,
         `仮押さえ: ${n} を押さえた額より多く確定`,
-        [...held, call("post", amounts((a) => a + 1n))],
+        [...h, call("post", amounts((a) => a + 1n))],
         "refused",
         "over_hold",
       );
     }
-    c.single(
-      `hold: ${n} is held, then voided`,
-      `仮押さえ: ${n} を押さえて取消`,
-      [...held, call("void")],
-      "done",
-    );
-    c.single(
+    c.owed(`hold: ${n} is held, then voided`, `仮押さえ: ${n} を押さえて取消`, [...h, call("void")], "done");
+    c.owed(
       `hold: ${n} is voided after it was posted`,
       `仮押さえ: 確定したあとの ${n} を取消`,
-      [...held, call("post"), call("void")],
+      [...h, call("post"), call("void")],
       "refused",
       "already_posted",
     );
-    c.single(
+    c.owed(
       `hold: ${n} is posted after it was voided`,
       `仮押さえ: 取り消したあとの ${n} を確定`,
-      [...held, call("void"), call("post")],
+      [...h, call("void"), call("post")],
       "refused",
       "already_voided",
     );
     const past = pastExpiry(t);
     if (past === null) continue;
     const pass: Act = { kind: "pass", seconds: past.seconds, text: past.text };
-    c.single(
+    c.owed(
       `pass: ${n} expires, then is posted and voided`,
       `時間: ${n} が期限切れになり、確定も取消も拒否される`,
-      [...held, pass, call("post"), call("void")],
+      [...h, pass, call("post"), call("void")],
       "refused",
       "expired",
     );
-    c.single(
+    c.owed(
       `pass: ${n} is held again with the same key after it expired`,
       `時間: 期限切れのあとに同じキーで ${n} を押さえ直す`,
-      [...held, pass, { kind: "call", plan: hold }],
+      [...h, pass, { kind: "call", plan: hold }],
       "done_before",
     );
   }
 }
 
-/** Family 4: in a transfer of several moves, one refused move means no move happens. */
-function allOrNothing(book: Book, c: Collector): void {
-  for (const t of book.transfers) {
+/**
+ * Family 4: in a transfer of several moves, one refused move means no move happens — once per
+ * account the moves after the first take from (the same account again teaches nothing new).
+ */
+function allOrNothing(c: Collector): void {
+  for (const t of c.book.transfers) {
     if (t.moves.length < 2) continue;
     const op = opOf(t);
+    const seen: AccountRef[] = [];
     t.moves.forEach((m, i) => {
-      if (i === 0) return;
+      if (i === 0 || seen.some((r) => sameRef(r, m.from))) return;
+      seen.push(m.from);
       const lower = m.from.account.lower;
       if (lower === null || m.amount.kind !== "param") return;
       const syms = new Symbols();
       const plan = planFor(t, op, syms, new Map(), amountsFor(t, m, 1000n));
-      const acts = feed(book, [], plan, syms, 0, (o) => o.kind === "refused" && o.at?.move === m.index);
+      const run = feed(c.search, Run.start(c.book), plan, syms, {
+        accept: (o) => o.kind === "refused" && o.at?.move === m.index,
+      });
       c.add(
         `all or nothing: ${t.name}.${op} is refused at move ${m.index}, and no move happens`,
         `全部か無し: ${t.name}.${op} が ${m.index} つ目の移動で拒否され、どの移動も行われない`,
-        acts,
+        run === null ? null : run.acts,
         (bs) => {
           const o = lastResult(bs[0]);
           return bs.length === 1 && o?.kind === "refused" && o.at?.move === m.index;
@@ -344,47 +416,108 @@ function allOrNothing(book: Book, c: Collector): void {
   }
 }
 
-/** Family 5: two callers at once for the last one (lower bound) or the last room (upper bound). */
-function togetherFamilies(book: Book, c: Collector): void {
-  for (const t of book.transfers) {
+/** What one call of `t` with every amount 1 takes from (lower) or puts into (upper) `ref`, or why no race. */
+function perCall(t: Transfer, ref: AccountRef, side: "lower" | "upper"): bigint | RaceGap {
+  let used = 0n;
+  for (const m of t.moves) {
+    const a = m.amount.kind === "literal" ? m.amount.value : 1n;
+    if (sameRef(side === "lower" ? m.from : m.to, ref)) used += a;
+    else if (sameRef(side === "lower" ? m.to : m.from, ref)) return "both_ways";
+  }
+  return used;
+}
+
+/**
+ * Family 5: two callers at once for the last units (lower bound) or the last room (upper bound), for
+ * every bound an operation meets: the account is brought to what one call needs, and both call with
+ * keys of their own; where that cannot be built, a note says why.
+ */
+function togetherFamilies(c: Collector): void {
+  const search = c.search;
+  for (const t of c.book.transfers) {
     const op = opOf(t);
+    const done: AccountRef[][] = [[], []];
     for (const m of t.moves) {
-      if (m.amount.kind !== "param") continue;
-      for (const side of ["lower", "upper"] as const) {
-        const account = refOf(m, side).account;
-        const bound = side === "lower" ? account.lower : account.upper;
-        if (bound === null || touchesElsewhere(t, m, account)) continue;
-        const start = side === "lower" ? bound.value + 1n : bound.value - 1n;
-        if (start < 0n) continue;
-        const built = atBalance(book, t, m, side, start, 1n);
-        if (built === null) continue;
+      for (const [i, side] of (["lower", "upper"] as const).entries()) {
         const ref = refOf(m, side);
-        const bind = new Map(ref.args.map((a) => [a, lookup(built.plan.strings, a, "string symbol")]));
-        const second = planFor(t, op, built.syms, bind, amountsFor(t, m, 1n));
-        const k = accountKindText(account);
-        const what = side === "lower" ? `the last 1 of ${k}` : `the last room of 1 in ${k}`;
-        const whatJa = side === "lower" ? `${k} の最後の 1` : `${k} の最後の空き 1`;
-        c.add(
-          `together: two callers take ${what} with ${t.name}.${op}`,
-          `同時: 二つの呼び出し元が ${t.name}.${op} で ${whatJa} を取りに来る`,
-          [...built.prefix, { kind: "together", callers: [[built.plan], [second]] }],
-          (bs) =>
-            bs.length === 2 && bs.every((b) => {
-              const last = b.steps[b.steps.length - 1];
-              if (last.kind !== "together") return false;
-              const results = last.callers.map((r) => r[0].outcome);
-              return results.filter((o) => o.kind === "done").length === 1 &&
-                results.filter((o) => isRefused(o, bound)).length === 1;
-            }),
-        );
+        const bound = side === "lower" ? ref.account.lower : ref.account.upper;
+        if (bound === null || done[i].some((r) => sameRef(r, ref))) continue;
+        done[i].push(ref);
+        if (search.exhausted) return;
+        const why = race(c, t, op, ref, side, bound);
+        if (why !== null && !search.exhausted) {
+          c.notes.push({
+            kind: "race",
+            transfer: t.name,
+            op,
+            account: accountKindText(ref.account),
+            side,
+            why,
+          });
+        }
       }
     }
   }
 }
 
+/** One race of family 5, or why it was not generated. */
+function race(
+  c: Collector,
+  t: Transfer,
+  op: OpName,
+  ref: AccountRef,
+  side: "lower" | "upper",
+  bound: Bound,
+): RaceGap | null {
+  const search = c.search;
+  const used = perCall(t, ref, side);
+  if (typeof used === "string") return used;
+  const start = side === "lower" ? bound.value + used : bound.value - used;
+  if (side === "upper" && start < 0n) return "one_call_too_many";
+  const args = new Set(t.moves.flatMap((m) => [...m.from.args, ...m.to.args]));
+  const free = t.key.filter((k) => !args.has(k));
+  if (free.length === 0) return "no_free_key";
+  const syms = new Symbols();
+  const ones = new Map(t.params.filter((p) => p.type.kind === "amount").map((p) => [p.name, 1n]));
+  const first = planFor(t, op, syms, new Map(), ones);
+  const second: Plan = {
+    ...first,
+    strings: new Map([...first.strings, ...free.map((k) => [k, syms.fresh()] as const)]),
+  };
+  const target = ref.args.map((a) => lookup(first.strings, a, "string symbol"));
+  const brought = bringTo(search, Run.start(c.book), ref.account, target, start, syms, t);
+  if (brought === null) return "no_fill";
+  // Every other account the calls meet gets what both need: the first call fed, then the second.
+  const one = feed(search, brought, first, syms);
+  const atBound = (o: Outcome) =>
+    o.kind === "refused" && o.at !== null && o.at.side === side &&
+    sameRef(refOf(t.moves[o.at.move - 1], side), ref);
+  const two = one === null ? null : feed(search, one, second, syms, { accept: atBound });
+  if (one === null || two === null) return "no_fill";
+  const feeds = [...one.acts.slice(brought.acts.length, -1), ...two.acts.slice(one.acts.length, -1)];
+  const k = accountKindText(ref.account);
+  const n = String(used);
+  const what = side === "lower" ? `the last ${n} of ${k}` : `the last room of ${n} in ${k}`;
+  const whatJa = side === "lower" ? `${k} の最後の ${n}` : `${k} の最後の空き ${n}`;
+  const kept = c.add(
+    `together: two callers take ${what} with ${t.name}.${op}`,
+    `同時: 二つの呼び出し元が ${t.name}.${op} で ${whatJa} を取りに来る`,
+    [...brought.acts, ...feeds, { kind: "together", callers: [[first], [second]] }],
+    (bs) =>
+      bs.length === 2 && bs.every((b) => {
+        const last = b.steps[b.steps.length - 1];
+        if (last.kind !== "together") return false;
+        const results = last.callers.map((r) => r[0].outcome);
+        return results.filter((o) => o.kind === "done").length === 1 &&
+          results.filter((o) => isRefused(o, bound)).length === 1;
+      }),
+  );
+  return kept ? null : "not_reached";
+}
+
 /** Family 6: the same account on both sides of a move, by passing the same values. */
-function sameAccountFamilies(book: Book, c: Collector): void {
-  for (const t of book.transfers) {
+function sameAccountFamilies(c: Collector): void {
+  for (const t of c.book.transfers) {
     for (const m of t.moves) {
       if (m.from.account !== m.to.account) continue;
       const syms = new Symbols();
@@ -405,14 +538,21 @@ function sameAccountFamilies(book: Book, c: Collector): void {
   }
 }
 
-/** Every generated scenario of a book, family by family. */
+/**
+ * Every generated scenario of a book, family by family, with what was owed and not generated, and
+ * the limits reached (generation stops when its budget is spent).
+ */
+export function generate(book: Book): Generated {
+  const c = new Collector(new Search(book));
+  for (const family of [boundFamilies, keyFamilies, holdFamilies, allOrNothing, togetherFamilies]) {
+    family(c);
+    if (c.search.exhausted) break;
+  }
+  if (!c.search.exhausted) sameAccountFamilies(c);
+  return { scenarios: c.out, notes: c.notes, limits: c.search.limits };
+}
+
+/** Every generated scenario of a book (`generate` says also what was not generated). */
 export function generateScenarios(book: Book): Scenario[] {
-  const c = new Collector(book);
-  boundFamilies(book, c);
-  keyFamilies(book, c);
-  holdFamilies(book, c);
-  allOrNothing(book, c);
-  togetherFamilies(book, c);
-  sameAccountFamilies(book, c);
-  return c.out;
+  return [...generate(book).scenarios];
 }
