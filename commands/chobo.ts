@@ -26,9 +26,9 @@ import { apiJson } from "../lang/chobo/api.ts";
 import { buildPage, pageMarkdown } from "../lang/chobo/doc.ts";
 import { pageHtml } from "../lang/chobo/draw.ts";
 import { checkBook, checkBookBytes } from "../lang/chobo/check.ts";
-import { refusalsOf } from "../lang/chobo/refusals.ts";
+import type { OpRefusals } from "../lang/chobo/refusals.ts";
 import type { Book } from "../lang/chobo/model.ts";
-import { reportJson, reportText } from "../lang/chobo/report.ts";
+import { generatorLimits, reportJson, reportText, scenarioNoteText } from "../lang/chobo/report.ts";
 import { runJson, runText } from "../lang/chobo/run.ts";
 import { play } from "../lang/chobo/search.ts";
 import {
@@ -38,7 +38,7 @@ import {
   ScenarioError,
   scenarioJson,
 } from "../lang/chobo/scenario.ts";
-import { generateScenarios } from "../lang/chobo/scenarios.ts";
+import { generate } from "../lang/chobo/scenarios.ts";
 import { CODES } from "../lang/chobo/codes.ts";
 import { refusedForKeys } from "./keys.ts";
 import { explainAllMarkdown, explainAllText, explainText, findCode } from "../lang/chobo/explain.ts";
@@ -397,20 +397,22 @@ function readBook(
   io: Io,
   lang: Lang,
   writesOut = false,
-): { bytes: Uint8Array; book: Book; diagnostics: readonly Diagnostic[] } | null {
+):
+  | { bytes: Uint8Array; book: Book; diagnostics: readonly Diagnostic[]; report: readonly OpRefusals[] }
+  | null {
   const input = readInput(io, path);
   if ("error" in input) {
     io.stderr(`chobo ${command}: ${input.error[lang]}\n`);
     return null;
   }
   const result = checkBookBytes(path, input.bytes);
-  if (result.book === null) {
+  if (result.book === null || result.report === null) {
     io.stderr(result.diagnostics.map((d) => renderDiagnostic(d, lang)).join(""));
     io.stderr(`${summaryLine(path, result.diagnostics.map((d) => d.severity), lang)}\n`);
     return null;
   }
   if (writesOut && refusedForKeys(`chobo ${command}`, path, result.diagnostics, io, lang)) return null;
-  return { bytes: input.bytes, book: result.book, diagnostics: result.diagnostics };
+  return { bytes: input.bytes, book: result.book, diagnostics: result.diagnostics, report: result.report };
 }
 
 /** The checked book of `path`, or null (and why not, on stderr). */
@@ -489,7 +491,7 @@ function buildCommand(bookPath: string, target: ChoboTargetName, out: string, io
 function doc(bookPath: string, html: boolean, out: string | undefined, io: Io, lang: Lang): number {
   const read = readBook(bookPath, "doc", io, lang, true);
   if (read === null) return 1;
-  const page = buildPage(read.book, read.diagnostics, lang);
+  const page = buildPage(read.book, read.diagnostics, lang, read.report);
   const text = html ? pageHtml(page) : pageMarkdown(page);
   if (out === undefined) {
     io.stdout(text);
@@ -507,16 +509,20 @@ function doc(bookPath: string, html: boolean, out: string | undefined, io: Io, l
 }
 
 function api(bookPath: string, io: Io, lang: Lang): number {
-  const book = loadBook(bookPath, "api", io, lang, true);
-  if (book === null) return 1;
-  io.stdout(stringifyJson(apiJson(book, refusalsOf(book)), 2) + "\n");
+  const read = readBook(bookPath, "api", io, lang, true);
+  if (read === null) return 1;
+  io.stdout(stringifyJson(apiJson(read.book, read.report), 2) + "\n");
   return 0;
 }
 
 function scenarios(bookPath: string, out: string | undefined, io: Io, lang: Lang): number {
   const book = loadBook(bookPath, "scenarios", io, lang);
   if (book === null) return 1;
-  const text = stringifyJson(generateScenarios(book).map(scenarioJson), 2) + "\n";
+  const generated = generate(book);
+  for (const note of [...generated.notes.map(scenarioNoteText), ...generatorLimits(generated.limits)]) {
+    io.stderr(`chobo scenarios: ${note[lang]}\n`);
+  }
+  const text = stringifyJson(generated.scenarios.map(scenarioJson), 2) + "\n";
   if (out === undefined) {
     io.stdout(text);
     return 0;

@@ -21,9 +21,11 @@
  *                 "to": { "account": "客", "args": [] } }],
  *     "operations": [{ "op": "hold", "refusals": [{ "reason": "在庫切れ",
  *       "bound": { "account": "在庫", "side": "lower", "value": 0 }, "key_used": true,
- *       "operations": [{ "call": "引当.hold", "args": { … }, "result": "refused", "reason": "在庫切れ" }] }] }, …],
+ *       "operations": [{ "call": "引当.hold", "args": { … }, "result": "refused", "reason": "在庫切れ" }] }],
+ *       "unreached": [] }, …],
  *     "code": 47038, "definition_hash": "30e55274…5b0832"
  *   }, …],
+ *   "search_limits": [],
  *   "ids": { "hash": "sha256", "prefix": "chobo/1", "roles": [{ "role": "account", "parts": […], "result": "id" }, …], … },
  *   "machines": [{ "name": "引当", "over": "引当", "carry": { "input": "state", "output": "next_state", "enum": "state" },
  *     "held": [], "never": [], "once": [], "states": ["held", "posted", "voided", "expired"], "initial": "held",
@@ -40,7 +42,11 @@
  *   (docs/design/chobo.md#units-and-amounts); `ledger` is the unit's TigerBeetle ledger (the role `ledger`
  *   of docs/targets.md#ids).
  * - `transfers[].operations` has the refusals `chobo check` reports (docs/design/chobo.md#the-checker), each
- *   with the operations that get there as the interpreter answers them.
+ *   with the operations that get there as the interpreter answers them, and `unreached`: the reasons the
+ *   book's structure allows that the search did not reach within its limits (`reason`, `bound`), which a
+ *   caller must still expect.
+ * - `search_limits` lists the limits the search reached (`limit`, its numbers, `text` in `en` and `ja`);
+ *   empty when it reached none.
  * - `code` is the role `code` (docs/targets.md#ids) with the parts (book, `transfer`, name): the first 2
  *   bytes of the digest as a big-endian number, 0 read as 1.
  * - `definition_hash` is the SHA-256, in lowercase hex, of the UTF-8 of the compact JSON
@@ -63,7 +69,7 @@ import { EXTERNAL_EVENTS, HOLD_FINALS, HOLD_INITIAL, HOLD_STATES, holdEvents, ho
 import type { HoldState } from "./interp.ts";
 import type { AccountRef, Book, Transfer } from "./model.ts";
 import type { OpRefusals } from "./refusals.ts";
-import { operationsJson } from "./report.ts";
+import { boundJson as reasonBoundJson, limitsJson, operationsJson, searchLimits } from "./report.ts";
 import { play } from "./search.ts";
 import {
   amountJson,
@@ -92,12 +98,11 @@ function transferJson(book: Book, t: Transfer, report: readonly OpRefusals[]) {
       op: r.op,
       refusals: r.refusals.map((x) => ({
         reason: x.reason,
-        bound: x.bound === null
-          ? null
-          : { account: x.bound.account.name, side: x.bound.side, value: x.bound.bound.value },
+        bound: reasonBoundJson(x),
         key_used: x.keyUsed,
         operations: operationsJson(play(book, x.example)),
       })),
+      unreached: r.unreached.map((x) => ({ reason: x.reason, bound: reasonBoundJson(x) })),
     })),
     code: transferCode(book, t),
     definition_hash: definitionHash(t),
@@ -287,6 +292,7 @@ export function apiJson(book: Book, report: readonly OpRefusals[]): Record<strin
       description: a.description,
     })),
     transfers: book.transfers.map((t) => transferJson(book, t, report)),
+    search_limits: limitsJson(searchLimits(report)),
     ids: idsJson(),
     machines: book.transfers.filter((t) => t.pending !== null).map(machineJson),
   };

@@ -15,11 +15,11 @@ import { holdTable } from "./holds.ts";
 import { accountText, holdText, Ledger, type Outcome } from "./interp.ts";
 import type { Account, Book, Move, Transfer, Unit } from "./model.ts";
 import type { Page, PageAccount, PageBalance, PageFlow, PageStep, PageTransfer, WordKey } from "./page.ts";
-import { type OpRefusals, refusalsOf } from "./refusals.ts";
+import { type OpRefusals, type ReasonOf, refusalsOf } from "./refusals.ts";
 import type { BuiltinReason } from "./resolve.ts";
-import { keyLine } from "./report.ts";
+import { generatorLimits, keyLine, scenarioNoteText, searchLimits } from "./report.ts";
 import { type Branch, runScenario, type Scenario } from "./scenario.ts";
-import { generateScenarios } from "./scenarios.ts";
+import { generate } from "./scenarios.ts";
 import { play } from "./search.ts";
 import { operationLines, outcomeText, quantityText, type Scale, scaledCallText } from "./words.ts";
 
@@ -55,6 +55,8 @@ const WORDS: Record<WordKey, [string, string]> = {
   previous: ["previous", "前へ"],
   next: ["next", "次へ"],
   scenario: ["scenario", "シナリオ"],
+  unreached: ["Not reached within the search", "探索の範囲で届かなかった理由"],
+  notes: ["What the search and the scenarios did not reach", "探索とシナリオが届かなかったこと"],
 };
 
 const STATES: Record<string, [string, string]> = {
@@ -166,7 +168,7 @@ export function stateDiagram(t: Transfer, lang: Lang): string | null {
   return lines.join("\n");
 }
 
-function meaning(r: OpRefusals["refusals"][number], lang: Lang): string {
+function meaning(r: ReasonOf, lang: Lang): string {
   if (r.bound !== null) {
     const a = r.bound.account;
     const v = quantityText(r.bound.bound.value, a.unit.scale);
@@ -214,6 +216,7 @@ function transfers(book: Book, report: readonly OpRefusals[], lang: Lang): PageT
         meaning: meaning(x, lang),
         example: operationLines(play(book, x.example), scaleOf(book)).map((line) => line[lang]),
       })),
+      unreached: r.unreached.map((x) => ({ reason: x.reason, meaning: meaning(x, lang) })),
     })),
   }));
 }
@@ -291,8 +294,16 @@ function trace(book: Book, b: Branch, lang: Lang): PageStep[] {
   });
 }
 
-/** Everything the page of a book shows, in one language. */
-export function buildPage(book: Book, warnings: readonly Diagnostic[], lang: Lang): Page {
+/**
+ * Everything the page of a book shows, in one language. `report` is what `chobo check` found (the search
+ * runs again when it is not given).
+ */
+export function buildPage(
+  book: Book,
+  warnings: readonly Diagnostic[],
+  lang: Lang,
+  report: readonly OpRefusals[] = refusalsOf(book),
+): Page {
   const accounts: PageAccount[] = book.accounts.map((a, i) => ({
     id: `a${i}`,
     name: a.name,
@@ -302,7 +313,8 @@ export function buildPage(book: Book, warnings: readonly Diagnostic[], lang: Lan
     bounds: boundsOf(a, lang),
     description: shown(a.description),
   }));
-  const scenarios = generateScenarios(book).map((s: Scenario) => ({
+  const generated = generate(book);
+  const scenarios = generated.scenarios.map((s: Scenario) => ({
     name: s.name,
     title: lang === "ja" ? s.titleJa ?? s.name : s.name,
     outcomes: runScenario(book, s).map((b) => trace(book, b, lang)),
@@ -328,8 +340,13 @@ export function buildPage(book: Book, warnings: readonly Diagnostic[], lang: Lan
     words,
     accounts,
     flows: flows(book, lang),
-    transfers: transfers(book, refusalsOf(book), lang),
+    transfers: transfers(book, report, lang),
     warnings: warnings.filter((d) => d.severity === "warning").map((d) => visible(renderDiagnostic(d, lang))),
+    notes: [
+      ...searchLimits(report).map((l) => l.text),
+      ...generated.notes.map(scenarioNoteText),
+      ...generatorLimits(generated.limits),
+    ].map((t) => visible(t[lang])),
     scenarios,
     generator: `chobo ${VERSION}`,
   };
@@ -415,6 +432,12 @@ export function pageMarkdown(page: Page): string {
         }
       }
     }
+    const unreached = t.operations.flatMap((o) =>
+      o.unreached.map((r) => [`${t.name}.${o.op}`, r.reason, r.meaning])
+    );
+    if (unreached.length > 0) {
+      out.push(`${w.unreached}:`, "", ...table([w.operation, w.reason, w.meaning], unreached), "");
+    }
   }
   if (page.warnings.length > 0) {
     out.push(
@@ -424,6 +447,7 @@ export function pageMarkdown(page: Page): string {
       "",
     );
   }
+  if (page.notes.length > 0) out.push(`## ${w.notes}`, "", ...page.notes.map((n) => `- ${inline(n)}`), "");
   out.push(`## ${w.scenarios}`, "");
   for (const s of page.scenarios) {
     out.push("<details>", `<summary>${escapeHtml(s.title)}</summary>`, "");

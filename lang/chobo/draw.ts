@@ -487,6 +487,16 @@ function transferSection(page: Page, t: PageTransfer): string {
       );
     }
   }
+  if (t.operations.some((o) => o.unreached.length > 0)) {
+    out.push(`<h4>${esc(w.unreached)}</h4>`);
+    for (const o of t.operations) {
+      if (o.unreached.length === 0) continue;
+      const rows = o.unreached.map((r) => [`<code>${esc(r.reason)}</code>`, esc(r.meaning)]);
+      out.push(
+        table([esc(w.reason), esc(w.meaning)], rows, { caption: `<code>${esc(`${t.name}.${o.op}`)}</code>` }),
+      );
+    }
+  }
   out.push("</section>");
   return out.join("\n");
 }
@@ -570,6 +580,10 @@ export function pageHtml(page: Page): string {
     ...(page.warnings.length === 0 ? [] : [
       `<section id="warnings">\n<h2>${esc(w.warnings)}</h2>\n` +
       codeBlock(page.warnings.map((x) => x.trimEnd())) + "\n</section>",
+    ]),
+    ...(page.notes.length === 0 ? [] : [
+      `<section id="notes">\n<h2>${esc(w.notes)}</h2>\n<ul>\n` +
+      page.notes.map((n) => `<li>${esc(n)}</li>\n`).join("") + "</ul>\n</section>",
     ]),
     ...(page.scenarios.length === 0 ? [] : [stepper(page)]),
   ];

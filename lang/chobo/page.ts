@@ -50,7 +50,12 @@ export interface PageTransfer {
   readonly lifecycle: readonly (readonly [string, string, string])[] | null;
   /** Mermaid `stateDiagram-v2` text of the hold's lifecycle, or null. */
   readonly stateDiagram: string | null;
-  readonly operations: readonly { readonly op: string; readonly refusals: readonly PageRefusal[] }[];
+  readonly operations: readonly {
+    readonly op: string;
+    readonly refusals: readonly PageRefusal[];
+    /** The reasons the book allows that the search did not reach within its limits. */
+    readonly unreached: readonly { readonly reason: string; readonly meaning: string }[];
+  }[];
 }
 
 /** One account's numbers after a step. */
@@ -95,6 +100,8 @@ export interface Page {
   readonly transfers: readonly PageTransfer[];
   /** Warnings of `chobo check`, as it prints them. */
   readonly warnings: readonly string[];
+  /** The limits the search and the scenario generator reached, and the scenarios owed and not generated. */
+  readonly notes: readonly string[];
   readonly scenarios: readonly PageScenario[];
   /** `chobo <version>`, for the HTML `generator`. */
   readonly generator: string;
@@ -132,4 +139,6 @@ export type WordKey =
   | "outcome"
   | "previous"
   | "next"
-  | "scenario";
+  | "scenario"
+  | "unreached"
+  | "notes";

@@ -54,6 +54,8 @@ const WORDS_EN: Record<WordKey, string> = {
   previous: "previous",
   next: "next",
   scenario: "scenario",
+  unreached: "Not reached within the search",
+  notes: "What the search and the scenarios did not reach",
 };
 
 const WORDS_JA: Record<WordKey, string> = {
@@ -73,6 +75,8 @@ const WORDS_JA: Record<WordKey, string> = {
   previous: "前へ",
   next: "次へ",
   scenario: "シナリオ",
+  unreached: "探索の範囲で届かなかった理由",
+  notes: "探索とシナリオが届かなかったこと",
 };
 
 function balance(account: string, posted: string, held = "", changed = true): PageBalance {
@@ -148,6 +152,7 @@ const STOCKROOM: Page = {
             "   2  receive.do(delivery: delivery-1, sku: sku-2, qty: 2)  refused: key_conflict",
           ],
         }],
+        unreached: [],
       }],
     },
     {
@@ -171,10 +176,12 @@ const STOCKROOM: Page = {
             meaning: "a move would take stock below at least 0",
             example: ["   1  reserve.hold(order: order-1, sku: sku-2, qty: 1)  refused: out_of_stock"],
           }],
+          unreached: [],
         },
         {
           op: "post",
           refusals: [{ reason: "no_such_hold", meaning: "no hold has this key", example: [] }],
+          unreached: [{ reason: "over_hold", meaning: "more than was held" }],
         },
       ],
     },
@@ -190,6 +197,7 @@ const STOCKROOM: Page = {
     },
   ],
   warnings: [],
+  notes: ["not generated: the life of a <tag> hold & more"],
   scenarios: [
     {
       name: "ship an order",
@@ -341,6 +349,16 @@ Deno.test("chobo doc html: the same page gives the same bytes, and every text st
     ok(html.includes(`<html lang="${page.lang}">`));
     ok(!/<(link|img|iframe)\b|\bsrc=|\bhref="(?!#)|url\(/i.test(html), "nothing is loaded from outside");
     ok(!html.includes("<b>") && !html.includes("<script>alert") && !html.includes("<tag>"));
+    // What the search did not reach is on the page too, as text.
+    const text = (s: string) =>
+      s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;")
+        .replaceAll("'", "&#39;");
+    for (const note of page.notes) ok(html.includes(`<li>${text(note)}</li>`), note);
+    for (const o of page.transfers.flatMap((t) => t.operations)) {
+      for (const u of o.unreached) {
+        ok(html.includes(`<td><code>${text(u.reason)}</code></td><td>${text(u.meaning)}</td>`), u.reason);
+      }
+    }
     // The embedded scenarios cannot end their script element early.
     const json = html.match(/<script type="application\/json" id="chobo-scenarios">([^<]*)<\/script>/)?.[1];
     ok(json !== undefined);
