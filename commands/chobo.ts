@@ -30,7 +30,6 @@ import type { OpRefusals } from "../lang/chobo/refusals.ts";
 import type { Book } from "../lang/chobo/model.ts";
 import { generatorLimits, reportJson, reportText, scenarioNoteText } from "../lang/chobo/report.ts";
 import { runJson, runText } from "../lang/chobo/run.ts";
-import { play } from "../lang/chobo/search.ts";
 import {
   readScenarios,
   runScenario,
@@ -362,9 +361,7 @@ function check(
     if (failed) exit = 1;
     if (json) {
       const book = result.book;
-      const report = book === null || result.report === null
-        ? null
-        : reportJson(book, result.report, (x) => play(book, x.example));
+      const report = book === null || result.report === null ? null : reportJson(book, result.report);
       files.push({
         file: path,
         ok: !failed,

@@ -70,7 +70,6 @@ import type { HoldState } from "./interp.ts";
 import type { AccountRef, Book, Transfer } from "./model.ts";
 import type { OpRefusals } from "./refusals.ts";
 import { boundJson as reasonBoundJson, limitsJson, operationsJson, searchLimits } from "./report.ts";
-import { play } from "./search.ts";
 import {
   amountJson,
   boundJson,
@@ -100,7 +99,7 @@ function transferJson(book: Book, t: Transfer, report: readonly OpRefusals[]) {
         reason: x.reason,
         bound: reasonBoundJson(x),
         key_used: x.keyUsed,
-        operations: operationsJson(play(book, x.example)),
+        operations: operationsJson(x.played),
       })),
       unreached: r.unreached.map((x) => ({ reason: x.reason, bound: reasonBoundJson(x) })),
     })),

@@ -20,7 +20,6 @@ import type { BuiltinReason } from "./resolve.ts";
 import { generatorLimits, keyLine, scenarioNoteText, searchLimits } from "./report.ts";
 import { type Branch, runScenario, type Scenario } from "./scenario.ts";
 import { generate } from "./scenarios.ts";
-import { play } from "./search.ts";
 import { operationLines, outcomeText, quantityText, type Scale, scaledCallText } from "./words.ts";
 
 const WORDS: Record<WordKey, [string, string]> = {
@@ -214,7 +213,7 @@ function transfers(book: Book, report: readonly OpRefusals[], lang: Lang): PageT
       refusals: r.refusals.map((x) => ({
         reason: x.reason,
         meaning: meaning(x, lang),
-        example: operationLines(play(book, x.example), scaleOf(book)).map((line) => line[lang]),
+        example: operationLines(x.played, scaleOf(book)).map((line) => line[lang]),
       })),
       unreached: r.unreached.map((x) => ({ reason: x.reason, meaning: meaning(x, lang) })),
     })),

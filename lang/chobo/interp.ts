@@ -259,19 +259,25 @@ export class Ledger {
     }
   }
 
-  private resolved(call: Call): { from: AccountId; to: AccountId; amount: bigint; move: Move }[] {
+  /** Each move's accounts with their values, and their keys (made once: a call may have thousands of moves). */
+  private resolved(call: Call): {
+    from: AccountId;
+    to: AccountId;
+    fromKey: string;
+    toKey: string;
+    amount: bigint;
+    move: Move;
+  }[] {
     const arg = (name: string) => stringArg(call, name);
-    return call.transfer.moves.map((m) => ({
-      move: m,
-      from: { account: m.from.account.name, args: m.from.args.map(arg) },
-      to: { account: m.to.account.name, args: m.to.args.map(arg) },
-      amount: moveAmount(call, m),
-    }));
+    return call.transfer.moves.map((m) => {
+      const from = { account: m.from.account.name, args: m.from.args.map(arg) };
+      const to = { account: m.to.account.name, args: m.to.args.map(arg) };
+      return { move: m, from, to, fromKey: idKey(from), toKey: idKey(to), amount: moveAmount(call, m) };
+    });
   }
 
-  private touch(id: AccountId): void {
-    const k = idKey(id);
-    if (!this.balances_.has(k)) this.balances_.set(k, { id, balance: ZERO });
+  private touch(key: string, id: AccountId): void {
+    if (!this.balances_.has(key)) this.balances_.set(key, { id, balance: ZERO });
   }
 
   /**
@@ -281,10 +287,10 @@ export class Ledger {
   private move(call: Call): Outcome {
     const moves = this.resolved(call);
     for (const m of moves) {
-      this.touch(m.from);
-      this.touch(m.to);
+      this.touch(m.fromKey, m.from);
+      this.touch(m.toKey, m.to);
     }
-    if (moves.some((m) => idKey(m.from) === idKey(m.to))) return refused("same_account");
+    if (moves.some((m) => m.fromKey === m.toKey)) return refused("same_account");
     const key = keyValues(call);
     const keyId = JSON.stringify([call.transfer.name, call.op, ...key]);
     const content = callContent(call);
@@ -294,15 +300,15 @@ export class Ledger {
       return used.content === content ? { kind: "done_before" } : refused("key_conflict");
     }
     const scratch = new Map<string, { id: AccountId; balance: Balance }>();
-    const read = (id: AccountId) => scratch.get(idKey(id))?.balance ?? this.balance(id);
+    const read = (key: string) => scratch.get(key)?.balance ?? this.balances_.get(key)?.balance ?? ZERO;
     for (const [i, m] of moves.entries()) {
-      const from = read(m.from);
+      const from = read(m.fromKey);
       const lower = m.move.from.account.lower;
       if (lower !== null && from.posted - from.heldOut - m.amount < lower.value) {
         this.keys.set(keyId, { content, refusedByBound: true });
         return boundRefusal(i + 1, "lower", m.from, m.amount, from, lower);
       }
-      const to = read(m.to);
+      const to = read(m.toKey);
       const upper = m.move.to.account.upper;
       if (upper !== null && to.posted + to.heldIn + m.amount > upper.value) {
         this.keys.set(keyId, { content, refusedByBound: true });
@@ -312,12 +318,12 @@ export class Ledger {
       const fromAfter = held
         ? { ...from, heldOut: from.heldOut + m.amount }
         : { ...from, posted: from.posted - m.amount };
-      scratch.set(idKey(m.from), { id: m.from, balance: fromAfter });
-      const to2 = read(m.to);
+      scratch.set(m.fromKey, { id: m.from, balance: fromAfter });
+      const to2 = read(m.toKey);
       const toAfter = held
         ? { ...to2, heldIn: to2.heldIn + m.amount }
         : { ...to2, posted: to2.posted + m.amount };
-      scratch.set(idKey(m.to), { id: m.to, balance: toAfter });
+      scratch.set(m.toKey, { id: m.to, balance: toAfter });
     }
     const failure = outOfRange(scratch);
     if (failure !== null) return failure;

@@ -10,17 +10,7 @@ import { tr } from "../common/text.ts";
 import type { ChoboCode } from "./codes.ts";
 import { isRefused, type Outcome } from "./interp.ts";
 import type { Account, Book, Move, Transfer } from "./model.ts";
-import {
-  amountChoices,
-  feed,
-  lastOutcome,
-  makeDone,
-  planFor,
-  play,
-  Run,
-  type Search,
-  Symbols,
-} from "./search.ts";
+import { feed, lastOutcome, makeDone, planFor, play, type Search, Symbols } from "./search.ts";
 import { operationLines, quantityText } from "./words.ts";
 
 /** `shop_sales(shop)`: an account as a move names it, with the transfer's parameter names. */
@@ -100,9 +90,9 @@ function onlyFilling(search: Search, r: Reporter<ChoboCode>): void {
     if (a.outside || moved.from.has(a) || !moved.to.has(a)) continue;
     const filler = book.transfers.find((t) => t.moves.some((m) => m.to.account === a));
     if (filler === undefined) continue;
-    const run = makeDone(search, Run.start(book), filler, opOf(filler), new Symbols());
+    const run = makeDone(search, search.start(), filler, opOf(filler), new Symbols());
     if (run === null) continue;
-    const played = play(book, run.acts);
+    const played = run.played;
     const grew = played.ledger.accounts().some((x) =>
       x.id.account === a.name && (x.balance.posted > 0n || x.balance.heldIn > 0n)
     );
@@ -277,13 +267,12 @@ function findOrderRefusal(
   ref: Move["from"],
   held: boolean,
 ) {
-  const book = search.book;
   const bound = side === "lower" ? ref.account.lower! : ref.account.upper!;
   const isIt = (o: Outcome) =>
     o.kind === "refused" && o.at !== null && o.at.move === moveIndex && o.at.side === side;
-  for (const amounts of amountChoices(search, t)) {
+  for (const amounts of search.choicesOf(t)) {
     const syms = new Symbols();
-    const run = feed(search, Run.start(book), planFor(t, opOf(t), syms, new Map(), amounts), syms, {
+    const run = feed(search, search.start(), planFor(t, opOf(t), syms, new Map(), amounts), syms, {
       accept: isIt,
     });
     if (search.exhausted) return null;
@@ -293,7 +282,7 @@ function findOrderRefusal(
     if (held) {
       // The hold is refused although what another of its moves holds would have covered it.
       const counted = side === "lower" ? o.at.balance.heldIn : o.at.balance.heldOut;
-      if (counted > 0n) return play(book, run.acts);
+      if (counted > 0n) return run.played;
       continue;
     }
     const b = o.at.balance;
@@ -301,7 +290,7 @@ function findOrderRefusal(
     const within = side === "lower"
       ? b.posted - b.heldOut + total >= bound.value
       : b.posted + b.heldIn + total <= bound.value;
-    if (within) return play(book, run.acts);
+    if (within) return run.played;
   }
   return null;
 }

@@ -13,7 +13,6 @@ import type { BuiltinReason } from "./resolve.ts";
 import { operationsOf } from "./scenario.ts";
 import {
   type Act,
-  amountChoices,
   bringTo,
   feed,
   type LimitReached,
@@ -21,7 +20,8 @@ import {
   pastExpiry,
   type Plan,
   planFor,
-  Run,
+  type Played,
+  type Run,
   Search,
   Symbols,
   withAmounts,
@@ -47,6 +47,8 @@ export type Refusal = ReasonOf & {
    */
   readonly keyUsed: boolean;
   readonly example: readonly Act[];
+  /** The example as the interpreter answered it, call by call. */
+  readonly played: Played;
 };
 
 /** The refusals of one operation of one transfer. */
@@ -60,14 +62,16 @@ export interface OpRefusals {
   readonly limits: readonly LimitReached[];
 }
 
-function verified(run: Run | null, reason: BuiltinReason | Bound): readonly Act[] | null {
-  return run !== null && isRefused(run.outcome, reason) ? run.acts : null;
+function verified(run: Run | null, reason: BuiltinReason | Bound): Run | null {
+  return run !== null && isRefused(run.outcome, reason) ? run : null;
 }
 
 /** A refusal with chobo's own `reason`, when `run` does end in it. */
 function builtin(reason: BuiltinReason, run: Run | null): Refusal[] {
   const example = verified(run, reason);
-  return example === null ? [] : [{ reason, bound: null, keyUsed: false, example }];
+  return example === null
+    ? []
+    : [{ reason, bound: null, keyUsed: false, example: example.acts, played: example.played }];
 }
 
 /** `acts` run one after another after `from`; null when the budget is spent. */
@@ -137,9 +141,9 @@ export function possibleReasons(t: Transfer, op: OpName): ReasonOf[] {
  */
 function boundExample(search: Search, t: Transfer, op: OpName, b: BoundOf): Run | null {
   const accept = (o: Parameters<typeof isRefused>[0]) => isRefused(o, b.bound);
-  for (const amounts of amountChoices(search, t)) {
+  for (const amounts of search.choicesOf(t)) {
     const syms = new Symbols();
-    const run = feed(search, Run.start(search.book), planFor(t, op, syms, new Map(), amounts), syms, {
+    const run = feed(search, search.start(), planFor(t, op, syms, new Map(), amounts), syms, {
       accept,
     });
     if (verified(run, b.bound) !== null) return run;
@@ -150,7 +154,7 @@ function boundExample(search: Search, t: Transfer, op: OpName, b: BoundOf): Run 
     const syms = new Symbols();
     const plan = planFor(t, op, syms);
     const target = m.to.args.map((a) => lookup(plan.strings, a, "string symbol"));
-    const full = bringTo(search, Run.start(search.book), b.account, target, b.bound.value, syms);
+    const full = bringTo(search, search.start(), b.account, target, b.bound.value, syms);
     if (full === null) continue;
     const run = feed(search, full, plan, syms, { accept });
     if (verified(run, b.bound) !== null) return run;
@@ -164,12 +168,20 @@ function holdOrDo(search: Search, t: Transfer): Refusal[] {
   for (const b of boundsOf(t)) {
     if (refusals.some((r) => r.reason === b.bound.reason)) continue;
     const run = boundExample(search, t, op, b);
-    if (run !== null) refusals.push({ reason: b.bound.reason, bound: b, keyUsed: true, example: run.acts });
+    if (run !== null) {
+      refusals.push({
+        reason: b.bound.reason,
+        bound: b,
+        keyUsed: true,
+        example: run.acts,
+        played: run.played,
+      });
+    }
   }
   const nonKey = t.params.filter((p) => !t.key.includes(p.name));
   if (nonKey.length > 0) {
     const syms = new Symbols();
-    const done = makeDone(search, Run.start(search.book), t, op, syms);
+    const done = makeDone(search, search.start(), t, op, syms);
     if (done !== null) {
       const first = done.plan;
       const changed = nonKey[0];
@@ -186,7 +198,7 @@ function holdOrDo(search: Search, t: Transfer): Refusal[] {
   if (byBound !== undefined) {
     const last = byBound.example[byBound.example.length - 1];
     refusals.push(
-      ...builtin("already_refused", extend(search, Run.start(search.book), [...byBound.example, last])),
+      ...builtin("already_refused", extend(search, search.start(), [...byBound.example, last])),
     );
   }
   const sameAccount = () => refusals.some((r) => r.bound === null && r.reason === "same_account");
@@ -200,7 +212,7 @@ function holdOrDo(search: Search, t: Transfer): Refusal[] {
       bind.set(m.to.args[i], s);
     });
     const plan = planFor(t, op, syms, bind);
-    refusals.push(...builtin("same_account", Run.start(search.book).then(search, { kind: "call", plan })));
+    refusals.push(...builtin("same_account", search.start().then(search, { kind: "call", plan })));
   }
   return refusals;
 }
@@ -208,7 +220,7 @@ function holdOrDo(search: Search, t: Transfer): Refusal[] {
 /** The refusals of `post` and `void` of a transfer that holds (docs/design/chobo.md#holds). */
 function postAndVoid(search: Search, t: Transfer): { post: Refusal[]; void: Refusal[] } {
   const syms = new Symbols();
-  const held = makeDone(search, Run.start(search.book), t, "hold", syms);
+  const held = makeDone(search, search.start(), t, "hold", syms);
   const post: [BuiltinReason, Run | null][] = [];
   const void_: [BuiltinReason, Run | null][] = [];
   if (held !== null) {
@@ -237,8 +249,7 @@ function postAndVoid(search: Search, t: Transfer): { post: Refusal[]; void: Refu
     void_.push(["expired", past === null ? null : after([...expire, call("void")])]);
   }
   const fresh = new Symbols();
-  const alone = (op: OpName) =>
-    Run.start(search.book).then(search, { kind: "call", plan: planFor(t, op, fresh) });
+  const alone = (op: OpName) => search.start().then(search, { kind: "call", plan: planFor(t, op, fresh) });
   post.push(["no_such_hold", alone("post")]);
   void_.push(["no_such_hold", alone("void")]);
   const found = (list: [BuiltinReason, Run | null][]): Refusal[] =>

@@ -200,7 +200,6 @@ export function limitsJson(limits: readonly { limit: LimitReached; text: Text }[
 export function reportJson(
   book: Book,
   report: readonly OpRefusals[],
-  played: (r: OpRefusals["refusals"][number]) => Played,
 ) {
   return {
     operations: report.map((r) => ({
@@ -210,7 +209,7 @@ export function reportJson(
         reason: x.reason,
         bound: boundJson(x),
         key_used: x.keyUsed,
-        operations: operationsJson(played(x)),
+        operations: operationsJson(x.played),
       })),
       unreached: r.unreached.map((x) => ({ reason: x.reason, bound: boundJson(x) })),
     })),

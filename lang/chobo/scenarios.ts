@@ -25,7 +25,6 @@ import {
   pastExpiry,
   type Plan,
   planFor,
-  Run,
   Search,
   Symbols,
   ValueNames,
@@ -203,7 +202,7 @@ function atBalance(
   const plan = planFor(t, opOf(t), syms, new Map(), amountsFor(t, m, amount));
   const ref = refOf(m, side);
   const target = ref.args.map((a) => lookup(plan.strings, a, "string symbol"));
-  const prefix = bringTo(search, Run.start(search.book), ref.account, target, balance, syms, t);
+  const prefix = bringTo(search, search.start(), ref.account, target, balance, syms, t);
   return prefix === null ? null : { syms, plan, prefix: prefix.acts };
 }
 
@@ -260,7 +259,7 @@ function keyFamilies(c: Collector): void {
   for (const t of c.book.transfers) {
     const op = opOf(t);
     const syms = new Symbols();
-    const done = makeDone(search, Run.start(c.book), t, op, syms);
+    const done = makeDone(search, c.search.start(), t, op, syms);
     if (done !== null) {
       const first = done.plan;
       c.single(
@@ -291,7 +290,7 @@ function keyFamilies(c: Collector): void {
     const lower = m.from.account.lower!;
     const s = new Symbols();
     const plan = planFor(t, op, s, new Map(), amountsFor(t, m, lower.value >= 0n ? 1n : -lower.value + 1n));
-    const refused = feed(search, Run.start(c.book), plan, s, { accept: (o) => isRefused(o, lower) });
+    const refused = feed(search, c.search.start(), plan, s, { accept: (o) => isRefused(o, lower) });
     c.single(
       `key: ${t.name}.${op} again after it was refused with ${lower.reason}`,
       `キー: ${lower.reason} で拒否されたあとの同じ ${t.name}.${op}`,
@@ -309,7 +308,7 @@ function holdFamilies(c: Collector): void {
     const syms = new Symbols();
     // Held at 2, so that a part (1) and more than held (3) can be posted.
     const two = new Map(t.params.filter((p) => p.type.kind === "amount").map((p) => [p.name, 2n]));
-    const held = makeDone(c.search, Run.start(c.book), t, "hold", syms, new Map(), [two]);
+    const held = makeDone(c.search, c.search.start(), t, "hold", syms, new Map(), [two]);
     const fresh = new Symbols();
     c.owed(
       `hold: ${t.name}.post of a hold that does not exist`,
@@ -400,7 +399,7 @@ function allOrNothing(c: Collector): void {
       if (lower === null || m.amount.kind !== "param") return;
       const syms = new Symbols();
       const plan = planFor(t, op, syms, new Map(), amountsFor(t, m, 1000n));
-      const run = feed(c.search, Run.start(c.book), plan, syms, {
+      const run = feed(c.search, c.search.start(), plan, syms, {
         accept: (o) => o.kind === "refused" && o.at?.move === m.index,
       });
       c.add(
@@ -485,7 +484,7 @@ function race(
     strings: new Map([...first.strings, ...free.map((k) => [k, syms.fresh()] as const)]),
   };
   const target = ref.args.map((a) => lookup(first.strings, a, "string symbol"));
-  const brought = bringTo(search, Run.start(c.book), ref.account, target, start, syms, t);
+  const brought = bringTo(search, c.search.start(), ref.account, target, start, syms, t);
   if (brought === null) return "no_fill";
   // Every other account the calls meet gets what both need: the first call fed, then the second.
   const one = feed(search, brought, first, syms);

@@ -21,7 +21,15 @@ import {
   type Outcome,
   stringArg,
 } from "./interp.ts";
-import { type Account, type AccountRef, type Book, MAX_AMOUNT, type Transfer, type Unit } from "./model.ts";
+import {
+  type Account,
+  type AccountRef,
+  type Book,
+  MAX_AMOUNT,
+  type Move,
+  type Transfer,
+  type Unit,
+} from "./model.ts";
 
 /** The amounts every search tries, whatever the book, in order. */
 export const BASE_AMOUNTS: readonly bigint[] = [1n, 2n, 3n, 5n, 10n, 100n, 1000n];
@@ -112,6 +120,10 @@ export function searchAmounts(book: Book, unit: Unit): { amounts: bigint[]; foun
  */
 export class Search {
   private readonly amounts = new Map<string, readonly bigint[]>();
+  private readonly choices = new Map<Transfer, readonly ReadonlyMap<string, bigint>[]>();
+  private readonly into = new Map<Account, { transfer: Transfer; move: Move }[]>();
+  private readonly outOf = new Map<Account, { transfer: Transfer; move: Move }[]>();
+  private readonly empty: Ledger;
   private readonly reached: LimitReached[] = [];
   private steps = 0;
 
@@ -123,11 +135,42 @@ export class Search {
         this.reached.push({ limit: "MAX_AMOUNTS_PER_UNIT", unit: u.name, tried: amounts.length, found });
       }
     }
+    for (const transfer of book.transfers) {
+      for (const move of transfer.moves) {
+        for (
+          const [index, account] of [[this.into, move.to.account], [this.outOf, move.from.account]] as const
+        ) {
+          const list = index.get(account) ?? [];
+          list.push({ transfer, move });
+          index.set(account, list);
+        }
+      }
+    }
+    this.empty = Ledger.empty(book.accounts.map((a) => a.name));
+  }
+
+  /** The empty sequence on a fresh ledger of the book. */
+  start(): Run {
+    return Run.start(this.empty.clone());
   }
 
   /** The amounts tried for parameters of `unit`. */
   amountsOf(unit: Unit): readonly bigint[] {
     return lookup(this.amounts, unit.name, `amounts of the unit ${unit.name}`);
+  }
+
+  /** Every combination of amounts tried for `t` (`amountChoices`), made once per transfer. */
+  choicesOf(t: Transfer): readonly ReadonlyMap<string, bigint>[] {
+    const known = this.choices.get(t);
+    if (known !== undefined) return known;
+    const made = amountChoices(this, t);
+    this.choices.set(t, made);
+    return made;
+  }
+
+  /** Every move that puts into (`"to"`) or takes from (`"from"`) an account kind, in the book's order. */
+  movesOn(account: Account, side: "to" | "from"): readonly { transfer: Transfer; move: Move }[] {
+    return (side === "to" ? this.into : this.outOf).get(account) ?? [];
   }
 
   /** Spends `n` steps of the budget; false (and the limit recorded) once it is spent. */
@@ -240,12 +283,13 @@ export class Run {
     readonly acts: readonly Act[],
     readonly ledger: Ledger,
     private readonly names: ValueNames,
+    private readonly log: Played["calls"],
     private readonly lastCall: { readonly call: Call; readonly outcome: Outcome } | null,
   ) {}
 
-  /** The empty sequence on a fresh ledger of `book`. */
-  static start(book: Book): Run {
-    return new Run([], Ledger.empty(book.accounts.map((a) => a.name)), ValueNames.empty(), null);
+  /** The empty sequence on `ledger`, an empty one (`Search.start`). */
+  static start(ledger: Ledger): Run {
+    return new Run([], ledger, ValueNames.empty(), [], null);
   }
 
   /** This run and then `act`, on copies; null when the search's budget is spent. */
@@ -256,10 +300,16 @@ export class Run {
     const names = this.names.clone();
     if (act.kind === "pass") {
       ledger.pass(act.seconds);
-      return new Run([...this.acts, act], ledger, names, null);
+      return new Run([...this.acts, act], ledger, names, [...this.log, { pass: act.text }], null);
     }
     const call = names.call(act.plan);
-    return new Run([...this.acts, act], ledger, names, { call, outcome: ledger.apply(call) });
+    const last = { call, outcome: ledger.apply(call) };
+    return new Run([...this.acts, act], ledger, names, [...this.log, last], last);
+  }
+
+  /** The run as the views show it: each act's call and outcome, and the ledger at the end (as `play` gives). */
+  get played(): Played {
+    return { calls: this.log, ledger: this.ledger };
   }
 
   /** The value the symbol `sym` stands for in this run, once a call passed it. */
@@ -420,7 +470,7 @@ export function feed(
     if (run === null) return null;
     const { call, outcome } = run.last;
     if (outcome.kind !== "refused" || outcome.at === null || options.accept?.(outcome)) return run;
-    if (depth >= MAX_FEED_DEPTH) return null;
+    if (depth >= MAX_FEED_DEPTH || !search.spend(plan.transfer.moves.length)) return null;
     const at = outcome.at;
     const wants: Shortfall[] = options.accept === undefined ? shortfalls(before.ledger, call) : [{
       ref: at.side === "lower" ? call.transfer.moves[at.move - 1].from : call.transfer.moves[at.move - 1].to,
@@ -430,15 +480,7 @@ export function feed(
         : at.balance.posted + at.balance.heldIn + at.amount - at.bound.value,
     }];
     for (const w of wants) {
-      const fed = feedAccount(
-        search,
-        before,
-        w.ref.account.name,
-        refSymbols(plan, w.ref.args),
-        w,
-        syms,
-        depth,
-      );
+      const fed = feedAccount(search, before, refSymbols(plan, w.ref.args), w, syms, depth);
       if (fed === null) return null;
       before = fed;
     }
@@ -453,27 +495,25 @@ export function feed(
 function feedAccount(
   search: Search,
   prefix: Run,
-  account: string,
   target: readonly number[],
   want: Shortfall,
   syms: Symbols,
   depth: number,
 ): Run | null {
-  for (const t of search.book.transfers) {
-    for (const m of t.moves) {
-      const ref = want.side === "lower" ? m.to : m.from;
-      if (ref.account.name !== account) continue;
-      const bind = new Map<string, number>();
-      ref.args.forEach((a, i) => bind.set(a, target[i]));
-      const op = t.pending === null ? "do" : "hold";
-      for (const amounts of feedingAmounts(search, t, ref, want.side, want.need)) {
-        const plan = planFor(t, op, syms, bind, amounts);
-        const done = feed(search, prefix, plan, syms, { depth: depth + 1 });
-        if (done === null || done.outcome.kind !== "done") continue;
-        if (op === "do") return done;
-        const posted = done.then(search, { kind: "call", plan: planFor(t, "post", syms, plan.strings) });
-        if (posted !== null && posted.outcome.kind === "done") return posted;
-      }
+  for (
+    const { transfer: t, move: m } of search.movesOn(want.ref.account, want.side === "lower" ? "to" : "from")
+  ) {
+    const ref = want.side === "lower" ? m.to : m.from;
+    const bind = new Map<string, number>();
+    ref.args.forEach((a, i) => bind.set(a, target[i]));
+    const op = t.pending === null ? "do" : "hold";
+    for (const amounts of feedingAmounts(search, t, ref, want.side, want.need)) {
+      const plan = planFor(t, op, syms, bind, amounts);
+      const done = feed(search, prefix, plan, syms, { depth: depth + 1 });
+      if (done === null || done.outcome.kind !== "done") continue;
+      if (op === "do") return done;
+      const posted = done.then(search, { kind: "call", plan: planFor(t, "post", syms, plan.strings) });
+      if (posted !== null && posted.outcome.kind === "done") return posted;
     }
   }
   return null;
@@ -496,7 +536,7 @@ function feedingAmounts(
   const same = (r: AccountRef) =>
     r.account === ref.account && r.args.length === ref.args.length &&
     r.args.every((a, i) => a === ref.args[i]);
-  for (const c of amountChoices(search, t)) {
+  for (const c of search.choicesOf(t)) {
     let net = 0n;
     for (const m of t.moves) {
       const a = m.amount.kind === "literal" ? m.amount.value : lookup(c, m.amount.param, "amount");
@@ -525,7 +565,7 @@ export function makeDone(
   bind: ReadonlyMap<string, number> = new Map(),
   first: readonly Map<string, bigint>[] = [],
 ): Run | null {
-  for (const amounts of [...first, ...amountChoices(search, transfer)]) {
+  for (const amounts of [...first, ...search.choicesOf(transfer)]) {
     const plan = planFor(transfer, op, syms, bind, amounts);
     const run = feed(search, prefix, plan, syms);
     if (run !== null && run.outcome.kind === "done") return run;
@@ -561,35 +601,33 @@ export function bringTo(
   if (balance === 0n) return prefix;
   const into = balance > 0n;
   const wanted = into ? balance : -balance;
-  const order = [...search.book.transfers.filter((t) => t !== last), ...(last === null ? [] : [last])];
-  for (const f of order) {
-    for (const m of f.moves) {
-      const ref = into ? m.to : m.from;
-      if (ref.account !== account) continue;
-      const posted = (run: Run) => {
-        const b = run.ledger.balance({ account: account.name, args: target.map((s) => run.valueOf(s)) });
-        return b.heldIn === 0n && b.heldOut === 0n ? b.posted : null;
-      };
-      const bind = new Map(ref.args.map((a, i) => [a, target[i]]));
-      if (m.amount.kind === "literal") {
-        const each = m.amount.value;
-        if (each <= 0n || wanted % each !== 0n || wanted / each > BigInt(MAX_FILL_CALLS)) continue;
-        let run: Run | null = prefix;
-        for (let n = 0n; n < wanted / each && run !== null; n++) {
-          run = callDone(search, run, f, bind, new Map(), syms);
-        }
-        if (run !== null && run !== prefix && posted(run) === balance) return run;
-        continue;
+  const moves = search.movesOn(account, into ? "to" : "from");
+  const order = [...moves.filter((x) => x.transfer !== last), ...moves.filter((x) => x.transfer === last)];
+  for (const { transfer: f, move: m } of order) {
+    const ref = into ? m.to : m.from;
+    const posted = (run: Run) => {
+      const b = run.ledger.balance({ account: account.name, args: target.map((s) => run.valueOf(s)) });
+      return b.heldIn === 0n && b.heldOut === 0n ? b.posted : null;
+    };
+    const bind = new Map(ref.args.map((a, i) => [a, target[i]]));
+    if (m.amount.kind === "literal") {
+      const each = m.amount.value;
+      if (each <= 0n || wanted % each !== 0n || wanted / each > BigInt(MAX_FILL_CALLS)) continue;
+      let run: Run | null = prefix;
+      for (let n = 0n; n < wanted / each && run !== null; n++) {
+        run = callDone(search, run, f, bind, new Map(), syms);
       }
-      let amount = wanted;
-      for (let tries = 0; tries < 2 && amount > 0n; tries++) {
-        const amounts = new Map([[m.amount.param, amount]]);
-        const run = callDone(search, prefix, f, bind, amounts, syms);
-        const reached = run === null ? null : posted(run);
-        if (run === null || reached === null) break;
-        if (reached === balance) return run;
-        amount += into ? balance - reached : reached - balance;
-      }
+      if (run !== null && run !== prefix && posted(run) === balance) return run;
+      continue;
+    }
+    let amount = wanted;
+    for (let tries = 0; tries < 2 && amount > 0n; tries++) {
+      const amounts = new Map([[m.amount.param, amount]]);
+      const run = callDone(search, prefix, f, bind, amounts, syms);
+      const reached = run === null ? null : posted(run);
+      if (run === null || reached === null) break;
+      if (reached === balance) return run;
+      amount += into ? balance - reached : reached - balance;
     }
   }
   return null;
