@@ -90,8 +90,18 @@ Deno.test("docs/reference.md's keyword table is the parser's KEYWORDS, in order"
   deepStrictEqual(rows, KEYWORDS.map((k) => ({ position: k.position, words: [...k.words] })));
 });
 
-async function sh(args: string[], cwd = ROOT): Promise<{ code: number; out: string }> {
-  const out = await new Deno.Command(args[0], { args: args.slice(1), cwd, stdout: "piped", stderr: "piped" })
+async function sh(
+  args: string[],
+  cwd = ROOT,
+  env: Record<string, string> = {},
+): Promise<{ code: number; out: string }> {
+  const out = await new Deno.Command(args[0], {
+    args: args.slice(1),
+    cwd,
+    env,
+    stdout: "piped",
+    stderr: "piped",
+  })
     .output();
   return { code: out.code, out: new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr) };
 }
@@ -137,6 +147,14 @@ Deno.test("the Action's script checks the books changed since the base, against 
     const changed = await sh([`${ROOT}hooks/check-changed`, base], repo);
     strictEqual(changed.code, 1);
     ok(changed.out.includes("error[E050]") && !changed.out.includes("b.book"), changed.out);
+    // A pull request that adds a .book symlink to the process's environment gets it refused, not printed.
+    Deno.symlinkSync("/proc/self/environ", `${repo}/leak.book`);
+    Deno.symlinkSync("/dev/zero", `${repo}/zero.book`);
+    await git("add", "leak.book", "zero.book");
+    const linked = await sh([`${ROOT}hooks/check-changed`, base], repo, { LEAK_MARK: "leaked-value-1234" });
+    strictEqual(linked.code, 1);
+    ok(linked.out.includes("leak.book") && linked.out.includes("zero.book"), linked.out);
+    ok(!linked.out.includes("leaked-value-1234") && !linked.out.includes("PATH="), linked.out);
   } finally {
     Deno.removeSync(repo, { recursive: true });
   }
