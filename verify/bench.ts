@@ -11,11 +11,15 @@
  * - `postgres`: the generated SQL against a floor on the same disposable server in the same run
  *   (`verify/chobo/bench_postgres.ts`: throughput on one hot account and on 100, latency,
  *   `expire()`, 10,000 holds in one `SELECT`, server time per call of every function).
+ * - `tigerbeetle`: the generated TypeScript client's `do` and `hold` on a disposable replica of
+ *   `CHOBO_TIGERBEETLE`, against raw `create_transfers` batches of the same transfers
+ *   (`verify/chobo/bench_tigerbeetle.ts`); SKIP without the variable.
  * @module
  */
 
 import { bookPaths } from "./chobo/books.ts";
 import { benchPostgres } from "./chobo/bench_postgres.ts";
+import { benchTigerBeetle } from "./chobo/bench_tigerbeetle.ts";
 
 const RUNS = 7;
 
@@ -101,6 +105,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   scenarios: benchScenarios,
   dandori: benchDandori,
   postgres: benchPostgres,
+  tigerbeetle: benchTigerBeetle,
 };
 
 const name = Deno.args[0];
@@ -109,4 +114,10 @@ if (bench === undefined) {
   console.error(`usage: deno task bench <${Object.keys(BENCHES).join("|")}>`);
   Deno.exit(2);
 }
-await bench();
+try {
+  await bench();
+} catch (e) {
+  // A bench that cannot run says why in one line (a missing binary, a replica that did not start).
+  console.error(`bench ${name}: ${e instanceof Error ? e.message : String(e)}`);
+  Deno.exit(1);
+}
