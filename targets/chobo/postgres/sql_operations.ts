@@ -237,10 +237,11 @@ ${
   return `  -- (4) the inside accounts under lock: rows made when missing (before any is locked), then locked
   -- in id order; the moves checked one by one in written order against the locked numbers
 ${lockIds}  if (select count(*) from ${s}.accounts r where r.tenant = p_tenant and r.id = any(v_ids)) < cardinality(v_ids) then
-    -- an account with entries but no row was outside before: its bounds differ from the book's
+    -- an account with entries (not this call's) but no row was outside before: its bounds differ from the book's
     if exists (
       select 1 from ${s}.entries e
-       where e.tenant = p_tenant and e.account = any(v_ids) and e.ctid <> all(v_entries)
+       where e.tenant = p_tenant and e.account = any(v_ids)
+         and not (e.kind = ${lit(t.name)} and e.op = ${lit(op)} and e.key = v_key)
          and not exists (select 1 from ${s}.accounts r where r.tenant = e.tenant and r.id = e.account)
     ) then
       ${CB001}
@@ -307,7 +308,7 @@ export function doOrHold(s: string, book: Book, t: Transfer, op: "do" | "hold"):
 `
     : "";
   // A refusal of the general path deletes the entries (2) wrote: it keeps where they are.
-  const entries = inside.length === 0
+  const entries = !refusable(t)
     ? `  ${entriesInsert(s, t, op, rows)};
 `
     : `  with e as (
@@ -354,7 +355,7 @@ declare
   v_prev ${s}.keys;
 ${ids.declare}
 ${held ? `  v_hold uuid := ${idSql("transfer", holdIdParts(book, t))};\n` : ""}${
-    inside.length === 0 ? "" : "  v_entries tid[];\n"
+    refusable(t) ? "  v_entries tid[];\n" : ""
   }${general}begin
 ${amountChecks(t, false)}${ids.fix}${
     held ? idFix("v_hold") : ""
