@@ -38,11 +38,11 @@ const ROUNDS = 3;
 const SECONDS = 2;
 /** Connections of case (a), as the issue sets them. */
 const HOT_CONNECTIONS = [1, 4, 8, 16] as const;
-/** Inside accounts of case (b), and of (d) and (e) as the seed measured (chobo 4.1: 100 accounts). */
+/** Inside accounts of case (b), and of (d) and (e) as the design measured (docs/design/chobo.md#postgresql: 100 accounts). */
 const WIDE_ACCOUNTS = 100;
 /** Due holds of case (d). */
 const EXPIRE_SIZES = [1000, 10000] as const;
-/** `hold` calls in the one `SELECT` of case (e) (seed chobo 4.1: 10,000 took 5.5 s). */
+/** `hold` calls in the one `SELECT` of case (e) (docs/design/chobo.md#postgresql: 10,000 took 5.5 s). */
 const ONE_SELECT_CALLS = 10000;
 /** Calls of each function in case (f), from one session. */
 const PER_FUNCTION_CALLS = 2000;

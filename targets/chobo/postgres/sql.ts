@@ -12,7 +12,7 @@
  * | READ COMMITTED            | every check reads a locked row (an UPDATE re-checks its WHERE on the newest row) |
  * | CB001                     | an inside row's bounds in the UPDATE's WHERE and under lock; an outside account with a bounded row, or entries without a row for an inside one |
  * | the CHECKs                | `within_lower`, `within_upper` on `accounts`, the last guard                  |
- * | ids                       | seed 4.3's SHA-256 inline (`sql_ids.ts`), `chobo_id` for other callers        |
+ * | ids                       | the SHA-256 of docs/design/chobo.md#ids inline (`sql_ids.ts`), `chobo_id` too |
  *
  * Only an inside account (one with a bound) has a row; an outside account has none to lock, so
  * operations on different inside accounts never wait for each other on it

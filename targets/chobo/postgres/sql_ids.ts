@@ -1,5 +1,5 @@
 /**
- * Ids in the generated functions (docs/targets.md#ids): the SHA-256 of seed chobo 4.3 written out
+ * Ids in the generated functions (docs/targets.md#ids): the SHA-256 of docs/design/chobo.md#ids written out
  * inline, the parts the generator knows folded into one `bytea` literal, so a call computes each
  * id with one `sha256()` and no loop. `chobo_id(parts)` of the schema computes the same ids from
  * an array, for callers outside the functions; a call through it costs a PL/pgSQL loop per id.
@@ -13,7 +13,7 @@ import { ident, paramName } from "./sql_names.ts";
 /** A part of an id's hash input: a text the generator knows, or a SQL `text` expression. */
 export type IdPart = { readonly known: string } | { readonly sql: string };
 
-/** enc(s) of seed 4.3: the UTF-8 length of `s` (32-bit big-endian), then `s` in UTF-8, as hex. */
+/** enc(s) of docs/targets.md#ids: the UTF-8 length of `s` (32-bit big-endian), then `s` in UTF-8, as hex. */
 function encHex(s: string): string {
   const utf8 = new TextEncoder().encode(s);
   const length = new Uint8Array(4);

@@ -85,7 +85,7 @@ export function callAmount(m: Move): string {
   return m.amount.kind === "literal" ? `${m.amount.value}::bigint` : ident(paramName(m.amount.param));
 }
 
-/** The change an operation makes to the account of one side (seed chobo 2.2, 2.4). */
+/** The change an operation makes to the account of one side (docs/design/chobo.md#bounds, docs/design/chobo.md#holds). */
 export function sideDelta(op: MovingOp, side: Side, amounts: Amounts): Delta {
   const out = side.role === "from" ? -1 : 1;
   const a = amounts.moved(side.i);

@@ -1,5 +1,5 @@
 /**
- * The functions of a transfer's operations (seed chobo 4.1): `do` and `hold`, `post` and `void`.
+ * The functions of a transfer's operations (docs/design/chobo.md#postgresql): `do` and `hold`, `post` and `void`.
  * Each is one transaction of plain statements (cheaper here than one statement of CTEs, measured),
  * and takes the row of an inside account last, so a hot account's row stays locked only from its
  * UPDATE to the commit. An outside account (no bound) has no row: its balance is its `entries`
@@ -47,7 +47,7 @@ function bigintOrNull(v: bigint | undefined): string {
   return v === undefined ? "null" : `${v}`;
 }
 
-/** `p_tenant text, "p_注文" text, …`: the tenant, then the operation's parameters (seed 4.1). */
+/** `p_tenant text, "p_注文" text, …`: the tenant, then the operation's parameters (docs/targets.md#postgres-the-sql). */
 function signature(t: Transfer, op: string): string {
   const params = op === "do" || op === "hold"
     ? t.params
@@ -64,7 +64,10 @@ function keySql(t: Transfer): string {
   return `json_build_array(${t.key.map((k) => ident(paramName(k))).join(", ")})::text`;
 }
 
-/** Validates amount arguments: an amount is 0 … 2⁶³ − 1 (seed 1.5); anything else is a failure. */
+/**
+ * Validates amount arguments: an amount is 0 … 2⁶³ − 1 (docs/design/chobo.md#units-and-amounts); anything
+ * else is a failure.
+ */
 function amountChecks(t: Transfer, optional: boolean): string {
   return t.params.filter((p) => p.type.kind === "amount").map((p) => {
     const v = ident(paramName(p.name));
@@ -109,7 +112,7 @@ function negate(sum: Sum): Sum {
 /**
  * The conditions one inside account's row must meet for every move in written order: before each
  * move out of it `posted − held_out − a ≥ L`, before each move into it `posted + held_in + a ≤ U`,
- * counting the moves before (seed chobo 2.2).
+ * counting the moves before (docs/design/chobo.md#bounds).
  */
 function moveConditions(op: "do" | "hold", account: InsideAccount, amounts: Amounts): string[] {
   const out: string[] = [];
@@ -279,7 +282,7 @@ function refusable(t: Transfer): boolean {
   );
 }
 
-/** `do` or `hold` of a transfer (seed chobo 2.2, 2.3, 4.1). */
+/** `do` or `hold` of a transfer (docs/design/chobo.md#order-of-checks, docs/design/chobo.md#postgresql). */
 export function doOrHold(s: string, book: Book, t: Transfer, op: "do" | "hold"): string {
   const hash = definitionHash(t);
   const held = op === "hold";
@@ -381,7 +384,10 @@ ${entries}${holdRow}${accounts}end $$;
 `;
 }
 
-/** `post` and `void` of a pending transfer (seed 2.4): the hold row first, then its inside accounts. */
+/**
+ * `post` and `void` of a pending transfer (docs/design/chobo.md#holds): the hold row first, then its
+ * inside accounts.
+ */
 export function postOrVoid(s: string, book: Book, t: Transfer, op: "post" | "void"): string {
   const hash = definitionHash(t);
   const post = op === "post";

@@ -1,5 +1,5 @@
 /**
- * The reading functions (seed chobo 4.1): a hold's state, an account's balance. PL/pgSQL, so a
+ * The reading functions (docs/targets.md#postgres-the-sql): a hold's state, an account's balance. PL/pgSQL, so a
  * session plans their query once: a SQL function with a FROM is planned again on every call.
  * @module
  */

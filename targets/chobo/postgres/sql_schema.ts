@@ -1,6 +1,6 @@
 /**
  * What every book's schema has, whatever its transfers: the types `result` and `balance`, the
- * tables, the CHECKs, the view `balances`, `chobo_id` and `expire()` (seed chobo 4.1).
+ * tables, the CHECKs, the view `balances`, `chobo_id` and `expire()` (docs/design/chobo.md#postgresql).
  * @module
  */
 
