@@ -42,7 +42,7 @@ const RUN_LIMIT_MS = 150_000;
 const FLOWS_AT_ONCE = 2;
 
 /** One scenario of one flow, with what the interpreter says it does. */
-interface TemporalJob extends DiffJob {
+export interface TemporalJob extends DiffJob {
   readonly run: string;
   readonly input: Value;
   readonly answers: Value[];
@@ -50,7 +50,7 @@ interface TemporalJob extends DiffJob {
 }
 
 /** A flow's plan, its files and its jobs. */
-interface FlowSubject {
+export interface FlowSubject {
   readonly flow: RunnableFlow;
   readonly files: ReadonlyMap<string, string>;
   readonly jobs: readonly TemporalJob[];
@@ -138,7 +138,7 @@ function taskInfos(plan: Plan): RunnerJobs["tasks"] {
   ]));
 }
 
-function childQueues(plan: Plan): { queue: string; type: string }[] {
+export function childQueues(plan: Plan): { queue: string; type: string }[] {
   const out = new Map<string, string>();
   for (const t of plan.tasks) {
     const c = t.callee;
@@ -154,11 +154,12 @@ function childQueues(plan: Plan): { queue: string; type: string }[] {
 }
 
 /** Plays a batch of one flow's jobs on a fresh dev server; the results by job id. */
-async function playFlow(
+export async function playFlow(
   bin: string,
   subject: FlowSubject,
   batch: readonly TemporalJob[],
   mutate?: (files: Map<string, string>) => void,
+  historiesFile: string | null = null,
 ): Promise<Map<string, Judged<RunnerResult>>> {
   const children = childQueues(subject.flow.plan);
   const copy = makeCopy(ROOT, subject.files, subject.runs, children, mutate);
@@ -173,6 +174,7 @@ async function playFlow(
       blockMs: copy.blockMs,
       runLimitMs: RUN_LIMIT_MS,
       scenarios: batch.map((j) => ({ id: j.run, input: j.input, answers: j.answers as never })),
+      historiesFile,
     };
     const out = await runRunnerOutput<RunnerResult, { replay: string | null }>(
       "temporal-typescript",

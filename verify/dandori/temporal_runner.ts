@@ -13,6 +13,7 @@
 import { ApplicationFailure, Context } from "@temporalio/activity";
 import { Client, Connection, WorkflowFailedError } from "@temporalio/client";
 import { CancelledFailure } from "@temporalio/common";
+import { historyToJSON } from "@temporalio/common/lib/proto-utils.js";
 import {
   DefaultLogger,
   makeTelemetryFilterString,
@@ -46,6 +47,8 @@ export interface RunnerJobs {
     readonly input: unknown;
     readonly answers: AnswerJson[];
   }[];
+  /** Where to write every history the runs made, as the CLI's JSON; null: nowhere. */
+  readonly historiesFile: string | null;
 }
 
 /** What one run did. */
@@ -183,6 +186,11 @@ async function before(s: RunState, context: Context): Promise<AnswerJson | null>
   return a;
 }
 
+/** A failure that is no declared error, with the scenario's cause as its message (an Error's empty message would read "Error"). */
+function failure(message: string): ApplicationFailure {
+  return ApplicationFailure.create({ type: "Error", message, nonRetryable: true });
+}
+
 function errorOf(a: AnswerJson): { error: string; cause: string } | null {
   return "error" in a ? { error: a.error, cause: cause(a) } : null;
 }
@@ -241,21 +249,21 @@ const transport = {
     if (a === null) return { result: "done" };
     const e = errorOf(a);
     if (e === null) return (a as { ok: unknown }).ok;
-    if (e.error === "failure") throw new Error(e.cause);
+    if (e.error === "failure") throw failure(e.cause);
     return { result: "refused", reason: e.error };
   },
 };
 
 /** The user's tasks: each answers from the scenario. */
 const own = new Proxy({}, {
-  get: (_t, name) => async () => {
+  get: () => async () => {
     const context = Context.current();
     const s = rootOf(runOf(context));
     const a = await before(s, context);
     if (a === null) return undefined;
     const e = errorOf(a);
     if (e === null) return (a as { ok: unknown }).ok;
-    if (e.error === "failure") throw new Error(e.cause);
+    if (e.error === "failure") throw failure(e.cause);
     throw ApplicationFailure.create({ type: e.error, message: e.cause, nonRetryable: true });
   },
 });
@@ -301,7 +309,7 @@ async function childStub(c: { child: string; id: string; queue: string; input: u
       await context.cancelled;
       throw new CancelledFailure("cancelled");
     }
-    if (e.error === "failure") throw new Error(e.cause);
+    if (e.error === "failure") throw failure(e.cause);
     throw ApplicationFailure.create({ type: e.error, message: e.cause, nonRetryable: true });
   } finally {
     clearInterval(beat);
@@ -458,10 +466,13 @@ try {
 } catch (e) {
   replayed = String(e);
 }
-if (Deno.env.get("DANDORI_TEMPORAL_HISTORIES") !== undefined) {
+if (jobs.historiesFile !== null) {
   Deno.writeTextFileSync(
-    Deno.env.get("DANDORI_TEMPORAL_HISTORIES") as string,
-    JSON.stringify(replays.map((h) => ({ workflowId: h.workflowId, runId: h.runId, history: h.history }))),
+    jobs.historiesFile,
+    JSON.stringify(replays.map((h) => ({
+      workflowId: h.workflowId,
+      history: JSON.parse(historyToJSON(h.history as Parameters<typeof historyToJSON>[0])),
+    }))),
   );
 }
 await native.close();

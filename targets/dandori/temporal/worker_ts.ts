@@ -11,8 +11,7 @@
 /** The text of `worker.ts` after its header. */
 export function workerModule(queue: string, buildId: string): string {
   return `import { fileURLToPath } from "node:url";
-import { type NativeConnection, Worker, type WorkerOptions } from "@temporalio/worker";
-import type { historyFromJSON } from "@temporalio/common/lib/proto-utils";
+import { type NativeConnection, type ReplayHistoriesIterable, Worker, type WorkerOptions } from "@temporalio/worker";
 import { makeActivities, type OwnTasks } from "./activities.ts";
 import type { Transport } from "./io.ts";
 
@@ -53,15 +52,12 @@ export function workerOptions(config: WorkerConfig): WorkerOptions {
   };
 }
 
-/** A history to replay: the workflow's id and its history (as \`fetchHistory\` or the JSON of the CLI gives it). */
-export interface Replayed {
-  readonly workflowId: string;
-  readonly history: Parameters<typeof historyFromJSON>[0] | Awaited<ReturnType<typeof historyFromJSON>>;
-}
-
-/** Replays every history on this workflow's code; throws on the first that does not replay. */
-export async function replay(histories: Iterable<Replayed> | AsyncIterable<Replayed>): Promise<void> {
-  for await (const r of Worker.runReplayHistories({ workflowsPath: WORKFLOWS_PATH }, histories as AsyncIterable<Replayed>)) {
+/**
+ * Replays every history (\`{ workflowId, history }\`, as \`fetchHistory\` or the JSON of the CLI gives it)
+ * on this workflow's code; throws on the first that does not replay.
+ */
+export async function replay(histories: ReplayHistoriesIterable): Promise<void> {
+  for await (const r of Worker.runReplayHistories({ workflowsPath: WORKFLOWS_PATH }, histories)) {
     if (r.error !== undefined) throw r.error;
   }
 }
