@@ -4,7 +4,7 @@
  * `@temporalio/*` from there), with what real time would make long shortened in `runtime.ts` and
  * `io.ts` — every durable timer to at most 10 ms, an event's wait to at most 5 s (the runner must
  * see it waiting first), activities' and children's timeouts to 20 s and 5 s, the heartbeat
- * timeout to 3 s with a heartbeat every 100 ms, parallel iterations one at a time, and
+ * timeout to 2 s with a heartbeat every 100 ms, parallel iterations one at a time, and
  * `CONTINUE_AT` to 1 so every outermost iteration after a run's first continues as new — and the
  * clock set to each run's scenario `now` (its start, then every later read). Each change must
  * find its text exactly once, or the copy is not made. The callback's hand-on activity keeps its
@@ -21,7 +21,7 @@ export interface CopyRun {
 }
 
 /** The heartbeat timeout of the copy: a timed-out activity takes this long. */
-export const COPY_HEARTBEAT_TIMEOUT_MS = 3_000;
+export const COPY_HEARTBEAT_TIMEOUT_MS = 2_000;
 
 /** What the copy changes: file, text as generated, text in the copy. */
 const CHANGES: readonly (readonly [string, string, string])[] = [
@@ -141,7 +141,7 @@ export function makeCopy(
   }
   return {
     dir,
-    blockMs: COPY_HEARTBEAT_TIMEOUT_MS + 3_000,
+    blockMs: COPY_HEARTBEAT_TIMEOUT_MS + 2_000,
     remove: () => Deno.removeSync(dir, { recursive: true }),
   };
 }

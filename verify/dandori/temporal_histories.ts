@@ -50,14 +50,26 @@ function longest(subject: FlowSubject): TemporalJob {
   return subject.jobs.reduce((best, j) => calls(j) > calls(best) ? j : best);
 }
 
-/** The text of histories with this machine's names replaced by neutral ones. */
-function neutral(text: string): string {
-  const host = Deno.hostname();
-  return text
-    .replaceAll(/\/tmp\/dandori-temporal-copy-[A-Za-z0-9_]+\//g, "/tmp/")
-    .replaceAll(ROOT, "/work/dandori/")
-    .replaceAll(host, "localhost")
-    .replaceAll(/"identity": *"[0-9]+@localhost"/g, '"identity":"@localhost"');
+/**
+ * Histories with this machine's names replaced by neutral ones: every `identity` (`<pid>@<host>`),
+ * the sticky task queue named after it, and the paths of the code copy and of the repository in
+ * stack traces. Payloads are base64 and left alone.
+ */
+function neutral(value: unknown, key = ""): unknown {
+  if (Array.isArray(value)) return value.map((v) => neutral(v));
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, neutral(v, k)]));
+  }
+  if (typeof value !== "string") return value;
+  if (key === "identity") return "@localhost";
+  if (key === "name") return value.replace(/^[0-9]+@[^-]+-/, "@localhost-");
+  if (key === "stackTrace") {
+    return value.replaceAll(/\/tmp\/dandori-temporal-copy-[A-Za-z0-9_]+\//g, "/tmp/").replaceAll(
+      ROOT,
+      "/work/dandori/",
+    );
+  }
+  return value;
 }
 
 /** Plays the longest run of `path` on a dev server and writes its histories; throws when it disagrees. */
@@ -71,7 +83,7 @@ export async function recordHistories(bin: string, path: string): Promise<string
     if (r === undefined || r.problems.length > 0) {
       throw new Error(`${path} ${job.run}: ${r?.problems.join("; ")}`);
     }
-    const histories = JSON.parse(neutral(Deno.readTextFileSync(tmp)));
+    const histories = neutral(JSON.parse(Deno.readTextFileSync(tmp))) as Recorded["histories"];
     const file = historyFile(path);
     Deno.mkdirSync(`${ROOT}${file.slice(0, file.lastIndexOf("/"))}`, { recursive: true });
     const recorded: Recorded = { flow: path, run: job.run, histories };
