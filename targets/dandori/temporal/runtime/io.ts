@@ -4,6 +4,7 @@
 // TypeScript clients for books), and how an answer becomes a result or a declared error. It is
 // the same for every flow; `io.ts` is this file followed by the flow's own book tables.
 
+import process from "node:process";
 import { ApplicationFailure, Context } from "@temporalio/activity";
 
 /** An HTTP request as it is sent: the body is the exact text. */
@@ -185,8 +186,29 @@ function pascal(name: string): string {
 
 type Constructor = new (input: unknown) => { send(command: unknown): Promise<unknown> };
 
+/**
+ * A client's configuration: SQS sends to the host of the queue's URL unless an endpoint is
+ * configured (`AWS_ENDPOINT_URL`, `AWS_ENDPOINT_URL_SQS`), which must then win, or a test's local
+ * server would be passed by.
+ */
+function clientConfig(service: string): { useQueueUrlAsEndpoint?: boolean } {
+  const configured = process.env.AWS_ENDPOINT_URL !== undefined ||
+    process.env.AWS_ENDPOINT_URL_SQS !== undefined;
+  return service === "sqs" && configured ? { useQueueUrlAsEndpoint: false } : {};
+}
+
+/** The message arguments of SNS and SQS are text: a record the flow gives there is sent as its JSON. */
+const TEXT_ARGUMENTS = ["Message", "MessageBody"];
+
 async function sendAws(service: string, operation: string, args: unknown): Promise<unknown> {
   const m = await awsModule(service);
+  const input = typeof args === "object" && args !== null
+    ? Object.fromEntries(
+      Object.entries(args).map((
+        [k, v],
+      ) => [k, TEXT_ARGUMENTS.includes(k) && typeof v !== "string" ? JSON.stringify(v) : v]),
+    )
+    : args;
   const client = Object.entries(m).find(([n]) => n.endsWith("Client") && !n.startsWith("_"))?.[1] as
     | Constructor
     | undefined;
@@ -194,7 +216,9 @@ async function sendAws(service: string, operation: string, args: unknown): Promi
   if (client === undefined || command === undefined) {
     throw new Error(`dandori: the AWS SDK has no ${service}:${operation}`);
   }
-  const output = await new client({}).send(new command(args)) as { [key: string]: unknown };
+  const output = await new client(clientConfig(service)).send(new command(input)) as {
+    [key: string]: unknown;
+  };
   const { $metadata: _, ...rest } = output;
   return rest;
 }
