@@ -8,6 +8,8 @@
  *   `together` of 8 callers (8! orders), against the same baseline.
  * - `dandori`: generating and running every scenario of every test and example flow on dandori's
  *   reference interpreter, against the same baseline.
+ * - `temporal`: the Temporal differential run's runs per second and time a run, against the same
+ *   dev server's empty workflow (`verify/dandori/temporal_bench.ts`).
  * - `postgres`: throughput and per-call latency of the generated `do` and `hold` at 1, 4 and 16
  *   concurrent connections on a disposable server, against a floor function on the same server in
  *   the same run: one idempotency-key insert plus one conditional UPDATE, the least any correct
@@ -22,6 +24,7 @@ import { callStatement, type Statement } from "../targets/chobo/postgres/calls.t
 import { postgresSql } from "../targets/chobo/postgres/sql.ts";
 import { findPgBin, startCluster } from "./services/pg_cluster.ts";
 import { serverDb } from "./services/pg_db.ts";
+import { benchTemporal } from "./dandori/temporal_bench.ts";
 
 const RUNS = 7;
 
@@ -226,6 +229,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   scenarios: benchScenarios,
   dandori: benchDandori,
   postgres: benchPostgres,
+  temporal: benchTemporal,
 };
 
 const name = Deno.args[0];

@@ -24,7 +24,7 @@ import { viewOf } from "../../lang/dandori/views.ts";
 import { VERSION } from "../../lang/common/version.ts";
 import { TEMPORAL_TYPESCRIPT } from "../../targets/dandori/temporal/target.ts";
 import { type DiffJob, inRounds, type Judged, type Report, runRunnerOutput } from "../differential.ts";
-import { findTemporal, startTemporal } from "../services/temporal_server.ts";
+import { findTemporal, startTemporal, type TemporalServer } from "../services/temporal_server.ts";
 import { type CopyRun, makeCopy } from "./temporal_copy.ts";
 import { checkedFlowAt, flowPaths, type RunnableFlow, runnableFlows } from "./flows.ts";
 import type { RunnerJobs, RunnerResult } from "./temporal_runner.ts";
@@ -160,10 +160,11 @@ export async function playFlow(
   batch: readonly TemporalJob[],
   mutate?: (files: Map<string, string>) => void,
   historiesFile: string | null = null,
+  on: TemporalServer | null = null,
 ): Promise<Map<string, Judged<RunnerResult>>> {
   const children = childQueues(subject.flow.plan);
   const copy = makeCopy(ROOT, subject.files, subject.runs, children, mutate);
-  const server = await startTemporal(bin);
+  const server = on ?? await startTemporal(bin);
   try {
     const jobs: RunnerJobs = {
       address: server.address,
@@ -202,7 +203,7 @@ export async function playFlow(
     }
     return judged;
   } finally {
-    await server.stop();
+    if (on === null) await server.stop();
     if (Deno.env.get("DANDORI_TEMPORAL_KEEP") === undefined) copy.remove();
     else console.error(`kept ${copy.dir}`);
   }

@@ -14,6 +14,7 @@ import { ApplicationFailure, Context } from "@temporalio/activity";
 import { Client, Connection, WorkflowFailedError } from "@temporalio/client";
 import { CancelledFailure } from "@temporalio/common";
 import { historyToJSON } from "@temporalio/common/lib/proto-utils.js";
+import { AT_ONCE } from "./temporal_runner_limits.ts";
 import {
   DefaultLogger,
   makeTelemetryFilterString,
@@ -61,6 +62,8 @@ export interface RunnerResult {
   readonly late: boolean;
   readonly problems: string[];
   readonly runs: number;
+  /** Milliseconds from the start to the ending. */
+  readonly ms: number;
 }
 
 interface RunState {
@@ -381,6 +384,7 @@ async function events(id: string, done: { value: boolean }): Promise<void> {
 async function play(scenario: RunnerJobs["scenarios"][number]): Promise<RunnerResult> {
   const s = states.get(scenario.id);
   if (s === undefined) throw new Error(`no state for ${scenario.id}`);
+  const started = performance.now();
   const handle = await generated.client.start(client, scenario.input, {
     id: scenario.id,
     searchAttributes: true,
@@ -395,6 +399,7 @@ async function play(scenario: RunnerJobs["scenarios"][number]): Promise<RunnerRe
     limit,
   ]);
   done.value = true;
+  const ended = performance.now();
   await watching;
   if (settled === "limit") {
     await handle.terminate("the run took longer than its limit").catch(() => {});
@@ -407,6 +412,7 @@ async function play(scenario: RunnerJobs["scenarios"][number]): Promise<RunnerRe
       late: true,
       problems: s.problems,
       runs: 0,
+      ms: performance.now() - started,
     };
   }
   const query = await generated.client.status(client, scenario.id).then(
@@ -430,6 +436,7 @@ async function play(scenario: RunnerJobs["scenarios"][number]): Promise<RunnerRe
     late: s.late,
     problems: s.problems,
     runs: histories.length,
+    ms: ended - started,
   };
 }
 
@@ -445,8 +452,6 @@ const childWorkers = await Promise.all(jobs.children.map((c) =>
     activities: { dandori_child_stub: childStub },
   })
 ));
-/** Runs at once, sized for 2 cores: a flow's runs share one worker. */
-const AT_ONCE = 12;
 const results: RunnerResult[] = [];
 const run = async () => {
   const queue = [...jobs.scenarios];
