@@ -23,6 +23,7 @@ import type { Value } from "../../lang/dandori/values.ts";
 import { viewOf } from "../../lang/dandori/views.ts";
 import { VERSION } from "../../lang/common/version.ts";
 import { TEMPORAL_TYPESCRIPT } from "../../targets/dandori/temporal/target.ts";
+import { historyEvents } from "../../targets/dandori/temporal/check.ts";
 import { type DiffJob, inRounds, type Judged, type Report, runRunnerOutput } from "../differential.ts";
 import { findTemporal, startTemporal, type TemporalServer } from "../services/temporal_server.ts";
 import { type CopyRun, makeCopy } from "./temporal_copy.ts";
@@ -199,6 +200,10 @@ export async function playFlow(
       if (r === undefined) continue;
       const problems = [...r.problems];
       if (replay !== null) problems.push(`its flow's histories do not replay: ${replay}`);
+      const most = historyEvents(subject.flow.plan);
+      if (r.events > most) {
+        problems.push(`a run wrote ${r.events} events, more than E040's estimate of ${most}`);
+      }
       judged.set(j.id, { played: r, late: r.late, problems });
     }
     return judged;
@@ -214,6 +219,9 @@ export interface FlowReport extends Report {
   readonly flow: string;
   readonly seconds: number;
   readonly continued: number;
+  /** The most events a run wrote, and E040's estimate of it. */
+  readonly events: number;
+  readonly estimate: number;
 }
 
 /** Plays one flow's jobs in rounds; `mutate` changes the code copy (a test breaks it on purpose). */
@@ -224,10 +232,14 @@ export async function verifyFlow(
 ): Promise<FlowReport> {
   const started = performance.now();
   let continued = 0;
+  let events = 0;
   const report = await inRounds(subject.jobs, {
     attempt: async (batch) => {
       const played = await playFlow(bin, subject, batch, mutate);
-      for (const p of played.values()) continued += p.played.runs > 1 ? 1 : 0;
+      for (const p of played.values()) {
+        continued += p.played.runs > 1 ? 1 : 0;
+        events = Math.max(events, p.played.events);
+      }
       return played;
     },
     agrees: (job, _round, played) => playedOf(played) === job.expected,
@@ -243,6 +255,8 @@ export async function verifyFlow(
     flow: subject.flow.path,
     seconds: (performance.now() - started) / 1000,
     continued,
+    events,
+    estimate: historyEvents(subject.flow.plan),
   };
 }
 
@@ -294,7 +308,7 @@ export async function verifyTemporal(args: readonly string[]): Promise<number> {
       agreed += r.agreed;
       continued += r.continued;
       console.log(
-        `${r.flow}: ${r.agreed}/${r.scenarios} scenarios agree with the interpreter, ${r.continued} continued as new, ${r.ranAgain.length} run again, ${
+        `${r.flow}: ${r.agreed}/${r.scenarios} scenarios agree with the interpreter, ${r.continued} continued as new, at most ${r.events} events a run (E040 estimates ${r.estimate}), ${r.ranAgain.length} run again, ${
           r.seconds.toFixed(1)
         } s`,
       );

@@ -64,6 +64,8 @@ export interface RunnerResult {
   readonly runs: number;
   /** Milliseconds from the start to the ending. */
   readonly ms: number;
+  /** The most events one of its runs wrote into its history. */
+  readonly events: number;
 }
 
 interface RunState {
@@ -74,6 +76,7 @@ interface RunState {
   timeoutsGiven: number;
   late: boolean;
   unknownTried: boolean;
+  unknownEventTried: boolean;
   current: { answer: AnswerJson; callbackId: string | null } | null;
 }
 
@@ -105,6 +108,7 @@ const states = new Map<string, RunState>(
     timeoutsGiven: 0,
     late: false,
     unknownTried: false,
+    unknownEventTried: false,
     current: null,
   }]),
 );
@@ -370,6 +374,14 @@ async function events(id: string, done: { value: boolean }): Promise<void> {
     }
     if ("error" in a && a.error === "timeout") continue;
     const value = "ok" in a ? { ok: a.ok } : { error: (a as { error: string }).error, message: cause(a) };
+    if (!s.unknownEventTried) {
+      s.unknownEventTried = true;
+      if (
+        await generated.client.send(client, id, "dandori.not-awaited", value).then(() => true, () => false)
+      ) {
+        s.problems.push("an event the workflow does not wait for was taken");
+      }
+    }
     const sent = await generated.client.send(client, id, name, value).then(
       () => true,
       (e: unknown) => String(e),
@@ -413,6 +425,7 @@ async function play(scenario: RunnerJobs["scenarios"][number]): Promise<RunnerRe
       problems: s.problems,
       runs: 0,
       ms: performance.now() - started,
+      events: 0,
     };
   }
   const query = await generated.client.status(client, scenario.id).then(
@@ -437,6 +450,9 @@ async function play(scenario: RunnerJobs["scenarios"][number]): Promise<RunnerRe
     problems: s.problems,
     runs: histories.length,
     ms: ended - started,
+    events: Math.max(
+      ...histories.map((h: { history: { events?: unknown[] | null } }) => h.history.events?.length ?? 0),
+    ),
   };
 }
 
