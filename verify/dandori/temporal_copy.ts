@@ -3,8 +3,8 @@
  * dir beside a link to the repository's `node_modules` (the worker's bundler resolves
  * `@temporalio/*` from there), with what real time would make long shortened in `runtime.ts` and
  * `io.ts` — every durable timer to at most 10 ms, an event's wait to at most 5 s (the runner must
- * see it waiting first), activities' and children's timeouts to 20 s and 5 s, the heartbeat
- * timeout to 2 s with a heartbeat every 100 ms, parallel iterations one at a time, and
+ * see it waiting first), activities' and children's timeouts to 20 s, the heartbeat timeout to
+ * 5 s (a timed-out activity is one that stops heartbeating) with a heartbeat every 100 ms, parallel iterations one at a time, and
  * `CONTINUE_AT` to 1 so every outermost iteration after a run's first continues as new — and the
  * clock set to each run's scenario `now` (its start, then every later read). Each change must
  * find its text exactly once, or the copy is not made. The callback's hand-on activity keeps its
@@ -21,7 +21,7 @@ export interface CopyRun {
 }
 
 /** The heartbeat timeout of the copy: a timed-out activity takes this long. */
-export const COPY_HEARTBEAT_TIMEOUT_MS = 2_000;
+export const COPY_HEARTBEAT_TIMEOUT_MS = 5_000;
 
 /** What the copy changes: file, text as generated, text in the copy. */
 const CHANGES: readonly (readonly [string, string, string])[] = [
@@ -40,7 +40,7 @@ const CHANGES: readonly (readonly [string, string, string])[] = [
     "export function activityMs(seconds: number): number {\n  return seconds * 1000;",
     "export function activityMs(seconds: number): number {\n  return Math.min(seconds * 1000, 20_000);",
   ],
-  ["runtime.ts", "  return seconds === null ? null : seconds * 1000;", "  return 5_000;"],
+  ["runtime.ts", "  return seconds === null ? null : seconds * 1000;", "  return 20_000;"],
   [
     "runtime.ts",
     "export function width(k: number): number {\n  return k;",

@@ -354,7 +354,7 @@ function attemptCode(task: TaskPlan, args: string, place: string, loops: string)
       ...(task.key !== null ? [`key: dd.key(${str(place)}, ${loops})`] : []),
       ...(id !== null ? [`callback_id: ${id}`] : []),
     ];
-    return `{ ${parts.join(", ")} }`;
+    return parts.length === 0 ? "{}" : `{ ${parts.join(", ")} }`;
   };
   switch (callee.kind) {
     case "event":
