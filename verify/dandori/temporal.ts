@@ -200,10 +200,6 @@ export async function playFlow(
       if (r === undefined) continue;
       const problems = [...r.problems];
       if (replay !== null) problems.push(`its flow's histories do not replay: ${replay}`);
-      const most = historyEvents(subject.flow.plan);
-      if (r.events > most) {
-        problems.push(`a run wrote ${r.events} events, more than E040's estimate of ${most}`);
-      }
       judged.set(j.id, { played: r, late: r.late, problems });
     }
     return judged;
@@ -219,7 +215,10 @@ export interface FlowReport extends Report {
   readonly flow: string;
   readonly seconds: number;
   readonly continued: number;
-  /** The most events a run wrote, and E040's estimate of it. */
+  /**
+   * The most events a run wrote, and E040's estimate of it, side by side (not a check: a workflow task
+   * that times out under load adds events the estimate does not count).
+   */
   readonly events: number;
   readonly estimate: number;
 }
