@@ -242,7 +242,7 @@ export async function verifyFlow(
       return played;
     },
     agrees: (job, _round, played) => playedOf(played) === job.expected,
-    show: (played) => playedOf(played),
+    show: (played) => `${playedOf(played)}${played.late ? ` (late: ${played.lateWhy.join("; ")})` : ""}`,
   });
   const failures = report.failures.map((f) => {
     const job = subject.jobs.find((j) => f.startsWith(`${j.where}: `));

@@ -60,6 +60,7 @@ export interface RunnerResult {
   readonly query: unknown;
   readonly searchAttribute: unknown;
   readonly late: boolean;
+  readonly lateWhy: readonly string[];
   readonly problems: string[];
   readonly runs: number;
   /** Milliseconds from the start to the ending. */
@@ -77,6 +78,8 @@ interface RunState {
   late: boolean;
   unknownTried: boolean;
   unknownEventTried: boolean;
+  /** Why the run was late, when it was: shown with its play if it disagrees. */
+  readonly lateWhy: string[];
   current: { answer: AnswerJson; callbackId: string | null } | null;
 }
 
@@ -109,6 +112,7 @@ const states = new Map<string, RunState>(
     late: false,
     unknownTried: false,
     unknownEventTried: false,
+    lateWhy: [],
     current: null,
   }]),
 );
@@ -169,7 +173,8 @@ async function answerCallback(s: RunState, id: string, a: AnswerJson): Promise<v
     (e: unknown) => String(e),
   );
   if (took !== true) {
-    s.problems.push(`the answer to ${id} was refused: ${took}`);
+    // The wait ended before the answer came (its hand-on activity timed out under load): late, not wrong.
+    s.lateWhy.push(`the answer to ${id} was refused: ${took}`);
     s.late = true;
     return;
   }
@@ -387,7 +392,7 @@ async function events(id: string, done: { value: boolean }): Promise<void> {
       (e: unknown) => String(e),
     );
     if (sent !== true) {
-      s.problems.push(`the event ${name} was refused: ${sent}`);
+      s.lateWhy.push(`the event ${name} was refused: ${sent}`);
       s.late = true;
     }
   }
@@ -422,6 +427,7 @@ async function play(scenario: RunnerJobs["scenarios"][number]): Promise<RunnerRe
       query: null,
       searchAttribute: null,
       late: true,
+      lateWhy: [...s.lateWhy, "it took longer than its limit"],
       problems: s.problems,
       runs: 0,
       ms: performance.now() - started,
@@ -437,7 +443,10 @@ async function play(scenario: RunnerJobs["scenarios"][number]): Promise<RunnerRe
   const histories = await generated.client.histories(client, scenario.id, handle.firstExecutionRunId);
   const timedOut = countEvents(histories, "activityTaskTimedOutEventAttributes") +
     countEvents(histories, "childWorkflowExecutionTimedOutEventAttributes");
-  if (timedOut > s.timeoutsGiven) s.late = true;
+  if (timedOut > s.timeoutsGiven) {
+    s.lateWhy.push(`${timedOut} timeouts where the scenario gave ${s.timeoutsGiven}`);
+    s.late = true;
+  }
   replays.push(...histories.map((h: { workflowId: string; runId: string; history: unknown }) => h));
   // A late run stops short of its answers; it runs again, and only its second round is judged.
   if (!s.late && s.next !== s.answers.length) {
@@ -450,6 +459,7 @@ async function play(scenario: RunnerJobs["scenarios"][number]): Promise<RunnerRe
     query,
     searchAttribute: sa,
     late: s.late,
+    lateWhy: s.lateWhy,
     problems: s.problems,
     runs: histories.length,
     ms: ended - started,
