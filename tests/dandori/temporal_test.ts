@@ -8,6 +8,7 @@
 
 import { ok, strictEqual } from "node:assert/strict";
 import { checkFlow } from "../../lang/dandori/check.ts";
+import { NO_SUCH_FILE } from "../../lang/dandori/env.ts";
 import { lower } from "../../lang/dandori/lower.ts";
 import * as runtime from "../../targets/dandori/temporal/runtime/runtime.ts";
 import { TEMPORAL_TYPESCRIPT } from "../../targets/dandori/temporal/target.ts";
@@ -45,19 +46,27 @@ Deno.test("every flow's package is the same bytes twice and starts with the head
   }
 });
 
-/** A description with every line terminator a host language knows, an escape, and a YAML document start. */
-const EVIL =
-  'workflow evil v1\ndescription "first EVIL\\nEVIL second\rEVIL\u0085EVIL\u2028EVIL\u2029---\nEVIL"\n\n' +
-  "inputs\n  x : string\n\nflow\n  succeed\n";
+/**
+ * A description with every line terminator a host language knows and a YAML document start. The
+ * lexer refuses raw line terminators in a string, so the plan is given the description directly:
+ * the generator must hold even for a plan made elsewhere.
+ */
+const EVIL = "first EVIL\nEVIL second\rEVIL\u0085EVIL\u2028EVIL\u2029---\nEVIL \\n EVIL */ EVIL";
 
 Deno.test("a description never leaves its comment, whatever line terminators it holds (4.7)", () => {
-  const checked = checkFlow("evil.flow", EVIL, { read: () => null }).checked;
+  const checked = checkFlow("evil.flow", "workflow evil v1\n\ninputs\n  x : string\n\nflow\n  succeed\n", {
+    read: () => NO_SUCH_FILE,
+  }).checked;
   ok(checked !== null, "the flow checks");
-  const files = TEMPORAL_TYPESCRIPT.generate(lower(checked), ORIGIN);
+  const plan = lower(checked);
+  const files = TEMPORAL_TYPESCRIPT.generate(
+    { ...plan, workflow: { ...plan.workflow, description: EVIL } },
+    ORIGIN,
+  );
   for (const [name, text] of files) {
     const lines = text.split(/\r\n|[\n\r\u0085\u2028\u2029]/);
     const evil = lines.filter((l) => l.includes("EVIL") || l.includes("---"));
-    ok(evil.length >= 2, `${name}: the description is in the file`);
+    strictEqual(evil.length, 7, `${name}: the description's seven lines are in the file`);
     for (const l of evil) ok(l.startsWith("// "), `${name}: ${JSON.stringify(l)} is a comment line`);
     const header = text.slice(0, text.indexOf("\n\n"));
     ok(!/[\r\u0085\u2028\u2029]/.test(header), `${name}: no raw line terminator in the comments`);

@@ -11,6 +11,7 @@ import { deepStrictEqual, notStrictEqual, ok, strictEqual } from "node:assert/st
 import { Client, Connection } from "@temporalio/client";
 import { NativeConnection, Worker } from "@temporalio/worker";
 import { checkFlow } from "../../lang/dandori/check.ts";
+import { NO_SUCH_FILE } from "../../lang/dandori/env.ts";
 import { DEFAULT_NOW } from "../../lang/dandori/interp.ts";
 import { lower } from "../../lang/dandori/lower.ts";
 import { TEMPORAL_TYPESCRIPT } from "../../targets/dandori/temporal/target.ts";
@@ -25,7 +26,7 @@ const DEPLOYMENT = "approvals";
 const VERSION_APPEARS_MS = 30_000;
 
 function build(text: string): ReadonlyMap<string, string> {
-  const checked = checkFlow(FLOW, text, { read: () => null }).checked;
+  const checked = checkFlow(FLOW, text, { read: () => NO_SUCH_FILE }).checked;
   ok(checked !== null, "the flow checks");
   return TEMPORAL_TYPESCRIPT.generate(lower(checked), ORIGIN);
 }

@@ -11,7 +11,7 @@
 
 import { createHash } from "node:crypto";
 import type { Plan } from "../../../lang/dandori/plan.ts";
-import { commentLines, oneLine } from "../../common/comments.ts";
+import { oneLine } from "../../../lang/common/visible.ts";
 import { type DandoriTarget, type FlowOrigin, headerLines } from "../target.ts";
 import { activitiesModule } from "./activities_ts.ts";
 import { temporalCheck } from "./check.ts";
@@ -27,10 +27,18 @@ export function workflowType(plan: Plan): string {
   return `${plan.workflow.name}_v${plan.workflow.version}`;
 }
 
+/** Characters any host language may read as the end of a line (4.7). */
+const LINE_END = /\r\n|[\n\r\u0085\u2028\u2029]/;
+
+/** A description's lines, split at every line terminator, each made safe for one comment line (4.7). */
+function commentLines(text: string): string[] {
+  return text.split(LINE_END).map(oneLine);
+}
+
 /** The comment lines every file starts with: the header, then the description, one line each. */
 function header(plan: Plan, origin: FlowOrigin): string {
   const [first, second] = headerLines(plan, origin);
-  const lines = [`// ${first}`, `// ${oneLine(second)}`];
+  const lines = [`// ${first}`, `// ${second}`];
   if (plan.workflow.description !== null) {
     lines.push("//", ...commentLines(plan.workflow.description).map((l) => l === "" ? "//" : `// ${l}`));
   }
