@@ -14,12 +14,15 @@
  * - `tigerbeetle`: the generated TypeScript client's `do` and `hold` on a disposable replica of
  *   `CHOBO_TIGERBEETLE`, against raw `create_transfers` batches of the same transfers
  *   (`verify/chobo/bench_tigerbeetle.ts`); SKIP without the variable.
+ * - `temporal`: the Temporal differential run's runs per second and time a run, against the same
+ *   dev server's empty workflow (`verify/dandori/temporal_bench.ts`).
  * @module
  */
 
 import { bookPaths } from "./chobo/books.ts";
 import { benchPostgres } from "./chobo/bench_postgres.ts";
 import { benchTigerBeetle } from "./chobo/bench_tigerbeetle.ts";
+import { benchTemporal } from "./dandori/temporal_bench.ts";
 
 const RUNS = 7;
 
@@ -106,6 +109,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   dandori: benchDandori,
   postgres: benchPostgres,
   tigerbeetle: benchTigerBeetle,
+  temporal: benchTemporal,
 };
 
 const name = Deno.args[0];

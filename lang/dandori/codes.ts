@@ -26,6 +26,11 @@ export interface CodeInfo {
   readonly example: string;
   /** The other files the example reads, by their path beside it. */
   readonly files: Readonly<Record<string, string>>;
+  /**
+   * For a code a build reports (what a platform cannot run), the target whose `dandori build`
+   * reproduces it; absent for the checker's codes.
+   */
+  readonly build?: string;
 }
 
 /** A code of the design's table this checker does not emit, and why. */
@@ -637,6 +642,68 @@ flow
     files: {},
   },
   {
+    code: "E040",
+    severity: "error",
+    title: tr(
+      "A run may outgrow what the platform keeps of it",
+      "一つの実行が、プラットフォームが持てる大きさを超えうる",
+    ),
+    when: tr(
+      "`dandori build` estimates the most one run may write on the target's platform, from the flow's loops, calls, retries and waits, and the platform cannot keep that much. Temporal (`temporal-typescript`): one run's history may exceed 51,200 events (the server terminates the run there); an activity's attempt counts 6 events, a timer 5, a child workflow 9, an Update 5, and the outermost loops continue as new at 10,000 events, so only loops inside others, in parallel or in a branch count whole.",
+      "`dandori build` が、フローのループ・呼び出し・リトライ・待ちから、出力先のプラットフォームで一つの実行が書きうる最大を見積もり、プラットフォームがそれを持てません。Temporal(`temporal-typescript`)では、一つの実行の履歴が 51,200 件を超ええます(サーバーはそこで実行を止めます)。アクティビティの一回の試しを 6 件、タイマーを 5 件、子ワークフローを 9 件、Update を 5 件と数え、一番外のループは 10,000 件で新しい実行に続くので、ほかのループの中、並列、分岐の中のループだけがまるごと数えられます。",
+    ),
+    fix: tr(
+      "Lower the loops' `at most`, or make the largest loop the flow's outermost one (not in parallel), so that each iteration can continue as a new run.",
+      "ループの `at most` を下げるか、いちばん大きいループをフローの一番外の(並列でない)ループにして、イテレーションごとに新しい実行で続けられるようにしてください。",
+    ),
+    example: `workflow labels v1
+
+inputs
+  parcels : list[string]
+
+task print_label(parcel: string)
+  lambda "arn:aws:lambda:eu-west-2:123456789012:function:print-label"
+  key
+  retry 9 times
+
+flow
+  for p in parcels at most 1000 in parallel, 10 at a time
+    print_label(parcel: p)
+`,
+    files: {},
+    build: "temporal-typescript",
+  },
+  {
+    code: "E050",
+    severity: "error",
+    title: tr(
+      "The platform cannot run what the flow asks",
+      "フローが求めることを、プラットフォームが動かせない",
+    ),
+    when: tr(
+      "`dandori build` for a target meets something of the flow its platform cannot run, or that this target does not build yet. Temporal (`temporal-typescript`): `history encrypted` (the payload codec and the encrypted client are not written yet).",
+      "`dandori build` が、出力先のプラットフォームで動かせないもの、またはこの出力先がまだ組まないものに、フローの中で出会いました。Temporal(`temporal-typescript`)では `history encrypted` です(ペイロードのコーデックと暗号化したクライアントを、まだ書きません)。",
+    ),
+    fix: tr(
+      "Build the flow for a target that runs it, or write it without what the diagnostic names.",
+      "それを動かせる出力先に組むか、診断が名指すものを使わずに書いてください。",
+    ),
+    example: `workflow order v1
+  history encrypted
+
+inputs
+  order : string
+
+task charge(order: string)
+  lambda "arn:aws:lambda:eu-west-2:123456789012:function:charge"
+
+flow
+  charge(order: order)
+`,
+    files: {},
+    build: "temporal-typescript",
+  },
+  {
     code: "W030",
     severity: "warning",
     title: tr(
@@ -785,20 +852,6 @@ export const NOT_CHECKED: readonly NotChecked[] = [
     why: tr(
       "Step Functions Express is a build's check, and this project has no dandori build yet.",
       "Step Functions の Express はビルドの検査で、このプロジェクトにはまだ dandori のビルドがありません。",
-    ),
-  },
-  {
-    code: "E040",
-    why: tr(
-      "the size of a run is estimated by each platform's build, which this project does not have yet.",
-      "実行の大きさはプラットフォームごとのビルドが見積もり、このプロジェクトにはまだありません。",
-    ),
-  },
-  {
-    code: "E050",
-    why: tr(
-      "what a platform cannot do is a build's check, and this project has no dandori build yet.",
-      "プラットフォームにできないことはビルドの検査で、このプロジェクトにはまだ dandori のビルドがありません。",
     ),
   },
   {
