@@ -249,9 +249,16 @@ class Resolver {
           fields: [
             ...t.key.map((k) => {
               const p = t.params.find((x) => x.name === k);
-              return { name: k, type: p?.amount ? INT : STRING, range: null, line: 0, col: 0 };
+              return { name: k, type: p?.amount ? INT : STRING, range: null, secret: null, line: 0, col: 0 };
             }),
-            { name: "state", type: { kind: "enum", name: state }, range: null, line: 0, col: 0 },
+            {
+              name: "state",
+              type: { kind: "enum", name: state },
+              range: null,
+              secret: null,
+              line: 0,
+              col: 0,
+            },
           ],
         });
       }
@@ -367,7 +374,7 @@ class Resolver {
     const type = this.type(f.type);
     if (type === null) return null;
     const range = f.range === null ? null : this.range(f.range, type);
-    return { name: f.name.text, type, range, line: f.name.line, col: f.name.col };
+    return { name: f.name.text, type, range, secret: f.secret, line: f.name.line, col: f.name.col };
   }
 
   private range(ast: NonNullable<FieldAst["range"]>, type: Ty): Range | null {

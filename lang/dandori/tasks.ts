@@ -101,6 +101,11 @@ function definition(
     col: t.col,
     ...parts,
     verb: http?.method.text ?? (aws === undefined ? null : aws.operation.text),
+    url: http === undefined ? null : { text: http.url.text, line: http.url.line, col: http.url.col },
+    callee: firstOf(items, "lambda")?.value.text ??
+      (aws === undefined ? null : `${aws.service.text}:${aws.operation.text}`),
+    discloses: new Set(items.flatMap((i) => i.kind === "discloses" ? i.params.map((w) => w.text) : [])),
+    plaintext: firstOf(items, "plaintext") !== undefined,
     child: flow === undefined ? null : { path: flow.value.text, line: flow.line, col: flow.value.col },
     retry: retry === undefined ? null : { line: retry.line, col: retry.col },
     key: firstOf(items, "key") !== undefined,
@@ -501,6 +506,7 @@ class TaskResolver {
     const result = resultType === null || t.result === null ? null : {
       type: resultType,
       range: t.result.range === null ? null : this.s.range(t.result.range, resultType),
+      secret: t.result.secret,
     };
     const { method, at } = methodOf(t, items, this.s.r);
     writtenOnce(t, items, this.s.r);
