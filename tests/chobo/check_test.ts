@@ -202,6 +202,20 @@ Deno.test("the four W103/W104 diagnostics of seed 3.1, character for character",
   }
 });
 
+Deno.test("acceptance: W104's book with its two moves swapped still gets W104, at the move that takes", () => {
+  const run = checkFixture(FIXTURES, "hold_order_swapped.book", "en", "text");
+  ok(
+    run.stdout.startsWith(
+      `warning[W104]: hold_order_swapped.book:14:3: in a hold, what move 2 puts into held(order) is held coming in, and does not count when move 1 takes from held(order): unless held(order) has enough already, the hold is refused with held_short
+    14 |   move price from held(order) to shop_payout
+  the operations that get there:
+       1  settle.hold(order: order-1, price: 1)  refused: held_short (move 1 takes 1 from held(order-1): posted 0, held out 0)
+`,
+    ),
+    run.stdout,
+  );
+});
+
 Deno.test("the report of seed 3.2 for 在庫.book, character for character, in both languages", () => {
   const en = `在庫.book: ok
   入荷.do    may be refused: key_conflict
