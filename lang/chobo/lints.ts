@@ -4,13 +4,12 @@
  * @module
  */
 
-import { lookup } from "../common/assert.ts";
 import type { Reporter } from "../common/reporter.ts";
 import { tr } from "../common/text.ts";
 import type { ChoboCode } from "./codes.ts";
 import { isRefused, type Outcome } from "./interp.ts";
 import type { Account, Book, Move, Transfer } from "./model.ts";
-import { amountChoices, feed, lastOutcome, makeDone, planFor, play, Symbols } from "./search.ts";
+import { amountChoices, feed, lastOutcome, makeDone, netOf, planFor, play, Symbols } from "./search.ts";
 import { operationLines, quantityText } from "./words.ts";
 
 /** `shop_sales(shop)`: an account as a move names it, with the transfer's parameter names. */
@@ -135,17 +134,6 @@ function alwaysRefused(book: Book, r: Reporter<ChoboCode>): void {
   }
 }
 
-/** The net change of the account `ref` over all of a transfer's moves, for given amounts. */
-function net(t: Transfer, ref: Move["from"], amounts: ReadonlyMap<string, bigint>): bigint {
-  let sum = 0n;
-  for (const m of t.moves) {
-    const a = m.amount.kind === "literal" ? m.amount.value : lookup(amounts, m.amount.param, "amount");
-    if (sameRef(m.to, ref)) sum += a;
-    if (sameRef(m.from, ref)) sum -= a;
-  }
-  return sum;
-}
-
 /**
  * W103 (immediate transfers) and W104 (holds): a bound refuses a move because of how the moves of
  * one transfer meet on one account. In an immediate transfer it is their order: a take before a put
@@ -221,7 +209,7 @@ function findOrderRefusal(
     const o = lastOutcome(played);
     if (!isIt(o) || o.kind !== "refused" || o.at === null) continue;
     const b = o.at.balance;
-    const total = net(t, ref, amounts);
+    const total = netOf(t, ref, amounts);
     const within = side === "lower"
       ? b.posted - b.heldOut + total >= bound.value
       : b.posted + b.heldIn + total <= bound.value;
