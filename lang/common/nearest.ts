@@ -1,21 +1,20 @@
 /**
  * The known name a misspelt one was meant to be: "did you mean `wallet`?" under an unknown keyword or
  * name, in both languages' checkers. A name is near when it is a few edits away (a letter left out,
- * added, changed, or two letters swapped), and never for a word so short that any name is near it.
+ * added, changed, or two letters swapped) and long enough for them to be slips, not another word.
  * @module
  */
 
 import { type Text, tr } from "./text.ts";
-import { displayWidth } from "./width.ts";
 
 /** The most edits a slip is taken to be: more, and the name is another name, not a misspelling. */
 export const MAX_SLIP_EDITS = 2;
 
 /**
- * A word this many columns wide per edit is still recognisable: `do` is not a slip of `to`. Columns,
- * not letters, so that a Japanese name of two characters (`会員`, four columns) may have one slip.
+ * A word this many letters long per edit is still recognisable: `do` is not a slip of `to`, nor
+ * `会人` of `会員`, nor `無いもの` of `無い`; `walet` is of `wallet`.
  */
-const COLUMNS_PER_EDIT = 3;
+const LETTERS_PER_EDIT = 3;
 
 /** The edits from `a` to `b`: insertions, deletions, changes and swaps of two neighbours, by code point. */
 function edits(a: readonly string[], b: readonly string[]): number {
@@ -48,9 +47,8 @@ export function nearest(word: string, known: Iterable<string>): string | null {
   for (const name of known) {
     if (name === word) return null;
     const n = edits(w, [...name]);
-    if (n > MAX_SLIP_EDITS || n * COLUMNS_PER_EDIT > Math.max(displayWidth(word), displayWidth(name))) {
-      continue;
-    }
+    const letters = Math.max(w.length, [...name].length);
+    if (n > MAX_SLIP_EDITS || n * LETTERS_PER_EDIT > letters) continue;
     if (best === null || n < best.edits) best = { name, edits: n };
   }
   return best?.name ?? null;

@@ -8,6 +8,7 @@
 
 import { dirname, join, normalize } from "node:path";
 import { unreachable } from "../common/assert.ts";
+import { didYouMean } from "../common/nearest.ts";
 import type { Reporter } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
 import type { DandoriCode } from "./codes.ts";
@@ -463,8 +464,9 @@ class Resolver {
         return null;
       }
     }
+    const known = [...SIMPLE_TYPES.keys(), ...this.recordNames, ...this.enums.keys()];
     r?.error("E002", at, tr(`there is no type \`${name}\``, `型 \`${name}\` はありません`), {
-      hint: tr(
+      hint: didYouMean(name, known) ?? tr(
         "declare it with `record` or `enum`, or use int, string, bool, timestamp, date, json, a unit type such as money[円], list[T] or T?",
         "`record` か `enum` で宣言するか、int・string・bool・timestamp・date・json、money[円] のような単位の型、list[T]、T? を使ってください",
       ),
@@ -474,6 +476,13 @@ class Resolver {
 
   // -------------------------------------------------------------------------------------------
   // Cases (2.7)
+
+  /** The machines a case may follow: every hold of the books read, `<book>.<transfer>`. */
+  private holdMachines(): string[] {
+    return [...this.books].flatMap(([b, book]) =>
+      book.transfers.filter((t) => t.machine !== null).map((t) => `${b}.${t.name}`)
+    );
+  }
 
   private caseDef(c: CaseAst): CaseDef | null {
     const name = c.follows.map((w) => w.text).join(".");
@@ -488,7 +497,7 @@ class Resolver {
         c.follows[0],
         tr(`there is no state machine \`${name}\``, `ステートマシン \`${name}\` はありません`),
         {
-          hint: tr(
+          hint: didYouMean(name, this.holdMachines()) ?? tr(
             "a case follows the hold of a book: `case c : <book>.<transfer> follows <book>.<transfer>`",
             "案件は帳簿の仮押さえに従います: `case c : <帳簿>.<振替> follows <帳簿>.<振替>`",
           ),

@@ -216,6 +216,28 @@ Deno.test("acceptance: W104's book with its two moves swapped still gets W104, a
   );
 });
 
+Deno.test("acceptance: an unknown keyword or name is one diagnostic with the nearest name, in both languages", () => {
+  const hints = (name: string, lang: "en" | "ja") =>
+    JSON.parse(checkFixture(FIXTURES, name, lang, "json").stdout).files[0].diagnostics.map((
+      d: { hint: string },
+    ) => d.hint);
+  deepStrictEqual(hints("misspelt_words.book", "en"), [
+    "did you mean `account`?",
+    "did you mean `move`?",
+    "did you mean `least`?",
+  ]);
+  deepStrictEqual(hints("misspelt_names.book", "ja"), [
+    "`JPY` のことですか?",
+    "`wallet` のことですか?",
+    "`amount` のことですか?",
+    "`member` のことですか?",
+  ]);
+  deepStrictEqual(hints("綴りの誤り_名前.book", "ja").slice(1, 3), [
+    "`ウォレット` のことですか?",
+    "`手数料額` のことですか?",
+  ]);
+});
+
 Deno.test("the report of seed 3.2 for 在庫.book, character for character, in both languages", () => {
   const en = `在庫.book: ok
   入荷.do    may be refused: key_conflict

@@ -1,12 +1,12 @@
 /**
  * The name a slip was meant to be (lang/common/nearest.ts): a letter left out, added, changed or two
- * swapped; never a short word that any name is near; columns for Japanese names; ties to the first.
+ * swapped; never a word too short for its edits to be slips; ties to the first.
  */
 
 import { strictEqual } from "node:assert/strict";
 import { didYouMean, nearest } from "../../lang/common/nearest.ts";
 
-Deno.test("nearest: slips of one or two edits, swaps counting once, by the width of the words", () => {
+Deno.test("nearest: slips of one or two edits, swaps counting once, in words long enough for them", () => {
   const cases: [string, readonly string[], string | null][] = [
     ["walet", ["payees", "wallet"], "wallet"],
     ["pots", ["hold", "post", "void"], "post"],
@@ -16,7 +16,9 @@ Deno.test("nearest: slips of one or two edits, swaps counting once, by the width
     ["do", ["to"], null],
     ["post", ["post", "pots"], null],
     ["transfr", ["unit"], null],
-    ["会人", ["会員", "店"], "会員"],
+    ["会人", ["会員", "店"], null],
+    ["無いもの", ["無い"], null],
+    ["ウォレト", ["ウォレット"], "ウォレット"],
     ["圓", ["円"], null],
     ["hald", ["hold", "held"], "hold"],
   ];
