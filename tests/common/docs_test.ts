@@ -1,5 +1,5 @@
 /**
- * The docs a user reads: every `console` block's `chobo` command in README and docs/ still prints the
+ * The docs a user reads: every `console` block's `chobo` and `dandori` command in README and docs/ still prints the
  * lines shown, in order (`…` stands for lines left out); relative links resolve; the keyword table of
  * docs/reference.md is the parser's; the pre-commit hook and the Action's script check what they say.
  */
@@ -30,16 +30,25 @@ function consoleBlocks(text: string): { command: string; shown: string[] }[] {
   return out;
 }
 
-Deno.test("every console block's chobo command prints the lines shown, in order", () => {
+/**
+ * The exit a console block shows: 0, unless a line it shows is an error (1), or E018, which says what
+ * this toolchain cannot read (2).
+ */
+function shownExit(shown: readonly string[]): number {
+  if (shown.some((l) => /^(error|エラー)\[E018\]/.test(l))) return 2;
+  return shown.some((l) => /^(error|エラー)\[/.test(l)) ? 1 : 0;
+}
+
+Deno.test("every console block's chobo and dandori command prints the lines shown, in order", () => {
   let commands = 0;
   for (const page of pages()) {
     for (const { command, shown } of consoleBlocks(Deno.readTextFileSync(ROOT + page))) {
       const words = command.split(" ");
-      const at = words.indexOf("chobo");
+      const at = words.findIndex((w) => w === "chobo" || w === "dandori");
       if (at < 0) continue;
       commands++;
       const run = runCli(words.slice(at));
-      strictEqual(run.code, 0, `${page}: ${command}\n${run.stderr}`);
+      strictEqual(run.code, shownExit(shown), `${page}: ${command}\n${run.stdout}${run.stderr}`);
       const lines = run.stdout.split("\n");
       let from = 0;
       for (const want of shown) {
