@@ -181,8 +181,8 @@ flow
     severity: "error",
     title: tr("A book cannot be read", "帳簿を読めない"),
     when: tr(
-      "The `.book` of a `use book` does not exist beside the flow, or does not pass chobo's check; the first of chobo's errors is in the note. Paths are read from the directory of the `.flow` file.",
-      "`use book` の `.book` が、フローのあるところから見て無いか、chobo の検査を通りません。chobo の最初のエラーを注に書きます。パスは `.flow` のあるディレクトリから読みます。",
+      "The `.book` of a `use book` does not exist beside the flow, or does not pass chobo's check; the first of chobo's errors is in the note. Paths are read from the directory of the `.flow` file. The check stops there: the types, tasks and cases of the book would only be said again as names that do not exist.",
+      "`use book` の `.book` が、フローのあるところから見て無いか、chobo の検査を通りません。chobo の最初のエラーを注に書きます。パスは `.flow` のあるディレクトリから読みます。検査はそこで止まります。帳簿の型、タスク、案件を確かめても、無い名前として言い直すだけだからです。",
     ),
     fix: tr(
       "Fix the path, or run `chobo check` on the book and fix it.",

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { dirname, join, normalize } from "node:path";
+import { dirname, isAbsolute, join, normalize } from "node:path";
 import { unreachable } from "../common/assert.ts";
 import { didYouMean } from "../common/nearest.ts";
 import type { Reporter } from "../common/reporter.ts";
@@ -36,9 +36,9 @@ export interface ResolveEnv {
   readonly read: (path: string) => Uint8Array | null;
 }
 
-/** A path written in a flow, made relative to the directory of the flow (1.9, 1.16). */
+/** A path written in a flow, made relative to the directory of the flow (1.9, 1.16); an absolute one is itself. */
 export function besideFlow(file: string, path: string): string {
-  return normalize(join(dirname(file), path));
+  return normalize(isAbsolute(path) ? path : join(dirname(file), path));
 }
 
 class Resolver {
@@ -88,7 +88,9 @@ class Resolver {
     this.twice(ast.onCancel, (f) => f, tr("`on cancel`", "`on cancel`"));
     this.twice(ast.inputs, (f) => f, tr("`inputs`", "`inputs`"));
     this.twice(ast.outputs, (f) => f, tr("`outputs`", "`outputs`"));
-    this.uses(ast.uses);
+    // A book that cannot be read stops here: its types, tasks and cases would all be said again as
+    // names that do not exist, each following from the one E005 already said.
+    if (!this.uses(ast.uses)) return null;
     this.declareTypes();
     for (const rec of ast.records) this.recordFields(rec);
     this.selfContaining();
@@ -166,7 +168,9 @@ class Resolver {
     );
   }
 
-  private uses(uses: readonly UseAst[]): void {
+  /** Reads the books of `use book`; false when one of them cannot be read (E005). */
+  private uses(uses: readonly UseAst[]): boolean {
+    let read = true;
     const seen = new Set<string>();
     for (const u of uses) {
       if (seen.has(u.name.text)) {
@@ -204,11 +208,12 @@ class Resolver {
           ),
           { notes: [tr(`looked for ${path}`, `${path} を探しました`)], hint: pathHint() },
         );
+        read = false;
         continue;
       }
-      const read = readBook(path, bytes);
-      if ("errors" in read) {
-        const first = read.errors[0];
+      const book = readBook(path, bytes);
+      if ("errors" in book) {
+        const first = book.errors[0];
         this.r.error(
           "E005",
           u.path,
@@ -229,10 +234,12 @@ class Resolver {
             ),
           },
         );
+        read = false;
         continue;
       }
-      this.books.set(u.name.text, read.book);
+      this.books.set(u.name.text, book.book);
     }
+    return read;
   }
 
   /** Names of records and enums, and the hold records of every book (2.7). */
