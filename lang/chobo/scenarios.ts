@@ -1,8 +1,8 @@
 /**
- * Generated scenarios (seed chobo 6 「シナリオの自動生成」): every family the seed lists, each
+ * Generated scenarios (docs/design/chobo.md#scenarios): every family listed there, each
  * built by running it on the reference interpreter and dropped when it does not reach what its
  * name says. Names are English (part of the JSON contract); a Japanese title goes alongside for
- * `chobo doc --lang ja` (seed 7). Values are distinct within a scenario and numbered by first
+ * `chobo doc --lang ja`. Values are distinct within a scenario and numbered by first
  * appearance; numbers in names are written in the unit's scale.
  * @module
  */
@@ -177,7 +177,7 @@ function boundSteps(
 }
 
 /**
- * Family 1: below, at and beyond each bound a transfer meets (seed 6). Lower: fill to a start
+ * Family 1: below, at and beyond each bound a transfer meets. Lower: fill to a start
  * balance, then take to one above, exactly, one below the bound. Upper: from empty, put to one
  * below, exactly, one above; where the source cannot hold that much (a wallet that moves to a
  * wallet, both with the bound), from three below the bound, put 2, 3 and 4.
@@ -276,7 +276,7 @@ function keyFamilies(book: Book, c: Collector): void {
   }
 }
 
-/** Family 3: the life of each hold (seed 2.4). */
+/** Family 3: the life of each hold (docs/design/chobo.md#holds). */
 function holdFamilies(book: Book, c: Collector): void {
   for (const t of book.transfers) {
     if (t.pending === null) continue;

@@ -1,5 +1,5 @@
 /**
- * The secrets a value carries (docs/dandori.md, "Secrets and plain HTTP"): a value read from a place marked
+ * The secrets a value carries (docs/dandori.md#secrets-and-plain-http): a value read from a place marked
  * `secret` (an input, an output, a record's field, a task's argument or result) is secret, and so
  * is every value made from it. A record carries the secrets of its fields, a list those of its
  * items, a string those of the values written into it, a `json` value whatever it was made from;
@@ -14,7 +14,7 @@
  */
 
 import { unreachable } from "../common/assert.ts";
-import { maskSecrets } from "../common/secrets.ts";
+import { maskText } from "../common/secrets.ts";
 import { type Text, tr } from "../common/text.ts";
 import type { CallStmtAst, ExprAst, Pos } from "./ast.ts";
 import type { FlowModel } from "./model.ts";
@@ -149,7 +149,7 @@ export function secretsOfPlace(types: TypeTable, ty: Ty, own: Mark | null, name:
 
 /** A statement as a step of a secret's way, keys masked like every quoted line. */
 function stepOf(at: Pos, text: string): Step {
-  return { line: at.line, text: maskSecrets(text) };
+  return { line: at.line, text: maskText(text) };
 }
 
 /** The secrets carried by the values of a typed flow: one instance per check. */
@@ -200,7 +200,7 @@ export class SecretValues {
       const field = def?.fields.find((x) => x.name === f.name.text);
       if (def === undefined || field === undefined || field.secret === null) return carried;
       const marked: Carried = {
-        name: maskSecrets(exprText(f.value)),
+        name: maskText(exprText(f.value)),
         inner,
         fresh: false,
         marks: [fieldMark(def.name, field, field.secret)],

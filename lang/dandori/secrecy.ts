@@ -1,5 +1,5 @@
 /**
- * Where a flow's secrets go, and how it calls URLs (docs/dandori.md, "Secrets and plain HTTP"):
+ * Where a flow's secrets go, and how it calls URLs (docs/dandori.md#secrets-and-plain-http):
  *
  * | code | severity | what it sees                                              | how to say it is meant                |
  * | ---- | -------- | --------------------------------------------------------- | ------------------------------------- |
@@ -16,7 +16,7 @@
 
 import { unreachable } from "../common/assert.ts";
 import type { Reporter } from "../common/reporter.ts";
-import { maskSecrets } from "../common/secrets.ts";
+import { maskText } from "../common/secrets.ts";
 import { type Text, tr } from "../common/text.ts";
 import type { CallStmtAst, ExprAst, Pos, StmtAst } from "./ast.ts";
 import {
@@ -101,7 +101,7 @@ function operations(c: Carried, last: Step | null): Text[] {
 }
 
 function named(c: Carried): string {
-  return maskSecrets(secretName(c));
+  return maskText(secretName(c));
 }
 
 class Secrecy {
@@ -330,7 +330,7 @@ function paramSecret(task: TaskDef, param: FieldDef, value: ExprAst): Carried[] 
     `\`${task.name}\` の引数 \`${param.name}\``,
   );
   return [{
-    name: maskSecrets(exprText(value)),
+    name: maskText(exprText(value)),
     inner: [],
     fresh: false,
     marks: [markOn(param.secret, on)],
@@ -339,10 +339,10 @@ function paramSecret(task: TaskDef, param: FieldDef, value: ExprAst): Carried[] 
 }
 
 function step(at: Pos, text: string): Step {
-  return { line: at.line, text: maskSecrets(text) };
+  return { line: at.line, text: maskText(text) };
 }
 
-/** E906, W904 and W902 over a typed flow (docs/dandori.md, "Secrets and plain HTTP"). */
+/** E906, W904 and W902 over a typed flow (docs/dandori.md#secrets-and-plain-http). */
 export function checkSecrets(m: FlowModel, typed: Typed, r: Reporter<DandoriCode>): void {
   new Secrecy(m, typed, r).run();
 }

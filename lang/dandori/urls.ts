@@ -1,5 +1,5 @@
 /**
- * Where a task's URL goes (docs/dandori.md, "Secrets and plain HTTP"): its scheme and host, and
+ * Where a task's URL goes (docs/dandori.md#secrets-and-plain-http): its scheme and host, and
  * whether the host is this machine (`localhost`, a name under `.localhost`, `127.0.0.0/8`, `::1`),
  * which neither E906 nor W902 counts as leaving it.
  * @module

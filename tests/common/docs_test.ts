@@ -14,15 +14,18 @@ import { generateFlowScenarios } from "../../lang/dandori/scenarios.ts";
 import { bookPaths } from "../../verify/chobo/books.ts";
 import { subjects } from "../../verify/chobo/differential.ts";
 import { runnableFlows } from "../../verify/dandori/flows.ts";
+import { anchorsOf } from "../support/anchors.ts";
 import { runCli } from "../support/run.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
+/** README and every Markdown page under docs/, its folders (docs/design/) included. */
 function pages(): string[] {
-  return [
-    "README.md",
-    ...[...Deno.readDirSync(`${ROOT}docs`)].map((e) => `docs/${e.name}`).filter((p) => p.endsWith(".md")),
-  ];
+  const under = (dir: string): string[] =>
+    [...Deno.readDirSync(`${ROOT}${dir}`)].flatMap((e) =>
+      e.isDirectory ? under(`${dir}/${e.name}`) : e.name.endsWith(".md") ? [`${dir}/${e.name}`] : []
+    );
+  return ["README.md", ...under("docs").sort()];
 }
 
 /** The `console` blocks of a page: each command with the lines shown under it. */
@@ -103,20 +106,27 @@ Deno.test("README's counts are the repository's: codes, books, flows and scenari
   strictEqual(readmeNumber(readme, /\((\d+)\/\d+ agree in each language\)/), played);
 });
 
-Deno.test("relative links in README and docs/ resolve", () => {
+Deno.test("relative links in README and docs/ resolve, and their anchors name headings", () => {
+  ok(
+    pages().includes("docs/design/chobo.md") && pages().includes("docs/design/dandori.md"),
+    "the design pages",
+  );
   for (const page of pages()) {
     const text = Deno.readTextFileSync(ROOT + page);
-    for (const m of text.matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)) {
-      const target = m[1];
+    for (const m of text.matchAll(/\]\(([^)#\s]*)(?:#([^)]*))?\)/g)) {
+      const [, target, anchor] = m;
       if (/^[a-z]+:/.test(target)) continue;
       const dir = page.includes("/") ? page.slice(0, page.lastIndexOf("/") + 1) : "";
+      const path = target === "" ? ROOT + page : ROOT + dir + target;
       let exists = true;
       try {
-        Deno.statSync(ROOT + dir + target);
+        Deno.statSync(path);
       } catch {
         exists = false;
       }
       ok(exists, `${page}: ${target} does not exist`);
+      if (anchor === undefined || !path.endsWith(".md")) continue;
+      ok(anchorsOf(Deno.readTextFileSync(path)).has(anchor), `${page}: ${target}#${anchor} names no heading`);
     }
   }
 });

@@ -6,6 +6,7 @@
 
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { checkFlow } from "../../lang/dandori/check.ts";
+import { NO_SUCH_FILE } from "../../lang/dandori/env.ts";
 import { findSecrets } from "../../lang/common/secrets.ts";
 import type { Diagnostic } from "../../lang/common/diagnostic.ts";
 import { isThisMachine } from "../../lang/dandori/urls.ts";
@@ -123,7 +124,7 @@ flow
   let reference = "${key} {card}" # ritsu: test secret
   charge(reference: reference) # ${key}
 `;
-  const result = checkFlow("leak.flow", flow, { read: () => null });
+  const result = checkFlow("leak.flow", flow, { read: () => NO_SUCH_FILE });
   const ds: readonly Diagnostic[] = result.diagnostics.filter((d) => d.code !== "W901");
   deepStrictEqual(ds.map((d) => d.code), ["W904", "E906", "W904"]);
   for (const d of ds) {
