@@ -13,21 +13,21 @@ import {
   type ToolSpec,
 } from "./commands/table.ts";
 import { denoIo, type Io, shownIo } from "./commands/io.ts";
-import { chooseLang, type Lang, tr } from "./lang/common/text.ts";
+import { chooseLang, type Lang, langWarning, tr } from "./lang/common/text.ts";
 import { VERSION } from "./lang/common/version.ts";
 import { CHOBO } from "./commands/chobo.ts";
 import { DANDORI } from "./commands/dandori.ts";
 
 const TOOLS: readonly ToolSpec[] = [CHOBO, DANDORI];
 
-/** The language a command line asks for, before it is fully parsed (for usage errors too). */
-function langOf(argv: readonly string[], tool: string, io: Io): Lang {
+/** The `--lang` a command line gives, read before it is fully parsed (for usage errors too). */
+function langFlag(argv: readonly string[]): string | undefined {
   let flag: string | undefined;
   argv.forEach((w, i) => {
     if (w === "--lang") flag = argv[i + 1];
     else if (w.startsWith("--lang=")) flag = w.slice("--lang=".length);
   });
-  return chooseLang(flag, tool, io.env);
+  return flag;
 }
 
 function ritsuHelp(lang: Lang): string {
@@ -53,7 +53,14 @@ export function main(argv: readonly string[], world: Io): number {
   const io = shownIo(world);
   const [toolName, ...rest] = argv;
   const tool = TOOLS.find((t) => t.name === toolName);
-  const lang = langOf(argv, tool?.name ?? "ritsu", io);
+  const flag = langFlag(argv);
+  const lang = chooseLang(flag, tool?.name ?? "ritsu", io.env);
+  const warning = langWarning(flag, tool?.name ?? "ritsu", io.env);
+  if (warning !== null) {
+    io.stderr(
+      `${tool?.name ?? "ritsu"}: warning: ${warning.en}\n${tool?.name ?? "ritsu"}: 警告: ${warning.ja}\n`,
+    );
+  }
   if (tool === undefined) {
     if (toolName === undefined || toolName === "--help" || toolName === "help") {
       io.stdout(ritsuHelp(lang));

@@ -98,6 +98,31 @@ Deno.test("the language: --lang, else CHOBO_LANG, else RITSU_LANG, else English"
   ok(runCli(["chobo", "check", "x.book"], { files: broken }).stdout.startsWith("error[E001]"));
 });
 
+Deno.test("CHOBO_LANG or RITSU_LANG that is neither ja… nor en… warns once on stderr, in both languages", () => {
+  const books = { "a.book": Deno.readTextFileSync(BOOK), "b.book": Deno.readTextFileSync(BOOK) };
+  const run = runCli(["chobo", "check", "a.book", "b.book"], { files: books, env: { CHOBO_LANG: "xx" } });
+  strictEqual(run.code, 0);
+  strictEqual(
+    run.stderr,
+    "chobo: warning: CHOBO_LANG=xx is neither ja… nor en…; English is used\n" +
+      "chobo: 警告: CHOBO_LANG=xx は ja… でも en… でもないので、英語を使います\n",
+  );
+  ok(run.stdout.startsWith("a.book: ok"), run.stdout);
+  const ritsu = runCli(["dandori", "--version"], { env: { RITSU_LANG: "C.UTF-8" } });
+  ok(ritsu.stderr.startsWith("dandori: warning: RITSU_LANG=C.UTF-8 is neither"), ritsu.stderr);
+  const fine: Record<string, string>[] = [{ CHOBO_LANG: "ja_JP.UTF-8" }, { CHOBO_LANG: "en_US" }, {
+    RITSU_LANG: "EN",
+  }, {}];
+  for (const env of fine) {
+    strictEqual(runCli(["chobo", "check", "a.book"], { files: books, env }).stderr, "", JSON.stringify(env));
+  }
+  strictEqual(
+    runCli(["chobo", "check", "a.book", "--lang", "ja"], { files: books, env: { CHOBO_LANG: "xx" } }).stderr,
+    "",
+    "--lang decides, and the variable is not read",
+  );
+});
+
 Deno.test("a file that cannot be read is one line and exit 1; the other files are still checked", () => {
   const run = runCli(["chobo", "check", "missing.book", BOOK]);
   strictEqual(run.code, 1);
