@@ -350,6 +350,9 @@ function check(
     if ("error" in input) {
       io.stderr(`chobo check: ${input.error[lang]}\n`);
       exit = 1;
+      if (json) {
+        files.push({ file: path, ok: false, error: input.error[lang], diagnostics: [], report: null });
+      }
       continue;
     }
     const base = diffBase === undefined ? undefined : baseBook(path, diffBase, io, lang);

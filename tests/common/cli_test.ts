@@ -3,7 +3,7 @@
  * `--flag=value`, the language choice, and files that cannot be read.
  */
 
-import { ok, strictEqual } from "node:assert/strict";
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { chooseLang } from "../../lang/common/text.ts";
 import { CHOBO } from "../../commands/chobo.ts";
 import { runCli } from "../support/run.ts";
@@ -121,6 +121,27 @@ Deno.test("CHOBO_LANG or RITSU_LANG that is neither ja… nor en… warns once o
     "",
     "--lang decides, and the variable is not read",
   );
+});
+
+Deno.test("check --format json lists a file that cannot be read with why, in both languages", () => {
+  for (
+    const [lang, why] of [["en", "missing.book: no such file"], ["ja", "missing.book: ファイルがありません"]]
+  ) {
+    const run = runCli(["chobo", "check", "missing.book", BOOK, "--format", "json", "--lang", lang]);
+    strictEqual(run.code, 1);
+    const out = JSON.parse(run.stdout);
+    strictEqual(out.files.length, 2);
+    deepStrictEqual(out.files[0], {
+      file: "missing.book",
+      ok: false,
+      error: why,
+      diagnostics: [],
+      report: null,
+    });
+    strictEqual(out.files[1].file, BOOK);
+    strictEqual(out.files[1].ok, true);
+    strictEqual(run.stderr, `chobo check: ${why}\n`);
+  }
 });
 
 Deno.test("a file that cannot be read is one line and exit 1; the other files are still checked", () => {
