@@ -6,6 +6,7 @@
  */
 
 import { lookup } from "../common/assert.ts";
+import { withGuess } from "../common/nearest.ts";
 import type { Reporter } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
 import type { ChoboCode } from "./codes.ts";
@@ -421,12 +422,17 @@ function resolveBound(b: BoundAst, unit: Unit | undefined, r: Reporter<ChoboCode
 
 function unknownUnit(r: Reporter<ChoboCode>, w: Word, units: ReadonlyMap<string, Unit>): void {
   const known = [...units.keys()].join(", ");
-  r.error("E002", w, tr(`no unit is named ${w.text}`, `${w.text} という単位はありません`), {
-    hint: known === "" ? tr(`declare it: \`unit ${w.text}\``, `宣言してください: \`unit ${w.text}\``) : tr(
-      `declare it with \`unit ${w.text}\`, or use one of: ${known}`,
-      `\`unit ${w.text}\` で宣言するか、次のどれかを使ってください: ${known}`,
-    ),
-  });
+  r.error(
+    "E002",
+    w,
+    withGuess(tr(`no unit is named ${w.text}`, `${w.text} という単位はありません`), w.text, units.keys()),
+    {
+      hint: known === "" ? tr(`declare it: \`unit ${w.text}\``, `宣言してください: \`unit ${w.text}\``) : tr(
+        `declare it with \`unit ${w.text}\`, or use one of: ${known}`,
+        `\`unit ${w.text}\` で宣言するか、次のどれかを使ってください: ${known}`,
+      ),
+    },
+  );
 }
 
 function resolveTransfer(
@@ -465,7 +471,8 @@ function resolveTransfer(
         col: p.name.col,
       });
     } else {
-      r.error("E002", p.type, tr(`no type is named ${p.type.text}`, `${p.type.text} という型はありません`), {
+      const message = tr(`no type is named ${p.type.text}`, `${p.type.text} という型はありません`);
+      r.error("E002", p.type, withGuess(message, p.type.text, ["string", ...units.keys()]), {
         hint: tr(
           "a parameter is a `string` or an amount of a declared unit",
           "引数は `string` か、宣言した単位の額です",
@@ -511,9 +518,13 @@ function resolveTransfer(
           r.error(
             "E002",
             m.amount.word,
-            tr(
-              `${t.name.text} has no parameter ${m.amount.word.text}`,
-              `${t.name.text} に引数 ${m.amount.word.text} はありません`,
+            withGuess(
+              tr(
+                `${t.name.text} has no parameter ${m.amount.word.text}`,
+                `${t.name.text} に引数 ${m.amount.word.text} はありません`,
+              ),
+              m.amount.word.text,
+              t.params.map((q) => q.name.text),
             ),
             {
               hint: tr("the amount is a parameter of the transfer or a number", "額は振替の引数か数です"),
@@ -637,9 +648,13 @@ function resolveKey(
         r.error(
           "E030",
           w,
-          tr(
-            `the key names ${w.text}, which is not a parameter of ${t.name.text}`,
-            `キーの ${w.text} は ${t.name.text} の引数ではありません`,
+          withGuess(
+            tr(
+              `the key names ${w.text}, which is not a parameter of ${t.name.text}`,
+              `キーの ${w.text} は ${t.name.text} の引数ではありません`,
+            ),
+            w.text,
+            t.params.map((q) => q.name.text),
           ),
           {
             hint: tr("a key lists parameters of the transfer", "キーには振替の引数を並べます"),
@@ -723,7 +738,11 @@ function resolveRef(
       r.error(
         "E002",
         ref.name,
-        tr(`no account is named ${ref.name.text}`, `${ref.name.text} という勘定はありません`),
+        withGuess(
+          tr(`no account is named ${ref.name.text}`, `${ref.name.text} という勘定はありません`),
+          ref.name.text,
+          accountLines.keys(),
+        ),
         {
           hint: tr(
             `declare it: \`account ${ref.name.text} : <unit>\``,
@@ -756,7 +775,8 @@ function resolveRef(
   for (const arg of ref.args) {
     const p = params.get(arg.text);
     if (p === undefined) {
-      r.error("E002", arg, tr(`no parameter is named ${arg.text}`, `${arg.text} という引数はありません`), {
+      const message = tr(`no parameter is named ${arg.text}`, `${arg.text} という引数はありません`);
+      r.error("E002", arg, withGuess(message, arg.text, params.keys()), {
         hint: tr("an account is given parameters of the transfer", "勘定には振替の引数を渡します"),
       });
       ok = false;
