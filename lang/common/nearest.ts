@@ -7,8 +7,9 @@ import { type Text, tr } from "./text.ts";
 
 /**
  * The most edits (a character inserted, removed, replaced, or two neighbours swapped) a typo of a
- * word of up to `SHORT_WORD` characters may have; longer words take `MAX_EDITS`. One edit of a
- * two-letter word is already half of it, so short words allow only one.
+ * word of up to `SHORT_WORD` characters may have; longer words take `MAX_EDITS`. In any case the
+ * edits are at most half of the longer word: a one-character name replaced by another (`箱` for
+ * `個`) is another name, not a typo.
  */
 const SHORT_WORD = 4;
 const MAX_EDITS = 2;
@@ -59,7 +60,8 @@ export function nearest(word: string, candidates: Iterable<string>): string | nu
       tied = false;
     } else if (distance === bestDistance) tied = true;
   }
-  return best !== null && bestDistance <= limit && !tied ? best : null;
+  if (best === null || tied || bestDistance > limit) return null;
+  return 2 * bestDistance <= Math.max([...word].length, [...best].length) ? best : null;
 }
 
 /** `message`, followed by "did you mean <the nearest candidate>?" when there is one. */

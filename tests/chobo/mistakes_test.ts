@@ -77,4 +77,6 @@ Deno.test("a guess is made only when one word is near: one edit for short words,
   strictEqual(nearest("uni", ["unit", "uno"]), null, "two as near: no guess");
   strictEqual(nearest("xyzzy", ["book", "unit", "account", "transfer"]), null);
   strictEqual(nearest("account", ["account"]), null, "the word itself is no guess");
+  strictEqual(nearest("箱", ["個"]), null, "a one-character name for another is no typo");
+  strictEqual(nearest("在個", ["在庫", "客"]), "在庫");
 });
