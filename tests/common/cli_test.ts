@@ -38,9 +38,11 @@ Deno.test("an unknown command or tool exits 2 and names the known ones", () => {
   strictEqual(command.code, 2);
   ok(
     command.stderr.includes(
-      "unknown command chek; the commands are check, run, scenarios, build, doc, api, explain",
+      "unknown command chek; the commands are check, run, scenarios, build, doc, verify, api, explain; did you mean check?",
     ),
+    command.stderr,
   );
+  ok(runCli(["chobo", "zzz"]).stderr.includes("explain\n"), "no guess for what is near nothing");
   const tool = runCli(["choboo"]);
   strictEqual(tool.code, 2);
   ok(tool.stderr.includes("unknown tool choboo"));

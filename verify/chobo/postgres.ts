@@ -10,6 +10,7 @@
 
 import type { Call } from "../../lang/chobo/interp.ts";
 import type { Scenario } from "../../lang/chobo/scenario.ts";
+import { tr } from "../../lang/common/text.ts";
 import { callStatement, expireStatement } from "../../targets/chobo/postgres/calls.ts";
 import { sentSteps } from "../../targets/chobo/postgres/show.ts";
 import { postgresSql } from "../../targets/chobo/postgres/sql.ts";
@@ -51,12 +52,14 @@ async function play(
   const holdTimes: number[] = [];
   const call = async (conn: Conn, c: Call): Promise<string> => {
     const copyCall = { ...c, transfer: copy.transfers.find((t) => t.name === c.transfer.name)! };
+    const sent = Date.now();
     const [row] = await conn.query(callStatement(copy, copyCall, tenant));
     const key = resultKey(row as Result);
     if (c.op === "hold" && key === "done") {
-      const now = Date.now();
-      holdTimes.push(now);
-      holdsSince ??= now;
+      // The hold was made between sending and the answer: a pass waits from the latest it can
+      // have been, lateness counts from the earliest (a busy process may read the answer late).
+      holdTimes.push(Date.now());
+      holdsSince ??= sent;
     }
     return key;
   };
@@ -136,18 +139,29 @@ export async function loadSchemas(db: Db, list: readonly Subject[]): Promise<voi
 
 /**
  * Plays every scenario of every subject at once on `db` and compares each with the interpreter.
- * `run` names this run, so tenants never meet those of another run on the same database.
+ * `run` names this run, so tenants never meet those of another run on the same database; `target`
+ * names the database in a disagreement's lines.
  */
-export function verifyScenarios(db: Db, list: readonly Subject[], run: string): Promise<ChoboReport> {
+export function verifyScenarios(
+  db: Db,
+  list: readonly Subject[],
+  run: string,
+  target: string,
+): Promise<ChoboReport> {
   const expiring = new OneAtATime();
   const acquiring = new OneAtATime();
   const tenant = (job: Job, round: number) => `${run}/${job.id}/${round}`;
-  return choboRounds(jobsOf(list), async (batch, round) => {
-    const played = await Promise.all(
-      batch.map((job) => play(db, job.subject, job.s, tenant(job, round), expiring, acquiring)),
-    );
-    return new Map(batch.map((job, i) => [job.id, { played: played[i], problems: [] }]));
-  }, tenant);
+  return choboRounds(
+    jobsOf(list),
+    async (batch, round) => {
+      const played = await Promise.all(
+        batch.map((job) => play(db, job.subject, job.s, tenant(job, round), expiring, acquiring)),
+      );
+      return new Map(batch.map((job, i) => [job.id, { played: played[i], problems: [] }]));
+    },
+    tenant,
+    target,
+  );
 }
 
 /** Every balance equals the sum of its `entries` (docs/design/chobo.md#differential-verification). */
@@ -205,35 +219,42 @@ export async function verifyWithRunner(
   try {
     const clients = await runner.writeClients(list, dir);
     const tenant = (job: Job, round: number) => `${run}/${runner.lang}/${job.id}/${round}`;
-    return await choboRounds(jobsOf(list), async (batch, round) => {
-      const results = await runJobs<RunnerResult>(runner, list, dir, round, clients, {
-        socket_dir: socketDir,
-        pool: 20,
-        jobs: batch.map((j) => ({
-          id: j.id,
-          book: j.subject.copy.name,
-          tenant: tenant(j, round),
-          steps: jobSteps(j.s),
-        })),
-      });
-      return new Map(batch.flatMap((job) => {
-        const r = results.get(job.id);
-        if (r === undefined) return [];
-        const played: Played = {
-          steps: r.steps,
-          late: r.late,
-          accounts: new Map(r.accounts.map(([id, p, i, o]) => [id, [BigInt(p), BigInt(i), BigInt(o)]])),
-          holds: new Map(r.holds.map(([id, state]) => [id, state])),
-        };
-        const sent = r.sent.map((x) => JSON.stringify([x.text, x.values])).sort();
-        const sentOk = JSON.stringify(sent) ===
-          JSON.stringify(expectedSent(job.subject, job.s, tenant(job, round)));
-        return [[job.id, {
-          played,
-          problems: sentOk ? [] : ["sent other statements than run --show postgres"],
-        }]];
-      }));
-    }, tenant);
+    return await choboRounds(
+      jobsOf(list),
+      async (batch, round) => {
+        const results = await runJobs<RunnerResult>(runner, list, dir, round, clients, {
+          socket_dir: socketDir,
+          pool: 20,
+          jobs: batch.map((j) => ({
+            id: j.id,
+            book: j.subject.copy.name,
+            tenant: tenant(j, round),
+            steps: jobSteps(j.s),
+          })),
+        });
+        return new Map(batch.flatMap((job) => {
+          const r = results.get(job.id);
+          if (r === undefined) return [];
+          const played: Played = {
+            steps: r.steps,
+            late: r.late,
+            accounts: new Map(r.accounts.map(([id, p, i, o]) => [id, [BigInt(p), BigInt(i), BigInt(o)]])),
+            holds: new Map(r.holds.map(([id, state]) => [id, state])),
+          };
+          const sent = r.sent.map((x) => JSON.stringify([x.text, x.values])).sort();
+          const sentOk = JSON.stringify(sent) ===
+            JSON.stringify(expectedSent(job.subject, job.s, tenant(job, round)));
+          return [[job.id, {
+            played,
+            problems: sentOk ? [] : [
+              tr("sent other statements than run --show postgres", "run --show postgres と違う文を送った"),
+            ],
+          }]];
+        }));
+      },
+      tenant,
+      `postgres × ${runner.lang}`,
+    );
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
