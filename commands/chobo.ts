@@ -252,17 +252,33 @@ export const CHOBO: ToolSpec = {
             "出力せずに <dir>/<帳簿のファイル名>.md(または .html)に書く",
           ),
         },
+        {
+          name: "scenario",
+          value: "file.json",
+          help: tr(
+            "hand-written scenarios to show before the generated ones (one, or a list as chobo run reads)",
+            "生成したシナリオの前に見せる、手で書いたシナリオ(一つか、chobo run が読む並び)",
+          ),
+        },
       ],
       exits: [
         { code: 0, meaning: tr("the page was written", "ページを書いた") },
-        { code: 1, meaning: tr("the book has errors: it is not drawn", "帳簿にエラーがある(描かない)") },
+        {
+          code: 1,
+          meaning: tr(
+            "the book has errors (it is not drawn), or the scenario file cannot be read or does not fit the book",
+            "帳簿にエラーがある(描かない)、またはシナリオのファイルが読めないか帳簿に合わない",
+          ),
+        },
         { code: 2, meaning: tr("a usage error, or an internal error", "使い方の誤り、または内部の異常") },
       ],
       examples: [
         "chobo doc examples/refunds/refunds.book",
         "chobo doc examples/refunds/refunds.ja.book --lang ja --out /tmp/doc",
+        "chobo doc examples/refunds/refunds.book --format html --scenario examples/refunds/refunds.more.json",
       ],
-      run: ({ args, flags, io, lang }) => doc(args[0], flags.format === "html", flags.out, io, lang),
+      run: ({ args, flags, io, lang }) =>
+        doc(args[0], flags.format === "html", flags.out, flags.scenario, io, lang),
     }),
     command({
       name: "verify",
@@ -446,19 +462,8 @@ function run(
 ): number {
   const book = loadBook(bookPath, "run", io, lang);
   if (book === null) return 1;
-  const input = readInput(io, scenarioPath);
-  if ("error" in input) {
-    io.stderr(`chobo run: ${input.error[lang]}\n`);
-    return 1;
-  }
-  let scenarios: Scenario[];
-  try {
-    scenarios = readScenarios(book, input.bytes);
-  } catch (e) {
-    if (!(e instanceof ScenarioError)) throw e;
-    io.stderr(`chobo run: ${scenarioPath}: ${e.text[lang]}\n`);
-    return 1;
-  }
+  const scenarios = scenarioFile(book, scenarioPath, "run", io, lang);
+  if (scenarios === null) return 1;
   if (show !== undefined) {
     const [asJson, asText] = show === "postgres"
       ? [sentJson, sentText]
@@ -477,6 +482,22 @@ function run(
     io.stdout(runs.map(({ s, branches }) => runText(bookPath, s, branches, lang)).join("\n"));
   }
   return 0;
+}
+
+/** The scenarios of the file at `path` for `book`, or null (and why not, on stderr). */
+function scenarioFile(book: Book, path: string, command: string, io: Io, lang: Lang): Scenario[] | null {
+  const input = readInput(io, path);
+  if ("error" in input) {
+    io.stderr(`chobo ${command}: ${input.error[lang]}\n`);
+    return null;
+  }
+  try {
+    return readScenarios(book, input.bytes);
+  } catch (e) {
+    if (!(e instanceof ScenarioError)) throw e;
+    io.stderr(`chobo ${command}: ${path}: ${e.text[lang]}\n`);
+    return null;
+  }
 }
 
 function buildCommand(bookPath: string, target: ChoboTargetName, out: string, io: Io, lang: Lang): number {
@@ -504,10 +525,21 @@ function buildCommand(bookPath: string, target: ChoboTargetName, out: string, io
   return 0;
 }
 
-function doc(bookPath: string, html: boolean, out: string | undefined, io: Io, lang: Lang): number {
+function doc(
+  bookPath: string,
+  html: boolean,
+  out: string | undefined,
+  scenarioPath: string | undefined,
+  io: Io,
+  lang: Lang,
+): number {
   const read = readBook(bookPath, "doc", io, lang, true);
   if (read === null) return 1;
-  const page = buildPage(read.book, read.diagnostics, lang);
+  const handWritten = scenarioPath === undefined
+    ? []
+    : scenarioFile(read.book, scenarioPath, "doc", io, lang);
+  if (handWritten === null) return 1;
+  const page = buildPage(read.book, read.diagnostics, lang, handWritten);
   const text = html ? pageHtml(page) : pageMarkdown(page);
   if (out === undefined) {
     io.stdout(text);
