@@ -56,6 +56,8 @@ const WORDS: Record<WordKey, [string, string]> = {
   scenario: ["scenario", "シナリオ"],
   unreached: ["Not reached within the search", "探索の範囲で届かなかった理由"],
   notes: ["What the search and the scenarios did not reach", "探索とシナリオが届かなかったこと"],
+  hand_written: ["Written by hand", "手で書いたシナリオ"],
+  generated: ["Generated", "生成したシナリオ"],
 };
 
 const STATES: Record<string, [string, string]> = {
@@ -294,13 +296,14 @@ function trace(book: Book, b: Branch, lang: Lang): PageStep[] {
 }
 
 /**
- * Everything the page of a book shows, in one language. `report` is what `chobo check` found (the search
- * runs again when it is not given).
+ * Everything the page of a book shows, in one language: `handWritten` scenarios before the generated
+ * ones. `report` is what `chobo check` found (the search runs again when it is not given).
  */
 export function buildPage(
   book: Book,
   warnings: readonly Diagnostic[],
   lang: Lang,
+  handWritten: readonly Scenario[] = [],
   report: readonly OpRefusals[] = refusalsOf(book),
 ): Page {
   const accounts: PageAccount[] = book.accounts.map((a, i) => ({
@@ -313,9 +316,13 @@ export function buildPage(
     description: shown(a.description),
   }));
   const generated = generate(book);
-  const scenarios = generated.scenarios.map((s: Scenario) => ({
+  const scenarios = [
+    ...handWritten.map((s) => [s, true] as const),
+    ...generated.scenarios.map((s) => [s, false] as const),
+  ].map(([s, byHand]) => ({
     name: s.name,
     title: lang === "ja" ? s.titleJa ?? s.name : s.name,
+    handWritten: byHand,
     outcomes: runScenario(book, s).map((b) => trace(book, b, lang)),
   }));
   const words = Object.fromEntries(Object.entries(WORDS).map(([k, v]) => [k, say(v, lang)])) as Record<
@@ -448,7 +455,11 @@ export function pageMarkdown(page: Page): string {
   }
   if (page.notes.length > 0) out.push(`## ${w.notes}`, "", ...page.notes.map((n) => `- ${inline(n)}`), "");
   out.push(`## ${w.scenarios}`, "");
-  for (const s of page.scenarios) {
+  const grouped = page.scenarios.some((s) => s.handWritten);
+  page.scenarios.forEach((s, i) => {
+    if (grouped && (i === 0 || s.handWritten !== page.scenarios[i - 1].handWritten)) {
+      out.push(`### ${s.handWritten ? w.hand_written : w.generated}`, "");
+    }
     out.push("<details>", `<summary>${escapeHtml(s.title)}</summary>`, "");
     s.outcomes.forEach((steps, i) => {
       if (s.outcomes.length > 1) out.push(`${w.outcome} ${i + 1}:`, "");
@@ -462,7 +473,7 @@ export function pageMarkdown(page: Page): string {
       out.push(...table([w.step, w.call, w.result, ...accounts], rows), "");
     });
     out.push("</details>", "");
-  }
+  });
   return out.join("\n");
 }
 

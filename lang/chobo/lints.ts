@@ -4,13 +4,12 @@
  * @module
  */
 
-import { lookup } from "../common/assert.ts";
 import type { Reporter } from "../common/reporter.ts";
 import { tr } from "../common/text.ts";
 import type { ChoboCode } from "./codes.ts";
 import { isRefused, type Outcome } from "./interp.ts";
 import type { Account, Book, Move, Transfer } from "./model.ts";
-import { feed, lastOutcome, makeDone, planFor, play, type Search, Symbols } from "./search.ts";
+import { feed, lastOutcome, makeDone, netOf, planFor, play, type Search, Symbols } from "./search.ts";
 import { operationLines, quantityText } from "./words.ts";
 
 /** `shop_sales(shop)`: an account as a move names it, with the transfer's parameter names. */
@@ -150,30 +149,21 @@ function alwaysRefused(book: Book, r: Reporter<ChoboCode>): void {
   }
 }
 
-/** The net change of the account `ref` over all of a transfer's moves, for given amounts. */
-function net(t: Transfer, ref: Move["from"], amounts: ReadonlyMap<string, bigint>): bigint {
-  let sum = 0n;
-  for (const m of t.moves) {
-    const a = m.amount.kind === "literal" ? m.amount.value : lookup(amounts, m.amount.param, "amount");
-    if (sameRef(m.to, ref)) sum += a;
-    if (sameRef(m.from, ref)) sum -= a;
-  }
-  return sum;
-}
-
 /** The key of an account as a move names it: its kind and the transfer's parameter names. */
 function refKey(ref: Move["from"]): string {
   return JSON.stringify([ref.account.name, ...ref.args]);
 }
 
-/** The first move (0-based, in written order) that names each account on one side. */
-function firstOn(t: Transfer, side: "from" | "to"): Map<string, number> {
-  const first = new Map<string, number>();
+/** The moves (0-based, in written order) that name each account on one side. */
+function movesNaming(t: Transfer, side: "from" | "to"): Map<string, number[]> {
+  const naming = new Map<string, number[]>();
   t.moves.forEach((m, i) => {
     const k = refKey(m[side]);
-    if (!first.has(k)) first.set(k, i);
+    const list = naming.get(k);
+    if (list === undefined) naming.set(k, [i]);
+    else list.push(i);
   });
-  return first;
+  return naming;
 }
 
 /** For every move, the next later move (0-based) whose `side` names the account the move's `of` names. */
@@ -198,8 +188,9 @@ interface OrderCase {
 /**
  * The pairs of moves W103 and W104 look at, at most one per refused move and side, with the earliest
  * other move: immediate, a take before a put on a lower bound and a put before a take on an upper bound
- * (the first move is refused); in a hold, a put before a take (lower) and a take before a put (upper),
- * where the second is refused by what the first held.
+ * (the first move is refused); in a hold, a put and a take (lower) or a take and a put (upper) in
+ * either order, where the take (lower) or the put (upper) is refused because what the other holds never
+ * counts for it.
  */
 function orderCases(t: Transfer): OrderCase[] {
   const out: OrderCase[] = [];
@@ -218,15 +209,18 @@ function orderCases(t: Transfer): OrderCase[] {
     });
     return out;
   }
-  const firstTo = firstOn(t, "to");
-  const firstFrom = firstOn(t, "from");
+  // In a hold the order does not matter: the earliest other move, before or after the refused one.
+  const to = movesNaming(t, "to");
+  const from = movesNaming(t, "from");
+  const other = (naming: Map<string, number[]>, ref: Move["from"], j: number) =>
+    naming.get(refKey(ref))?.find((i) => i !== j);
   t.moves.forEach((m, j) => {
-    const i = firstTo.get(refKey(m.from));
-    if (i !== undefined && i < j && m.from.account.lower !== null) {
+    const i = other(to, m.from, j);
+    if (i !== undefined && m.from.account.lower !== null) {
       out.push({ first: i, second: j, side: "lower", ref: m.from });
     }
-    const k = firstFrom.get(refKey(m.to));
-    if (k !== undefined && k < j && m.to.account.upper !== null) {
+    const k = other(from, m.to, j);
+    if (k !== undefined && m.to.account.upper !== null) {
       out.push({ first: k, second: j, side: "upper", ref: m.to });
     }
   });
@@ -236,7 +230,8 @@ function orderCases(t: Transfer): OrderCase[] {
 /**
  * W103 (immediate transfers) and W104 (holds): a bound refuses move i or j because of the order
  * of moves on one account — a take before a put on a lower bound, a put before a take on an upper
- * bound; in a hold, what one move puts in (or takes out) is held and never counts for another.
+ * bound; in a hold the order does not matter: what one move puts in (or takes out) is held and never
+ * counts for another, so the take (lower) or the put (upper) is refused whichever comes first.
  * Each refused move is reported once, with the earliest other move whose case is confirmed.
  */
 function moveOrder(search: Search, r: Reporter<ChoboCode>): void {
@@ -279,18 +274,15 @@ function findOrderRefusal(
     if (run === null) continue;
     const o = run.outcome;
     if (!isIt(o) || o.kind !== "refused" || o.at === null) continue;
-    if (held) {
-      // The hold is refused although what another of its moves holds would have covered it.
-      const counted = side === "lower" ? o.at.balance.heldIn : o.at.balance.heldOut;
-      if (counted > 0n) return run.played;
-      continue;
-    }
     const b = o.at.balance;
-    const total = net(t, ref, amounts);
+    const total = netOf(t, ref, amounts);
     const within = side === "lower"
       ? b.posted - b.heldOut + total >= bound.value
       : b.posted + b.heldIn + total <= bound.value;
-    if (within) return run.played;
+    // A hold is refused although what another of its moves holds would have covered it: held
+    // already when that move comes first, or counted in the hold's net when it comes after.
+    const counted = side === "lower" ? b.heldIn : b.heldOut;
+    if (held ? counted > 0n || within : within) return run.played;
   }
   return null;
 }

@@ -82,6 +82,8 @@ export interface PageStep {
 export interface PageScenario {
   readonly name: string;
   readonly title: string;
+  /** Written by hand (`chobo doc --scenario`), not generated. */
+  readonly handWritten: boolean;
   readonly outcomes: readonly (readonly PageStep[])[];
 }
 
@@ -141,4 +143,6 @@ export type WordKey =
   | "next"
   | "scenario"
   | "unreached"
-  | "notes";
+  | "notes"
+  | "hand_written"
+  | "generated";

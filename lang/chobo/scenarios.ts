@@ -203,10 +203,37 @@ function atBalance(
   const ref = refOf(m, side);
   const target = ref.args.map((a) => lookup(plan.strings, a, "string symbol"));
   const prefix = bringTo(search, search.start(), ref.account, target, balance, syms, t);
-  return prefix === null ? null : { syms, plan, prefix: prefix.acts };
+  return prefix === null ? null : { syms, plan, prefix };
 }
 
-/** Family 1: below, at and beyond each bound a transfer meets. */
+/**
+ * The steps of a bound scenario: the account at `start`, then the move's transfer with `amount`,
+ * with whatever its other accounts need fed first (a source that must hold what a move puts into a
+ * bounded target). `refused` is the bound the last call must be refused by, or null when it passes.
+ */
+function boundSteps(
+  search: Search,
+  t: Transfer,
+  m: Move,
+  side: "lower" | "upper",
+  start: bigint,
+  amount: bigint,
+  refused: Bound | null,
+): readonly Act[] | null {
+  const built = atBalance(search, t, m, side, start, amount);
+  if (built === null) return null;
+  const run = feed(search, built.prefix, built.plan, built.syms, {
+    accept: (o) => refused !== null && isRefused(o, refused),
+  });
+  return run?.acts ?? null;
+}
+
+/**
+ * Family 1: below, at and beyond each bound a transfer meets. Lower: fill to a start balance, then
+ * take to one above, exactly, one below the bound. Upper: from empty, put to one below, exactly, one
+ * above; where the source cannot hold that much (a wallet that moves to a wallet, both with the
+ * bound), from three below the bound, put 2, 3 and 4.
+ */
 function boundFamilies(c: Collector): void {
   for (const t of c.book.transfers) {
     const op = opOf(t);
@@ -220,9 +247,8 @@ function boundFamilies(c: Collector): void {
         const k = accountKindText(account);
         const v = quantityText(bound.value, account.unit.scale);
         const word = side === "lower" ? "at least" : "at most";
-        // Lower: fill to a start balance, then take to one above, exactly, one below the bound.
-        // Upper: from empty, put to one below, exactly, one above.
         const start = side === "lower" ? (bound.value + 3n > 0n ? bound.value + 3n : 0n) : 0n;
+        const near = bound.value - 3n;
         const cases: [bigint, string, string, boolean][] = side === "lower"
           ? [
             [start - bound.value - 1n, `one above ${word} ${v}`, `下限 ${v} の一つ上`, true],
@@ -236,10 +262,11 @@ function boundFamilies(c: Collector): void {
           ];
         for (const [amount, en, ja, passes] of cases) {
           if (amount < 0n) continue;
-          const built = atBalance(c.search, t, m, side, start, amount);
-          const steps = built === null
-            ? null
-            : [...built.prefix, { kind: "call" as const, plan: built.plan }];
+          const refused = passes ? null : bound;
+          const steps = boundSteps(c.search, t, m, side, start, amount, refused) ??
+            (side === "upper" && near > 0n
+              ? boundSteps(c.search, t, m, side, near, amount - near, refused)
+              : null);
           c.single(
             `bound: ${t.name}.${op} leaves ${k} ${en}`,
             `境界: ${t.name}.${op} のあとの ${k} が${ja}`,
@@ -277,7 +304,7 @@ function keyFamilies(c: Collector): void {
           )
           : { ...first, strings: new Map([...first.strings, [other.name, syms.fresh()]]) };
         c.single(
-          `key: ${t.name}.${op} again with the same key and another ${other.name}`,
+          `key: ${t.name}.${op} again with the same key and another value for ${other.name}`,
           `キー: 同じキーで ${other.name} だけ違う ${t.name}.${op}`,
           [...done.acts, { kind: "call", plan: second }],
           "refused",

@@ -520,6 +520,23 @@ function feedAccount(
 }
 
 /**
+ * The net change a transfer's moves make to the account `ref` names (the same account and the same
+ * parameters), for given amounts.
+ */
+export function netOf(t: Transfer, ref: AccountRef, amounts: ReadonlyMap<string, bigint>): bigint {
+  const same = (r: AccountRef) =>
+    r.account === ref.account && r.args.length === ref.args.length &&
+    r.args.every((a, i) => a === ref.args[i]);
+  let net = 0n;
+  for (const m of t.moves) {
+    const a = m.amount.kind === "literal" ? m.amount.value : lookup(amounts, m.amount.param, "amount");
+    if (same(m.to)) net += a;
+    if (same(m.from)) net -= a;
+  }
+  return net;
+}
+
+/**
  * Amounts for a feeding transfer that move at least `need` into (lower) or out of (upper) the
  * account `ref` names, over all its moves: each tried combination whose net goes the right way,
  * scaled up until it is enough. A transfer whose later move takes back part of what an earlier
@@ -533,17 +550,8 @@ function feedingAmounts(
   need: bigint,
 ): Map<string, bigint>[] {
   const out: Map<string, bigint>[] = [];
-  const same = (r: AccountRef) =>
-    r.account === ref.account && r.args.length === ref.args.length &&
-    r.args.every((a, i) => a === ref.args[i]);
   for (const c of search.choicesOf(t)) {
-    let net = 0n;
-    for (const m of t.moves) {
-      const a = m.amount.kind === "literal" ? m.amount.value : lookup(c, m.amount.param, "amount");
-      if (same(m.to)) net += a;
-      if (same(m.from)) net -= a;
-    }
-    if (side === "upper") net = -net;
+    const net = side === "upper" ? -netOf(t, ref, c) : netOf(t, ref, c);
     if (net <= 0n) continue;
     const k = (need + net - 1n) / net;
     out.push(new Map([...c].map(([name, a]) => [name, a * k])));
