@@ -3,7 +3,9 @@
  * so the numbers compare across machines. Each command runs several times; the median counts.
  *
  * - `check`: `chobo check` on every fixture, test and example book, against `deno eval 'null'`
- *   (the cost of starting Deno at all).
+ *   (the cost of starting Deno at all); then each big book of `verify/chobo/big_books.ts` alone (one
+ *   transfer of 1,000 moves, 1,000 moves over 500 bounded account kinds, a book of 1 MB, a line written
+ *   2,000 times) against the 2 s a check should take (issue 17).
  * - `scenarios`: generating and running every scenario of every test and example book, and one
  *   `together` of 8 callers (8! orders), against the same baseline.
  * - `dandori`: generating and running every scenario of every test and example flow on dandori's
@@ -19,6 +21,7 @@
  * @module
  */
 
+import { manyAccounts, manyMoves, manyTransfers, repeatedLine } from "./chobo/big_books.ts";
 import { bookPaths } from "./chobo/books.ts";
 import { benchPostgres } from "./chobo/bench_postgres.ts";
 import { benchTigerBeetle } from "./chobo/bench_tigerbeetle.ts";
@@ -39,12 +42,12 @@ async function timeCommand(args: readonly string[]): Promise<number> {
   return elapsed;
 }
 
-async function median(args: readonly string[]): Promise<number> {
+async function median(args: readonly string[], runs = RUNS): Promise<number> {
   await timeCommand(args);
   const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) times.push(await timeCommand(args));
+  for (let i = 0; i < runs; i++) times.push(await timeCommand(args));
   times.sort((a, b) => a - b);
-  return times[Math.floor(RUNS / 2)];
+  return times[Math.floor(runs / 2)];
 }
 
 function flowPaths(dir: string): string[] {
@@ -71,6 +74,43 @@ async function benchCheck(): Promise<void> {
       (flowCheck / baseline).toFixed(2)
     } × baseline`,
   );
+  await benchBigBooks(baseline);
+}
+
+/** The time a check should stay under, whatever the book (issue 17). */
+const BIG_BOOK_TARGET_MS = 2000;
+
+/** Runs of each big book: fewer than the others, since one may take many seconds. */
+const BIG_BOOK_RUNS = 3;
+
+async function benchBigBooks(baseline: number): Promise<void> {
+  const dir = Deno.makeTempDirSync({ prefix: "ritsu-bench-big-" });
+  try {
+    const inventory = Deno.readTextFileSync("examples/inventory/inventory.book");
+    const cases: [string, string, string][] = [
+      ["moves1000", "one transfer of 1,000 moves", manyMoves(1000)],
+      ["accounts500", "1,000 moves over 500 bounded account kinds", manyAccounts(500)],
+      ["mb1", "a book of 1 MB (pairs of transfers)", manyTransfers(1_000_000)],
+      ["repeated", "inventory.book, its line 11 written 2,000 times", repeatedLine(inventory, 10, 2000)],
+    ];
+    console.log(
+      `bench check, big books: median of ${BIG_BOOK_RUNS} runs each, target under ${BIG_BOOK_TARGET_MS} ms`,
+    );
+    for (const [name, what, text] of cases) {
+      const path = `${dir}/${name}.book`;
+      Deno.writeTextFileSync(path, text);
+      const took = await median(["run", "-A", "cli.ts", "chobo", "check", path], BIG_BOOK_RUNS);
+      const verdict = took < BIG_BOOK_TARGET_MS ? "under" : "OVER";
+      console.log(
+        `  ${name.padEnd(12)}${what}`.padEnd(64) +
+          `${took.toFixed(1)} ms  ${
+            (took / baseline).toFixed(2)
+          } × baseline  ${verdict} ${BIG_BOOK_TARGET_MS} ms`,
+      );
+    }
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
 }
 
 async function benchScenarios(): Promise<void> {
