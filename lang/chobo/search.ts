@@ -100,8 +100,13 @@ export interface Played {
  * the book gave.
  */
 export function searchAmounts(book: Book, unit: Unit): { amounts: bigint[]; found: number } {
-  const bounds = book.accounts.filter((a) => a.unit.name === unit.name)
-    .flatMap((a) => [a.lower, a.upper]).flatMap((b) => b === null ? [] : [b.value]);
+  // Each value once, in the book's order: a value written again gives no amount it did not give.
+  const bounds = [
+    ...new Set(
+      book.accounts.filter((a) => a.unit.name === unit.name)
+        .flatMap((a) => [a.lower, a.upper]).flatMap((b) => b === null ? [] : [b.value]),
+    ),
+  ];
   const abs = (v: bigint) => v < 0n ? -v : v;
   const around = (v: bigint) => [v - 1n, v, v + 1n];
   const candidates = [

@@ -11,6 +11,7 @@ import { checkBook } from "../../lang/chobo/check.ts";
 import { buildPage } from "../../lang/chobo/doc.ts";
 import type { OpRefusals } from "../../lang/chobo/refusals.ts";
 import { generate } from "../../lang/chobo/scenarios.ts";
+import { searchAmounts } from "../../lang/chobo/search.ts";
 
 const BOOKS = new URL("./books/", import.meta.url).pathname;
 
@@ -109,4 +110,22 @@ Deno.test("a filler once per account: the taker in two moves lists key_conflict 
       name,
     );
   }
+});
+
+Deno.test("a bound value written again gives the search no other amounts: 3,000 accounts of three values as three", () => {
+  const book = (copies: number) => {
+    const lines = ["book bounds v1", "unit pcs", "account w : pcs outside"];
+    const bounds = ["at least -1000", "at most 50", "at least 7"];
+    for (let i = 0; i < copies; i++) {
+      bounds.forEach((b, j) => lines.push(`account a${i}_${j}(x: string) : pcs`, `  ${b} refused as r${j}`));
+    }
+    lines.push("transfer t(id: string, x: string, n: pcs)", "  key id");
+    for (let j = 0; j < bounds.length; j++) lines.push(`  move n from w to a0_${j}(x)`);
+    return checked("bounds.book", lines.join("\n") + "\n").book;
+  };
+  const one = book(1);
+  const many = book(1000);
+  deepStrictEqual(searchAmounts(many, many.units[0]), searchAmounts(one, one.units[0]));
+  deepStrictEqual(searchAmounts(one, one.units[0]).amounts.slice(0, 3), [1n, 2n, 3n]);
+  ok(searchAmounts(one, one.units[0]).amounts.includes(1050n), "the distance from -1000 to 50");
 });
