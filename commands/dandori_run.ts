@@ -29,7 +29,8 @@ import type { ViewName } from "../lang/dandori/views.ts";
 import { type Io, readInput, writeFile } from "./io.ts";
 import { createHash } from "node:crypto";
 import { VERSION } from "../lang/common/version.ts";
-import { buildFlow } from "../targets/dandori/targets.ts";
+import { buildFlow, dandoriTarget } from "../targets/dandori/targets.ts";
+import type { BuildOptions } from "../targets/dandori/target.ts";
 
 /** A flow read once and checked, with its plan. */
 export interface LoadedFlow {
@@ -175,7 +176,25 @@ export function scenariosCommand(path: string, out: string | undefined, io: Io, 
 }
 
 /** `dandori build`: a target's files for a flow, all of them or none (the flow read once). */
-export function buildCommand(path: string, target: string, out: string, io: Io, lang: Lang): number {
+export function buildCommand(
+  path: string,
+  target: string,
+  out: string,
+  options: BuildOptions,
+  io: Io,
+  lang: Lang,
+): number {
+  if (options.express && !dandoriTarget(target).express) {
+    io.stderr(
+      `dandori build: ${
+        tr(
+          `--express is for --target stepfunctions, not ${target}`,
+          `--express は --target stepfunctions のものです(${target} には使えません)`,
+        )[lang]
+      }\n`,
+    );
+    return 2;
+  }
   const input = readInput(io, path);
   if ("error" in input) {
     io.stderr(`dandori build: ${input.error[lang]}\n`);
@@ -186,11 +205,12 @@ export function buildCommand(path: string, target: string, out: string, io: Io, 
   const sha = createHash("sha256").update(input.bytes).digest("hex").slice(0, 16);
   const origin = {
     file: path.split("/").pop() ?? path,
+    path,
     text: new TextDecoder().decode(input.bytes),
     sha,
     version: VERSION,
   };
-  const result = buildFlow(flow.plan, target, origin);
+  const result = buildFlow(flow.plan, target, origin, options);
   if ("diagnostics" in result) {
     io.stderr(result.diagnostics.map((d) => renderDiagnostic(d, lang)).join(""));
     io.stderr(`${summaryLine(path, result.diagnostics.map((d) => d.severity), lang)}\n`);

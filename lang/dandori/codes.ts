@@ -26,6 +26,11 @@ export interface CodeInfo {
   readonly example: string;
   /** The other files the example reads, by their path beside it. */
   readonly files: Readonly<Record<string, string>>;
+  /**
+   * For a code a platform's build reports (E031, E040, E050) rather than `check`: the target and
+   * the flags of the `dandori build` that reproduces it.
+   */
+  readonly build?: { readonly target: string; readonly flags: readonly string[] };
 }
 
 /** A code of the seed's table this checker does not emit, and why. */
@@ -225,8 +230,8 @@ flow
     severity: "error",
     title: tr("An item of a task is wrong", "タスクの項目の誤り"),
     when: tr(
-      "A task is called two ways; an item is written twice; an item does not fit the way the task is called: a book task with `key`, `refused as` or an error written `= …`, an operation the transfer does not have, an `http` error without its status or two with one status, a callback through a way that cannot pass one, `timeout until` on a task that waits for no answer, an event task with arguments or a call, a `flow` task with `image`, `key` or `callback`, `model` or `effort` on a task that is no agent, `plaintext` without a URL of its own, `discloses` naming no argument. Also an item under `use book` other than `lambda`.",
-      "タスクの呼び出し方が二つある、項目が二つある、項目が呼び出し方に合わない、のどれかです。帳簿のタスクの `key`・`refused as`・`= …` を書いたエラー、振替に無い操作、ステータスの無い `http` のエラーや同じステータスの二つのエラー、コールバックを渡せない呼び出し方のコールバック、答えを待たないタスクの `timeout until`、引数や呼び出し方のあるイベントのタスク、`image`・`key`・`callback` のある `flow` のタスク、エージェントでないタスクの `model` や `effort`、自分の URL の無い `plaintext`、無い引数を書いた `discloses` がこれに当たります。`use book` の下の `lambda` のほかの項目も E007 です。",
+      "A task is called two ways; an item is written twice; an item does not fit the way the task is called: a book task with `key`, `refused as` or an error written `= …`, an operation the transfer does not have, an `http` error without its status or two with one status, a callback through a way that cannot pass one, `timeout until` on a task that waits for no answer, an event task with arguments or a call, a `flow` task with `image`, `key` or `callback`, `model` or `effort` on a task that is no agent, `plaintext` without a URL of its own, `discloses` naming no argument, an `aws` service that Step Functions' table of AWS SDK integrations does not have (`dynamo` for `dynamodb`: the table gives each service's error names, 1.6). Also an item under `use book` other than `lambda`.",
+      "タスクの呼び出し方が二つある、項目が二つある、項目が呼び出し方に合わない、のどれかです。帳簿のタスクの `key`・`refused as`・`= …` を書いたエラー、振替に無い操作、ステータスの無い `http` のエラーや同じステータスの二つのエラー、コールバックを渡せない呼び出し方のコールバック、答えを待たないタスクの `timeout until`、引数や呼び出し方のあるイベントのタスク、`image`・`key`・`callback` のある `flow` のタスク、エージェントでないタスクの `model` や `effort`、自分の URL の無い `plaintext`、無い引数を書いた `discloses`、Step Functions の AWS SDK の統合の表に無い `aws` のサービス(`dynamodb` のつもりの `dynamo`。表がサービスごとのエラーの名前を決めます。1.6)がこれに当たります。`use book` の下の `lambda` のほかの項目も E007 です。",
     ),
     fix: tr(
       "Keep one way of calling, and only the items it takes (seed dandori 1.4, 1.6, 1.16).",
@@ -637,6 +642,99 @@ flow
     files: {},
   },
   {
+    code: "E031",
+    severity: "error",
+    title: tr(
+      "Step Functions Express cannot run the flow (`--express`)",
+      "Step Functions の Express では走らせられない(`--express`)",
+    ),
+    when: tr(
+      "`dandori build --target stepfunctions --express` builds for an Express state machine, which runs at most five minutes, at least once, and without a history to wait in. The flow waits longer than five minutes (`wait` over 300 seconds, or `wait until`, whose length is not known), waits for a callback, starts a nested execution (`state machine`), or makes a call that may change outside data without a `key` (a task that is neither keyed nor `idempotent`: Express may run it twice).",
+      "`dandori build --target stepfunctions --express` は Express のステートマシン向けに組みます。Express は五分までしか走らず、少なくとも一度走り(二度走ることがある)、待つための履歴を持ちません。フローが五分を超えて待つ(300 秒を超える `wait`、長さの分からない `wait until`)、コールバックを待つ、ネストした実行(`state machine`)を始める、`key` なしで外部のデータを変えうる呼び出し(`key` も `idempotent` も無いタスク。Express は二度走らせることがあります)をする、のどれかです。",
+    ),
+    fix: tr(
+      "Build it without `--express` (a Standard state machine), or move the waits, the callbacks and the children into a Standard state machine the Express one starts; write `key` or `idempotent` under a task that changes data.",
+      "`--express` なしで(Standard のステートマシンとして)組むか、待ち・コールバック・子を、Express から始める Standard のステートマシンに移してください。データを変えるタスクには `key` か `idempotent` を書いてください。",
+    ),
+    example: `workflow reminder v1
+
+inputs
+  user : string
+
+task remind(user: string)
+  lambda "arn:aws:lambda:ap-northeast-1:123456789012:function:remind"
+  key
+
+flow
+  wait 1 hour
+  remind(user: user)
+`,
+    files: {},
+    build: { target: "stepfunctions", flags: ["--express"] },
+  },
+  {
+    code: "E040",
+    severity: "error",
+    title: tr(
+      "A run can grow past what the platform keeps of one run",
+      "一回の実行が、プラットフォームが一回の実行に持てる大きさを超えうる",
+    ),
+    when: tr(
+      "A platform keeps a limited record of one run, and the build counts, from above, what the longest run of the flow adds to it: every loop going round `at most` times, every call tried as often as its retries allow. Each platform has its own record and limit, so the build for that platform says it, not `check`. On Step Functions the record is the execution's history, at most 25,000 events: a state entered and left is 2, a Task's try 4 more, a Map's iteration 2 more.",
+      "プラットフォームは一回の実行について限りのある記録を持ち、ビルドは、フローのいちばん長い実行がそこに足すものを上から数えます。どのループも `at most` の回数だけ回り、どの呼び出しもリトライの許すだけ試すとして数えます。記録と上限はプラットフォームごとに違うので、`check` ではなく、そのプラットフォームのビルドが言います。Step Functions では、記録は実行の履歴で、25,000 件までです。ステートに入って出ると 2 件、Task の試し一回でさらに 4 件、Map のイテレーション一つでさらに 2 件と数えます。",
+    ),
+    fix: tr(
+      "Lower the loop's `at most` or the retries, or split the work: run each round as a child (`state machine`), or start a new execution to go on.",
+      "ループの `at most` かリトライの回数を減らすか、仕事を分けてください。一回りずつを子(`state machine`)で走らせるか、新しい実行を始めて続けます。",
+    ),
+    example: `workflow poller v1
+
+inputs
+  job : string
+
+task poll(job: string) -> bool
+  lambda "arn:aws:lambda:ap-northeast-1:123456789012:function:poll"
+  idempotent
+  retry 3 times
+
+flow
+  repeat at most 2000 times
+    let done = poll(job: job)
+    match done
+      true => break
+      false => wait 1 minute
+`,
+    files: {},
+    build: { target: "stepfunctions", flags: [] },
+  },
+  {
+    code: "E050",
+    severity: "error",
+    title: tr(
+      "The platform cannot run what the flow asks for, or lacks an item it needs",
+      "プラットフォームにできないことを求めている、またはそれに要る項目が無い",
+    ),
+    when: tr(
+      "A build for one platform meets what that platform cannot do, or an item it needs that the flow does not write. Other platforms may run the same flow, so the build says it, not `check`. On Step Functions: a task with no way of calling (the user's own code) or an `event` task (a state machine takes a value only through a token a Task hands on); `on cancel`; a `flow` task without `state machine`, or a nested execution with declared errors (the child's `fail` reaches the parent only inside `Cause`); an `http` task without `connection`, with a `timeout` over 60 seconds (an HTTP Task's limit) or to a URL that is not `https://`; a book task whose `use book` has no `lambda`.",
+      "あるプラットフォーム向けのビルドが、そのプラットフォームにできないことか、要るのにフローに書いていない項目に当たりました。ほかのプラットフォームでは同じフローが走りうるので、`check` ではなくビルドが言います。Step Functions では、呼び出し方の無いタスク(利用者のコード)と `event` のタスク(ステートマシンが値を受け取れるのは、Task が渡すトークンを通してだけです)、`on cancel`、`state machine` の無い `flow` のタスクと、エラーを宣言したネストした実行(子の `fail` は親には `Cause` の中にしか届きません)、`connection` の無い `http` のタスク、60 秒を超える `timeout`(HTTP Task の上限)の `http` のタスク、`https://` でない URL、`lambda` を書いていない `use book` の帳簿のタスクがこれに当たります。",
+    ),
+    fix: tr(
+      "Write the item the platform needs (`lambda`, `state machine`, `connection`, `lambda` under `use book`), or call the task in a way the platform has; build for another platform where the flow needs what this one cannot do.",
+      "プラットフォームに要る項目(`lambda`、`state machine`、`connection`、`use book` の下の `lambda`)を書くか、そのプラットフォームにある呼び出し方で呼んでください。このプラットフォームにできないことが要るフローは、ほかのプラットフォーム向けに組んでください。",
+    ),
+    example: `workflow approval v1
+
+task approved() -> bool
+  event
+  timeout 3 days
+
+flow
+  let ok = approved()
+`,
+    files: {},
+    build: { target: "stepfunctions", flags: [] },
+  },
+  {
     code: "W030",
     severity: "warning",
     title: tr(
@@ -778,27 +876,6 @@ export const NOT_CHECKED: readonly NotChecked[] = [
     why: tr(
       "`implements` needs `.proto` services, which this dandori does not read; a flow that uses it gets E018.",
       "`implements` には `.proto` のサービスが要り、この dandori はそれを読みません。使うフローは E018 になります。",
-    ),
-  },
-  {
-    code: "E031",
-    why: tr(
-      "Step Functions Express is a build's check, and this project has no dandori build yet.",
-      "Step Functions の Express はビルドの検査で、このプロジェクトにはまだ dandori のビルドがありません。",
-    ),
-  },
-  {
-    code: "E040",
-    why: tr(
-      "the size of a run is estimated by each platform's build, which this project does not have yet.",
-      "実行の大きさはプラットフォームごとのビルドが見積もり、このプロジェクトにはまだありません。",
-    ),
-  },
-  {
-    code: "E050",
-    why: tr(
-      "what a platform cannot do is a build's check, and this project has no dandori build yet.",
-      "プラットフォームにできないことはビルドの検査で、このプロジェクトにはまだ dandori のビルドがありません。",
     ),
   },
   {

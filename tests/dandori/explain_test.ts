@@ -7,6 +7,8 @@
 
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { checkFlow } from "../../lang/dandori/check.ts";
+import { lower } from "../../lang/dandori/lower.ts";
+import { buildFlow } from "../../targets/dandori/targets.ts";
 import { CODES, NOT_CHECKED } from "../../lang/dandori/codes.ts";
 import {
   explainAllJson,
@@ -65,14 +67,24 @@ const ADDED: readonly { readonly code: string; readonly after: string }[] = [{ c
 /** The registry's order: the seed's table with the added codes in their places. */
 const TABLE = SEED_TABLE.flatMap((c) => [c, ...ADDED.filter((a) => a.after === c).map((a) => a.code)]);
 
-/** Every code a diagnostic call names in the checker's source: `.error("E…"`, `.warning("W…"`, `note(…, "E…"`. */
+/**
+ * Every code a diagnostic call names in the checker's source and in the targets' build checks:
+ * `.error("E…"`, `.warning("W…"`, `note(…, "E…"`.
+ */
 function emittedCodes(): Set<string> {
   const codes = new Set<string>();
-  const dir = new URL("../../lang/dandori/", import.meta.url).pathname;
-  for (const e of Deno.readDirSync(dir)) {
-    if (!e.name.endsWith(".ts") || e.name === "codes.ts" || e.name === "explain.ts") continue;
-    for (const m of Deno.readTextFileSync(dir + e.name).matchAll(/"([EW]\d{3})"/g)) codes.add(m[1]);
-  }
+  const walk = (dir: string) => {
+    for (const e of Deno.readDirSync(dir)) {
+      if (e.isDirectory) {
+        walk(`${dir}${e.name}/`);
+        continue;
+      }
+      if (!e.name.endsWith(".ts") || e.name === "codes.ts" || e.name === "explain.ts") continue;
+      for (const m of Deno.readTextFileSync(dir + e.name).matchAll(/"([EW]\d{3})"/g)) codes.add(m[1]);
+    }
+  };
+  walk(new URL("../../lang/dandori/", import.meta.url).pathname);
+  walk(new URL("../../targets/dandori/", import.meta.url).pathname);
   // What both languages report through lang/common (an unreadable file, key-shaped values).
   const common = Deno.readTextFileSync(new URL("../../lang/common/reporter.ts", import.meta.url));
   for (const m of common.matchAll(/\.(?:error|warning)\(\s*"([EW]\d{3})"/g)) codes.add(m[1]);
@@ -92,14 +104,23 @@ Deno.test("every code the checker emits is registered, and every registered code
   deepStrictEqual([...emitted].sort(), CODES.map((c) => c.code).sort());
 });
 
-Deno.test("every example reproduces its code, with the files it reads", () => {
+Deno.test("every example reproduces its code, with the files it reads (a build's code through that build)", () => {
   const encoder = new TextEncoder();
   for (const c of CODES) {
     const files = c.files;
     const result = checkFlow("example.flow", c.example, {
       read: (p) => p in files ? encoder.encode(files[p]) : null,
     });
-    const codes = result.diagnostics.map((d) => d.code);
+    let codes = result.diagnostics.map((d) => d.code);
+    if (c.build !== undefined) {
+      deepStrictEqual(codes, [], `${c.code}: the example checks clean before its build`);
+      ok(result.checked !== null);
+      const origin = { file: "example.flow", path: "example.flow", text: c.example, sha: "0", version: "0" };
+      const build = buildFlow(lower(result.checked), c.build.target, origin, {
+        express: c.build.flags.includes("--express"),
+      });
+      codes = "diagnostics" in build ? build.diagnostics.map((d) => d.code) : [];
+    }
     ok(codes.includes(c.code), `${c.code}: the example reports ${codes.join(" ") || "nothing"}`);
     deepStrictEqual([...new Set(codes)], [c.code], `${c.code}: the example reports only its code`);
   }
