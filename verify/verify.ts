@@ -1,20 +1,24 @@
 /**
- * `deno task verify <target>`: plays every scenario on a target for real and compares it with the
- * reference interpreter (`verify/chobo/runs.ts`); exits 1 when anything disagrees, 2 for an
- * unknown target.
+ * `deno task verify <target> [<arg> …]`: plays every scenario on a target for real and compares it
+ * with the reference interpreter — chobo's books on PostgreSQL and TigerBeetle
+ * (`verify/chobo/runs.ts`), dandori's flows on Step Functions' definitions
+ * (`verify/dandori/stepfunctions.ts`, which takes flows or directories); exits 1 when anything
+ * disagrees, 2 for an unknown target.
  * @module
  */
 
 import { verifyPostgres, verifyTigerBeetle } from "./chobo/runs.ts";
+import { verifyStepFunctions } from "./dandori/stepfunctions.ts";
 
 /** The runs by target name. */
-const TARGETS: Record<string, () => Promise<number>> = {
-  postgres: verifyPostgres,
-  tigerbeetle: verifyTigerBeetle,
+const TARGETS: Record<string, (args: readonly string[]) => Promise<number>> = {
+  postgres: () => verifyPostgres(),
+  tigerbeetle: () => verifyTigerBeetle(),
+  stepfunctions: verifyStepFunctions,
 };
 const target = TARGETS[Deno.args[0] ?? ""];
 if (target === undefined) {
-  console.error(`usage: deno task verify <${Object.keys(TARGETS).join("|")}>`);
+  console.error(`usage: deno task verify <${Object.keys(TARGETS).join("|")}> [<arg> …]`);
   Deno.exit(2);
 }
-Deno.exit(await target());
+Deno.exit(await target(Deno.args.slice(1)));
