@@ -66,7 +66,7 @@ export function buildDefinition(f: RunnableFlow, text: string): Built {
 /** What asl-validator 4.0.0 says is wrong with a definition (nothing when it is valid). */
 export function validate(definition: Definition): string[] {
   const r = aslValidator(definition as unknown as Record<string, unknown>);
-  return r.isValid ? [] : r.errors.map((e: { message: string }) => e.message);
+  return r.isValid ? [] : r.errorsText("\n").split("\n");
 }
 
 /** The task each call statement of the plan calls, by the statement's place. */
@@ -313,6 +313,7 @@ export async function playScenario(
     return t;
   };
   let used = 0;
+  const misfits: string[] = [];
   const start = timestampMs(s.now[0]);
   assert(start !== null, "a scenario's now is a time");
   const asl = await runAsl(definition, {
@@ -327,17 +328,19 @@ export async function playScenario(
     },
     answer: (t) => {
       const a = s.answers[used++];
-      if (a === undefined) {
-        return {
-          kind: "error",
-          error: "Verify.NoAnswerLeft",
-          cause: `${t.state} asks for more answers than the scenario has`,
-        };
-      }
-      return platformAnswer(taskOf(t.state), a);
+      const task = taskOf(t.state);
+      const fits = a !== undefined &&
+        (a.kind === "ok" || (a.kind === "error" &&
+          (a.error === "timeout" || a.error === "failure" || task.errors.some((e) => e.name === a.error))));
+      if (fits) return platformAnswer(task, a);
+      const why = a === undefined
+        ? `${t.state} asks for answer ${used}, and the scenario has ${s.answers.length}`
+        : `${t.state} is handed answer ${used}, which is not one of ${task.name}'s`;
+      misfits.push(why);
+      return { kind: "error", error: "Verify.NoAnswer", cause: why };
     },
   });
-  return { asl, interp, differences: compare(f.plan, interp, asl, taskOf) };
+  return { asl, interp, differences: [...compare(f.plan, interp, asl, taskOf), ...misfits] };
 }
 
 function compare(plan: Plan, interp: Run, asl: AslRun, taskOf: (state: string) => TaskPlan): string[] {
