@@ -14,7 +14,7 @@
 
 import { assert, lookup } from "../../../lang/common/assert.ts";
 import type { BookUsePlan, Plan } from "../../../lang/dandori/plan.ts";
-import { commentLines } from "../../common/comments.ts";
+import { commentLines, oneLine } from "../../common/comments.ts";
 import { transferMembers } from "../../chobo/names.ts";
 import { type FlowOrigin, headerLines } from "../target.ts";
 
@@ -63,10 +63,8 @@ export function bookHandler(plan: Plan, book: BookUsePlan, origin: FlowOrigin): 
     if (partial) u.partial = true;
     else u.full = true;
   }
-  const [generated, source] = headerLines(plan, origin);
   const out: string[] = [
-    `# ${generated}`,
-    `# ${source}`,
+    ...headerLines(plan, origin).map((l) => `# ${oneLine(l)}`),
     ...commentLines(
       `The Lambda function of the book \`${book.name}\` (${book.path}) for Step Functions: the book tasks' Tasks call it.`,
     ).map((l) => `# ${l}`),
