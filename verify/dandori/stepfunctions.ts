@@ -37,6 +37,15 @@ import { DEFAULT_BUILD } from "../../targets/dandori/target.ts";
 import { type DiffJob, inRounds, type Judged } from "../differential.ts";
 import { type AslRun, type Plain, runAsl, type TaskAnswer, type TaskTry } from "./asl_run.ts";
 import { checkedFlowAt, flowPaths, type RunnableFlow, runnableFlows } from "./flows.ts";
+import { sentView } from "./sent.ts";
+import {
+  compareOnLocalStack,
+  LOCALSTACK_VERSION,
+  type LocalStackGroup,
+  type Replayed,
+  startLocalStack,
+  whyNot,
+} from "./localstack.ts";
 
 /** A flow built for Step Functions, or why it cannot be. */
 export type Built =
@@ -198,29 +207,6 @@ function platformAnswer(task: TaskPlan, a: Answer): TaskAnswer {
   }
 }
 
-/** What a try sent, in the shape of the `stepfunctions` view. */
-function sentView(t: TaskTry): Plain {
-  const args = t.args as { [k: string]: Plain };
-  switch (t.resource) {
-    case "arn:aws:states:::lambda:invoke":
-    case "arn:aws:states:::lambda:invoke.waitForTaskToken":
-      return { lambda: args.FunctionName, payload: args.Payload };
-    case "arn:aws:states:::http:invoke": {
-      const { Authentication: _, ...request } = args;
-      return { http: request };
-    }
-    case "arn:aws:states:::sqs:sendMessage.waitForTaskToken":
-      return { aws: "sqs:sendMessage", args };
-    case "arn:aws:states:::states:startExecution.sync:2":
-      return { "state machine": args.StateMachineArn, input: args.Input };
-    default: {
-      const m = /^arn:aws:states:::aws-sdk:([^:]+):([^:.]+)$/.exec(t.resource);
-      if (m === null) throw new Error(`verify: a Task of ${t.resource}, which dandori does not write`);
-      return { aws: `${m[1]}:${m[2]}`, args };
-    }
-  }
-}
-
 /** An HTTP Task's request as the endpoint receives it: the query and a URL-encoded body as encodeURIComponent escapes them. */
 function httpOnTheWire(request: { [k: string]: Plain }): Plain {
   const encode = (o: Plain) =>
@@ -286,6 +272,8 @@ function onTheWire(task: TaskPlan, sent: Plain, transport: Plain): [Plain, Plain
 export interface Played {
   readonly asl: AslRun;
   readonly interp: Run;
+  /** The answer the runner handed each try, in order (another engine is handed the same). */
+  readonly answers: readonly TaskAnswer[];
   readonly differences: readonly string[];
 }
 
@@ -314,6 +302,7 @@ export async function playScenario(
   };
   let used = 0;
   const misfits: string[] = [];
+  const answers: TaskAnswer[] = [];
   const start = timestampMs(s.now[0]);
   assert(start !== null, "a scenario's now is a time");
   const asl = await runAsl(definition, {
@@ -332,15 +321,21 @@ export async function playScenario(
       const fits = a !== undefined &&
         (a.kind === "ok" || (a.kind === "error" &&
           (a.error === "timeout" || a.error === "failure" || task.errors.some((e) => e.name === a.error))));
-      if (fits) return platformAnswer(task, a);
+      if (fits) {
+        const handed = platformAnswer(task, a);
+        answers.push(handed);
+        return handed;
+      }
       const why = a === undefined
         ? `${t.state} asks for answer ${used}, and the scenario has ${s.answers.length}`
         : `${t.state} is handed answer ${used}, which is not one of ${task.name}'s`;
       misfits.push(why);
-      return { kind: "error", error: "Verify.NoAnswer", cause: why };
+      const handed: TaskAnswer = { kind: "error", error: "Verify.NoAnswer", cause: why };
+      answers.push(handed);
+      return handed;
     },
   });
-  return { asl, interp, differences: [...compare(f.plan, interp, asl, taskOf), ...misfits] };
+  return { asl, interp, answers, differences: [...compare(f.plan, interp, asl, taskOf), ...misfits] };
 }
 
 function compare(plan: Plan, interp: Run, asl: AslRun, taskOf: (state: string) => TaskPlan): string[] {
@@ -495,7 +490,58 @@ export function flowsNamed(root: string, args: readonly string[]): RunnableFlow[
   });
 }
 
-/** `deno task verify stepfunctions [<flow or dir> …]`: 0 when everything agrees. */
+/**
+ * One flow's scenarios as the runner played them, for LocalStack to play again with the same
+ * answers; `definition` is the one to run (a test may hand a broken copy).
+ */
+export async function replayedGroup(
+  f: RunnableFlow,
+  built: Definition,
+  machine: string,
+  definition: Definition = built,
+  keep: (s: GeneratedScenario) => boolean = () => true,
+): Promise<LocalStackGroup<Replayed>> {
+  const replayed: Replayed[] = [];
+  for (const [k, s] of generateFlowScenarios(f.checked, f.plan).scenarios.entries()) {
+    if (!keep(s)) continue;
+    const execution = `run-${k + 1}`;
+    const p = await playScenario(f, built, s, execution);
+    replayed.push({
+      id: `${f.path}: ${s.name}`,
+      execution,
+      input: plain(s.input),
+      now: s.now,
+      tries: p.asl.tries.map((t) => ({ state: t.state, sent: sentView(t) })),
+      answers: p.answers,
+      ending: plain(endingJson(p.interp.ending)),
+    });
+  }
+  return { machine, definition, jobs: replayed };
+}
+
+/**
+ * Plays every built flow's scenarios again on LocalStack (`localstack.ts`), handed the answers the
+ * runner handed; the differences from the runner's tries and the interpreter's endings.
+ */
+export async function verifyOnLocalStack(
+  flows: readonly RunnableFlow[],
+  texts: (path: string) => string,
+): Promise<{ readonly scenarios: number; readonly failures: readonly string[] }> {
+  const groups: LocalStackGroup<Replayed>[] = [];
+  for (const [i, f] of flows.entries()) {
+    const b = buildDefinition(f, texts(f.path));
+    if (b.kind === "built") groups.push(await replayedGroup(f, b.definition, `flow${i}`));
+  }
+  const ls = await startLocalStack();
+  try {
+    const failures = await compareOnLocalStack(ls, groups);
+    return { scenarios: groups.reduce((n, g) => n + g.jobs.length, 0), failures };
+  } finally {
+    await ls.stop();
+  }
+}
+
+/** `deno task verify stepfunctions [<flow or dir> …]`: 0 when everything agrees, on the runner and on LocalStack. */
 export async function verifyStepFunctions(args: readonly string[]): Promise<number> {
   const started = performance.now();
   const flows = flowsNamed("", args);
@@ -506,5 +552,21 @@ export async function verifyStepFunctions(args: readonly string[]): Promise<numb
   console.log(
     `stepfunctions: ${r.flows} flows built and valid, ${r.skipped.length} skipped (E050); ${r.agreed} of ${r.scenarios} scenarios agree with the interpreter on the JSONata 2.0.6 runner (${seconds} s)`,
   );
-  return r.failures.length === 0 && r.agreed === r.scenarios ? 0 : 1;
+  let failed = r.failures.length > 0 || r.agreed !== r.scenarios;
+  const why = await whyNot();
+  if (why !== null) console.log(`SKIP: dandori: localstack: ${why}`);
+  else {
+    const again = performance.now();
+    const ls = await verifyOnLocalStack(flows, (p) => Deno.readTextFileSync(p));
+    for (const f of ls.failures) console.log(`FAILED localstack ${f}`);
+    console.log(
+      `stepfunctions: ${
+        ls.scenarios - new Set(ls.failures.map((f) => f.split(": ").slice(0, 2).join(": "))).size
+      } of ${ls.scenarios} scenarios agree on LocalStack ${LOCALSTACK_VERSION} (${
+        ((performance.now() - again) / 1000).toFixed(1)
+      } s)`,
+    );
+    failed ||= ls.failures.length > 0;
+  }
+  return failed ? 1 : 0;
 }
