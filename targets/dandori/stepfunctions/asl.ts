@@ -782,12 +782,16 @@ function errorRecord(error: string, reason: string, task: boolean): string {
   return `{"error": ${error}, "reason": ${reason}, "task": ${task}}`;
 }
 
-/** The interpreter's reason for a task's error (interp.ts `taskError`), the answer's cause after it. */
+/**
+ * The interpreter's reason for a task's error (interp.ts `taskError`), the answer's cause after it.
+ * An empty `Cause` is no cause: a service integration gives one where it has nothing to say.
+ */
 function taskReason(line: number, task: string, error: string, declared: boolean): string {
   const cause = "$states.errorOutput.Cause";
-  if (declared) return `($exists(${cause}) ? ${cause} : null)`;
+  const given = `($exists(${cause}) and ${cause} != "")`;
+  if (declared) return `(${given} ? ${cause} : null)`;
   const what = error === "timeout" ? "timed out" : "failed";
-  return `${str(`line ${line}: ${task} ${what}`)} & ($exists(${cause}) ? ": " & ${cause} : "")`;
+  return `${str(`line ${line}: ${task} ${what}`)} & (${given} ? ": " & ${cause} : "")`;
 }
 
 /** An error of the plan as Step Functions names it: a declared one's, `States.Timeout`, or every error. */
