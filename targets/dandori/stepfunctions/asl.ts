@@ -242,7 +242,10 @@ class Builder {
     return after;
   }
 
-  /** Goes on to `failure` with an error written into the context's error variable. */
+  /**
+   * An error that leaves the statement: outside an iteration, a Fail when it is no task's (it ends
+   * the run at once); else written into the context's error variable, going on to `failure`.
+   */
   private raise(ctx: Ctx, name: string, error: string, reason: string | null, task: boolean): string {
     if (ctx.iteration === null && !task) {
       return ctx.part.add(name, {
@@ -251,11 +254,10 @@ class Builder {
         ...(reason === null ? {} : { Cause: jx(reason) }),
       });
     }
-    const to = task || ctx.iteration !== null ? ctx.failure : this.failAgainState();
     return ctx.part.add(name, {
       Type: "Pass",
       Assign: { [this.own(ctx.errorVar, ctx.part)]: jx(errorRecord(str(error), reason ?? "null", task)) },
-      Next: to,
+      Next: ctx.failure,
     });
   }
 

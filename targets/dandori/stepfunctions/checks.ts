@@ -156,7 +156,7 @@ function cannot(r: Reporter<DandoriCode>, plan: Plan, task: TaskPlan): void {
       http(r, task, at);
       return;
     case "book":
-      if (plan.books.find((b) => b.name === callee.book)?.lambda == null) {
+      if ((plan.books.find((b) => b.name === callee.book)?.lambda ?? null) === null) {
         r.error(
           "E050",
           at,
