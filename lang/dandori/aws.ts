@@ -1,10 +1,11 @@
 /**
- * The AWS services a flow's `aws` task may call (1.6): each as Step Functions names it in an AWS
- * SDK integration's resource (`arn:aws:states:::aws-sdk:<service>:<operation>`), with the prefix
- * Step Functions puts before the exception's name in the error it reports
- * (`DynamoDb.ConditionalCheckFailedException`). The prefix is not the service's name with a
- * capital: `dynamodb` is `DynamoDb`, `sesv2` is `SesV2`, `cloudhsm` is `CloudHsm`, so the table is
- * written out. A service not in it is E007: a target could neither call it nor name its errors.
+ * The AWS services a flow's `aws` task may call (docs/design/dandori.md#ways-of-calling-a-task): each
+ * as Step Functions names it in an AWS SDK integration's resource
+ * (`arn:aws:states:::aws-sdk:<service>:<operation>`), with the prefix Step Functions puts before the
+ * exception's name in the error it reports (`DynamoDb.ConditionalCheckFailedException`). The prefix is
+ * not the service's name with a capital: `dynamodb` is `DynamoDb`, `sesv2` is `SesV2`, `cloudhsm` is
+ * `CloudHsm`, so the table is written out. A service not in it is E007: a target could neither call it
+ * nor name its errors.
  *
  * The rows are the table "Supported AWS SDK service integrations" of the AWS Step Functions
  * Developer Guide (`supported-services-awssdk`, as its source repository

@@ -8,7 +8,7 @@
  *   payload, an HTTP request, an AWS operation and its arguments, a book operation — and what it
  *   hands to the user's own code, a child flow or an event's wait.
  * - `temporal`: the activity and its arguments, or the child workflow with its type and id.
- * - `stepfunctions`: what the state machine's Task sends (4.1) — the Lambda function and payload
+ * - `stepfunctions`: what the state machine's Task sends (docs/targets.md#step-functions) — the Lambda function and payload
  *   (`idempotency_key`, and `task_token` for a callback), the HTTP Task's request as its
  *   arguments say it (`ApiEndpoint`, `Method`, `Headers`, `QueryParameters`, `RequestBody`,
  *   `Transform`; the connection aside), an AWS SDK integration's arguments (an SQS callback's
@@ -40,7 +40,7 @@ export function taskToken(c: Pick<CallRecord, "execution" | "place" | "loops" | 
   return callbackId(c);
 }
 
-/** The id of a child workflow (4.2): `<parent id>/<place>/<loop counts>/<attempt>`. */
+/** The id of a child workflow (docs/design/dandori.md#platforms): `<parent id>/<place>/<loop counts>/<attempt>`. */
 export function childId(c: Pick<CallRecord, "execution" | "place" | "loops" | "attempt">): string {
   return `${idempotencyKey(c.execution, c.place, c.loops)}/${c.attempt}`;
 }
@@ -164,7 +164,7 @@ function temporalView(task: TaskPlan, c: CallRecord): Value {
   }
 }
 
-/** The book's payload as every platform's book Lambda takes it (4.1): `{transfer, op, args, amounts?}`. */
+/** The book's payload as every platform's book Lambda takes it: `{transfer, op, args, amounts?}`. */
 function bookPayload(task: TaskPlan, c: CallRecord): Record<string, Value> {
   const callee = task.callee;
   if (callee.kind !== "book") throw new Error(`dandori: ${task.name} is not a book task`);
@@ -179,7 +179,7 @@ function bookPayload(task: TaskPlan, c: CallRecord): Record<string, Value> {
   };
 }
 
-/** What a Task of the state machine sends (4.1); a task Step Functions cannot call stops at E050 before. */
+/** What a Task of the state machine sends; a task Step Functions cannot call stops at E050 before. */
 function stepFunctionsView(plan: Plan, task: TaskPlan, c: CallRecord): Value {
   const callee = task.callee;
   const args = payload(task, c);

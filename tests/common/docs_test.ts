@@ -7,15 +7,18 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { parse } from "yaml";
 import { KEYWORDS } from "../../lang/chobo/syntax.ts";
+import { anchorsOf } from "../support/anchors.ts";
 import { runCli } from "../support/run.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
+/** README and every Markdown page under docs/, its folders (docs/design/) included. */
 function pages(): string[] {
-  return [
-    "README.md",
-    ...[...Deno.readDirSync(`${ROOT}docs`)].map((e) => `docs/${e.name}`).filter((p) => p.endsWith(".md")),
-  ];
+  const under = (dir: string): string[] =>
+    [...Deno.readDirSync(`${ROOT}${dir}`)].flatMap((e) =>
+      e.isDirectory ? under(`${dir}/${e.name}`) : e.name.endsWith(".md") ? [`${dir}/${e.name}`] : []
+    );
+  return ["README.md", ...under("docs").sort()];
 }
 
 /** The `console` blocks of a page: each command with the lines shown under it. */
@@ -53,20 +56,27 @@ Deno.test("every console block's chobo command prints the lines shown, in order"
   ok(commands >= 4, `only ${commands} commands found`);
 });
 
-Deno.test("relative links in README and docs/ resolve", () => {
+Deno.test("relative links in README and docs/ resolve, and their anchors name headings", () => {
+  ok(
+    pages().includes("docs/design/chobo.md") && pages().includes("docs/design/dandori.md"),
+    "the design pages",
+  );
   for (const page of pages()) {
     const text = Deno.readTextFileSync(ROOT + page);
-    for (const m of text.matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)) {
-      const target = m[1];
+    for (const m of text.matchAll(/\]\(([^)#\s]*)(?:#([^)]*))?\)/g)) {
+      const [, target, anchor] = m;
       if (/^[a-z]+:/.test(target)) continue;
       const dir = page.includes("/") ? page.slice(0, page.lastIndexOf("/") + 1) : "";
+      const path = target === "" ? ROOT + page : ROOT + dir + target;
       let exists = true;
       try {
-        Deno.statSync(ROOT + dir + target);
+        Deno.statSync(path);
       } catch {
         exists = false;
       }
       ok(exists, `${page}: ${target} does not exist`);
+      if (anchor === undefined || !path.endsWith(".md")) continue;
+      ok(anchorsOf(Deno.readTextFileSync(path)).has(anchor), `${page}: ${target}#${anchor} names no heading`);
     }
   }
 });
@@ -80,8 +90,18 @@ Deno.test("docs/reference.md's keyword table is the parser's KEYWORDS, in order"
   deepStrictEqual(rows, KEYWORDS.map((k) => ({ position: k.position, words: [...k.words] })));
 });
 
-async function sh(args: string[], cwd = ROOT): Promise<{ code: number; out: string }> {
-  const out = await new Deno.Command(args[0], { args: args.slice(1), cwd, stdout: "piped", stderr: "piped" })
+async function sh(
+  args: string[],
+  cwd = ROOT,
+  env: Record<string, string> = {},
+): Promise<{ code: number; out: string }> {
+  const out = await new Deno.Command(args[0], {
+    args: args.slice(1),
+    cwd,
+    env,
+    stdout: "piped",
+    stderr: "piped",
+  })
     .output();
   return { code: out.code, out: new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr) };
 }
@@ -127,6 +147,14 @@ Deno.test("the Action's script checks the books changed since the base, against 
     const changed = await sh([`${ROOT}hooks/check-changed`, base], repo);
     strictEqual(changed.code, 1);
     ok(changed.out.includes("error[E050]") && !changed.out.includes("b.book"), changed.out);
+    // A pull request that adds a .book symlink to the process's environment gets it refused, not printed.
+    Deno.symlinkSync("/proc/self/environ", `${repo}/leak.book`);
+    Deno.symlinkSync("/dev/zero", `${repo}/zero.book`);
+    await git("add", "leak.book", "zero.book");
+    const linked = await sh([`${ROOT}hooks/check-changed`, base], repo, { LEAK_MARK: "leaked-value-1234" });
+    strictEqual(linked.code, 1);
+    ok(linked.out.includes("leak.book") && linked.out.includes("zero.book"), linked.out);
+    ok(!linked.out.includes("leaked-value-1234") && !linked.out.includes("PATH="), linked.out);
   } finally {
     Deno.removeSync(repo, { recursive: true });
   }

@@ -1,14 +1,14 @@
 /**
- * The book Lambdas of `dandori build --target stepfunctions` for real (4.1, 5 「帳簿を本物のデータベースで」):
- * every distinct sequence of book operations the example and test flows' runs make is sent, as the
- * Tasks send it, to the flow's generated `book_<book>_handler.py` on chobo's Python client of the
- * book, and every answer must be the one chobo's reference interpreter gives for the same
- * operations. Each sequence runs on a book of its own (a tenant): once on the empty book, and once
- * after the book is filled from outside (every transfer that only takes from outside accounts,
- * with the strings the sequence uses), then again on that same book (every operation done before).
- * On PostgreSQL (a disposable server, psycopg 3) and, when `CHOBO_TIGERBEETLE` names a replica's
- * binary, on TigerBeetle. The handlers, with the clients of both targets and a caller of each,
- * pass `mypy --strict`.
+ * The book Lambdas of `dandori build --target stepfunctions` for real
+ * (docs/targets.md#the-book-lambdas): every distinct sequence of book operations the example and test
+ * flows' runs make is sent, as the Tasks send it, to the flow's generated `book_<book>_handler.py` on
+ * chobo's Python client of the book, and every answer must be the one chobo's reference interpreter
+ * gives for the same operations. Each sequence runs on a book of its own (a tenant): once on the empty
+ * book, and once after the book is filled from outside (every transfer that only takes from outside
+ * accounts, with the strings the sequence uses), then again on that same book (every operation done
+ * before). On PostgreSQL (a disposable server, psycopg 3) and, when `CHOBO_TIGERBEETLE` names a
+ * replica's binary, on TigerBeetle. The handlers, with the clients of both targets and a caller of
+ * each, pass `mypy --strict`.
  */
 
 import { deepStrictEqual, ok } from "node:assert/strict";

@@ -1,12 +1,12 @@
 /**
- * The Step Functions target (4.1, 5): every test and example flow Step Functions can build passes
- * asl-validator 4.0.0 and agrees with the reference interpreter on every generated scenario on the
- * ASL runner (what `deno task verify stepfunctions` runs); those it cannot build are skipped with
- * E050's reason. A copy with a retrier's order swapped, with a catcher taken away, or whose Map
- * iteration assigns a variable of the machine is caught. `dandori build` writes the examples'
- * Step Functions versions in both languages, the same bytes every time, with their text only in
- * the definition's `Comment` and Python comment lines; `--express` says E031; an AWS service
- * Step Functions does not know is E007.
+ * The Step Functions target (docs/targets.md#step-functions): every test and example flow Step
+ * Functions can build passes asl-validator 4.0.0 and agrees with the reference interpreter on every
+ * generated scenario on the ASL runner (what `deno task verify stepfunctions` runs); those it cannot
+ * build are skipped with E050's reason. A copy with a retrier's order swapped, with a catcher taken
+ * away, or whose Map iteration assigns a variable of the machine is caught. `dandori build` writes the
+ * examples' Step Functions versions in both languages, the same bytes every time, with their text only
+ * in the definition's `Comment` and Python comment lines; `--express` says E031; an AWS service Step
+ * Functions does not know is E007.
  */
 
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";

@@ -1,8 +1,9 @@
 /**
- * A runner of Amazon States Language definitions written in JSONata (5 「Step Functions の突き合わせ」):
- * it executes a state machine as Step Functions would, on a clock of its own, asking the caller
- * for each Task's answer. Written from the Amazon States Language and Step Functions' JSONata
- * rules, not from dandori's generator, so what the generator wrote is run, not trusted:
+ * A runner of Amazon States Language definitions written in JSONata
+ * (docs/targets.md#verifying-the-asl-runner-and-localstack): it executes a state machine as Step
+ * Functions would, on a clock of its own, asking the caller for each Task's answer. Written from the
+ * Amazon States Language and Step Functions' JSONata rules, not from dandori's generator, so what the
+ * generator wrote is run, not trusted:
  *
  * - Pass, Task, Choice, Wait, Succeed, Fail and INLINE Map, with `Arguments`, `Output`, `Assign`,
  *   `Condition`, `Items`, `ItemSelector`, `TimeoutSeconds`, `Seconds`, `Timestamp`, `Error` and

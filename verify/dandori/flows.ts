@@ -6,6 +6,7 @@
 
 import { checkFlow } from "../../lang/dandori/check.ts";
 import type { CheckedFlow } from "../../lang/dandori/checked.ts";
+import { type FileRead, NO_SUCH_FILE } from "../../lang/dandori/env.ts";
 import { lower } from "../../lang/dandori/lower.ts";
 import type { Plan } from "../../lang/dandori/plan.ts";
 
@@ -32,15 +33,15 @@ export function flowPaths(root: string, dir: string): string[] {
 
 /** Checks the flow at `path` (read from `root`); null when it has errors. */
 export function checkedFlowAt(root: string, path: string): RunnableFlow | null {
-  const read = (p: string): Uint8Array | null => {
+  const read = (p: string): FileRead => {
     try {
       return Deno.readFileSync(`${root}${p}`);
     } catch {
-      return null;
+      return NO_SUCH_FILE;
     }
   };
   const bytes = read(path);
-  if (bytes === null) throw new Error(`${path} cannot be read`);
+  if (!(bytes instanceof Uint8Array)) throw new Error(`${path} cannot be read`);
   const result = checkFlow(path, new TextDecoder().decode(bytes), { read });
   return result.checked === null ? null : { path, checked: result.checked, plan: lower(result.checked) };
 }

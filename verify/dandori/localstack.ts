@@ -1,19 +1,20 @@
 /**
- * LocalStack's Step Functions as a second, independent engine (5 「LocalStack の Step Functions の突き合わせ」):
- * the definitions `asl_run.ts` runs, executed by LocalStack 4.14.0 (the last community version
- * that starts without an auth token), whose JSONata is dashjoin's Java implementation (0.9.7),
- * not the JavaScript one. Started natively, without Docker: Python 3.13 with pinned dependencies
- * (`verify/requirements-localstack.txt`), `OVERRIDE_IN_DOCKER=0`, Step Functions only.
+ * LocalStack's Step Functions as a second, independent engine
+ * (docs/targets.md#verifying-the-asl-runner-and-localstack): the definitions `asl_run.ts` runs,
+ * executed by LocalStack 4.14.0 (the last community version that starts without an auth token), whose
+ * JSONata is dashjoin's Java implementation (0.9.7), not the JavaScript one. Started natively, without
+ * Docker: Python 3.13 with pinned dependencies (`verify/requirements-localstack.txt`),
+ * `OVERRIDE_IN_DOCKER=0`, Step Functions only.
  *
  * LocalStack downloads a Temurin JDK 21 for its JSONata and cannot here; a JDK of 21 or later on
  * the machine (`JAVA_HOME`, or one under /usr/lib/jvm) is linked where LocalStack keeps it, and the
  * JSONata jars come from Maven Central through LocalStack's own installer. So the JVM is not the
  * one LocalStack would pick; the evaluator is.
  *
- * Each scenario is one test case of LocalStack's mock configuration (`SFN_MOCK_CONFIG`, Step
- * Functions Local's format): every Task state answers, try by try, what `asl_run.ts` handed it.
- * If LocalStack takes another path, it asks for answers that are not there or gets others, and
- * the tries differ. The definition is changed only where the engine needs it, as the seed says:
+ * Each scenario is one test case of LocalStack's mock configuration (`SFN_MOCK_CONFIG`, Step Functions
+ * Local's format): every Task state answers, try by try, what `asl_run.ts` handed it. If LocalStack
+ * takes another path, it asks for answers that are not there or gets others, and the tries differ. The
+ * definition is changed only where the engine needs it, as the design's LocalStack run did:
  * - a mocked error cannot be named `States.*`, so `States.Timeout` and `States.Http.*` are thrown
  *   and matched as `Dandori.States.…` (the definitions never use `States.TaskFailed`);
  * - LocalStack 4.14.0 does not know the HTTP Task, which becomes an AWS SDK integration without
@@ -31,7 +32,7 @@ import { type Definition, START_STATES } from "../../targets/dandori/stepfunctio
 import type { Plain, TaskAnswer } from "./asl_run.ts";
 import { sentView } from "./sent.ts";
 
-/** The version the seed verified with: the last that starts without an auth token. */
+/** The version the design verified with: the last that starts without an auth token. */
 export const LOCALSTACK_VERSION = "4.14.0";
 
 /** The oldest JDK LocalStack's JSONata runs on. */

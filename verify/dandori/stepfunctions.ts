@@ -1,12 +1,12 @@
 /**
- * `deno task verify stepfunctions [<flow or dir> …]` (5 「Step Functions の突き合わせ」): every test
- * and example flow (or those named) built for Step Functions, each definition passed through
- * asl-validator 4.0.0, and every generated scenario run on the ASL runner (`asl_run.ts`, JSONata
- * 2.0.6) beside the reference interpreter. They must agree on every try of every call (where it
- * is, its attempt, the clock, and what it sends character for character: the `stepfunctions`
- * view, and the `transport` view where the two say the same thing on the wire), every wait, the
- * ending and the clock at the end. A flow Step Functions cannot build (E050) is listed as skipped,
- * with why.
+ * `deno task verify stepfunctions [<flow or dir> …]`
+ * (docs/targets.md#verifying-the-asl-runner-and-localstack): every test and example flow (or those
+ * named) built for Step Functions, each definition passed through asl-validator 4.0.0, and every
+ * generated scenario run on the ASL runner (`asl_run.ts`, JSONata 2.0.6) beside the reference
+ * interpreter. They must agree on every try of every call (where it is, its attempt, the clock, and
+ * what it sends character for character: the `stepfunctions` view, and the `transport` view where the
+ * two say the same thing on the wire), every wait, the ending and the clock at the end. A flow Step
+ * Functions cannot build (E050) is listed as skipped, with why.
  *
  * The runner answers each try from the scenario as the platform would hand it to the Task: a
  * Lambda's result as `Payload`, an HTTP Task's as `ResponseBody`, a nested execution's as

@@ -1,9 +1,10 @@
 /**
- * The state machine of a flow (4.1): Amazon States Language with `QueryLanguage: JSONata`, built
- * from the plan's structured form, statement by statement, each compiled with the name of the
- * state that comes after it (so a statement knows where it goes on: the next statement, the loop's
- * head, the block's end). The structured form rather than the graph, because a parallel `for` is a
- * Map whose iterations are a state machine of their own, nested where the loop is.
+ * The state machine of a flow (docs/targets.md#step-functions): Amazon States Language with
+ * `QueryLanguage: JSONata`, built from the plan's structured form, statement by statement, each
+ * compiled with the name of the state that comes after it (so a statement knows where it goes on: the
+ * next statement, the loop's head, the block's end). The structured form rather than the graph,
+ * because a parallel `for` is a Map whose iterations are a state machine of their own, nested where
+ * the loop is.
  *
  * - **Start**: a Pass puts every variable of the flow (and of the states below) at null and each
  *   input from `$states.input` (missing → null), then a Choice checks the inputs' types and ranges
@@ -392,7 +393,10 @@ class Builder {
     return ctx.part.add(stateName(place, task.name), state);
   }
 
-  /** What a call assigns when it returns: its `let`, or its case's hold record made from the arguments (2.7). */
+  /**
+   * What a call assigns when it returns: its `let`, or its case's hold record made from the
+   * arguments (docs/design/dandori.md#holds-of-a-book).
+   */
   private onSuccess(
     task: TaskPlan,
     call: CallPlan,
@@ -672,7 +676,10 @@ class Builder {
     });
   }
 
-  /** After a Map: its first failure goes on as a task's error (to `on failure`) or ends the run (1.8). */
+  /**
+   * After a Map: its first failure goes on as a task's error (to `on failure`) or ends the run
+   * (docs/design/dandori.md#parallel-iterations).
+   */
   private afterFailedIteration(place: string, first: string, ctx: Ctx): string {
     const p = ctx.part;
     const errorVar = this.own(ctx.errorVar, p);

@@ -1,8 +1,9 @@
 /**
- * The Lambda function of each book a flow uses (4.1, 1.16): `lambda/book_<book>_handler.py`,
- * which takes the payload of a book task's Task and runs the operation on chobo's Python client
- * of the book (`chobo build --target postgres-python` or `tigerbeetle-python`). The user hands it
- * the book value: `handler = make_handler(lambda: postgres(conn, tenant="…"))`.
+ * The Lambda function of each book a flow uses (docs/targets.md#the-book-lambdas):
+ * `lambda/book_<book>_handler.py`, which takes the payload of a book task's Task and runs the
+ * operation on chobo's Python client of the book (`chobo build --target postgres-python` or
+ * `tigerbeetle-python`). The user hands it the book value: `handler = make_handler(lambda:
+ * postgres(conn, tenant="…"))`.
  *
  * The file declares, as `Protocol`s, just the operations the flow's tasks call, with chobo's
  * names for them (targets/chobo/names.ts, from the transfers the plan lists), so `mypy --strict`
@@ -14,7 +15,7 @@
 
 import { assert, lookup } from "../../../lang/common/assert.ts";
 import type { BookUsePlan, Plan } from "../../../lang/dandori/plan.ts";
-import { commentLines, oneLine } from "../../common/comments.ts";
+import { oneLine } from "../../../lang/common/visible.ts";
 import { transferMembers } from "../../chobo/names.ts";
 import { type FlowOrigin, headerLines } from "../target.ts";
 
@@ -64,10 +65,12 @@ export function bookHandler(plan: Plan, book: BookUsePlan, origin: FlowOrigin): 
     else u.full = true;
   }
   const out: string[] = [
-    ...headerLines(plan, origin).map((l) => `# ${oneLine(l)}`),
-    ...commentLines(
-      `The Lambda function of the book \`${book.name}\` (${book.path}) for Step Functions: the book tasks' Tasks call it.`,
-    ).map((l) => `# ${l}`),
+    ...headerLines(plan, origin).map((l) => `# ${l}`),
+    `# ${
+      oneLine(
+        `The Lambda function of the book \`${book.name}\` (${book.path}) for Step Functions: the book tasks' Tasks call it.`,
+      )
+    }`,
     "",
     "from __future__ import annotations",
     "",

@@ -1,7 +1,8 @@
 /**
- * What one call's Task is (4.1), per way of calling: its resource, its arguments, where its
- * result is, and the name each declared error has when Step Functions reports it. The rest of a
- * Task (retriers, catchers, the result's check) is the same for every way and is `asl.ts`'s.
+ * What one call's Task is (docs/targets.md#step-functions), per way of calling: its resource, its
+ * arguments, where its result is, and the name each declared error has when Step Functions reports it.
+ * The rest of a Task (retriers, catchers, the result's check) is the same for every way and is
+ * `asl.ts`'s.
  *
  * | way | resource | result | a declared error |
  * |---|---|---|---|
@@ -28,7 +29,7 @@ export function jx(e: string): string {
   return `{% ${e} %}`;
 }
 
-/** The Task's token, which a callback hands to whoever answers (4.1). */
+/** The Task's token, which a callback hands to whoever answers. */
 const TOKEN = "$states.context.Task.Token";
 
 /** A field value of the definition: a JSON value, or a string that is a JSONata expression. */
@@ -45,7 +46,7 @@ export interface TaskCall {
   readonly result: string;
 }
 
-/** The key of a call: `<execution name>/<place>/<loop counts>` (4.1). */
+/** The key of a call: `<execution name>/<place>/<loop counts>` (docs/design/dandori.md#keys). */
 export function keyExpr(place: string, loops: readonly string[]): string {
   const counts = loops.map((l) => ` & "/" & $string($${loopCounter(l)})`).join("");
   return `($states.context.Execution.Name & ${str(`/${place}`)}${counts})`;
@@ -169,7 +170,10 @@ export function taskCall(plan: Plan, task: TaskPlan, call: CallPlan, place: stri
   }
 }
 
-/** An HTTP Task: the URL's values escaped as `encodeURIComponent` does (14.3), the rest as query or body. */
+/**
+ * An HTTP Task: the URL's values escaped as `encodeURIComponent` does
+ * (docs/design/dandori.md#ways-of-calling-a-task), the rest as query or body.
+ */
 function httpCall(
   task: TaskPlan,
   call: CallPlan,

@@ -1,8 +1,9 @@
 /**
- * What stops a Step Functions build (3, 4.1): E050 for what a state machine cannot do or an item
- * it needs, E031 for what an Express state machine cannot do (with `--express`), and E040 when the
- * longest run's history can pass Step Functions' 25,000 events. Each diagnostic is at the task,
- * block or statement it is about, in English and Japanese.
+ * What stops a Step Functions build
+ * (docs/targets.md#what-step-functions-cannot-build-and-where-it-differs): E050 for what a state
+ * machine cannot do or an item it needs, E031 for what an Express state machine cannot do (with
+ * `--express`), and E040 when the longest run's history can pass Step Functions' 25,000 events. Each
+ * diagnostic is at the task, block or statement it is about, in English and Japanese.
  *
  * The history is counted from above (`ASL_COST`): every state a run enters and leaves, every try
  * of every call as often as its retriers allow, every loop round `at most` times, every arm and
@@ -22,7 +23,7 @@ import type { BuildOptions, FlowOrigin } from "../target.ts";
 /** Step Functions' most events in one execution's history. */
 export const MAX_HISTORY_EVENTS = 25_000;
 
-/** An HTTP Task's request is cut at 60 seconds, so a longer `timeout` cannot be kept (4.1). */
+/** An HTTP Task's request is cut at 60 seconds, so a longer `timeout` cannot be kept. */
 export const MAX_HTTP_SECONDS = 60;
 
 /** The longest an Express state machine runs: five minutes. */

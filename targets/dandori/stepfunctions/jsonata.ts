@@ -1,5 +1,6 @@
 /**
- * The flow's values as JSONata expressions (4.1), and the checks of what comes in.
+ * The flow's values as JSONata expressions (docs/targets.md#step-functions), and the checks of what
+ * comes in.
  *
  * - A value: a variable is `$<name>` and a field `` .`field` ``; a field that may be missing (a
  *   `T?` or a `json`) reads `($exists(x) ? x : null)`, because an expression that gives nothing
@@ -27,7 +28,7 @@ export interface ExprEnv {
   readonly now: string;
 }
 
-/** The state's entered time to the second (4.1): `now` where no period check read it first. */
+/** The state's entered time to the second: `now` where no period check read it first. */
 export const ENTERED_SECOND = '($substring($states.context.State.EnteredTime, 0, 19) & "Z")';
 
 /** A JSONata string literal (JSON's escapes are JSONata's). */

@@ -2,7 +2,7 @@
  * The names a state machine gives what the plan names: each variable of the flow a state-machine
  * variable, each statement its states.
  *
- * - A flow's variable keeps its name (Step Functions' variables take Unicode identifiers, 1.1),
+ * - A flow's variable keeps its name (Step Functions' variables take Unicode identifiers),
  *   unless JSONata would read it as something else: `$count` or `$string` assigned would hide the
  *   functions every generated expression calls, `$states` is Step Functions' own, and names
  *   beginning with `dd_` are the generated state's. Such a name gets `_` after it (`count_`),

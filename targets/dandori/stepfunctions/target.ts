@@ -1,10 +1,10 @@
 /**
- * `dandori build --target stepfunctions` (4.1): the flow's state machine, `statemachine.asl.json`
- * (Amazon States Language, JSONata), and for each book the flow uses, its Lambda function
- * (`lambda/book_<book>_handler.py`, with `lambda/dandori_book.py` beside it). The header lines and
- * the flow's description are the definition's `Comment`, a JSON string, which nothing of them can
- * leave; in the Python files they are comment lines (targets/common/comments.ts).
- * @module
+ * `dandori build --target stepfunctions` (docs/targets.md#step-functions): the flow's state machine,
+ * `statemachine.asl.json` (Amazon States Language, JSONata), and for each book the flow uses, its
+ * Lambda function (`lambda/book_<book>_handler.py`, with `lambda/dandori_book.py` beside it). The
+ * header lines and the flow's description are the definition's `Comment`, a JSON string, which nothing
+ * of them can leave; in the Python files they are comment lines of one line each
+ * (lang/common/visible.ts). @module
  */
 
 import type { Plan } from "../../../lang/dandori/plan.ts";

@@ -3,7 +3,7 @@
 # {"transfer", "op", "args", "amounts"?}, and answering {"result": "done" | "done_before"}, or
 # raising a refusal as an exception whose class is named after the reason. Lambda reports that name
 # as the error's type, and Step Functions matches it in the Task's Retry and Catch, where a task
-# declares the book's reasons as its errors (seed dandori 4.1).
+# declares the book's reasons as its errors (docs/targets.md#the-book-lambdas).
 # `dandori build --target stepfunctions` copies it byte for byte to lambda/dandori_book.py.
 # Python 3.10 or later.
 
