@@ -225,7 +225,7 @@ class Lowering {
         name: u.name.text,
         path: u.path.text,
         lambda: useLambda(u),
-        transfers: lookup(m.books, u.name.text, "book").transfers.map((t) => ({
+        transfers: lookup(m.books, u.name.text, "book").chobo.transfers.map((t) => ({
           name: t.name,
           params: t.params.map((p) => p.name),
         })),

@@ -7,10 +7,11 @@
  * - `transport`: what dandori-written code sends through `Transport` — a Lambda's function and
  *   payload, an HTTP request, an AWS operation and its arguments, a book operation — and what it
  *   hands to the user's own code, a child flow or an event's wait.
- * - `temporal`: the activity and its arguments, or the child workflow with its type and id.
- * - `stepfunctions`: what the state machine's Task sends (docs/targets.md#step-functions) — the Lambda function and payload
- *   (`idempotency_key`, and `task_token` for a callback), the HTTP Task's request as its
- *   arguments say it (`ApiEndpoint`, `Method`, `Headers`, `QueryParameters`, `RequestBody`,
+ * - `temporal`: the activity, its arguments and what the workflow passes beside them (the call's
+ *   key when the task has one, the callback's id), or the child workflow with its type and id.
+ * - `stepfunctions`: what the state machine's Task sends (docs/targets.md#step-functions) — the
+ *   Lambda function and payload (`idempotency_key`, and `task_token` for a callback), the HTTP
+ *   Task's request as its arguments say it (`ApiEndpoint`, `Method`, `Headers`, `QueryParameters`, `RequestBody`,
  *   `Transform`; the connection aside), an AWS SDK integration's arguments (an SQS callback's
  *   token in `MessageBody`), a book's Lambda payload `{transfer, op, args, amounts?}` and a nested
  *   execution's state machine and input. A task token is Step Functions' own; the ASL runner hands
@@ -156,6 +157,7 @@ function temporalView(task: TaskPlan, c: CallRecord): Value {
     case "book":
     case "own": {
       const out: Record<string, Value> = { activity: task.name, args };
+      if (task.key !== null) out.key = keyOf(c);
       if (task.callback !== null) out.callback_id = callbackId(c);
       return out;
     }

@@ -146,7 +146,7 @@ export interface Members {
  * The members of every book value beside its transfers. TigerBeetle's clients have no `expire`, but
  * it is taken there too, so a caller names the transfers alike on both targets.
  */
-const BOOK_MEMBERS = ["balance", "expire"];
+export const BOOK_MEMBERS: readonly string[] = ["balance", "expire"];
 
 /**
  * The member names of a book's transfers and of their parameters in one language, from the names

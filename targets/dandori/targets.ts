@@ -7,6 +7,7 @@
 import { findOne } from "../../lang/common/assert.ts";
 import type { Plan } from "../../lang/dandori/plan.ts";
 import { STEPFUNCTIONS } from "./stepfunctions/target.ts";
+import { TEMPORAL_TYPESCRIPT } from "./temporal/target.ts";
 import {
   buildFlowTarget,
   type BuildOptions,
@@ -16,7 +17,7 @@ import {
 } from "./target.ts";
 
 /** The targets, in the order `--help` lists them. */
-export const DANDORI_TARGETS: readonly DandoriTarget[] = [STEPFUNCTIONS];
+export const DANDORI_TARGETS: readonly DandoriTarget[] = [STEPFUNCTIONS, TEMPORAL_TYPESCRIPT];
 
 /** The names `--target` accepts. */
 export const DANDORI_TARGET_NAMES: readonly string[] = DANDORI_TARGETS.map((t) => t.name);

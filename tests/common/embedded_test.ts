@@ -9,6 +9,7 @@ import { strictEqual } from "node:assert/strict";
 import * as postgres from "../../targets/chobo/postgres/runtimes.ts";
 import * as tigerbeetle from "../../targets/chobo/tigerbeetle/runtimes.ts";
 import * as stepfunctions from "../../targets/dandori/stepfunctions/runtimes.ts";
+import * as temporal from "../../targets/dandori/temporal/runtimes.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -61,6 +62,14 @@ const EMBEDDED: readonly {
         "dandori_book.py",
         "`runtime/dandori_book.py`: `lambda/dandori_book.py` beside every book's Lambda.",
       ],
+    ],
+  },
+  {
+    folder: "targets/dandori/temporal",
+    values: temporal,
+    files: [
+      ["RUNTIME", "runtime.ts", "`runtime/runtime.ts`: `runtime.ts` of every temporal-typescript package."],
+      ["IO_RUNTIME", "io.ts", "`runtime/io.ts`: the start of `io.ts` of every temporal-typescript package."],
     ],
   },
 ];

@@ -5,8 +5,9 @@
  * build are skipped with E050's reason. A copy with a retrier's order swapped, with a catcher taken
  * away, or whose Map iteration assigns a variable of the machine is caught. `dandori build` writes the
  * examples' Step Functions versions in both languages, the same bytes every time, with their text only
- * in the definition's `Comment` and Python comment lines; `--express` says E031; an AWS service Step
- * Functions does not know is E007.
+ * in the definition's `Comment` and Python comment lines; `--express` says E031; a history past 25,000
+ * events is E040 and an event task E050, Step Functions' parts of the shared build codes; an AWS
+ * service Step Functions does not know is E007.
  */
 
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
@@ -248,4 +249,70 @@ flow
     files: { "p.flow": text.replace("dynamo:", "dynamodb:") },
   });
   strictEqual(known.code, 0, known.stderr);
+});
+
+/** The Step Functions side of the shared build codes E040 and E050, whose registry examples are Temporal's. */
+const STEP_FUNCTIONS_STOPS: readonly { code: string; flow: string; en: string; ja: string }[] = [
+  {
+    code: "E040",
+    flow: `workflow poller v1
+
+inputs
+  job : string
+
+task poll(job: string) -> bool
+  lambda "arn:aws:lambda:ap-northeast-1:123456789012:function:poll"
+  idempotent
+  retry 3 times
+
+flow
+  repeat at most 2000 times
+    let done = poll(job: job)
+    match done
+      true => break
+      false => wait 1 minute
+`,
+    en: "events into Step Functions' history, past its 25000",
+    ja: "件まで書きえて、上限の 25000 件を超えます",
+  },
+  {
+    code: "E050",
+    flow: `workflow approval v1
+
+task approved() -> bool
+  event
+  timeout 3 days
+
+flow
+  let ok = approved()
+`,
+    en: "Step Functions cannot wait for the event `approved`",
+    ja: "Step Functions ではイベント `approved` を待てません",
+  },
+];
+
+Deno.test("a Step Functions build says E040 past 25,000 history events and E050 for an event, in both languages, and writes nothing; Temporal builds both flows", () => {
+  for (const s of STEP_FUNCTIONS_STOPS) {
+    for (const lang of ["en", "ja"] as const) {
+      const run = runCli(
+        ["dandori", "build", "p.flow", "--target", "stepfunctions", "--out", "out", "--lang", lang],
+        { files: { "p.flow": s.flow } },
+      );
+      strictEqual(run.code, 1, `${s.code} ${lang}: ${run.stderr}`);
+      deepStrictEqual(Object.keys(run.written).filter((p) => p.startsWith("out")), [], s.code);
+      ok(run.stderr.includes(`[${s.code}]: p.flow:`), run.stderr);
+      ok(run.stderr.includes(lang === "en" ? s.en : s.ja), run.stderr);
+    }
+    const temporal = runCli(
+      ["dandori", "build", "p.flow", "--target", "temporal-typescript", "--out", "out"],
+      {
+        files: { "p.flow": s.flow },
+      },
+    );
+    strictEqual(
+      temporal.code,
+      0,
+      `${s.code} is Step Functions' own; Temporal builds the flow: ${temporal.stderr}`,
+    );
+  }
 });

@@ -11,7 +11,7 @@ import type { Plan } from "../../../lang/dandori/plan.ts";
 import { type BuildOptions, type DandoriTarget, type FlowOrigin, headerLines } from "../target.ts";
 import { definition } from "./asl.ts";
 import { bookHandler, bookHandlerFile } from "./books.ts";
-import { checkStepFunctions } from "./checks.ts";
+import { checkStepFunctions } from "./check.ts";
 import { BOOK_RUNTIME } from "./runtimes.ts";
 
 /** The file of the state machine's definition. */
