@@ -1,10 +1,10 @@
 /**
- * Worker Deployment Versioning of the temporal-typescript target
- * (docs/targets.md#temporal-typescript): two builds A and B of `tests/dandori/versions/approvals.flow`
- * (they differ in what they tell, so in their build ids), each the generated worker with `deployment`,
- * on one dev server. A run started while A is current stays on A after B becomes current, its
- * continuation (a new run of the outermost loop's second iteration) included; a run started after runs
- * on B. Workers cache no workflow, so no run stays on A for being in a cache.
+ * Worker Deployment Versioning of the temporal-typescript target (docs/targets.md#temporal-typescript): two builds
+ * A and B of `tests/dandori/versions/approvals.flow` (they differ in what they tell, so in their
+ * build ids), each the generated worker with `deployment`, on one dev server. A run started while A
+ * is current stays on A after B becomes current, its continuation (a new run of the outermost
+ * loop's second iteration) included; a run started after runs on B. Workers cache no workflow, so
+ * no run stays on A for being in a cache.
  */
 
 import { deepStrictEqual, notStrictEqual, ok, strictEqual } from "node:assert/strict";

@@ -21,6 +21,7 @@
 import aslValidator from "asl-validator";
 import { assert, unreachable } from "../../lang/common/assert.ts";
 import { stringifyJson } from "../../lang/common/json.ts";
+import { tr } from "../../lang/common/text.ts";
 import { awsErrorName } from "../../lang/dandori/aws.ts";
 import { type Answer, type CallRecord, type Run, runFlow } from "../../lang/dandori/interp.ts";
 import type { Plan, StmtPlan, TaskPlan } from "../../lang/dandori/plan.ts";
@@ -467,14 +468,17 @@ export async function verifyFlows(
       return out;
     },
     agrees: (_job, _round, played) => played.differences.length === 0,
-    show: (played) => played.differences.join("\n  "),
+    show: (_job, _round, played) => {
+      const shown = played.differences.join("\n  ");
+      return tr(shown, shown);
+    },
   });
   return {
     flows: built,
     scenarios: report.scenarios,
     agreed: report.agreed,
     skipped,
-    failures: [...failures, ...report.failures],
+    failures: [...failures, ...report.failures.map((t) => t.en)],
   };
 }
 

@@ -1,7 +1,7 @@
 /**
- * Books for real (docs/targets.md#deno-task-verify-temporal-typescript-flow-or-dir-): every distinct
- * sequence of book operations the test and example flows' runs make (as the `transport` view shows
- * them to `Transport.book`) goes through the generated `io.ts`'s `transport({ books })` into chobo's
+ * Books for real (docs/targets.md#temporal-typescript): every distinct sequence of book
+ * operations the test and example flows' runs make (as the `transport` view shows them to
+ * `Transport.book`) goes through the generated `io.ts`'s `transport({ books })` into chobo's
  * generated TypeScript client — `postgres-typescript` on a disposable PostgreSQL cluster,
  * `tigerbeetle-typescript` on the replica `CHOBO_TIGERBEETLE` names — three ways: on an empty book, on
  * a book first filled by the transfers that bring amounts in from outside accounts, and again on that

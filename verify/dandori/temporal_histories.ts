@@ -1,11 +1,12 @@
 /**
- * Recorded histories (docs/targets.md#deno-task-verify-temporal-typescript-flow-or-dir-): for every
- * example flow, the history of its run with the most calls (every run of it, continuations included)
- * is kept in `tests/histories/`, the machine's names neutralised (the worker's identity `@localhost`,
- * the host's name `localhost`, the code copy's and the repository's paths `/tmp/` and
- * `/work/dandori/`). A test replays each on the code dandori generates today (as the run's code copy),
- * so a change of the generator that running executions could not replay is seen; such a change is
- * recorded anew with `RITSU_BLESS=1` and ships as a new version or with Worker Deployment Versioning.
+ * Recorded histories (docs/targets.md#temporal-typescript): for every example flow, the history of
+ * its run with the most calls (every run of it, continuations included) is kept in
+ * `tests/histories/`, the machine's names neutralised (the worker's identity `@localhost`, the
+ * host's name `localhost`, the code copy's and the repository's paths `/tmp/` and
+ * `/work/dandori/`). A test replays each on the code dandori generates today (as the run's code
+ * copy), so a change of the generator that running executions could not replay is seen; such a
+ * change is recorded anew with `RITSU_BLESS=1` and ships as a new version or with Worker
+ * Deployment Versioning.
  * @module
  */
 

@@ -1,9 +1,8 @@
 /**
- * The default `Transport` for real
- * (docs/targets.md#deno-task-verify-temporal-typescript-flow-or-dir-): every HTTP, Lambda and AWS call
- * of the scenarios of the test and example flows, sent by the generated activity through the generated
- * `io.ts`'s own `transport()` — `fetch` to a local HTTP server (the URL's scheme and host replaced by
- * it), the AWS SDK for JavaScript v3 to the same server for Lambda's Invoke
+ * The default `Transport` for real (docs/targets.md#temporal-typescript): every HTTP, Lambda and AWS
+ * call of the scenarios of the test and example flows, sent by the generated activity through the
+ * generated `io.ts`'s own `transport()` — `fetch` to a local HTTP server (the URL's scheme and host
+ * replaced by it), the AWS SDK for JavaScript v3 to the same server for Lambda's Invoke
  * (`AWS_ENDPOINT_URL_LAMBDA`) and to moto's server mode for SNS and SQS (`AWS_ENDPOINT_URL`). What
  * arrives must equal the `transport` view (HTTP: method, path and query, key and content type, body;
  * Lambda: function and payload; SNS and SQS: the message moto delivers), and what the activity makes

