@@ -2,15 +2,19 @@
  * The differential run on PostgreSQL: every generated (and hand-written) scenario of every test
  * and example book is played on the generated SQL, all at once, one tenant per scenario, and each
  * must end as the reference interpreter says — step by step, and in the final balances and holds
- * (a `together` inside the interpreter's set of outcomes). A `pass` waits until every hold of the
+ * (a `together` inside the interpreter's set of outcomes), every account's `balance_<account>`
+ * answering what the balances hold. A `pass` waits until every hold of the
  * scenario is past its expiry, then calls `expire()`; late scenarios run again
  * (`verify/differential.ts`).
  * @module
  */
 
-import type { Call } from "../../lang/chobo/interp.ts";
+import { accountId, uuidText } from "../../lang/chobo/ids.ts";
+import type { AccountId, Call } from "../../lang/chobo/interp.ts";
 import type { Scenario } from "../../lang/chobo/scenario.ts";
-import { callStatement, expireStatement } from "../../targets/chobo/postgres/calls.ts";
+import { findOne } from "../../lang/common/assert.ts";
+import { type Text, tr } from "../../lang/common/text.ts";
+import { balanceStatement, callStatement, expireStatement } from "../../targets/chobo/postgres/calls.ts";
 import { sentSteps } from "../../targets/chobo/postgres/show.ts";
 import { postgresSql } from "../../targets/chobo/postgres/sql.ts";
 import { OneAtATime } from "../one_at_a_time.ts";
@@ -43,7 +47,8 @@ async function play(
   tenant: string,
   expiring: OneAtATime,
   acquiring: OneAtATime,
-): Promise<Played> {
+  named: readonly AccountId[],
+): Promise<{ played: Played; problems: Text[] }> {
   const { copy } = subject;
   const steps: Played["steps"] = [];
   let holdsSince: number | null = null;
@@ -51,12 +56,14 @@ async function play(
   const holdTimes: number[] = [];
   const call = async (conn: Conn, c: Call): Promise<string> => {
     const copyCall = { ...c, transfer: copy.transfers.find((t) => t.name === c.transfer.name)! };
+    const sent = Date.now();
     const [row] = await conn.query(callStatement(copy, copyCall, tenant));
     const key = resultKey(row as Result);
     if (c.op === "hold" && key === "done") {
-      const now = Date.now();
-      holdTimes.push(now);
-      holdsSince ??= now;
+      // The hold was made between sending and the answer: a pass waits from the latest it can
+      // have been, lateness counts from the earliest (a busy process may read the answer late).
+      holdTimes.push(Date.now());
+      holdsSince ??= sent;
     }
     return key;
   };
@@ -91,8 +98,10 @@ async function play(
       }
     }
   }
+  const end = await finalState(db, subject, tenant);
+  const problems = await balanceProblems(db, subject, tenant, named, end.accounts);
   checkLate();
-  return { steps, late, ...await finalState(db, subject, tenant) };
+  return { played: { steps, late, ...end }, problems };
 }
 
 /** The balances and holds of a tenant at the end, from the tables. */
@@ -107,7 +116,7 @@ async function finalState(
   for (
     const row of await db.query({
       text:
-        `select id::text, posted::text, held_in::text, held_out::text from ${schema}.accounts where tenant = $1`,
+        `select id::text, posted::text, held_in::text, held_out::text from ${schema}.balances where tenant = $1`,
       values: [tenant],
     })
   ) {
@@ -129,6 +138,45 @@ async function finalState(
   return { accounts, holds };
 }
 
+/**
+ * Each account the interpreter names, read through its `balance_<account>` function: it must
+ * answer what the view `balances` holds (an outside account's entries summed, docs/targets.md).
+ */
+async function balanceProblems(
+  db: Db,
+  subject: Subject,
+  tenant: string,
+  named: readonly AccountId[],
+  fromView: ReadonlyMap<string, [bigint, bigint, bigint]>,
+): Promise<Text[]> {
+  const { copy } = subject;
+  const problems: Text[] = [];
+  for (const id of named) {
+    const account = findOne(copy.accounts, (a) => a.name === id.account, `account ${id.account}`);
+    const [row] = await db.query(balanceStatement(copy, account, id.args, tenant));
+    const got = [row.posted, row.held_in, row.held_out].map(String);
+    const viewed = fromView.get(uuidText(accountId(copy, tenant, id.account, id.args)));
+    const want = (viewed ?? [0n, 0n, 0n]).map(String);
+    if (got.join() !== want.join()) {
+      const call = `balance_${id.account}(${id.args.join(", ")})`;
+      problems.push(
+        tr(
+          `${call} answers ${got.join(", ")}, balances ${want.join(", ")}`,
+          `${call} の答えは ${got.join(", ")}、balances では ${want.join(", ")}`,
+        ),
+      );
+    }
+  }
+  return problems;
+}
+
+/** The accounts any of the interpreter's outcomes of a scenario names, each once. */
+function namedAccounts(job: Job): AccountId[] {
+  const seen = new Map<string, AccountId>();
+  for (const b of job.branches) for (const a of b.ledger.accounts()) seen.set(JSON.stringify(a.id), a.id);
+  return [...seen.values()];
+}
+
 /** Loads every subject's SQL (its test copy) into the database. */
 export async function loadSchemas(db: Db, list: readonly Subject[]): Promise<void> {
   for (const s of list) await db.exec(postgresSql(s.copy, s.path, "test", "test"));
@@ -136,18 +184,31 @@ export async function loadSchemas(db: Db, list: readonly Subject[]): Promise<voi
 
 /**
  * Plays every scenario of every subject at once on `db` and compares each with the interpreter.
- * `run` names this run, so tenants never meet those of another run on the same database.
+ * `run` names this run, so tenants never meet those of another run on the same database; `target`
+ * names the database in a disagreement's lines.
  */
-export function verifyScenarios(db: Db, list: readonly Subject[], run: string): Promise<ChoboReport> {
+export function verifyScenarios(
+  db: Db,
+  list: readonly Subject[],
+  run: string,
+  target: string,
+): Promise<ChoboReport> {
   const expiring = new OneAtATime();
   const acquiring = new OneAtATime();
   const tenant = (job: Job, round: number) => `${run}/${job.id}/${round}`;
-  return choboRounds(jobsOf(list), async (batch, round) => {
-    const played = await Promise.all(
-      batch.map((job) => play(db, job.subject, job.s, tenant(job, round), expiring, acquiring)),
-    );
-    return new Map(batch.map((job, i) => [job.id, { played: played[i], problems: [] }]));
-  }, tenant);
+  return choboRounds(
+    jobsOf(list),
+    async (batch, round) => {
+      const played = await Promise.all(
+        batch.map((job) =>
+          play(db, job.subject, job.s, tenant(job, round), expiring, acquiring, namedAccounts(job))
+        ),
+      );
+      return new Map(batch.map((job, i) => [job.id, played[i]]));
+    },
+    tenant,
+    target,
+  );
 }
 
 /** Every balance equals the sum of its `entries` (docs/design/chobo.md#differential-verification). */
@@ -205,35 +266,42 @@ export async function verifyWithRunner(
   try {
     const clients = await runner.writeClients(list, dir);
     const tenant = (job: Job, round: number) => `${run}/${runner.lang}/${job.id}/${round}`;
-    return await choboRounds(jobsOf(list), async (batch, round) => {
-      const results = await runJobs<RunnerResult>(runner, list, dir, round, clients, {
-        socket_dir: socketDir,
-        pool: 20,
-        jobs: batch.map((j) => ({
-          id: j.id,
-          book: j.subject.copy.name,
-          tenant: tenant(j, round),
-          steps: jobSteps(j.s),
-        })),
-      });
-      return new Map(batch.flatMap((job) => {
-        const r = results.get(job.id);
-        if (r === undefined) return [];
-        const played: Played = {
-          steps: r.steps,
-          late: r.late,
-          accounts: new Map(r.accounts.map(([id, p, i, o]) => [id, [BigInt(p), BigInt(i), BigInt(o)]])),
-          holds: new Map(r.holds.map(([id, state]) => [id, state])),
-        };
-        const sent = r.sent.map((x) => JSON.stringify([x.text, x.values])).sort();
-        const sentOk = JSON.stringify(sent) ===
-          JSON.stringify(expectedSent(job.subject, job.s, tenant(job, round)));
-        return [[job.id, {
-          played,
-          problems: sentOk ? [] : ["sent other statements than run --show postgres"],
-        }]];
-      }));
-    }, tenant);
+    return await choboRounds(
+      jobsOf(list),
+      async (batch, round) => {
+        const results = await runJobs<RunnerResult>(runner, list, dir, round, clients, {
+          socket_dir: socketDir,
+          pool: 20,
+          jobs: batch.map((j) => ({
+            id: j.id,
+            book: j.subject.copy.name,
+            tenant: tenant(j, round),
+            steps: jobSteps(j.s),
+          })),
+        });
+        return new Map(batch.flatMap((job) => {
+          const r = results.get(job.id);
+          if (r === undefined) return [];
+          const played: Played = {
+            steps: r.steps,
+            late: r.late,
+            accounts: new Map(r.accounts.map(([id, p, i, o]) => [id, [BigInt(p), BigInt(i), BigInt(o)]])),
+            holds: new Map(r.holds.map(([id, state]) => [id, state])),
+          };
+          const sent = r.sent.map((x) => JSON.stringify([x.text, x.values])).sort();
+          const sentOk = JSON.stringify(sent) ===
+            JSON.stringify(expectedSent(job.subject, job.s, tenant(job, round)));
+          return [[job.id, {
+            played,
+            problems: sentOk ? [] : [
+              tr("sent other statements than run --show postgres", "run --show postgres と違う文を送った"),
+            ],
+          }]];
+        }));
+      },
+      tenant,
+      `postgres × ${runner.lang}`,
+    );
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
