@@ -16,10 +16,26 @@ export function ident(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
 
-/** A SQL string literal. */
+/**
+ * A SQL string literal that reads the same whatever the session's `standard_conforming_strings`: one
+ * with a backslash is an escape string (`E'…'`) with the backslash doubled (docs/reference.md#limits).
+ */
 export function lit(s: string): string {
-  return `'${s.replaceAll("'", "''")}'`;
+  const quoted = s.replaceAll("'", "''");
+  return s.includes("\\") ? `E'${quoted.replaceAll("\\", "\\\\")}'` : `'${quoted}'`;
 }
+
+/** A `bytea` literal of hex digits, an escape string so that any `standard_conforming_strings` reads it alike. */
+export function byteaLit(hex: string): string {
+  return `E'\\\\x${hex}'::bytea`;
+}
+
+/**
+ * The settings of every generated function (docs/reference.md#limits): only `pg_catalog` is searched, so a
+ * function or operator another schema declares (`public.json_build_array(text, text)`) is never called;
+ * the book's own objects are named with their schema.
+ */
+export const FUNCTION_SETTINGS = "set search_path = pg_catalog, pg_temp";
 
 /** The SQL function of a transfer's operation: `"<transfer>_<op>"`. */
 export function functionName(t: Transfer, op: string): string {

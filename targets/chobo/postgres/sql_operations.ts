@@ -41,7 +41,7 @@ import {
   type Sum,
   sumSql,
 } from "./sql_moves.ts";
-import { functionName, ident, lit, paramName } from "./sql_names.ts";
+import { FUNCTION_SETTINGS, functionName, ident, lit, paramName } from "./sql_names.ts";
 
 function bigintOrNull(v: bigint | undefined): string {
   return v === undefined ? "null" : `${v}`;
@@ -350,7 +350,7 @@ ${generalPath(s, t, op, inside, ids.id, amounts)}`;
   v_at int;
 ${refusable(t) ? "  v_refusal text;\n" : ""}`;
   return `create or replace function ${s}.${ident(functionName(t, op))}(${signature(t, op)})
-returns ${s}.result language plpgsql as $$
+returns ${s}.result language plpgsql ${FUNCTION_SETTINGS} as $$
 declare
   v_now timestamptz := clock_timestamp();
   v_key text := ${keySql(t)};
@@ -468,7 +468,7 @@ ${overHold}`
 `;
   }
   return `create or replace function ${s}.${ident(functionName(t, op))}(${signature(t, op)})
-returns ${s}.result language plpgsql as $$
+returns ${s}.result language plpgsql ${FUNCTION_SETTINGS} as $$
 declare
   v_now timestamptz := clock_timestamp();
   v_key text := ${keySql(t)};

@@ -6,7 +6,7 @@
 
 import { ID_PREFIX } from "../../../lang/chobo/ids.ts";
 import type { Book } from "../../../lang/chobo/model.ts";
-import { lit } from "./sql_names.ts";
+import { byteaLit, FUNCTION_SETTINGS, lit } from "./sql_names.ts";
 
 /** The kinds of the book that are inside (each has a bound, so rows), as a SQL list, or null when none is. */
 function insideKinds(book: Book): string | null {
@@ -125,7 +125,7 @@ ${balancesView(s, book)}
 -- An id (docs/targets.md#ids): SHA-256 over enc(${lit(ID_PREFIX)}) ‖ enc(role) ‖ enc(part) ‖ …, enc(x) = its
 -- UTF-8 length (32-bit big-endian) then its UTF-8; the first 16 bytes, 0 read as 1 and 2¹²⁸ − 1 as 2¹²⁸ − 2.
 create or replace function ${s}.chobo_id(parts text[]) returns uuid
-language plpgsql immutable strict as $$
+language plpgsql immutable strict ${FUNCTION_SETTINGS} as $$
 declare
   v_bytes bytea := ''::bytea;
   v_part text;
@@ -137,10 +137,10 @@ begin
     v_bytes := v_bytes || int4send(octet_length(v_utf8)) || v_utf8;
   end loop;
   v_id := substring(sha256(v_bytes) from 1 for 16);
-  if v_id = '\\x00000000000000000000000000000000'::bytea then
-    v_id := '\\x00000000000000000000000000000001'::bytea;
-  elsif v_id = '\\xffffffffffffffffffffffffffffffff'::bytea then
-    v_id := '\\xfffffffffffffffffffffffffffffffe'::bytea;
+  if v_id = ${byteaLit("00000000000000000000000000000000")} then
+    v_id := ${byteaLit("00000000000000000000000000000001")};
+  elsif v_id = ${byteaLit("ffffffffffffffffffffffffffffffff")} then
+    v_id := ${byteaLit("fffffffffffffffffffffffffffffffe")};
   end if;
   return encode(v_id, 'hex')::uuid;
 end $$;
@@ -168,7 +168,7 @@ export function expireSql(s: string, book: Book): string {
      where a.tenant = g.tenant and a.id = g.account and a.kind in (${inside})
   )`;
   return `create or replace function ${s}.expire(p_max integer default 1000)
-returns integer language plpgsql as $$
+returns integer language plpgsql ${FUNCTION_SETTINGS} as $$
 declare
   v_now timestamptz := clock_timestamp();
   v_holds ${s}.holds[];

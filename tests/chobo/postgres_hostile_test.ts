@@ -1,0 +1,142 @@
+/**
+ * chobo's SQL against a hostile database and session (docs/reference.md#limits): a function of `public`
+ * that shadows a built-in changes nothing, `standard_conforming_strings = off` changes nothing, and a
+ * load that fails halfway leaves nothing behind.
+ */
+
+import { deepStrictEqual, strictEqual } from "node:assert/strict";
+import { checkBook } from "../../lang/chobo/check.ts";
+import { id128, uuidText } from "../../lang/chobo/ids.ts";
+import type { Book } from "../../lang/chobo/model.ts";
+import { postgresSql } from "../../targets/chobo/postgres/sql.ts";
+import { lit } from "../../targets/chobo/postgres/sql_names.ts";
+import { type Cluster, findPgBin, startCluster } from "../../verify/services/pg_cluster.ts";
+import { serverDb } from "../../verify/services/pg_db.ts";
+
+const BUILD = new URL("./fixtures/build/", import.meta.url).pathname;
+
+const SHADOWED = `book shadowed v1
+
+unit pcs
+
+account stock(sku: string) : pcs
+  at least 0 refused as out_of_stock
+account suppliers : pcs outside
+
+transfer receive(delivery: string, sku: string, qty: pcs)
+  key delivery, sku
+  move qty from suppliers to stock(sku)
+
+transfer ship(order: string, sku: string, qty: pcs)
+  key order
+  move qty from stock(sku) to suppliers
+`;
+
+function bookOf(name: string, text: string): Book {
+  const checked = checkBook(name, text);
+  strictEqual(checked.diagnostics.length, 0, `${name} is clean`);
+  return checked.book!;
+}
+
+/** Runs `f` on a disposable server, or prints SKIP when this machine has no server binaries. */
+async function onServer(
+  what: string,
+  f: (db: ReturnType<typeof serverDb>, cluster: Cluster) => Promise<void>,
+) {
+  const bin = findPgBin();
+  if (bin === null) {
+    console.log(`SKIP: chobo: postgres: ${what}: no initdb/pg_ctl on this machine`);
+    return;
+  }
+  const cluster = await startCluster(bin);
+  const db = serverDb(cluster.socketDir);
+  try {
+    await f(db, cluster);
+  } finally {
+    await db.end();
+    await cluster.stop();
+  }
+}
+
+/** Runs a SQL file with `psql -f` (the one beside the server's `initdb`), statement by statement, as a user loads it. */
+async function psqlFile(cluster: Cluster, sql: string): Promise<string> {
+  const psql = Deno.realPathSync(`${cluster.binDir}/initdb`).replace(/initdb$/, "psql");
+  const file = Deno.makeTempFileSync({ suffix: ".sql" });
+  try {
+    Deno.writeTextFileSync(file, sql);
+    const out = await new Deno.Command(psql, {
+      args: ["-X", "-q", "-h", cluster.socketDir, "-U", cluster.user, "-d", "postgres", "-f", file],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    return new TextDecoder().decode(out.stderr);
+  } finally {
+    Deno.removeSync(file);
+  }
+}
+
+Deno.test("server: a public.json_build_array(text, text) that answers one array for every key collapses no keys", async () => {
+  await onServer("search_path", async (db) => {
+    await db.exec(`create function public.json_build_array(a text, b text) returns json
+      language sql as $$ select '["same"]'::json $$`);
+    await db.exec(postgresSql(bookOf("shadowed.book", SHADOWED), "shadowed.book", "test", "test"));
+    const results = [];
+    for (const [delivery, sku] of [["d1", "a"], ["d2", "b"]]) {
+      const [row] = await db.query({
+        text: `select result, reason from "shadowed"."receive_do"('t', $1, $2, 1)`,
+        values: [delivery, sku],
+      });
+      results.push(row);
+    }
+    deepStrictEqual(results, [{ result: "done", reason: null }, { result: "done", reason: null }]);
+    deepStrictEqual(
+      await db.query({ text: `select key from "shadowed".keys order by key`, values: [] }),
+      [{ key: '["d1", "a"]' }, { key: '["d2", "b"]' }],
+    );
+  });
+});
+
+Deno.test("server: with standard_conforming_strings off the file loads and every id is the same", async () => {
+  await onServer("standard_conforming_strings", async (db) => {
+    const conn = await db.connect();
+    try {
+      await conn.query({ text: "set standard_conforming_strings = off", values: [] });
+      await conn.query({
+        text: postgresSql(bookOf("shadowed.book", SHADOWED), "shadowed.book", "test", "test"),
+        values: [],
+      });
+      const [done] = await conn.query({
+        text: `select result from "shadowed"."receive_do"('t', 'd1', 'a', 1)`,
+        values: [],
+      });
+      strictEqual(done.result, "done");
+      const [row] = await conn.query({ text: `select id::text from "shadowed".accounts`, values: [] });
+      strictEqual(row.id, uuidText(id128("account", ["shadowed", "t", "stock", "a"])));
+      const [fromArray] = await conn.query({
+        text: `select "shadowed".chobo_id(array['account', 'shadowed', 't', 'stock', 'a'])::text as id`,
+        values: [],
+      });
+      strictEqual(fromArray.id, row.id);
+      const [quoted] = await conn.query({ text: `select ${lit("a\\'b")} as v`, values: [] });
+      strictEqual(quoted.v, "a\\'b");
+    } finally {
+      conn.release();
+    }
+  });
+});
+
+Deno.test("server: a file that fails halfway under psql leaves nothing behind", async () => {
+  await onServer("one transaction", async (db, cluster) => {
+    const name = "function_clash.book";
+    const book = bookOf(name, Deno.readTextFileSync(BUILD + name));
+    const stderr = await psqlFile(cluster, postgresSql(book, name, "test", "test"));
+    strictEqual(stderr.includes("cannot change return type of existing function"), true, stderr);
+    deepStrictEqual(
+      await db.query({
+        text: `select count(*)::int as n from pg_namespace where nspname = 'function_clash'`,
+        values: [],
+      }),
+      [{ n: 0 }],
+    );
+  });
+});
