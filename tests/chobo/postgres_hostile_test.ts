@@ -4,7 +4,7 @@
  * load that fails halfway leaves nothing behind.
  */
 
-import { deepStrictEqual, strictEqual } from "node:assert/strict";
+import { deepStrictEqual, rejects, strictEqual } from "node:assert/strict";
 import { checkBook } from "../../lang/chobo/check.ts";
 import { id128, uuidText } from "../../lang/chobo/ids.ts";
 import type { Book } from "../../lang/chobo/model.ts";
@@ -137,6 +137,82 @@ Deno.test("server: a file that fails halfway under psql leaves nothing behind", 
         values: [],
       }),
       [{ n: 0 }],
+    );
+  });
+});
+
+const PUBLIC_BOOK = `book public v1
+
+unit pcs
+
+account accounts(id: string) : pcs
+  at least 0 refused as empty
+account world : pcs outside
+
+transfer fill(id: string, n: pcs)
+  key id
+  move n from world to accounts(id)
+
+transfer take(id: string, n: pcs)
+  key id
+  move n from accounts(id) to world
+`;
+
+Deno.test("server: book public leaves the application's public.accounts and public.expire(integer) alone", async () => {
+  await onServer("schema mark", async (db) => {
+    await db.exec(`create table public.accounts (id int primary key, owner text);
+      insert into public.accounts values (1, 'app');
+      create function public.expire(p integer) returns text language sql as $$ select 'the app''s' $$;`);
+    await rejects(
+      db.exec(postgresSql(bookOf("public.book", PUBLIC_BOOK), "public.book", "test", "test")),
+      (e: { message: string; code?: string }) =>
+        e.code === "42P06" &&
+        e.message.startsWith("chobo: the schema public exists and is not a chobo book's"),
+    );
+    deepStrictEqual(await db.query({ text: "select public.expire(1) as v", values: [] }), [{
+      v: "the app's",
+    }]);
+    deepStrictEqual(await db.query({ text: "select * from public.accounts", values: [] }), [{
+      id: 1,
+      owner: "app",
+    }]);
+    await db.exec(`create schema shadowed`);
+    await rejects(
+      db.exec(postgresSql(bookOf("shadowed.book", SHADOWED), "shadowed.book", "test", "test")),
+      /chobo: the schema shadowed exists and is not a chobo book's/,
+    );
+  });
+});
+
+Deno.test("server: a chobo schema carries its book and hash, and a new version of the book loads over it", async () => {
+  await onServer("schema mark", async (db) => {
+    const book = bookOf("shadowed.book", SHADOWED);
+    await db.exec(postgresSql(book, "shadowed.book", "test", "0123456789abcdef"));
+    await db.exec(postgresSql(book, "shadowed.book", "test", "fedcba9876543210"));
+    deepStrictEqual(
+      await db.query({
+        text:
+          `select obj_description(oid, 'pg_namespace') as mark from pg_namespace where nspname = 'shadowed'`,
+        values: [],
+      }),
+      [{ mark: "chobo: book shadowed v1, sha256:fedcba9876543210" }],
+    );
+  });
+});
+
+Deno.test("server: what E061 stops, a pg_ schema and a parameter named tenant, the server refuses", async () => {
+  await onServer("E061", async (db) => {
+    const name = "reserved_names.book";
+    const book = checkBook(name, Deno.readTextFileSync(BUILD + name)).book!;
+    const tenantless = (sql: string) => sql.replaceAll('"p_tenant"', '"p_shelf"');
+    await rejects(
+      db.exec(tenantless(postgresSql(book, name, "0", "0"))),
+      /unacceptable schema name "pg_ledger"/,
+    );
+    const renamed = { ...book, name: "ledger" };
+    await rejects(
+      db.exec(postgresSql(renamed, name, "0", "0")),
+      /parameter name "p_tenant" used more than once/,
     );
   });
 });

@@ -44,7 +44,7 @@ set local search_path = pg_catalog, pg_temp;
  */
 export function postgresSql(book: Book, source: string, version: string, sha: string): string {
   const s = ident(book.name);
-  const parts = [HEADER(book, source, version, sha), schemaSql(s, book)];
+  const parts = [HEADER(book, source, version, sha), schemaSql(s, book, sha)];
   for (const t of book.transfers) {
     if (t.pending === null) parts.push(doOrHold(s, book, t, "do"));
     else {

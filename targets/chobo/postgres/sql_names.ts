@@ -1,7 +1,8 @@
 /**
  * The names the PostgreSQL SQL declares and the clients call (docs/targets.md#postgres-the-sql): quoted
  * identifiers, string literals, the functions of each transfer and account, their parameters; and what
- * E061 checks of them (a name PostgreSQL would cut, two functions of one name).
+ * E061 checks of them (a name PostgreSQL would cut, two functions of one name, a schema PostgreSQL
+ * keeps for itself, a parameter named like the tenant's).
  * @module
  */
 
@@ -46,6 +47,12 @@ export function functionName(t: Transfer, op: string): string {
 export function balanceName(a: Account): string {
   return `balance_${a.name}`;
 }
+
+/** The parameter every function takes first, the tenant: a book parameter of its name would be a second one. */
+export const TENANT_PARAM = "p_tenant";
+
+/** What starts the names of PostgreSQL's own schemas: `create schema` refuses a name that starts with it. */
+export const RESERVED_SCHEMA_PREFIX = "pg_";
 
 /** The parameter name of a transfer's or account's parameter: `p_<name>`. */
 export function paramName(name: string): string {

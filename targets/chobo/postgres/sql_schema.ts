@@ -44,9 +44,39 @@ ${body};
 `;
 }
 
-/** The schema, its types and tables, the view of balances, and \`chobo_id\`. */
-export function schemaSql(s: string, book: Book): string {
-  return `create schema if not exists ${s};
+/**
+ * What the schema's comment starts with: a schema that exists without it is not a chobo book's,
+ * and the file changes nothing in it (docs/reference.md#limits).
+ */
+function markPrefix(book: Book): string {
+  return `chobo: book ${book.name} `;
+}
+
+/**
+ * The schema, marked with the book and its hash (\`sha\`), its types and tables, the view of
+ * balances, and \`chobo_id\`. A schema of the book's name that exists without the mark stops the load.
+ */
+export function schemaSql(s: string, book: Book, sha: string): string {
+  const prefix = markPrefix(book);
+  return `-- The schema is a chobo book's only if its comment says so: one that exists without the mark (an
+-- application's own, such as public) is never changed (docs/reference.md#limits).
+do $$
+declare
+  v_mark text;
+begin
+  select obj_description(n.oid, 'pg_namespace') into v_mark from pg_namespace n where n.nspname = ${
+    lit(book.name)
+  };
+  if found and (v_mark is null or left(v_mark, ${[...prefix].length}) <> ${lit(prefix)}) then
+    raise exception 'chobo: the schema % exists and is not a chobo book''s (its comment does not start with "%"): nothing was changed', ${
+    lit(book.name)
+  }, ${lit(prefix)}
+      using errcode = '42P06', hint = 'name the book after a schema of its own';
+  end if;
+end $$;
+
+create schema if not exists ${s};
+comment on schema ${s} is ${lit(`${prefix}v${book.version}, sha256:${sha}`)};
 
 do $$ begin
   create type ${s}.result as (result text, reason text);

@@ -6,7 +6,21 @@ begin;
 -- While it loads only pg_catalog is searched, as in every function (docs/reference.md#limits).
 set local search_path = pg_catalog, pg_temp;
 
+-- The schema is a chobo book's only if its comment says so: one that exists without the mark (an
+-- application's own, such as public) is never changed (docs/reference.md#limits).
+do $$
+declare
+  v_mark text;
+begin
+  select obj_description(n.oid, 'pg_namespace') into v_mark from pg_namespace n where n.nspname = '在庫';
+  if found and (v_mark is null or left(v_mark, 15) <> 'chobo: book 在庫 ') then
+    raise exception 'chobo: the schema % exists and is not a chobo book''s (its comment does not start with "%"): nothing was changed', '在庫', 'chobo: book 在庫 '
+      using errcode = '42P06', hint = 'name the book after a schema of its own';
+  end if;
+end $$;
+
 create schema if not exists "在庫";
+comment on schema "在庫" is 'chobo: book 在庫 v1, sha256:0123456789abcdef';
 
 do $$ begin
   create type "在庫".result as (result text, reason text);
