@@ -12,6 +12,7 @@ import { postgresSql } from "../../targets/chobo/postgres/sql.ts";
 import { lit } from "../../targets/chobo/postgres/sql_names.ts";
 import { type Cluster, findPgBin, startCluster } from "../../verify/services/pg_cluster.ts";
 import { serverDb } from "../../verify/services/pg_db.ts";
+import { HOSTILE_STRINGS, LIMITS_BOOK } from "../support/hostile.ts";
 
 const BUILD = new URL("./fixtures/build/", import.meta.url).pathname;
 
@@ -214,5 +215,37 @@ Deno.test("server: what E061 stops, a pg_ schema and a parameter named tenant, t
       db.exec(postgresSql(renamed, name, "0", "0")),
       /parameter name "p_tenant" used more than once/,
     );
+  });
+});
+
+Deno.test("server: the functions refuse a string past 256 UTF-8 bytes or NULL with 22023 and chobo:, and take a key of two 256-byte escaped parts", async () => {
+  await onServer("string limits", async (db) => {
+    await db.exec(postgresSql(bookOf("limits.book", LIMITS_BOOK), "limits.book", "test", "test"));
+    const refusal = (e: { code?: string; message: string }) =>
+      e.code === "22023" && e.message.startsWith("chobo: ");
+    const receive = (tenant: string | null, delivery: string | null, sku: string | null) =>
+      db.query({
+        text: `select result from "limits"."receive_do"($1, $2, $3, 1)`,
+        values: [tenant, delivery, sku],
+      });
+    for (const h of HOSTILE_STRINGS.filter((h) => h.sku.isWellFormed() && !h.sku.includes("\u0000"))) {
+      if (h.failed) await rejects(receive("t", "d", h.sku), refusal, h.sku);
+      else deepStrictEqual(await receive("t", h.sku, h.sku), [{ result: "done" }], h.sku);
+    }
+    const escaped = "\u0001".repeat(256);
+    deepStrictEqual(await receive("t", escaped, escaped), [{ result: "done" }]);
+    deepStrictEqual(await receive("t", escaped, `${escaped.slice(1)}x`), [{ result: "done" }]);
+    await rejects(receive("t".repeat(257), "d", "s"), /chobo: tenant is a string of at most 256 UTF-8 bytes/);
+    await rejects(
+      receive("t", null, "s"),
+      /chobo: delivery is a string of at most 256 UTF-8 bytes, not null/,
+    );
+    await rejects(receive(null, "d", "s"), refusal);
+    await rejects(
+      db.query({ text: `select * from "limits"."balance_stock"('t', $1)`, values: ["x".repeat(257)] }),
+      refusal,
+    );
+    // U+0000 never reaches a function: the server refuses it in any text (the clients refuse it first).
+    await rejects(receive("t", "d", "a\u0000b"), (e: { code?: string }) => e.code === "22021");
   });
 });

@@ -5,6 +5,7 @@
  */
 
 import type { Account, Book, Transfer } from "../../../lang/chobo/model.ts";
+import { stringChecks } from "./sql_checks.ts";
 import { accountIdParts, holdIdParts, idFix, idSql } from "./sql_ids.ts";
 import { balanceName, FUNCTION_SETTINGS, functionName, ident, paramName } from "./sql_names.ts";
 
@@ -17,7 +18,7 @@ declare
   v_hold_id uuid := ${idSql("transfer", holdIdParts(book, t))};
   v_state text;
 begin
-${
+${stringChecks(t.key)}${
     idFix("v_hold_id")
   }  select case when h.state = 'held' and h.expires_at <= clock_timestamp() then 'expired' else h.state end
     into v_state
@@ -62,6 +63,6 @@ declare
   v_id uuid := ${idSql("account", accountIdParts(book, ref))};
   v_balance ${s}.balance;
 begin
-${idFix("v_id")}${read}end $$;
+${stringChecks(a.params)}${idFix("v_id")}${read}end $$;
 `;
 }

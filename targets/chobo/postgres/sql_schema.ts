@@ -130,7 +130,9 @@ create table if not exists ${s}.keys (
   result text not null,
   reason text,
   at timestamptz not null,
-  primary key (tenant, kind, op, key)
+  -- the key's SHA-256, not the key: a key of long escaped parts would pass the index's 2,704 bytes
+  key_hash bytea not null,
+  primary key (tenant, kind, op, key_hash)
 );
 
 -- The log of every change to every account, appended to by every operation: \`seq\` orders it and

@@ -74,7 +74,9 @@ create table if not exists "在庫".keys (
   result text not null,
   reason text,
   at timestamptz not null,
-  primary key (tenant, kind, op, key)
+  -- the key's SHA-256, not the key: a key of long escaped parts would pass the index's 2,704 bytes
+  key_hash bytea not null,
+  primary key (tenant, kind, op, key_hash)
 );
 
 -- The log of every change to every account, appended to by every operation: `seq` orders it and
@@ -136,6 +138,7 @@ returns "在庫".result language plpgsql set search_path = pg_catalog, pg_temp a
 declare
   v_now timestamptz := clock_timestamp();
   v_key text := json_build_array("p_納品書", "p_sku")::text;
+  v_key_hash bytea := sha256(convert_to(v_key, 'UTF8'));
   v_content text := json_build_array("p_納品書", "p_sku", "p_数")::text;
   v_prev "在庫".keys;
   v_from_1 uuid := encode(substring(sha256(E'\\x0000000763686f626f2f31000000076163636f756e7400000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to(p_tenant, 'UTF8'))) || convert_to(p_tenant, 'UTF8') || E'\\x00000009e4bb95e585a5e58588'::bytea) from 1 for 16), 'hex')::uuid;
@@ -147,18 +150,27 @@ declare
   v_differs boolean;
   v_at int;
 begin
+  if p_tenant is null or octet_length(p_tenant) > 256 then
+    raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'tenant' using errcode = '22023';
+  end if;
+  if "p_納品書" is null or octet_length("p_納品書") > 256 then
+    raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', '納品書' using errcode = '22023';
+  end if;
+  if "p_sku" is null or octet_length("p_sku") > 256 then
+    raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'sku' using errcode = '22023';
+  end if;
   if "p_数" is null or "p_数" < 0 then
     raise exception 'chobo: % is an amount from 0 to 2^63 - 1', '数' using errcode = '22023';
   end if;
   v_from_1 := case v_from_1 when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_from_1 end;
   v_to_1 := case v_to_1 when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_to_1 end;
   -- (1) the key: a second call with the key waits here for the first to commit
-  insert into "在庫".keys (tenant, kind, op, key, content, definition, result, reason, at)
-  values (p_tenant, '入荷', 'do', v_key, v_content, 'ef883269169379663f7613be0951a03444056fd89bd26b7de28c9ca0bff66175', 'done', null, v_now)
+  insert into "在庫".keys (tenant, kind, op, key, key_hash, content, definition, result, reason, at)
+  values (p_tenant, '入荷', 'do', v_key, v_key_hash, v_content, 'ef883269169379663f7613be0951a03444056fd89bd26b7de28c9ca0bff66175', 'done', null, v_now)
   on conflict do nothing;
   if not found then
     select * into v_prev from "在庫".keys k
-     where k.tenant = p_tenant and k.kind = '入荷' and k.op = 'do' and k.key = v_key;
+     where k.tenant = p_tenant and k.kind = '入荷' and k.op = 'do' and k.key_hash = v_key_hash;
     if v_prev.result = 'refused' then
       return ('refused', 'already_refused')::"在庫".result;
     elsif v_prev.content = v_content and v_prev.definition = 'ef883269169379663f7613be0951a03444056fd89bd26b7de28c9ca0bff66175' then
@@ -224,6 +236,7 @@ returns "在庫".result language plpgsql set search_path = pg_catalog, pg_temp a
 declare
   v_now timestamptz := clock_timestamp();
   v_key text := json_build_array("p_注文", "p_sku")::text;
+  v_key_hash bytea := sha256(convert_to(v_key, 'UTF8'));
   v_content text := json_build_array("p_注文", "p_sku", "p_数")::text;
   v_prev "在庫".keys;
   v_from_1 uuid := encode(substring(sha256(E'\\x0000000763686f626f2f31000000076163636f756e7400000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to(p_tenant, 'UTF8'))) || convert_to(p_tenant, 'UTF8') || E'\\x00000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to("p_sku", 'UTF8'))) || convert_to("p_sku", 'UTF8')) from 1 for 16), 'hex')::uuid;
@@ -238,6 +251,15 @@ declare
   v_at int;
   v_refusal text;
 begin
+  if p_tenant is null or octet_length(p_tenant) > 256 then
+    raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'tenant' using errcode = '22023';
+  end if;
+  if "p_注文" is null or octet_length("p_注文") > 256 then
+    raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', '注文' using errcode = '22023';
+  end if;
+  if "p_sku" is null or octet_length("p_sku") > 256 then
+    raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'sku' using errcode = '22023';
+  end if;
   if "p_数" is null or "p_数" < 0 then
     raise exception 'chobo: % is an amount from 0 to 2^63 - 1', '数' using errcode = '22023';
   end if;
@@ -245,12 +267,12 @@ begin
   v_to_1 := case v_to_1 when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_to_1 end;
   v_hold := case v_hold when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_hold end;
   -- (1) the key: a second call with the key waits here for the first to commit
-  insert into "在庫".keys (tenant, kind, op, key, content, definition, result, reason, at)
-  values (p_tenant, '引当', 'hold', v_key, v_content, '30e552748a22f88f31e107567882de3ef5b2de96157526be044ac3753f5b0832', 'done', null, v_now)
+  insert into "在庫".keys (tenant, kind, op, key, key_hash, content, definition, result, reason, at)
+  values (p_tenant, '引当', 'hold', v_key, v_key_hash, v_content, '30e552748a22f88f31e107567882de3ef5b2de96157526be044ac3753f5b0832', 'done', null, v_now)
   on conflict do nothing;
   if not found then
     select * into v_prev from "在庫".keys k
-     where k.tenant = p_tenant and k.kind = '引当' and k.op = 'hold' and k.key = v_key;
+     where k.tenant = p_tenant and k.kind = '引当' and k.op = 'hold' and k.key_hash = v_key_hash;
     if v_prev.result = 'refused' then
       return ('refused', 'already_refused')::"在庫".result;
     elsif v_prev.content = v_content and v_prev.definition = '30e552748a22f88f31e107567882de3ef5b2de96157526be044ac3753f5b0832' then
@@ -325,7 +347,7 @@ begin
     delete from "在庫".entries e where e.ctid = any(v_entries);
     delete from "在庫".holds h where h.tenant = p_tenant and h.id = v_hold;
     update "在庫".keys k set result = 'refused', reason = v_refusal
-     where k.tenant = p_tenant and k.kind = '引当' and k.op = 'hold' and k.key = v_key;
+     where k.tenant = p_tenant and k.kind = '引当' and k.op = 'hold' and k.key_hash = v_key_hash;
     return ('refused', v_refusal)::"在庫".result;
   end if;
   update "在庫".accounts a set posted = x.posted, held_in = x.held_in, held_out = x.held_out
@@ -339,6 +361,7 @@ returns "在庫".result language plpgsql set search_path = pg_catalog, pg_temp a
 declare
   v_now timestamptz := clock_timestamp();
   v_key text := json_build_array("p_注文", "p_sku")::text;
+  v_key_hash bytea := sha256(convert_to(v_key, 'UTF8'));
   v_hold_id uuid := encode(substring(sha256(E'\\x0000000763686f626f2f31000000087472616e7366657200000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to(p_tenant, 'UTF8'))) || convert_to(p_tenant, 'UTF8') || E'\\x00000006e5bc95e5bd9300000004686f6c64'::bytea || int4send(octet_length(convert_to("p_注文", 'UTF8'))) || convert_to("p_注文", 'UTF8') || int4send(octet_length(convert_to("p_sku", 'UTF8'))) || convert_to("p_sku", 'UTF8') || E'\\x0000000130'::bytea) from 1 for 16), 'hex')::uuid;
   v_hold "在庫".holds;
   v_prev "在庫".keys;
@@ -347,6 +370,15 @@ declare
   v_content text;
   v_expired boolean;
 begin
+  if p_tenant is null or octet_length(p_tenant) > 256 then
+    raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'tenant' using errcode = '22023';
+  end if;
+  if "p_注文" is null or octet_length("p_注文") > 256 then
+    raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', '注文' using errcode = '22023';
+  end if;
+  if "p_sku" is null or octet_length("p_sku") > 256 then
+    raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'sku' using errcode = '22023';
+  end if;
   if "p_数" < 0 then
     raise exception 'chobo: % is an amount from 0 to 2^63 - 1', '数' using errcode = '22023';
   end if;
@@ -364,7 +396,7 @@ begin
   v_content := v_amounts::text;
   if v_hold.state = 'posted' then
     select * into v_prev from "在庫".keys k
-     where k.tenant = p_tenant and k.kind = '引当' and k.op = 'post' and k.key = v_key;
+     where k.tenant = p_tenant and k.kind = '引当' and k.op = 'post' and k.key_hash = v_key_hash;
     if v_prev.content = v_content and v_prev.definition = '30e552748a22f88f31e107567882de3ef5b2de96157526be044ac3753f5b0832' then
       return ('done_before', null)::"在庫".result;
     end if;
@@ -379,8 +411,8 @@ begin
     return ('refused', 'over_hold')::"在庫".result;
   end if;
   -- the key, the entries and the hold's new state, then the inside accounts last
-  insert into "在庫".keys (tenant, kind, op, key, content, definition, result, reason, at)
-  values (p_tenant, '引当', 'post', v_key, v_content, '30e552748a22f88f31e107567882de3ef5b2de96157526be044ac3753f5b0832', 'done', null, v_now);
+  insert into "在庫".keys (tenant, kind, op, key, key_hash, content, definition, result, reason, at)
+  values (p_tenant, '引当', 'post', v_key, v_key_hash, v_content, '30e552748a22f88f31e107567882de3ef5b2de96157526be044ac3753f5b0832', 'done', null, v_now);
   insert into "在庫".entries (tenant, account, kind, op, key, posted, held_in, held_out, at)
     select p_tenant, x.account, '引当', 'post', v_key, x.posted, x.held_in, x.held_out, v_now
       from (values (v_hold.from_ids[1], -v_amounts[1], 0, -v_hold.amounts[1]),
@@ -400,6 +432,7 @@ returns "在庫".result language plpgsql set search_path = pg_catalog, pg_temp a
 declare
   v_now timestamptz := clock_timestamp();
   v_key text := json_build_array("p_注文", "p_sku")::text;
+  v_key_hash bytea := sha256(convert_to(v_key, 'UTF8'));
   v_hold_id uuid := encode(substring(sha256(E'\\x0000000763686f626f2f31000000087472616e7366657200000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to(p_tenant, 'UTF8'))) || convert_to(p_tenant, 'UTF8') || E'\\x00000006e5bc95e5bd9300000004686f6c64'::bytea || int4send(octet_length(convert_to("p_注文", 'UTF8'))) || convert_to("p_注文", 'UTF8') || int4send(octet_length(convert_to("p_sku", 'UTF8'))) || convert_to("p_sku", 'UTF8') || E'\\x0000000130'::bytea) from 1 for 16), 'hex')::uuid;
   v_hold "在庫".holds;
   v_prev "在庫".keys;
@@ -408,6 +441,15 @@ declare
   v_content text;
   v_expired boolean;
 begin
+  if p_tenant is null or octet_length(p_tenant) > 256 then
+    raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'tenant' using errcode = '22023';
+  end if;
+  if "p_注文" is null or octet_length("p_注文") > 256 then
+    raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', '注文' using errcode = '22023';
+  end if;
+  if "p_sku" is null or octet_length("p_sku") > 256 then
+    raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'sku' using errcode = '22023';
+  end if;
   v_hold_id := case v_hold_id when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_hold_id end;
   select * into v_hold from "在庫".holds h where h.tenant = p_tenant and h.id = v_hold_id for update;
   if not found then
@@ -421,7 +463,7 @@ begin
     return ('refused', 'already_posted')::"在庫".result;
   elsif v_hold.state = 'voided' then
     select * into v_prev from "在庫".keys k
-     where k.tenant = p_tenant and k.kind = '引当' and k.op = 'void' and k.key = v_key;
+     where k.tenant = p_tenant and k.kind = '引当' and k.op = 'void' and k.key_hash = v_key_hash;
     if v_prev.definition = '30e552748a22f88f31e107567882de3ef5b2de96157526be044ac3753f5b0832' then
       return ('done_before', null)::"在庫".result;
     end if;
@@ -431,8 +473,8 @@ begin
     return ('refused', 'expired')::"在庫".result;
   end if;
   -- the key, the entries and the hold's new state, then the inside accounts last
-  insert into "在庫".keys (tenant, kind, op, key, content, definition, result, reason, at)
-  values (p_tenant, '引当', 'void', v_key, v_content, '30e552748a22f88f31e107567882de3ef5b2de96157526be044ac3753f5b0832', 'done', null, v_now);
+  insert into "在庫".keys (tenant, kind, op, key, key_hash, content, definition, result, reason, at)
+  values (p_tenant, '引当', 'void', v_key, v_key_hash, v_content, '30e552748a22f88f31e107567882de3ef5b2de96157526be044ac3753f5b0832', 'done', null, v_now);
   insert into "在庫".entries (tenant, account, kind, op, key, posted, held_in, held_out, at)
     select p_tenant, x.account, '引当', 'void', v_key, x.posted, x.held_in, x.held_out, v_now
       from (values (v_hold.from_ids[1], 0, 0, -v_hold.amounts[1]),
@@ -453,6 +495,15 @@ declare
   v_hold_id uuid := encode(substring(sha256(E'\\x0000000763686f626f2f31000000087472616e7366657200000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to(p_tenant, 'UTF8'))) || convert_to(p_tenant, 'UTF8') || E'\\x00000006e5bc95e5bd9300000004686f6c64'::bytea || int4send(octet_length(convert_to("p_注文", 'UTF8'))) || convert_to("p_注文", 'UTF8') || int4send(octet_length(convert_to("p_sku", 'UTF8'))) || convert_to("p_sku", 'UTF8') || E'\\x0000000130'::bytea) from 1 for 16), 'hex')::uuid;
   v_state text;
 begin
+  if p_tenant is null or octet_length(p_tenant) > 256 then
+    raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'tenant' using errcode = '22023';
+  end if;
+  if "p_注文" is null or octet_length("p_注文") > 256 then
+    raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', '注文' using errcode = '22023';
+  end if;
+  if "p_sku" is null or octet_length("p_sku") > 256 then
+    raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'sku' using errcode = '22023';
+  end if;
   v_hold_id := case v_hold_id when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_hold_id end;
   select case when h.state = 'held' and h.expires_at <= clock_timestamp() then 'expired' else h.state end
     into v_state
@@ -466,6 +517,7 @@ returns "在庫".result language plpgsql set search_path = pg_catalog, pg_temp a
 declare
   v_now timestamptz := clock_timestamp();
   v_key text := json_build_array("p_返品伝票", "p_sku")::text;
+  v_key_hash bytea := sha256(convert_to(v_key, 'UTF8'));
   v_content text := json_build_array("p_返品伝票", "p_sku", "p_数")::text;
   v_prev "在庫".keys;
   v_from_1 uuid := encode(substring(sha256(E'\\x0000000763686f626f2f31000000076163636f756e7400000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to(p_tenant, 'UTF8'))) || convert_to(p_tenant, 'UTF8') || E'\\x00000003e5aea2'::bytea) from 1 for 16), 'hex')::uuid;
@@ -477,18 +529,27 @@ declare
   v_differs boolean;
   v_at int;
 begin
+  if p_tenant is null or octet_length(p_tenant) > 256 then
+    raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'tenant' using errcode = '22023';
+  end if;
+  if "p_返品伝票" is null or octet_length("p_返品伝票") > 256 then
+    raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', '返品伝票' using errcode = '22023';
+  end if;
+  if "p_sku" is null or octet_length("p_sku") > 256 then
+    raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'sku' using errcode = '22023';
+  end if;
   if "p_数" is null or "p_数" < 0 then
     raise exception 'chobo: % is an amount from 0 to 2^63 - 1', '数' using errcode = '22023';
   end if;
   v_from_1 := case v_from_1 when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_from_1 end;
   v_to_1 := case v_to_1 when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_to_1 end;
   -- (1) the key: a second call with the key waits here for the first to commit
-  insert into "在庫".keys (tenant, kind, op, key, content, definition, result, reason, at)
-  values (p_tenant, '返品', 'do', v_key, v_content, '50e3f9155e0a80eba2f3d56f8605c9b185fc1a3697efc6e704282e71a79890e8', 'done', null, v_now)
+  insert into "在庫".keys (tenant, kind, op, key, key_hash, content, definition, result, reason, at)
+  values (p_tenant, '返品', 'do', v_key, v_key_hash, v_content, '50e3f9155e0a80eba2f3d56f8605c9b185fc1a3697efc6e704282e71a79890e8', 'done', null, v_now)
   on conflict do nothing;
   if not found then
     select * into v_prev from "在庫".keys k
-     where k.tenant = p_tenant and k.kind = '返品' and k.op = 'do' and k.key = v_key;
+     where k.tenant = p_tenant and k.kind = '返品' and k.op = 'do' and k.key_hash = v_key_hash;
     if v_prev.result = 'refused' then
       return ('refused', 'already_refused')::"在庫".result;
     elsif v_prev.content = v_content and v_prev.definition = '50e3f9155e0a80eba2f3d56f8605c9b185fc1a3697efc6e704282e71a79890e8' then
@@ -555,6 +616,12 @@ declare
   v_id uuid := encode(substring(sha256(E'\\x0000000763686f626f2f31000000076163636f756e7400000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to(p_tenant, 'UTF8'))) || convert_to(p_tenant, 'UTF8') || E'\\x00000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to("p_sku", 'UTF8'))) || convert_to("p_sku", 'UTF8')) from 1 for 16), 'hex')::uuid;
   v_balance "在庫".balance;
 begin
+  if p_tenant is null or octet_length(p_tenant) > 256 then
+    raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'tenant' using errcode = '22023';
+  end if;
+  if "p_sku" is null or octet_length("p_sku") > 256 then
+    raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'sku' using errcode = '22023';
+  end if;
   v_id := case v_id when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_id end;
   select r.posted, r.held_in, r.held_out into v_balance
     from "在庫".accounts r
@@ -571,6 +638,9 @@ declare
   v_id uuid := encode(substring(sha256(E'\\x0000000763686f626f2f31000000076163636f756e7400000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to(p_tenant, 'UTF8'))) || convert_to(p_tenant, 'UTF8') || E'\\x00000009e4bb95e585a5e58588'::bytea) from 1 for 16), 'hex')::uuid;
   v_balance "在庫".balance;
 begin
+  if p_tenant is null or octet_length(p_tenant) > 256 then
+    raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'tenant' using errcode = '22023';
+  end if;
   v_id := case v_id when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_id end;
   select coalesce(sum(e.posted), 0)::bigint, coalesce(sum(e.held_in), 0)::bigint,
          coalesce(sum(e.held_out), 0)::bigint
@@ -586,6 +656,9 @@ declare
   v_id uuid := encode(substring(sha256(E'\\x0000000763686f626f2f31000000076163636f756e7400000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to(p_tenant, 'UTF8'))) || convert_to(p_tenant, 'UTF8') || E'\\x00000003e5aea2'::bytea) from 1 for 16), 'hex')::uuid;
   v_balance "在庫".balance;
 begin
+  if p_tenant is null or octet_length(p_tenant) > 256 then
+    raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'tenant' using errcode = '22023';
+  end if;
   v_id := case v_id when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_id end;
   select coalesce(sum(e.posted), 0)::bigint, coalesce(sum(e.held_in), 0)::bigint,
          coalesce(sum(e.held_out), 0)::bigint
