@@ -8,7 +8,11 @@ import { deepStrictEqual, rejects, strictEqual } from "node:assert/strict";
 import { checkBook } from "../../lang/chobo/check.ts";
 import { id128, uuidText } from "../../lang/chobo/ids.ts";
 import type { Book } from "../../lang/chobo/model.ts";
+import { readScenarios, runScenario } from "../../lang/chobo/scenario.ts";
 import { postgresSql } from "../../targets/chobo/postgres/sql.ts";
+import { goRunner, PYTHON_RUNNER, TYPESCRIPT_RUNNER } from "../../verify/chobo/client_runners.ts";
+import { type Subject, testCopy } from "../../verify/chobo/differential.ts";
+import { loadSchemas, verifyScenarios, verifyWithRunner } from "../../verify/chobo/postgres.ts";
 import { lit } from "../../targets/chobo/postgres/sql_names.ts";
 import { type Cluster, findPgBin, startCluster } from "../../verify/services/pg_cluster.ts";
 import { serverDb } from "../../verify/services/pg_db.ts";
@@ -247,5 +251,71 @@ Deno.test("server: the functions refuse a string past 256 UTF-8 bytes or NULL wi
     );
     // U+0000 never reaches a function: the server refuses it in any text (the clients refuse it first).
     await rejects(receive("t", "d", "a\u0000b"), (e: { code?: string }) => e.code === "22021");
+  });
+});
+
+/** LIMITS_BOOK with scenarios of every string a wire of UTF-8 can carry, alone and together with a good call. */
+function hostileSubject(): Subject {
+  const book = bookOf("limits.book", LIMITS_BOOK);
+  const wire = HOSTILE_STRINGS.filter((h) => h.sku.isWellFormed());
+  const escaped = "\u0001".repeat(256);
+  const scenarios = readScenarios(
+    book,
+    JSON.stringify([
+      ...wire.map((h, i) => ({
+        name: `hostile string ${i + 1}`,
+        steps: [
+          { call: "receive.do", args: { delivery: `d-${i}`, sku: h.sku, qty: 3 } },
+          { call: "ship.do", args: { order: h.sku, sku: h.sku, qty: 1 } },
+          { call: "receive.do", args: { delivery: `d-${i}`, sku: h.sku, qty: 3 } },
+        ],
+      })),
+      {
+        name: "a key of two 256-byte escaped parts",
+        steps: [
+          { call: "receive.do", args: { delivery: escaped, sku: escaped, qty: 2 } },
+          { call: "receive.do", args: { delivery: escaped, sku: `${escaped.slice(1)}x`, qty: 2 } },
+          { call: "receive.do", args: { delivery: escaped, sku: escaped, qty: 3 } },
+        ],
+      },
+      {
+        name: "a refused call together with a good one",
+        steps: [{
+          together: [
+            [{ call: "receive.do", args: { delivery: "d", sku: "x".repeat(257), qty: 1 } }],
+            [{ call: "receive.do", args: { delivery: "e", sku: "a\u0000b", qty: 1 } }],
+            [{ call: "receive.do", args: { delivery: "f", sku: "s", qty: 1 } }],
+          ],
+        }],
+      },
+    ]),
+  );
+  return { path: "limits.book", book, copy: testCopy("limits.book", LIMITS_BOOK), scenarios };
+}
+
+Deno.test("server: hostile arguments agree with the interpreter on the SQL and through the TypeScript, Python and Go clients", async () => {
+  await onServer("hostile differential", async (db, cluster) => {
+    const list = [hostileSubject()];
+    const failing = list[0].scenarios.flatMap((s) => runScenario(list[0].book, s)[0].steps)
+      .filter((s) => s.kind === "call" && s.outcome.kind === "failed");
+    strictEqual(
+      // Each of the three calls of a scenario of a string past the limits fails.
+      failing.length,
+      3 * HOSTILE_STRINGS.filter((h) => h.failed && h.sku.isWellFormed()).length,
+    );
+    await loadSchemas(db, list);
+    const sql = await verifyScenarios(db, list, `hostile-${Date.now()}`);
+    deepStrictEqual(sql.failures, []);
+    strictEqual(sql.agreed, sql.scenarios);
+    for (const runner of [TYPESCRIPT_RUNNER, PYTHON_RUNNER, goRunner({ path: null })]) {
+      const report = await verifyWithRunner(
+        cluster.socketDir,
+        list,
+        runner,
+        `hostile-${runner.lang}-${Date.now()}`,
+      );
+      deepStrictEqual(report.failures, [], runner.lang);
+      strictEqual(report.agreed, report.scenarios, runner.lang);
+    }
   });
 });
