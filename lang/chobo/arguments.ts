@@ -7,8 +7,7 @@
  */
 
 import { type Text, tr } from "../common/text.ts";
-import type { Call } from "./interp.ts";
-import { MAX_STRING_BYTES } from "./model.ts";
+import { MAX_STRING_BYTES, type Transfer } from "./model.ts";
 
 /** Why the string argument `name` cannot be passed, or null when it can. */
 export function stringProblem(name: string, value: string): Text | null {
@@ -35,7 +34,9 @@ export function stringProblem(name: string, value: string): Text | null {
 }
 
 /** Why a call cannot be made with its string arguments, or null when it can: the first one refused, in parameter order. */
-export function callProblem(call: Call): Text | null {
+export function callProblem(
+  call: { readonly transfer: Transfer; readonly strings: ReadonlyMap<string, string> },
+): Text | null {
   for (const p of call.transfer.params) {
     const value = call.strings.get(p.name);
     if (value === undefined) continue;
