@@ -304,7 +304,7 @@ Deno.test("server: hostile arguments agree with the interpreter on the SQL and t
       3 * HOSTILE_STRINGS.filter((h) => h.failed && h.sku.isWellFormed()).length,
     );
     await loadSchemas(db, list);
-    const sql = await verifyScenarios(db, list, `hostile-${Date.now()}`);
+    const sql = await verifyScenarios(db, list, `hostile-${Date.now()}`, "postgres server");
     deepStrictEqual(sql.failures, []);
     strictEqual(sql.agreed, sql.scenarios);
     for (const runner of [TYPESCRIPT_RUNNER, PYTHON_RUNNER, goRunner({ path: null })]) {
