@@ -8,6 +8,7 @@
  * @module
  */
 
+import { callProblem } from "./arguments.ts";
 import { assert, lookup } from "../common/assert.ts";
 import { type Text, tr } from "../common/text.ts";
 import type { Bound, Move, Transfer } from "./model.ts";
@@ -408,8 +409,10 @@ export class Ledger {
     e.holds.push({ key, expiresAt, made });
   }
 
-  /** Runs one operation. */
+  /** Runs one operation; a string argument no target can take (docs/reference.md#limits) fails it, changing nothing. */
   apply(call: Call): Outcome {
+    const problem = callProblem(call);
+    if (problem !== null) return { kind: "failed", why: problem };
     switch (call.op) {
       case "do":
       case "hold":

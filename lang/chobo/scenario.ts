@@ -10,6 +10,7 @@
  * @module
  */
 
+import { stringProblem } from "./arguments.ts";
 import { type Json, JsonError, parseJson } from "../common/json.ts";
 import { type Text, tr } from "../common/text.ts";
 import { type Call, callArgs, type Hold, Ledger, type OpName, type Outcome } from "./interp.ts";
@@ -130,6 +131,10 @@ function readScenario(book: Book, s: Json, index: number): Scenario {
     throw new ScenarioError(
       tr(`${named.en}: "tenant" must be a string`, `${named.ja}: "tenant" は文字列です`),
     );
+  }
+  const tenantProblem = s.tenant === undefined ? null : stringProblem("tenant", s.tenant);
+  if (tenantProblem !== null) {
+    throw new ScenarioError(tr(`${named.en}: ${tenantProblem.en}`, `${named.ja}: ${tenantProblem.ja}`));
   }
   if (!Array.isArray(s.steps)) {
     throw new ScenarioError(tr(`${named.en}: "steps" must be a list`, `${named.ja}: "steps" はリストです`));

@@ -37,8 +37,25 @@ export function expectedStep(step: StepResult): PlayedStep {
   return step.callers.map((c) => c.map((r) => outcomeKey(r.outcome)));
 }
 
-function sameStep(a: PlayedStep | undefined, b: PlayedStep): boolean {
-  return JSON.stringify(a ?? null) === JSON.stringify(b);
+/**
+ * True when a target's call answered the interpreter's outcome: a call the interpreter fails (an
+ * argument past docs/reference.md#limits) agrees with any `failed:<message>` of a target, whose words
+ * are its own.
+ */
+function sameOutcome(o: Outcome, got: unknown): boolean {
+  if (o.kind === "failed") return typeof got === "string" && got.startsWith("failed:");
+  return got === outcomeKey(o);
+}
+
+/** True when a target's played step is the interpreter's step `step`. */
+export function stepAgrees(step: StepResult, got: PlayedStep | undefined): boolean {
+  if (step.kind === "pass") return got === null || got === undefined;
+  if (step.kind === "call") return sameOutcome(step.outcome, got);
+  return Array.isArray(got) && got.length === step.callers.length &&
+    step.callers.every((c, i) =>
+      Array.isArray(got[i]) && got[i].length === c.length &&
+      c.every((r, j) => sameOutcome(r.outcome, got[i][j]))
+    );
 }
 
 /** A target's result key in words, as `chobo run` writes the interpreter's. */
@@ -79,7 +96,7 @@ function stepHeading(index: number, step: StepResult | undefined, lang: Lang): s
 /** How many steps from the start `played` has as `b` has them. */
 function agreeingSteps(b: Branch, played: Played): number {
   let n = 0;
-  while (n < b.steps.length && sameStep(played.steps[n], expectedStep(b.steps[n]))) n++;
+  while (n < b.steps.length && stepAgrees(b.steps[n], played.steps[n])) n++;
   return n;
 }
 
