@@ -522,7 +522,7 @@ function race(
   if (one === null || two === null) return "no_fill";
   const feeds = [...one.acts.slice(brought.acts.length, -1), ...two.acts.slice(one.acts.length, -1)];
   const k = accountKindText(ref.account);
-  const n = String(used);
+  const n = quantityText(used, ref.account.unit.scale);
   const what = side === "lower" ? `the last ${n} of ${k}` : `the last room of ${n} in ${k}`;
   const whatJa = side === "lower" ? `${k} の最後の ${n}` : `${k} の最後の空き ${n}`;
   const kept = c.add(
