@@ -6,6 +6,7 @@
  */
 
 import { verifyPostgres, verifyTigerBeetle } from "./chobo/runs.ts";
+import { verifyPydanticGraph } from "./dandori/pydantic_graph.ts";
 import { verifyTemporal } from "./dandori/temporal.ts";
 
 /** The runs by target name. */
@@ -13,6 +14,7 @@ const TARGETS: Record<string, (args: readonly string[]) => Promise<number>> = {
   postgres: verifyPostgres,
   tigerbeetle: verifyTigerBeetle,
   "temporal-typescript": verifyTemporal,
+  "pydantic-graph": verifyPydanticGraph,
 };
 const target = TARGETS[Deno.args[0] ?? ""];
 if (target === undefined) {

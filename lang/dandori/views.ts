@@ -9,6 +9,8 @@
  *   hands to the user's own code, a child flow or an event's wait.
  * - `temporal`: the activity, its arguments and what the workflow passes beside them (the call's
  *   key when the task has one, the callback's id), or the child workflow with its type and id.
+ * - `pydantic-graph`: the task as the graph calls it through `Deps.tasks` (every task, child flows
+ *   among them, is a function there), its arguments and what the graph passes beside them.
  *
  * `docs/formats.md` (「Views」) writes each shape down.
  * @module
@@ -21,7 +23,7 @@ import { idempotencyKey, urlSegment } from "./rules.ts";
 import { isRecord, type Value } from "./values.ts";
 
 /** The views `dandori run --target` prints. */
-export const VIEWS = ["transport", "temporal"] as const;
+export const VIEWS = ["transport", "temporal", "pydantic-graph"] as const;
 export type ViewName = typeof VIEWS[number];
 
 /** The id a callback's answer is sent back with: the execution, the call's place, its loops and attempt. */
@@ -43,6 +45,8 @@ export function viewOf(name: ViewName, plan: Plan, c: CallRecord): Value {
       return transportView(task, c);
     case "temporal":
       return temporalView(task, c);
+    case "pydantic-graph":
+      return graphView(task, c);
     default:
       return unreachable(name, "view");
   }
@@ -160,4 +164,11 @@ function temporalView(task: TaskPlan, c: CallRecord): Value {
     default:
       return unreachable(callee, "callee");
   }
+}
+
+function graphView(task: TaskPlan, c: CallRecord): Value {
+  const out: Record<string, Value> = { task: task.name, args: payload(task, c) };
+  if (task.key !== null) out.key = keyOf(c);
+  if (task.callback !== null) out.callback_id = callbackId(c);
+  return out;
 }

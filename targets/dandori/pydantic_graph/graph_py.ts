@@ -6,7 +6,7 @@
  *
  * | statement | node |
  * |---|---|
- * | call | `dd.attempt` over `Deps.tasks.<task>` (the callback's wait through `Deps.callbacks`), each attempt in `dd.within`; a handled error goes to its handler's first node, an unhandled one to `OnFailure` or `Unhandled` |
+ * | call | `dd.attempt` over `Deps.tasks.<task>` (the callback's wait through `Deps.callbacks`), each attempt of a task with `timeout` in `dd.within` (`asyncio.wait_for`); a handled error goes to its handler's first node, an unhandled one to `OnFailure` or `Unhandled` |
  * | `match` | one node that goes to its arm's first node; no arm: `Dandori.UnexpectedValue` / `Dandori.UnexpectedState` |
  * | `repeat`, `for` | `S<place>` starts the loop, `S<place>_again` counts the next iteration (the end of the body goes there) |
  * | `for … in parallel` | the body is a graph of its own, run on a copy of `State` per iteration, `k` at a time (`dd.rounds`) |
@@ -29,8 +29,8 @@ import type {
   TaskPlan,
   TimeoutPlan,
 } from "../../../lang/dandori/plan.ts";
-import { activitySeconds, readsNow, stmtExprs } from "../temporal/workflow_ts.ts";
-import { ident, nodeClass, str } from "./names.ts";
+import { readsNow, stmtExprs } from "../temporal/workflow_ts.ts";
+import { ident, nodeClass, placeName as py, str } from "./names.ts";
 import { checkExpr } from "./types_py.ts";
 
 /** The return hint of a node that ends its graph. */
@@ -93,11 +93,13 @@ class Printer {
       assert(ctx.graph === "main", "the flow ends in the main graph");
       return { lines: [`return End(${this.plan.outputs.length === 0 ? "None" : "{}"})`], hint: END };
     }
-    if (to === "unhandled" || to === "failure" || to === "failure:end") return this.leave(to, "s.dd_error", ctx);
+    if (to === "unhandled" || to === "failure" || to === "failure:end") {
+      return this.leave(to, "s.dd_error", ctx);
+    }
     const s = this.stmts.get(to);
     assert(s !== undefined, `the edge's end ${to} is a statement`);
     if (e.when.kind === "again") {
-      if (to === ctx.graph) return { lines: [`return End(s.dd_coll_${to})`], hint: END };
+      if (to === ctx.graph) return { lines: [`return End(s.dd_coll_${py(to)})`], hint: END };
       const cls = nodeClass(to, true);
       return { lines: [`return ${cls}()`], hint: cls };
     }
@@ -125,7 +127,9 @@ class Printer {
         `class ${cls}(BaseNode[State, Deps, typing.Any]):`,
         `    """${doc}"""`,
         "",
-        `    async def run(self, ctx: GraphRunContext[State, Deps]) -> ${seen.length === 0 ? END : seen.join(" | ")}:`,
+        `    async def run(self, ctx: GraphRunContext[State, Deps]) -> ${
+          seen.length === 0 ? END : seen.join(" | ")
+        }:`,
         "        s = ctx.state",
         "        d = ctx.deps",
         ...body.map((l) => l === "" ? "" : `        ${l}`),
@@ -139,17 +143,22 @@ class Printer {
 
   stmt(s: StmtPlan, ctx: Ctx): void {
     const now = stmtExprs(s).some(readsNow) && !this.checked.has(s.place)
-      ? [`s.dd_now_${s.place} = d.clock.now()`]
+      ? [`s.dd_now_${py(s.place)} = d.clock.now()`]
       : [];
     const doc = `line ${s.line}: ${s.kind}`;
     const cls = nodeClass(s.place);
-    const next = (kinds: readonly EdgePlan["when"]["kind"][]) => this.go(this.edge(s.place, [...kinds, "again"]), ctx);
+    const next = (kinds: readonly EdgePlan["when"]["kind"][]) =>
+      this.go(this.edge(s.place, [...kinds, "again"]), ctx);
     switch (s.kind) {
       case "call":
         return this.call(s, s.call, ctx, now);
       case "let": {
         const g = next(["next"]);
-        return this.node(cls, doc, ctx, [g.hint], [...now, `s.${ident(s.name)} = ${this.expr(s.value, s.place)}`, ...g.lines]);
+        return this.node(cls, doc, ctx, [g.hint], [
+          ...now,
+          `s.${ident(s.name)} = ${this.expr(s.value, s.place)}`,
+          ...g.lines,
+        ]);
       }
       case "match":
         return this.match(s, ctx, now);
@@ -181,7 +190,7 @@ class Printer {
         const loop = ctx.loops[ctx.loops.length - 1];
         assert(loop !== undefined, "a `break` is inside a loop");
         const g = this.go(this.edge(s.place, ["break"]), ctx);
-        const keep = loop.collect === null ? [] : [`s.${loop.collect} = s.dd_coll_${loop.place}`];
+        const keep = loop.collect === null ? [] : [`s.${loop.collect} = s.dd_coll_${py(loop.place)}`];
         return this.node(cls, doc, ctx, [g.hint], [...keep, ...g.lines]);
       }
       case "pass": {
@@ -219,11 +228,11 @@ class Printer {
   period(s: Extract<StmtPlan, { kind: "period" }>, ctx: Ctx): void {
     const p = this.plan.period;
     assert(p !== null, "a period check is in a flow with a period");
-    const now = `s.dd_now_${s.before}`;
+    const now = `s.dd_now_${py(s.before)}`;
     const inside = this.go(this.edge(s.place, ["inside", "again"]), ctx);
-    const error = `dd.TaskError("Dandori.OutOfPeriod", "Dandori.OutOfPeriod", ${str(`line ${s.line}: now is `)} + ${now} + ${
-      str(`, outside the period the workflow runs in, ${p.text}`)
-    })`;
+    const error = `dd.TaskError("Dandori.OutOfPeriod", "Dandori.OutOfPeriod", ${
+      str(`line ${s.line}: now is `)
+    } + ${now} + ${str(`, outside the period the workflow runs in, ${p.text}`)})`;
     const outside = this.leave(this.edge(s.place, ["outside"]).to, error, ctx);
     this.node(nodeClass(s.place), `line ${s.line}: the workflow's period`, ctx, [inside.hint, outside.hint], [
       `${now} = d.clock.now()`,
@@ -240,15 +249,17 @@ class Printer {
     const loops = `[${
       c.loops.map((place) => {
         assert(ctx.loops.some((l) => l.place === place), `the loop ${place} around the call is in scope`);
-        return `s.dd_i_${place}`;
+        return `s.dd_i_${py(place)}`;
       }).join(", ")
     }]`;
     const key = task.key === null ? [] : [`"key": dd.key(d.run_id, ${str(s.place)}, ${loops})`];
     const method = `d.tasks.${ident(task.name)}`;
+    const sent = `${method}(a, {${key.join(", ")}})`;
+    const limit = task.timeout?.kind === "after" && task.callback === null ? task.timeout.seconds : null;
     const one = task.callback === null
       ? [
         "async def one(n: int) -> typing.Any:",
-        `    return await dd.within(${method}(a, {${key.join(", ")}}), ${activitySeconds(task)})`,
+        `    return await ${limit === null ? sent : `dd.within(${sent}, ${limit})`}`,
       ]
       : [
         "async def one(n: int) -> typing.Any:",
@@ -302,7 +313,9 @@ class Printer {
       const state = callee.op === "hold" ? "held" : callee.op === "post" ? "posted" : "voided";
       value = callee.op === "do"
         ? "None"
-        : `{${[...callee.key.map((k) => `${str(k)}: a.get(${str(k)})`), `"state": ${str(state)}`].join(", ")}}`;
+        : `{${
+          [...callee.key.map((k) => `${str(k)}: a.get(${str(k)})`), `"state": ${str(state)}`].join(", ")
+        }}`;
     } else if (task.result !== null) {
       lines.push(`if not ${checkExpr(task.result.type, task.result.range, "got", "T.")}:`, bad);
     }
@@ -328,7 +341,9 @@ class Printer {
     });
     const error = s.subject.kind === "case" ? "Dandori.UnexpectedState" : "Dandori.UnexpectedValue";
     lines.push(
-      `raise dd.Failure(${str(error)}, ${str(`line ${s.line}: no arm of the match takes `)} + dd.json_text("none" if m is None else m))`,
+      `raise dd.Failure(${str(error)}, ${
+        str(`line ${s.line}: no arm of the match takes `)
+      } + dd.json_text("none" if m is None else m))`,
     );
     this.node(nodeClass(s.place), `line ${s.line}: match`, ctx, hints, lines);
     for (const arm of s.arms) this.block(arm.body, ctx);
@@ -337,10 +352,13 @@ class Printer {
   loop(s: Extract<StmtPlan, { kind: "repeat" | "for" }>, ctx: Ctx, now: readonly string[]): void {
     const p = s.place;
     const collect = s.kind === "for" && s.collect !== null ? ident(s.collect.name) : null;
-    const start = [...now, `s.dd_i_${p} = 0`];
+    const start = [...now, `s.dd_i_${py(p)} = 0`];
     if (s.kind === "for") {
-      start.push(`s.dd_list_${p} = ${this.expr(s.list, p)}`, ...tooMany(s.line, `s.dd_list_${p}`, s.atMost));
-      start.push(`s.dd_coll_${p} = []`);
+      start.push(
+        `s.dd_list_${py(p)} = ${this.expr(s.list, p)}`,
+        ...tooMany(s.line, `s.dd_list_${py(p)}`, s.atMost),
+      );
+      start.push(`s.dd_coll_${py(p)} = []`);
     }
     const again = nodeClass(p, true);
     this.node(nodeClass(p), `line ${s.line}: ${s.kind}`, ctx, [again], [...start, `return ${again}()`]);
@@ -348,16 +366,16 @@ class Printer {
     const inner: Ctx = {
       ...ctx,
       loops: [...ctx.loops, { place: p, collect }],
-      collect: s.kind === "for" ? `dd_coll_${p}` : ctx.collect,
+      collect: s.kind === "for" ? `dd_coll_${py(p)}` : ctx.collect,
     };
     const iteration = this.go(this.edge(p, ["iteration", "again"]), inner);
-    const most = s.kind === "for" ? `len(s.dd_list_${p})` : String(s.atMost);
+    const most = s.kind === "for" ? `len(s.dd_list_${py(p)})` : String(s.atMost);
     this.node(again, `line ${s.line}: the next iteration`, ctx, [done.hint, iteration.hint], [
-      `s.dd_i_${p} += 1`,
-      `if s.dd_i_${p} > ${most}:`,
-      ...(collect === null ? [] : [`    s.${collect} = s.dd_coll_${p}`]),
+      `s.dd_i_${py(p)} += 1`,
+      `if s.dd_i_${py(p)} > ${most}:`,
+      ...(collect === null ? [] : [`    s.${collect} = s.dd_coll_${py(p)}`]),
       ...done.lines.map((l) => `    ${l}`),
-      ...(s.kind === "for" ? [`s.${ident(s.variable)} = s.dd_list_${p}[s.dd_i_${p} - 1]`] : []),
+      ...(s.kind === "for" ? [`s.${ident(s.variable)} = s.dd_list_${py(p)}[s.dd_i_${py(p)} - 1]`] : []),
       ...iteration.lines,
     ]);
     this.block(s.body, inner);
@@ -366,36 +384,53 @@ class Printer {
   parallel(s: Extract<StmtPlan, { kind: "for" }>, ctx: Ctx, now: readonly string[]): void {
     assert(s.parallel !== null, "a parallel loop");
     const p = s.place;
-    const inner: Ctx = { ...ctx, graph: p, loops: [...ctx.loops, { place: p, collect: null }], collect: `dd_coll_${p}` };
+    const inner: Ctx = {
+      ...ctx,
+      graph: p,
+      loops: [...ctx.loops, { place: p, collect: null }],
+      collect: `dd_coll_${py(p)}`,
+    };
     this.members.set(p, []);
     const first = this.edge(p, ["iteration"]).to;
     this.firsts.set(p, nodeClass(first));
     const done = this.go(this.edge(p, ["done", "again"]), ctx);
     const k = s.parallel.atATime === null ? "len(items)" : String(s.parallel.atATime);
-    const succeeded = ctx.graph === "main" ? { lines: ["return End(e.outputs)"], hint: END } : { lines: ["raise"], hint: null };
-    const failed = this.leave(ctx.block === "flow" && this.plan.blocks.failure !== null ? "failure" : "unhandled", "f", ctx);
-    this.node(nodeClass(p), `line ${s.line}: for in parallel`, ctx, [done.hint, succeeded.hint, failed.hint], [
-      ...now,
-      `items: list[typing.Any] = ${this.expr(s.list, p)}`,
-      ...tooMany(s.line, "items", s.atMost),
-      "",
-      "async def one(item: typing.Any, count: int) -> list[typing.Any]:",
-      "    c = copy.copy(s)",
-      `    c.${ident(s.variable)} = item`,
-      `    c.dd_i_${p} = count`,
-      `    c.dd_coll_${p} = []`,
-      `    out: list[typing.Any] = await G_${p}.run(state=c, deps=d, inputs=${nodeClass(first)}())`,
-      "    return out",
-      "",
-      "try:",
-      `    ys = await dd.rounds(dd.at_a_time(${k}), items, one)`,
-      "except dd.Succeeded as e:",
-      ...succeeded.lines.map((l) => `    ${l}`),
-      "except dd.TaskError as f:",
-      ...failed.lines.map((l) => `    ${l}`),
-      ...(s.collect === null ? [] : [`s.${ident(s.collect.name)} = ys`]),
-      ...done.lines,
-    ]);
+    const succeeded = ctx.graph === "main"
+      ? { lines: ["return End(e.outputs)"], hint: END }
+      : { lines: ["raise"], hint: null };
+    const failed = this.leave(
+      ctx.block === "flow" && this.plan.blocks.failure !== null ? "failure" : "unhandled",
+      "f",
+      ctx,
+    );
+    this.node(
+      nodeClass(p),
+      `line ${s.line}: for in parallel`,
+      ctx,
+      [done.hint, succeeded.hint, failed.hint],
+      [
+        ...now,
+        `items: list[typing.Any] = ${this.expr(s.list, p)}`,
+        ...tooMany(s.line, "items", s.atMost),
+        "",
+        "async def one(item: typing.Any, count: int) -> list[typing.Any]:",
+        "    c = copy.copy(s)",
+        `    c.${ident(s.variable)} = item`,
+        `    c.dd_i_${py(p)} = count`,
+        `    c.dd_coll_${py(p)} = []`,
+        `    out: list[typing.Any] = await G_${py(p)}.run(state=c, deps=d, inputs=${nodeClass(first)}())`,
+        "    return out",
+        "",
+        "try:",
+        `    ys = await dd.rounds(dd.at_a_time(${k}), items, one)`,
+        "except dd.Succeeded as e:",
+        ...succeeded.lines.map((l) => `    ${l}`),
+        "except dd.TaskError as f:",
+        ...failed.lines.map((l) => `    ${l}`),
+        ...(s.collect === null ? [] : [`s.${ident(s.collect.name)} = ys`]),
+        ...done.lines,
+      ],
+    );
     this.block(s.body, inner);
   }
 
@@ -416,7 +451,9 @@ class Printer {
       case "string":
         return e.parts.length === 0
           ? '""'
-          : e.parts.map((p) => "text" in p ? str(p.text) : `dd.text(${this.expr(p.value, place)})`).join(" + ");
+          : e.parts.map((p) => "text" in p ? str(p.text) : `dd.text(${this.expr(p.value, place)})`).join(
+            " + ",
+          );
       case "bool":
         return e.value ? "True" : "False";
       case "enum":
@@ -424,7 +461,7 @@ class Printer {
       case "none":
         return "None";
       case "now":
-        return `s.dd_now_${place}`;
+        return `s.dd_now_${py(place)}`;
       case "record":
         return `{${e.fields.map((f) => `${str(f.name)}: ${this.expr(f.value, place)}`).join(", ")}}`;
       case "list":
@@ -446,18 +483,19 @@ function tuple(items: readonly string[]): string {
 function tooMany(line: number, list: string, most: number): string[] {
   return [
     `if len(${list}) > ${most}:`,
-    `    raise dd.Failure("Dandori.TooManyItems", ${str(`line ${line}: the list has `)} + str(len(${list})) + ${
-      str(` items, more than the ${most} the loop takes`)
-    })`,
+    `    raise dd.Failure("Dandori.TooManyItems", ${
+      str(`line ${line}: the list has `)
+    } + str(len(${list})) + ${str(` items, more than the ${most} the loop takes`)})`,
   ];
 }
 
 function conditionCode(c: ArmCondition): string {
   switch (c.kind) {
     case "values":
-      return c.values.map((v) => v === "true" ? "m is True" : v === "false" ? "m is False" : `m == ${str(v)}`).join(
-        " or ",
-      );
+      return c.values.map((v) => v === "true" ? "m is True" : v === "false" ? "m is False" : `m == ${str(v)}`)
+        .join(
+          " or ",
+        );
     case "none":
       return "m is None";
     case "some":
@@ -510,7 +548,7 @@ function stateFields(plan: Plan): string[] {
   const own: string[] = [];
   const walk = (ss: readonly StmtPlan[]) => {
     for (const s of ss) {
-      if (stmtExprs(s).some(readsNow)) own.push(`dd_now_${s.place}: str = ""`);
+      if (stmtExprs(s).some(readsNow)) own.push(`dd_now_${py(s.place)}: str = ""`);
       switch (s.kind) {
         case "call":
           if (s.bind?.kind === "let") vars.add(s.bind.name);
@@ -522,17 +560,19 @@ function stateFields(plan: Plan): string[] {
           for (const a of s.arms) for (const c of a.conditions) if (c.kind === "some") vars.add(c.bind);
           break;
         case "repeat":
-          own.push(`dd_i_${s.place}: int = 0`);
+          own.push(`dd_i_${py(s.place)}: int = 0`);
           break;
         case "for":
           vars.add(s.variable);
           if (s.collect !== null) vars.add(s.collect.name);
-          own.push(`dd_i_${s.place}: int = 0`);
-          if (s.parallel === null) own.push(`dd_list_${s.place}: list[typing.Any] = field(default_factory=list)`);
-          own.push(`dd_coll_${s.place}: list[typing.Any] = field(default_factory=list)`);
+          own.push(`dd_i_${py(s.place)}: int = 0`);
+          if (s.parallel === null) {
+            own.push(`dd_list_${py(s.place)}: list[typing.Any] = field(default_factory=list)`);
+          }
+          own.push(`dd_coll_${py(s.place)}: list[typing.Any] = field(default_factory=list)`);
           break;
         case "period":
-          own.push(`dd_now_${s.before}: str = ""`);
+          own.push(`dd_now_${py(s.before)}: str = ""`);
           break;
         case "wait":
         case "wait until":
@@ -554,9 +594,17 @@ function stateFields(plan: Plan): string[] {
 }
 
 function taskTables(plan: Plan): string[] {
-  const lines = ["#: Each task's declared errors, as handlers and retriers name them.", "E: dict[str, tuple[str, ...]] = {"];
+  const lines = [
+    "#: Each task's declared errors, as handlers and retriers name them.",
+    "E: dict[str, tuple[str, ...]] = {",
+  ];
   for (const t of plan.tasks) lines.push(`    ${str(t.name)}: ${tuple(t.errors.map((e) => str(e.name)))},`);
-  lines.push("}", "", "#: Each task's retriers, in Step Functions' order.", "R: dict[str, tuple[dd.Retrier, ...]] = {");
+  lines.push(
+    "}",
+    "",
+    "#: Each task's retriers, in Step Functions' order.",
+    "R: dict[str, tuple[dd.Retrier, ...]] = {",
+  );
   for (const t of plan.tasks) {
     const rs = t.retry.map((r) =>
       `dd.Retrier(${tuple(r.errors.map(str))}, ${r.maxAttempts}, ${r.intervalSeconds}, ${str(r.backoff)})`
@@ -600,7 +648,7 @@ export function graphModule(plan: Plan): string {
   }
   const cases = plan.cases.map((c) => `${str(c.name)}: None`).join(", ");
   const graphs = [...p.members].filter(([g]) => g !== "main").reverse().map(([g, members]) =>
-    `G_${g} = _graph(${str(`${plan.workflow.name}.${g}`)}, ${p.firsts.get(g)}, [${members.join(", ")}])`
+    `G_${py(g)} = _graph(${str(`${plan.workflow.name}.${g}`)}, ${p.firsts.get(g)}, [${members.join(", ")}])`
   );
   return [
     [

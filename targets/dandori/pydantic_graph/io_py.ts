@@ -31,7 +31,9 @@ function bookNames(plan: Plan): string[] {
     const members = distinctSpellings(b.transfers.map((t) => t.name), python, BOOK_MEMBERS.map(python));
     const called = new Map<string, readonly string[]>();
     for (const t of plan.tasks) {
-      if (t.callee.kind === "book" && t.callee.book === b.name) called.set(t.callee.transfer, t.callee.amounts);
+      if (t.callee.kind === "book" && t.callee.book === b.name) {
+        called.set(t.callee.transfer, t.callee.amounts);
+      }
     }
     lines.push(`    ${str(b.name)}: {`);
     for (const t of b.transfers) {
@@ -40,7 +42,9 @@ function bookNames(plan: Plan): string[] {
       const params = distinctSpellings(t.params, python);
       const spelled = t.params.map((p) => `${str(p)}: ${str(params.get(p) ?? p)}`).join(", ");
       lines.push(
-        `        ${str(t.name)}: (${str(members.get(t.name) ?? t.name)}, {${spelled}}, ${tuple(amounts.map(str))}),`,
+        `        ${str(t.name)}: (${str(members.get(t.name) ?? t.name)}, {${spelled}}, ${
+          tuple(amounts.map(str))
+        }),`,
       );
     }
     lines.push("    },");

@@ -11,7 +11,19 @@ import { spell } from "../../chobo/names.ts";
 import { pythonLiteral } from "../../chobo/python_names.ts";
 
 /** Names the generated modules declare or import themselves. */
-const TAKEN = new Set(["dd", "T", "io", "typing", "Any", "State", "Deps", "Tasks", "OwnTasks", "Call", "graph"]);
+const TAKEN = new Set([
+  "dd",
+  "T",
+  "io",
+  "typing",
+  "Any",
+  "State",
+  "Deps",
+  "Tasks",
+  "OwnTasks",
+  "Call",
+  "graph",
+]);
 
 /** A flow's name as a Python identifier. */
 export function ident(name: string): string {
@@ -34,7 +46,12 @@ export function str(text: string): string {
   return pythonLiteral(text, '"');
 }
 
+/** A statement's place as a part of an identifier (`s12:period` → `s12_period`). */
+export function placeName(place: string): string {
+  return place.replace(/[^A-Za-z0-9_]/g, "_");
+}
+
 /** The node class of a statement's place (`s12` → `S12`), or of its loop's next iteration. */
 export function nodeClass(place: string, again = false): string {
-  return `S${place.slice(1)}${again ? "_again" : ""}`;
+  return `S${placeName(place).slice(1)}${again ? "_again" : ""}`;
 }

@@ -27,7 +27,8 @@ function header(plan: Plan, origin: FlowOrigin): string {
 }
 
 /** `__init__.py`: what a caller imports from the package. */
-const INIT = `"""The workflow as a pydantic-graph graph (\`graph.graph\`): \`run\`, \`Deps\`, \`make_tasks\`, \`transport\`."""
+const INIT =
+  `"""The workflow as a pydantic-graph graph (\`graph.graph\`): \`run\`, \`Deps\`, \`make_tasks\`, \`transport\`."""
 
 from .graph import Deps, State, run
 from .io import transport

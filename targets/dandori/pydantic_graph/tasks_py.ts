@@ -30,7 +30,7 @@ function payload(t: TaskPlan): string[] {
     if (t.callee.kind === "aws") {
       lines.push(
         'body = p.get("MessageBody")',
-        "p[\"MessageBody\"] = (",
+        'p["MessageBody"] = (',
         '    {**body, "callback_id": call.get("callback_id")}',
         "    if isinstance(body, dict)",
         '    else {"message": body, "callback_id": call.get("callback_id")}',
@@ -61,13 +61,17 @@ function httpBody(t: TaskPlan): string[] {
   } else if (c.form) {
     lines.push(
       'headers["Content-Type"] = "application/x-www-form-urlencoded"',
-      `return await io.http(self._transport, io.HttpRequest(${str(c.method)}, url, headers, pairs), ${wires(t)})`,
+      `return await io.http(self._transport, io.HttpRequest(${str(c.method)}, url, headers, pairs), ${
+        wires(t)
+      })`,
     );
   } else {
     lines.push(
       'headers["Content-Type"] = "application/json"',
       "body = dd.json_text({n: args[n] for n in rest})",
-      `return await io.http(self._transport, io.HttpRequest(${str(c.method)}, url, headers, body), ${wires(t)})`,
+      `return await io.http(self._transport, io.HttpRequest(${str(c.method)}, url, headers, body), ${
+        wires(t)
+      })`,
     );
   }
   return lines;
@@ -87,7 +91,8 @@ function written(t: TaskPlan): string[] | null {
     case "http":
       return httpBody(t);
     case "book": {
-      const a = (names: readonly string[]) => `{${names.map((n) => `${str(n)}: args.get(${str(n)})`).join(", ")}}`;
+      const a = (names: readonly string[]) =>
+        `{${names.map((n) => `${str(n)}: args.get(${str(n)})`).join(", ")}}`;
       const partial = c.op === "post" && c.amounts.length > 0;
       const args = partial ? a(c.strings) : a([...c.strings, ...c.amounts]);
       const errors = t.errors.map((e) => str(e.name));
@@ -95,7 +100,9 @@ function written(t: TaskPlan): string[] | null {
         `call_: io.BookCall = {"book": ${str(c.book)}, "transfer": ${str(c.transfer)}, "op": ${
           str(c.op)
         }, "args": ${args}${partial ? `, "amounts": ${a(c.amounts)}` : ""}}`,
-        `return await io.booked(self._transport, call_, (${errors.join(", ")}${errors.length === 1 ? "," : ""}))`,
+        `return await io.booked(self._transport, call_, (${errors.join(", ")}${
+          errors.length === 1 ? "," : ""
+        }))`,
       ];
     }
     case "own":
@@ -137,7 +144,7 @@ export function tasksModule(plan: Plan): string {
     '    """The tasks the user writes (child flows among them).',
     "",
     "    A declared error is raised as `dd.TaskFailure(name, message)`; a callback's task hands",
-    "    `call[\"callback_id\"]` on and returns.",
+    '    `call["callback_id"]` on and returns.',
     '    """',
   ];
   for (const t of own) {
@@ -153,7 +160,10 @@ export function tasksModule(plan: Plan): string {
     '    """Every task of the workflow, as the graph calls it."""',
   );
   for (const t of plan.tasks) {
-    lines.push("", `    async def ${ident(t.name)}(self, args: dict[str, typing.Any], call: Call) -> typing.Any: ...`);
+    lines.push(
+      "",
+      `    async def ${ident(t.name)}(self, args: dict[str, typing.Any], call: Call) -> typing.Any: ...`,
+    );
   }
   lines.push(
     "",
@@ -165,9 +175,14 @@ export function tasksModule(plan: Plan): string {
   );
   for (const t of plan.tasks) {
     const body = written(t);
-    lines.push("", `    async def ${ident(t.name)}(self, args: dict[str, typing.Any], call: Call) -> typing.Any:`);
+    lines.push(
+      "",
+      `    async def ${ident(t.name)}(self, args: dict[str, typing.Any], call: Call) -> typing.Any:`,
+    );
     if (body === null) {
-      lines.push(`        return await self._own.${ident(t.name)}(typing.cast("T.${argsType(t.name)}", args), call)`);
+      lines.push(
+        `        return await self._own.${ident(t.name)}(typing.cast("T.${argsType(t.name)}", args), call)`,
+      );
     } else for (const l of body) lines.push(`        ${l}`);
   }
   lines.push(

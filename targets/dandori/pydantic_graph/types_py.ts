@@ -52,7 +52,13 @@ export function enumValues(name: string): string {
 }
 
 /** The check that `v` (an expression) has type `t` and lies in `range`. */
-export function checkExpr(t: TypePlan, range: RangePlan | null, v: string, prefix: string, depth = 0): string {
+export function checkExpr(
+  t: TypePlan,
+  range: RangePlan | null,
+  v: string,
+  prefix: string,
+  depth = 0,
+): string {
   const inner = (): string => {
     switch (t.kind) {
       case "int":
@@ -111,7 +117,9 @@ function recordCheck(name: string, fields: readonly FieldPlan[]): string {
 
 /** The text of `types.py` after its header. */
 export function typesModule(plan: Plan): string {
-  const parts: string[] = ["from __future__ import annotations\n\nimport typing\n\nfrom . import runtime as dd"];
+  const parts: string[] = [
+    "from __future__ import annotations\n\nimport typing\n\nfrom . import runtime as dd",
+  ];
   for (const e of plan.enums) {
     const values = e.values.map(str);
     parts.push(

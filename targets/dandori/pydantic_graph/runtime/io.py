@@ -130,8 +130,8 @@ async def booked(transport: Transport, call: BookCall, errors: Sequence[str]) ->
     A refusal is its declared error or, when the task does not declare it, `Dandori.Failure.<reason>`.
     """
     got = await transport.book(call)
-    if got["result"] == "refused":
-        reason = got.get("reason", "")
+    if isinstance(got, dict) and got.get("result") == "refused":
+        reason = str(got.get("reason", ""))
         raise TaskFailure(reason if reason in errors else f"Dandori.Failure.{reason}", "")
     return got
 

@@ -1,0 +1,281 @@
+"""The pydantic-graph runner (docs/targets.md#pydantic-graph, its verification): one process per flow,
+started by `pydantic_graph.ts` with a jobs file. It imports the flow's generated package, runs every
+scenario on real pydantic-graph through the generated `graph` with `make_tasks(own, transport)`, where
+only `Transport` and the user's tasks are stubs (named as test doubles below) that record what is sent
+and answer from the scenario, a clock that advances without sleeping, and callbacks answered through
+`Deps.callbacks` (an unknown id and a second answer must be refused). Parallel iterations run one at a
+time (`dd.at_a_time` returns 1), so calls come in the interpreter's order. It prints, for every run,
+its calls as sent with the clock at each, its ending, its cases and its clock at the end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import json
+import sys
+from typing import Any
+
+jobs = json.loads(open(sys.argv[1], encoding="utf-8").read())
+sys.path.insert(0, jobs["dir"])
+package = jobs["package"]
+graph_module = importlib.import_module(f"{package}.graph")
+dd = importlib.import_module(f"{package}.runtime")
+io = importlib.import_module(f"{package}.io")
+tasks_module = importlib.import_module(f"{package}.tasks")
+setattr(dd, "at_a_time", lambda k: 1)
+
+TASKS: dict[str, Any] = jobs["tasks"]
+BY_ATTR = {info["attr"]: name for name, info in TASKS.items()}
+
+
+class SteppingClock:
+    """Test double of `Deps.clock`: advances by what each wait asks, without sleeping.
+
+    Its first `now` is the scenario's start, every later one the scenario's second time.
+    """
+
+    def __init__(self, now: list[str]) -> None:
+        start = dd.timestamp_ms(now[0])
+        assert start is not None, "the scenario starts at a timestamp"
+        self.ms: int = start
+        self.texts = now
+        self.reads = 0
+
+    def now(self) -> str:
+        text = self.texts[0 if self.reads == 0 else 1]
+        self.reads += 1
+        return str(text)
+
+    def time(self) -> float:
+        return self.ms / 1000
+
+    async def sleep(self, seconds: float) -> None:
+        self.ms += round(seconds * 1000)
+
+    async def wait_for(self, answered: asyncio.Event, seconds: float) -> bool:
+        if answered.is_set():
+            return True
+        self.ms += round(seconds * 1000)
+        return False
+
+
+class Run:
+    """One scenario's answers and what its run did."""
+
+    def __init__(self, scenario: dict[str, Any]) -> None:
+        self.id: str = scenario["id"]
+        self.answers: list[dict[str, Any]] = scenario["answers"]
+        self.next = 0
+        self.calls: list[dict[str, Any]] = []
+        self.problems: list[str] = []
+        self.clock = SteppingClock(scenario["now"])
+        self.callbacks = dd.Callbacks()
+        self.current: tuple[dict[str, Any], str | None] | None = None
+        self.unknown_tried = False
+        self.blocked = False
+
+    def take(self) -> dict[str, Any]:
+        if self.next >= len(self.answers):
+            raise RuntimeError("the scenario has no answer left for this call")
+        a = self.answers[self.next]
+        self.next += 1
+        return a
+
+    def answer_callback(self, callback_id: str, a: dict[str, Any]) -> None:
+        value = {"ok": a["ok"]} if "ok" in a else {"error": a["error"], "message": a.get("cause") or ""}
+        if not self.unknown_tried:
+            self.unknown_tried = True
+            unknown = dd.json_text({"workflow": self.id, "call": "s0/0"})
+            try:
+                self.callbacks.answer(unknown, value)
+                self.problems.append(f"an answer to the unknown callback {unknown} was taken")
+            except KeyError:
+                pass
+        self.callbacks.answer(callback_id, value)
+        try:
+            self.callbacks.answer(callback_id, value)
+            self.problems.append(f"a second answer to {callback_id} was taken")
+        except KeyError:
+            pass
+
+    async def before(self) -> dict[str, Any] | None:
+        """The current answer; None when it answered a callback (or lets its wait time out)."""
+        assert self.current is not None, "a stub is called inside a task"
+        a, callback_id = self.current
+        if callback_id is not None:
+            if a.get("error") != "timeout":
+                self.answer_callback(callback_id, a)
+            return None
+        if a.get("error") == "timeout":
+            await self.block()
+        return a
+
+    async def block(self) -> None:
+        """Blocks the attempt the scenario times out, until `stepping_within` times it out."""
+        self.blocked = True
+        await asyncio.Event().wait()
+
+
+def cause(a: dict[str, Any]) -> str:
+    return str(a.get("cause") or "")
+
+
+def wire(task: str | None, error: str) -> str | None:
+    return None if task is None else TASKS[task]["wires"].get(error)
+
+
+class RecordingTransport:
+    """Test double of `io.Transport`: records what is sent, in the `transport` view's shape, and answers."""
+
+    def __init__(self, run: Run) -> None:
+        self.run = run
+
+    def record(self, view: dict[str, Any]) -> str:
+        self.run.calls[-1]["transport"] = view
+        return str(self.run.calls[-1]["pydantic-graph"]["task"])
+
+    async def http(self, request: Any) -> Any:
+        json_body = request.headers.get("Content-Type") == "application/json"
+        view: dict[str, Any] = {"method": request.method, "url": request.url, "headers": request.headers}
+        if request.body is not None:
+            view["body"] = json.loads(request.body) if json_body else request.body
+        task = self.record({"http": view})
+        a = await self.run.before()
+        if a is None:
+            return io.HttpResponse(200, "")
+        if "ok" in a:
+            return io.HttpResponse(200, "" if a["ok"] is None else dd.json_text(a["ok"]))
+        status = wire(task, a["error"])
+        return io.HttpResponse(500 if status is None else int(status), cause(a))
+
+    async def lambda_(self, function: str, payload: Any) -> Any:
+        task = self.record({"lambda": function, "payload": payload})
+        a = await self.run.before()
+        if a is None:
+            return io.LambdaPayload(None)
+        if "ok" in a:
+            return io.LambdaPayload(a["ok"])
+        return io.LambdaError(wire(task, a["error"]) or "Error", cause(a))
+
+    async def aws(self, service: str, operation: str, args: dict[str, Any]) -> Any:
+        task = self.record({"aws": f"{service}:{operation}", "args": args})
+        a = await self.run.before()
+        if a is None:
+            return {}
+        if "ok" in a:
+            return a["ok"]
+        raise io.AwsError(wire(task, a["error"]) or "InternalFailure", cause(a))
+
+    async def book(self, call: dict[str, Any]) -> Any:
+        self.record(dict(call))
+        a = await self.run.before()
+        if a is None:
+            return {"result": "done"}
+        if "ok" in a:
+            return a["ok"]
+        if a["error"] == "failure":
+            raise dd.TaskFailure("Error", cause(a))
+        return {"result": "refused", "reason": a["error"]}
+
+
+class AnsweringOwnTasks:
+    """Test double of the user's `OwnTasks`: each answers from the scenario."""
+
+    def __init__(self, run: Run) -> None:
+        self.run = run
+
+    def __getattr__(self, attr: str) -> Any:
+        async def own(args: Any, call: Any) -> Any:
+            a = await self.run.before()
+            if a is None:
+                return None
+            if "ok" in a:
+                return a["ok"]
+            raise dd.TaskFailure("Error" if a["error"] == "failure" else a["error"], cause(a))
+
+        return own
+
+
+class RecordingTasks:
+    """The generated tasks, each call recorded as the graph makes it (the `pydantic-graph` view) first."""
+
+    def __init__(self, tasks: Any, run: Run) -> None:
+        self.tasks = tasks
+        self.run = run
+
+    def __getattr__(self, attr: str) -> Any:
+        made = getattr(self.tasks, attr)
+        name = BY_ATTR[attr]
+
+        async def recorded(args: Any, call: Any) -> Any:
+            a = self.run.take()
+            view: dict[str, Any] = {"task": name, "args": args}
+            if "key" in call:
+                view["key"] = call["key"]
+            if "callback_id" in call:
+                view["callback_id"] = call["callback_id"]
+            self.run.calls.append({"pydantic-graph": view, "at": dd.timestamp_text(self.run.clock.ms)})
+            self.run.current = (a, call.get("callback_id"))
+            return await made(args, call)
+
+        return recorded
+
+
+#: The run being played (scenarios run one after another).
+CURRENT: list[Run] = []
+
+
+async def stepping_within(work: Any, seconds: float) -> Any:
+    """Test double of `dd.within`: an attempt the stub blocks times out (the scenario's `timeout`),
+    and the stepping clock moves by the attempt's `seconds`, as the interpreter's does; any other
+    attempt runs to its end."""
+    run = CURRENT[-1]
+    attempt = asyncio.ensure_future(work)
+    while not attempt.done():
+        if run.blocked:
+            run.blocked = False
+            attempt.cancel()
+            run.clock.ms += round(seconds * 1000)
+            raise TimeoutError()
+        await asyncio.wait({attempt}, timeout=0.01)
+    return attempt.result()
+
+
+setattr(dd, "within", stepping_within)
+
+
+async def play(scenario: dict[str, Any]) -> dict[str, Any]:
+    run = Run(scenario)
+    CURRENT.append(run)
+    tasks = tasks_module.make_tasks(AnsweringOwnTasks(run), RecordingTransport(run))
+    deps = graph_module.Deps(
+        tasks=RecordingTasks(tasks, run), run_id=run.id, clock=run.clock, callbacks=run.callbacks
+    )
+    state = graph_module.initial_state(scenario["input"])
+    ending: Any
+    try:
+        outputs = await graph_module.graph.run(state=state, deps=deps, inputs=graph_module.Start())
+        ending = {"succeed": outputs}
+    except dd.Failure as e:
+        ending = {"fail": {"error": e.error, "reason": e.reason}}
+    except Exception as e:
+        ending = {"error": f"{type(e).__name__}: {e}"}
+    if run.next != len(run.answers) and "error" not in ending:
+        run.problems.append(f"{len(run.answers) - run.next} answers were left")
+    return {
+        "id": run.id,
+        "calls": run.calls,
+        "ending": ending,
+        "cases": state.dd_cases,
+        "clock": dd.timestamp_text(run.clock.ms),
+        "problems": run.problems,
+    }
+
+
+async def main() -> None:
+    results = [await play(s) for s in jobs["scenarios"]]
+    print(json.dumps({"results": results}, ensure_ascii=False))
+
+
+asyncio.run(main())
