@@ -49,7 +49,9 @@ function httpBody(t: TaskPlan): string[] {
   if (t.key !== null) lines.push('headers["Idempotency-Key"] = call.get("key", "")');
   const rest = c.rest.map(str);
   lines.push(
-    `rest = [n for n in (${rest.join(", ")}${rest.length === 1 ? "," : ""}) if n in args]`,
+    rest.length === 0
+      ? "rest: list[str] = []"
+      : `rest: list[str] = [n for n in (${rest.join(", ")}${rest.length === 1 ? "," : ""}) if n in args]`,
     'pairs = "&".join(f"{dd.url_segment(n)}={dd.url_segment(args[n])}" for n in rest)',
   );
   if (c.restIn === "query") {
