@@ -681,8 +681,8 @@ flow
       "フローが求めることを、プラットフォームが動かせない",
     ),
     when: tr(
-      "`dandori build` for a target meets something of the flow its platform cannot run, or that this target does not build yet. Temporal (`temporal-typescript`): `history encrypted` (the payload codec and the encrypted client are not written yet).",
-      "`dandori build` が、出力先のプラットフォームで動かせないもの、またはこの出力先がまだ組まないものに、フローの中で出会いました。Temporal(`temporal-typescript`)では `history encrypted` です(ペイロードのコーデックと暗号化したクライアントを、まだ書きません)。",
+      "`dandori build` for a target meets something of the flow its platform cannot run, or that this target does not build yet. Temporal (`temporal-typescript`): `history encrypted` (the payload codec and the encrypted client are not written yet). pydantic-graph (`pydantic-graph`): `on cancel` (nothing cancels a graph run from outside) and `event` tasks (a value sent to a run by name is not written yet).",
+      "`dandori build` が、出力先のプラットフォームで動かせないもの、またはこの出力先がまだ組まないものに、フローの中で出会いました。Temporal(`temporal-typescript`)では `history encrypted` です(ペイロードのコーデックと暗号化したクライアントを、まだ書きません)。pydantic-graph(`pydantic-graph`)では、`on cancel`(グラフの実行を外から取り消す手段がありません)と `event` のタスク(名前で実行に届く値を、まだ書きません)です。",
     ),
     fix: tr(
       "Build the flow for a target that runs it, or write it without what the diagnostic names.",
