@@ -9,7 +9,7 @@
 
 import { ok, strictEqual } from "node:assert/strict";
 import { PYDANTIC_GRAPH } from "../../targets/dandori/pydantic_graph/target.ts";
-import { checkedFlowAt, type RunnableFlow, runnableFlows } from "../../verify/dandori/flows.ts";
+import { type RunnableFlow, runnableFlows } from "../../verify/dandori/flows.ts";
 import { runCli } from "../support/run.ts";
 import {
   findPydanticGraph,
