@@ -36,14 +36,14 @@ import { checkedFlowAt, flowPaths, type RunnableFlow, runnableFlows } from "./fl
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
-/** The directories the default run takes its flows from. */
-export const FLOW_DIRS = ["tests/dandori/flows/", "examples/"];
+/** The directories the default run takes its flows from: the test and example flows, and this target's own. */
+export const FLOW_DIRS = ["tests/dandori/flows/", "tests/dandori/pydantic_graph/", "examples/"];
 
 /** The version of pydantic-graph the target is verified with (verify/requirements-pydantic-graph.txt). */
 export const PYDANTIC_GRAPH_VERSION = "2.68.0";
 
-/** How long one runner may take over a flow before it is killed. */
-const FLOW_LIMIT_MS = 3 * 60_000;
+/** How long the runner may take before it is killed: this, and 10 s more per flow it plays. */
+const FLOW_LIMIT_MS = 2 * 60_000;
 
 /** The name of the package in the runner's directory. */
 const PACKAGE = "flow_package";
@@ -148,16 +148,23 @@ export function subjectOf(flow: RunnableFlow): GraphSubject | { skipped: string 
   return { flow, files: PYDANTIC_GRAPH.generate(flow.plan, origin), jobs, excluded };
 }
 
-/** Writes a flow's package into a new directory (changed by `mutate`, when given); its path. */
-export function writePackage(
+/** Writes a flow's package as `<dir>/<name>/` (changed by `mutate`, when given). */
+function writePackageAt(
+  dir: string,
+  name: string,
   files: ReadonlyMap<string, string>,
   mutate?: (files: Map<string, string>) => void,
-): string {
-  const dir = Deno.makeTempDirSync({ prefix: "dandori-pydantic-graph-" });
+): void {
   const copy = new Map(files);
   mutate?.(copy);
-  Deno.mkdirSync(`${dir}/${PACKAGE}`);
-  for (const [name, text] of copy) Deno.writeTextFileSync(`${dir}/${PACKAGE}/${name}`, text);
+  Deno.mkdirSync(`${dir}/${name}`);
+  for (const [file, text] of copy) Deno.writeTextFileSync(`${dir}/${name}/${file}`, text);
+}
+
+/** Writes a flow's package into a new directory as `flow_package`; the directory. */
+export function writePackage(files: ReadonlyMap<string, string>): string {
+  const dir = Deno.makeTempDirSync({ prefix: "dandori-pydantic-graph-" });
+  writePackageAt(dir, PACKAGE, files);
   return dir;
 }
 
@@ -165,60 +172,77 @@ export function writePackage(
 export interface FlowReport extends Report {
   readonly flow: string;
   readonly excluded: readonly string[];
-  readonly seconds: number;
 }
 
-/** Plays one flow's jobs; `mutate` changes the package first (a test breaks it on purpose). */
-export async function verifyFlow(
-  subject: GraphSubject,
+/** Plays every job of the flows in one runner process (each flow its own package); the results by job id. */
+async function playAll(
+  subjects: readonly GraphSubject[],
   mutate?: (files: Map<string, string>) => void,
-): Promise<FlowReport> {
-  const started = performance.now();
-  const plan = subject.flow.plan;
-  const dir = writePackage(subject.files, mutate);
+): Promise<Map<string, GraphResult>> {
+  const dir = Deno.makeTempDirSync({ prefix: "dandori-pydantic-graph-" });
   try {
-    const tasks = Object.fromEntries(plan.tasks.map((t) => [t.name, {
-      attr: ident(t.name),
-      wires: Object.fromEntries(t.errors.map((e) => [e.name, e.wire ?? e.name])),
-    }]));
+    const flows = subjects.map((s, i) => {
+      writePackageAt(dir, `p${i}`, s.files, mutate);
+      return {
+        package: `p${i}`,
+        tasks: Object.fromEntries(s.flow.plan.tasks.map((t) => [t.name, {
+          attr: ident(t.name),
+          wires: Object.fromEntries(t.errors.map((e) => [e.name, e.wire ?? e.name])),
+        }])),
+        scenarios: s.jobs.map((j) => ({ id: j.run, input: j.input, answers: j.answers, now: [...j.now] })),
+      };
+    });
+    const results = await runRunner<GraphResult>(
+      "pydantic-graph",
+      ["python3", `${ROOT}verify/dandori/pydantic_graph_runner.py`, `${dir}/jobs.json`],
+      `${dir}/jobs.json`,
+      JSON.parse(stringifyJson({ dir, flows } as never)),
+      FLOW_LIMIT_MS + subjects.length * 10_000,
+    );
+    return new Map(subjects.flatMap((s, i) =>
+      s.jobs.flatMap((j) => {
+        const r = results.get(`p${i}#${j.run}`);
+        return r === undefined ? [] : [[j.id, r] as const];
+      })
+    ));
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+}
+
+/** Plays the flows' jobs in one runner process; `mutate` changes every package first (a test breaks it on purpose). */
+export async function verifyFlows(
+  subjects: readonly GraphSubject[],
+  mutate?: (files: Map<string, string>) => void,
+): Promise<FlowReport[]> {
+  const played = await playAll(subjects, mutate);
+  return await Promise.all(subjects.map(async (subject) => {
     const report = await inRounds(subject.jobs, {
-      attempt: async (batch) => {
-        const results = await runRunner<GraphResult>(
-          "pydantic-graph",
-          ["python3", `${ROOT}verify/dandori/pydantic_graph_runner.py`, `${dir}/jobs.json`],
-          `${dir}/jobs.json`,
-          JSON.parse(stringifyJson({
-            dir,
-            package: PACKAGE,
-            tasks,
-            scenarios: batch.map((j) => ({ id: j.run, input: j.input, answers: j.answers, now: [...j.now] })),
-          })),
-          FLOW_LIMIT_MS,
-        );
-        return new Map(
-          batch.flatMap((j) => {
-            const r = results.get(j.run);
+      attempt: (batch) =>
+        Promise.resolve(
+          new Map(batch.flatMap((j) => {
+            const r = played.get(j.id);
             return r === undefined ? [] : [[j.id, { played: r, late: false, problems: r.problems }] as const];
-          }),
-        );
-      },
-      agrees: (job, _round, played) => playedOf(played) === JSON.stringify(JSON.parse(job.expected)),
+          })),
+        ),
+      agrees: (job, _round, r) => playedOf(r) === JSON.stringify(JSON.parse(job.expected)),
       show: playedOf,
     });
     const failures = report.failures.map((f) => {
       const job = subject.jobs.find((j) => f.startsWith(`${j.where}: `));
       return job === undefined || !f.includes("disagrees") ? f : `${f}\n      expected: ${job.expected}`;
     });
-    return {
-      ...report,
-      failures,
-      flow: subject.flow.path,
-      excluded: subject.excluded,
-      seconds: (performance.now() - started) / 1000,
-    };
-  } finally {
-    Deno.removeSync(dir, { recursive: true });
-  }
+    return { ...report, failures, flow: subject.flow.path, excluded: subject.excluded };
+  }));
+}
+
+/** `verifyFlows` of one flow. */
+export async function verifyFlow(
+  subject: GraphSubject,
+  mutate?: (files: Map<string, string>) => void,
+): Promise<FlowReport> {
+  const [report] = await verifyFlows([subject], mutate);
+  return report;
 }
 
 /** The pydantic-graph version Python imports, or null after a SKIP line when it cannot. */
@@ -265,40 +289,36 @@ export async function verifyPydanticGraph(args: readonly string[]): Promise<numb
   if (await findPydanticGraph() === null) return 0;
   const started = performance.now();
   const flows = flowsOf(args);
+  const subjects: GraphSubject[] = [];
+  for (const f of flows) {
+    const s = subjectOf(f);
+    if ("skipped" in s) console.log(`skipped: ${f.path}: ${s.skipped}`);
+    else subjects.push(s);
+  }
+  let reports: FlowReport[];
+  try {
+    reports = await verifyFlows(subjects);
+  } catch (e) {
+    console.log(`verify pydantic-graph: ${e instanceof Error ? e.message : String(e)}`);
+    return 1;
+  }
   const failures: string[] = [];
-  let built = 0;
   let scenarios = 0;
   let agreed = 0;
   let excluded = 0;
-  for (const f of flows) {
-    const s = subjectOf(f);
-    if ("skipped" in s) {
-      console.log(`skipped: ${f.path}: ${s.skipped}`);
-      continue;
-    }
-    built++;
-    let r: FlowReport;
-    try {
-      r = await verifyFlow(s);
-    } catch (e) {
-      scenarios += s.jobs.length;
-      failures.push(`${f.path}: ${e instanceof Error ? e.message : String(e)}`);
-      continue;
-    }
+  for (const r of reports) {
     scenarios += r.scenarios;
     agreed += r.agreed;
     excluded += r.excluded.length;
     console.log(
-      `${r.flow}: ${r.agreed}/${r.scenarios} scenarios agree with the interpreter, ${r.excluded.length} excluded, ${
-        r.seconds.toFixed(1)
-      } s`,
+      `${r.flow}: ${r.agreed}/${r.scenarios} scenarios agree with the interpreter, ${r.excluded.length} excluded`,
     );
     for (const x of r.excluded) console.log(`  excluded: ${x}`);
     failures.push(...r.failures);
   }
   console.log(
-    `verify pydantic-graph: ${built} flows, ${agreed}/${scenarios} scenarios agree, ${excluded} excluded, ${
-      flows.length - built
+    `verify pydantic-graph: ${subjects.length} flows, ${agreed}/${scenarios} scenarios agree, ${excluded} excluded, ${
+      flows.length - subjects.length
     } skipped, ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
   for (const f of failures) console.log(`  ${f}`);

@@ -18,15 +18,21 @@ from typing import Any
 
 jobs = json.loads(open(sys.argv[1], encoding="utf-8").read())
 sys.path.insert(0, jobs["dir"])
-package = jobs["package"]
-graph_module = importlib.import_module(f"{package}.graph")
-dd = importlib.import_module(f"{package}.runtime")
-io = importlib.import_module(f"{package}.io")
-tasks_module = importlib.import_module(f"{package}.tasks")
-setattr(dd, "at_a_time", lambda k: 1)
 
-TASKS: dict[str, Any] = jobs["tasks"]
-BY_ATTR = {info["attr"]: name for name, info in TASKS.items()}
+
+class Flow:
+    """One flow's generated package, its runtime patched for the runner, and its tasks' wire names."""
+
+    def __init__(self, job: dict[str, Any]) -> None:
+        package = job["package"]
+        self.graph = importlib.import_module(f"{package}.graph")
+        self.dd = importlib.import_module(f"{package}.runtime")
+        self.io = importlib.import_module(f"{package}.io")
+        self.tasks = importlib.import_module(f"{package}.tasks")
+        self.wires: dict[str, dict[str, str]] = {name: info["wires"] for name, info in job["tasks"].items()}
+        self.by_attr: dict[str, str] = {info["attr"]: name for name, info in job["tasks"].items()}
+        setattr(self.dd, "at_a_time", lambda k: 1)
+        setattr(self.dd, "within", stepping_within)
 
 
 class SteppingClock:
@@ -35,7 +41,7 @@ class SteppingClock:
     Its first `now` is the scenario's start, every later one the scenario's second time.
     """
 
-    def __init__(self, now: list[str]) -> None:
+    def __init__(self, dd: Any, now: list[str]) -> None:
         start = dd.timestamp_ms(now[0])
         assert start is not None, "the scenario starts at a timestamp"
         self.ms: int = start
@@ -63,14 +69,15 @@ class SteppingClock:
 class Run:
     """One scenario's answers and what its run did."""
 
-    def __init__(self, scenario: dict[str, Any]) -> None:
+    def __init__(self, flow: Flow, scenario: dict[str, Any]) -> None:
+        self.flow = flow
         self.id: str = scenario["id"]
         self.answers: list[dict[str, Any]] = scenario["answers"]
         self.next = 0
         self.calls: list[dict[str, Any]] = []
         self.problems: list[str] = []
-        self.clock = SteppingClock(scenario["now"])
-        self.callbacks = dd.Callbacks()
+        self.clock = SteppingClock(flow.dd, scenario["now"])
+        self.callbacks = flow.dd.Callbacks()
         self.current: tuple[dict[str, Any], str | None] | None = None
         self.unknown_tried = False
         self.blocked = False
@@ -86,7 +93,7 @@ class Run:
         value = {"ok": a["ok"]} if "ok" in a else {"error": a["error"], "message": a.get("cause") or ""}
         if not self.unknown_tried:
             self.unknown_tried = True
-            unknown = dd.json_text({"workflow": self.id, "call": "s0/0"})
+            unknown = self.flow.dd.json_text({"workflow": self.id, "call": "s0/0"})
             try:
                 self.callbacks.answer(unknown, value)
                 self.problems.append(f"an answer to the unknown callback {unknown} was taken")
@@ -121,19 +128,20 @@ def cause(a: dict[str, Any]) -> str:
     return str(a.get("cause") or "")
 
 
-def wire(task: str | None, error: str) -> str | None:
-    return None if task is None else TASKS[task]["wires"].get(error)
-
-
 class RecordingTransport:
     """Test double of `io.Transport`: records what is sent, in the `transport` view's shape, and answers."""
 
     def __init__(self, run: Run) -> None:
         self.run = run
+        self.io = run.flow.io
+        self.dd = run.flow.dd
 
     def record(self, view: dict[str, Any]) -> str:
         self.run.calls[-1]["transport"] = view
         return str(self.run.calls[-1]["pydantic-graph"]["task"])
+
+    def wire(self, task: str, error: str) -> str | None:
+        return self.run.flow.wires[task].get(error)
 
     async def http(self, request: Any) -> Any:
         json_body = request.headers.get("Content-Type") == "application/json"
@@ -143,20 +151,20 @@ class RecordingTransport:
         task = self.record({"http": view})
         a = await self.run.before()
         if a is None:
-            return io.HttpResponse(200, "")
+            return self.io.HttpResponse(200, "")
         if "ok" in a:
-            return io.HttpResponse(200, "" if a["ok"] is None else dd.json_text(a["ok"]))
-        status = wire(task, a["error"])
-        return io.HttpResponse(500 if status is None else int(status), cause(a))
+            return self.io.HttpResponse(200, "" if a["ok"] is None else self.dd.json_text(a["ok"]))
+        status = self.wire(task, a["error"])
+        return self.io.HttpResponse(500 if status is None else int(status), cause(a))
 
     async def lambda_(self, function: str, payload: Any) -> Any:
         task = self.record({"lambda": function, "payload": payload})
         a = await self.run.before()
         if a is None:
-            return io.LambdaPayload(None)
+            return self.io.LambdaPayload(None)
         if "ok" in a:
-            return io.LambdaPayload(a["ok"])
-        return io.LambdaError(wire(task, a["error"]) or "Error", cause(a))
+            return self.io.LambdaPayload(a["ok"])
+        return self.io.LambdaError(self.wire(task, a["error"]) or "Error", cause(a))
 
     async def aws(self, service: str, operation: str, args: dict[str, Any]) -> Any:
         task = self.record({"aws": f"{service}:{operation}", "args": args})
@@ -165,7 +173,7 @@ class RecordingTransport:
             return {}
         if "ok" in a:
             return a["ok"]
-        raise io.AwsError(wire(task, a["error"]) or "InternalFailure", cause(a))
+        raise self.io.AwsError(self.wire(task, a["error"]) or "InternalFailure", cause(a))
 
     async def book(self, call: dict[str, Any]) -> Any:
         self.record(dict(call))
@@ -175,7 +183,7 @@ class RecordingTransport:
         if "ok" in a:
             return a["ok"]
         if a["error"] == "failure":
-            raise dd.TaskFailure("Error", cause(a))
+            raise self.dd.TaskFailure("Error", cause(a))
         return {"result": "refused", "reason": a["error"]}
 
 
@@ -192,7 +200,7 @@ class AnsweringOwnTasks:
                 return None
             if "ok" in a:
                 return a["ok"]
-            raise dd.TaskFailure("Error" if a["error"] == "failure" else a["error"], cause(a))
+            raise self.run.flow.dd.TaskFailure("Error" if a["error"] == "failure" else a["error"], cause(a))
 
         return own
 
@@ -206,7 +214,7 @@ class RecordingTasks:
 
     def __getattr__(self, attr: str) -> Any:
         made = getattr(self.tasks, attr)
-        name = BY_ATTR[attr]
+        name = self.run.flow.by_attr[attr]
 
         async def recorded(args: Any, call: Any) -> Any:
             a = self.run.take()
@@ -215,7 +223,7 @@ class RecordingTasks:
                 view["key"] = call["key"]
             if "callback_id" in call:
                 view["callback_id"] = call["callback_id"]
-            self.run.calls.append({"pydantic-graph": view, "at": dd.timestamp_text(self.run.clock.ms)})
+            self.run.calls.append({"pydantic-graph": view, "at": self.run.flow.dd.timestamp_text(self.run.clock.ms)})
             self.run.current = (a, call.get("callback_id"))
             return await made(args, call)
 
@@ -242,22 +250,19 @@ async def stepping_within(work: Any, seconds: float) -> Any:
     return attempt.result()
 
 
-setattr(dd, "within", stepping_within)
 
 
-async def play(scenario: dict[str, Any]) -> dict[str, Any]:
-    run = Run(scenario)
+async def play(flow: Flow, scenario: dict[str, Any]) -> dict[str, Any]:
+    run = Run(flow, scenario)
     CURRENT.append(run)
-    tasks = tasks_module.make_tasks(AnsweringOwnTasks(run), RecordingTransport(run))
-    deps = graph_module.Deps(
-        tasks=RecordingTasks(tasks, run), run_id=run.id, clock=run.clock, callbacks=run.callbacks
-    )
-    state = graph_module.initial_state(scenario["input"])
+    tasks = flow.tasks.make_tasks(AnsweringOwnTasks(run), RecordingTransport(run))
+    deps = flow.graph.Deps(tasks=RecordingTasks(tasks, run), run_id=run.id, clock=run.clock, callbacks=run.callbacks)
+    state = flow.graph.initial_state(scenario["input"])
     ending: Any
     try:
-        outputs = await graph_module.graph.run(state=state, deps=deps, inputs=graph_module.Start())
+        outputs = await flow.graph.graph.run(state=state, deps=deps, inputs=flow.graph.Start())
         ending = {"succeed": outputs}
-    except dd.Failure as e:
+    except flow.dd.Failure as e:
         ending = {"fail": {"error": e.error, "reason": e.reason}}
     except Exception as e:
         ending = {"error": f"{type(e).__name__}: {e}"}
@@ -268,13 +273,17 @@ async def play(scenario: dict[str, Any]) -> dict[str, Any]:
         "calls": run.calls,
         "ending": ending,
         "cases": state.dd_cases,
-        "clock": dd.timestamp_text(run.clock.ms),
+        "clock": flow.dd.timestamp_text(run.clock.ms),
         "problems": run.problems,
     }
 
 
 async def main() -> None:
-    results = [await play(s) for s in jobs["scenarios"]]
+    results: list[dict[str, Any]] = []
+    for job in jobs["flows"]:
+        flow = Flow(job)
+        for s in job["scenarios"]:
+            results.append({**await play(flow, s), "id": f"{job['package']}#{s['id']}"})
     print(json.dumps({"results": results}, ensure_ascii=False))
 
 
