@@ -47,6 +47,23 @@ Deno.test("every flow's package is the same bytes twice and starts with the head
   }
 });
 
+/** A description with every line terminator a host language knows (the lexer refuses them, so the plan is given it). */
+const EVIL = 'first EVIL\nEVIL second\rEVIL\u0085EVIL\u2028EVIL\u2029--- EVIL\nEVIL \\n EVIL """ EVIL';
+
+Deno.test("a description never leaves its comment, whatever line terminators it holds (4.7)", () => {
+  const f = buildable()[0];
+  const files = PYDANTIC_GRAPH.generate(
+    { ...f.plan, workflow: { ...f.plan.workflow, description: EVIL } },
+    ORIGIN,
+  );
+  for (const [name, text] of files) {
+    const lines = text.split(/\r\n|[\n\r\u0085\u2028\u2029]/);
+    const evil = lines.filter((l) => l.includes("EVIL"));
+    strictEqual(evil.length, 7, `${name}: the description's seven lines are in the file`);
+    for (const l of evil) ok(l.startsWith("# "), `${name}: ${JSON.stringify(l)} is a comment line`);
+  }
+});
+
 Deno.test("a flow with `on cancel` or an event task gets E050 in both languages, and no files", () => {
   for (const name of ["cancel_run", "waits_run"]) {
     for (const lang of ["en", "ja"]) {
