@@ -207,7 +207,7 @@ Deno.test({
     if (await findPydanticGraph() === null) return;
     const subjects = buildable().map(subjectOf).filter((s): s is GraphSubject => !("skipped" in s));
     const reports = await verifyFlows(subjects);
-    strictEqual(reports.flatMap((r) => r.failures).join("\n"), "");
+    strictEqual(reports.flatMap((r) => r.failures.map((f) => f.en)).join("\n"), "");
     const agreed = reports.reduce((n, r) => n + r.agreed, 0);
     const scenarios = reports.reduce((n, r) => n + r.scenarios, 0);
     const excluded = reports.reduce((n, r) => n + r.excluded.length, 0);
@@ -240,12 +240,12 @@ Deno.test({
         text.replace('return "/".join([execution, place', 'return "-".join([execution, place'),
       );
     });
-    ok(keys.failures.some((f) => f.includes("disagrees")), "the key's separator is caught");
+    ok(keys.failures.some((f) => f.en.includes("disagrees")), "the key's separator is caught");
     const waits = await verifyFlow(subjectNamed("examples/billing/billing.flow"), (files) => {
       const text = files.get("graph.py") ?? "";
       ok(text.includes("await d.clock.sleep("), "a wait is in graph.py");
       files.set("graph.py", text.replaceAll("await d.clock.sleep(", "await d.clock.sleep(0 * "));
     });
-    ok(waits.failures.some((f) => f.includes("disagrees")), "a wait that does not wait is caught");
+    ok(waits.failures.some((f) => f.en.includes("disagrees")), "a wait that does not wait is caught");
   },
 });

@@ -20,6 +20,7 @@
  */
 
 import { stringifyJson } from "../../lang/common/json.ts";
+import { type Text, tr } from "../../lang/common/text.ts";
 import { VERSION } from "../../lang/common/version.ts";
 import { type CallRecord, runFlow } from "../../lang/dandori/interp.ts";
 import type { Plan } from "../../lang/dandori/plan.ts";
@@ -72,7 +73,7 @@ interface GraphResult {
   readonly ending: unknown;
   readonly cases: unknown;
   readonly clock: string;
-  readonly problems: string[];
+  readonly problems: Text[];
 }
 
 /** Why a scenario cannot be played here, or null (the rule of the module's note). */
@@ -226,13 +227,10 @@ export async function verifyFlows(
           })),
         ),
       agrees: (job, _round, r) => playedOf(r) === JSON.stringify(JSON.parse(job.expected)),
-      show: playedOf,
+      show: (job, _round, r) =>
+        tr(`${playedOf(r)}\n      expected: ${job.expected}`, `${playedOf(r)}\n      期待: ${job.expected}`),
     });
-    const failures = report.failures.map((f) => {
-      const job = subject.jobs.find((j) => f.startsWith(`${j.where}: `));
-      return job === undefined || !f.includes("disagrees") ? f : `${f}\n      expected: ${job.expected}`;
-    });
-    return { ...report, failures, flow: subject.flow.path, excluded: subject.excluded };
+    return { ...report, flow: subject.flow.path, excluded: subject.excluded };
   }));
 }
 
@@ -314,7 +312,7 @@ export async function verifyPydanticGraph(args: readonly string[]): Promise<numb
       `${r.flow}: ${r.agreed}/${r.scenarios} scenarios agree with the interpreter, ${r.excluded.length} excluded`,
     );
     for (const x of r.excluded) console.log(`  excluded: ${x}`);
-    failures.push(...r.failures);
+    failures.push(...r.failures.map((f) => f.en));
   }
   console.log(
     `verify pydantic-graph: ${subjects.length} flows, ${agreed}/${scenarios} scenarios agree, ${excluded} excluded, ${

@@ -75,7 +75,8 @@ class Run:
         self.answers: list[dict[str, Any]] = scenario["answers"]
         self.next = 0
         self.calls: list[dict[str, Any]] = []
-        self.problems: list[str] = []
+        #: Each as the Text of lang/common/text.ts, in English and Japanese.
+        self.problems: list[dict[str, str]] = []
         self.clock = SteppingClock(flow.dd, scenario["now"])
         self.callbacks = flow.dd.Callbacks()
         self.current: tuple[dict[str, Any], str | None] | None = None
@@ -96,13 +97,20 @@ class Run:
             unknown = self.flow.dd.json_text({"workflow": self.id, "call": "s0/0"})
             try:
                 self.callbacks.answer(unknown, value)
-                self.problems.append(f"an answer to the unknown callback {unknown} was taken")
+                self.problems.append(
+                    {
+                        "en": f"an answer to the unknown callback {unknown} was taken",
+                        "ja": f"待っていないコールバック {unknown} への答えが受け付けられた",
+                    }
+                )
             except KeyError:
                 pass
         self.callbacks.answer(callback_id, value)
         try:
             self.callbacks.answer(callback_id, value)
-            self.problems.append(f"a second answer to {callback_id} was taken")
+            self.problems.append(
+                {"en": f"a second answer to {callback_id} was taken", "ja": f"{callback_id} への二度目の答えが受け付けられた"}
+            )
         except KeyError:
             pass
 
@@ -267,7 +275,8 @@ async def play(flow: Flow, scenario: dict[str, Any]) -> dict[str, Any]:
     except Exception as e:
         ending = {"error": f"{type(e).__name__}: {e}"}
     if run.next != len(run.answers) and "error" not in ending:
-        run.problems.append(f"{len(run.answers) - run.next} answers were left")
+        left = len(run.answers) - run.next
+        run.problems.append({"en": f"{left} answers were left", "ja": f"答えが {left} 個残った"})
     return {
         "id": run.id,
         "calls": run.calls,
