@@ -8,6 +8,7 @@
  */
 
 import { ok, strictEqual } from "node:assert/strict";
+import { DEFAULT_BUILD } from "../../targets/dandori/target.ts";
 import { PYDANTIC_GRAPH } from "../../targets/dandori/pydantic_graph/target.ts";
 import { type RunnableFlow, runnableFlows } from "../../verify/dandori/flows.ts";
 import { runCli } from "../support/run.ts";
@@ -22,20 +23,22 @@ import {
 import { assertGolden } from "../support/golden.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
-const ORIGIN = { file: "f.flow", text: "", sha: "0123456789abcdef", version: "test" };
+const ORIGIN = { file: "f.flow", path: "f.flow", text: "", sha: "0123456789abcdef", version: "test" };
 const GOLDEN = `${ROOT}tests/dandori/golden/pydantic_graph/`;
 
 /** The flows the target builds. */
 function buildable(): RunnableFlow[] {
-  return runnableFlows(ROOT, FLOW_DIRS).filter((f) => PYDANTIC_GRAPH.check(f.plan, ORIGIN).length === 0);
+  return runnableFlows(ROOT, FLOW_DIRS).filter((f) =>
+    PYDANTIC_GRAPH.check(f.plan, ORIGIN, DEFAULT_BUILD).length === 0
+  );
 }
 
 Deno.test("every flow's package is the same bytes twice and starts with the header", () => {
   const flows = buildable();
   ok(flows.length >= 20, `${flows.length} flows build`);
   for (const f of flows) {
-    const a = PYDANTIC_GRAPH.generate(f.plan, ORIGIN);
-    const b = PYDANTIC_GRAPH.generate(f.plan, ORIGIN);
+    const a = PYDANTIC_GRAPH.generate(f.plan, ORIGIN, DEFAULT_BUILD);
+    const b = PYDANTIC_GRAPH.generate(f.plan, ORIGIN, DEFAULT_BUILD);
     strictEqual([...a.keys()].join(" "), "__init__.py graph.py types.py tasks.py io.py runtime.py");
     for (const [name, text] of a) {
       strictEqual(b.get(name), text, `${f.path} ${name}`);
@@ -55,6 +58,7 @@ Deno.test("a description never leaves its comment, whatever line terminators it 
   const files = PYDANTIC_GRAPH.generate(
     { ...f.plan, workflow: { ...f.plan.workflow, description: EVIL } },
     ORIGIN,
+    DEFAULT_BUILD,
   );
   for (const [name, text] of files) {
     const lines = text.split(/\r\n|[\n\r\u0085\u2028\u2029]/);
@@ -97,7 +101,7 @@ Deno.test("every flow's package passes mypy --strict", async () => {
     const packages: string[] = [];
     for (const [i, f] of buildable().entries()) {
       Deno.mkdirSync(`${dir}/p${i}`);
-      for (const [name, text] of PYDANTIC_GRAPH.generate(f.plan, ORIGIN)) {
+      for (const [name, text] of PYDANTIC_GRAPH.generate(f.plan, ORIGIN, DEFAULT_BUILD)) {
         Deno.writeTextFileSync(`${dir}/p${i}/${name}`, text);
       }
       packages.push(`p${i}`);
@@ -183,7 +187,7 @@ Deno.test("graph.render() of every example is its golden chart", async () => {
   try {
     examples.forEach((f, i) => {
       Deno.mkdirSync(`${dir}/p${i}`);
-      for (const [name, text] of PYDANTIC_GRAPH.generate(f.plan, ORIGIN)) {
+      for (const [name, text] of PYDANTIC_GRAPH.generate(f.plan, ORIGIN, DEFAULT_BUILD)) {
         Deno.writeTextFileSync(`${dir}/p${i}/${name}`, text);
       }
     });

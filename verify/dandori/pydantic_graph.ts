@@ -31,6 +31,7 @@ import { generatedJson, generateFlowScenarios } from "../../lang/dandori/scenari
 import type { Value } from "../../lang/dandori/values.ts";
 import { viewOf } from "../../lang/dandori/views.ts";
 import { ident } from "../../targets/dandori/pydantic_graph/names.ts";
+import { DEFAULT_BUILD } from "../../targets/dandori/target.ts";
 import { PYDANTIC_GRAPH } from "../../targets/dandori/pydantic_graph/target.ts";
 import { type DiffJob, inRounds, type Report, runRunner } from "../differential.ts";
 import { checkedFlowAt, flowPaths, type RunnableFlow, runnableFlows } from "./flows.ts";
@@ -111,11 +112,12 @@ function playedOf(r: GraphResult): string {
 export function subjectOf(flow: RunnableFlow): GraphSubject | { skipped: string } {
   const origin = {
     file: flow.path.split("/").pop() ?? flow.path,
+    path: flow.path,
     text: "",
     sha: "0".repeat(16),
     version: VERSION,
   };
-  const stop = PYDANTIC_GRAPH.check(flow.plan, origin);
+  const stop = PYDANTIC_GRAPH.check(flow.plan, origin, DEFAULT_BUILD);
   if (stop.length > 0) return { skipped: stop.map((d) => `${d.code} ${d.message.en}`).join("; ") };
   const generated = generateFlowScenarios(flow.checked, flow.plan).scenarios.map(generatedJson);
   const jobs: GraphJob[] = [];
@@ -146,7 +148,7 @@ export function subjectOf(flow: RunnableFlow): GraphSubject | { skipped: string 
       expected: expectedOf(flow.plan, run),
     });
   });
-  return { flow, files: PYDANTIC_GRAPH.generate(flow.plan, origin), jobs, excluded };
+  return { flow, files: PYDANTIC_GRAPH.generate(flow.plan, origin, DEFAULT_BUILD), jobs, excluded };
 }
 
 /** Writes a flow's package as `<dir>/<name>/` (changed by `mutate`, when given). */

@@ -17,6 +17,7 @@ import type { Book } from "../../lang/chobo/model.ts";
 import { members } from "../../targets/chobo/names.ts";
 import { pythonClient } from "../../targets/chobo/postgres/python.ts";
 import { postgresSql } from "../../targets/chobo/postgres/sql.ts";
+import { DEFAULT_BUILD } from "../../targets/dandori/target.ts";
 import { PYDANTIC_GRAPH } from "../../targets/dandori/pydantic_graph/target.ts";
 import { runRunner } from "../differential.ts";
 import type { Cluster } from "../services/pg_cluster.ts";
@@ -32,11 +33,11 @@ import {
 } from "./temporal_books.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
-const ORIGIN = { file: "books.flow", text: "", sha: "0".repeat(16), version: "books" };
+const ORIGIN = { file: "books.flow", path: "books.flow", text: "", sha: "0".repeat(16), version: "books" };
 
 /** The sequences of the flows this target builds. */
 export function pythonBookSequences(flows: readonly RunnableFlow[]): BookSequence[] {
-  return bookSequences(flows.filter((f) => PYDANTIC_GRAPH.check(f.plan, ORIGIN).length === 0));
+  return bookSequences(flows.filter((f) => PYDANTIC_GRAPH.check(f.plan, ORIGIN, DEFAULT_BUILD).length === 0));
 }
 
 /** A fill as the runner calls it straight on the client: the transfer's member and its keywords. */
@@ -88,7 +89,7 @@ export async function playPythonBooks(
     if (pkg === undefined) {
       pkg = `p${packages.size}`;
       Deno.mkdirSync(`${dir}/flows/${pkg}`);
-      for (const [file, text] of PYDANTIC_GRAPH.generate(s.flow.plan, ORIGIN)) {
+      for (const [file, text] of PYDANTIC_GRAPH.generate(s.flow.plan, ORIGIN, DEFAULT_BUILD)) {
         Deno.writeTextFileSync(`${dir}/flows/${pkg}/${file}`, text);
       }
       packages.set(s.flow, pkg);

@@ -15,7 +15,7 @@ import type { FlowOrigin } from "../target.ts";
 
 /** The diagnostics that stop the build; none when pydantic-graph can run the flow. */
 export function pydanticGraphCheck(plan: Plan, origin: FlowOrigin): readonly Diagnostic[] {
-  const r = new Reporter<DandoriCode>(origin.file, origin.text);
+  const r = new Reporter<DandoriCode>(origin.path, origin.text);
   if (plan.blocks.cancel !== null) {
     r.error(
       "E050",

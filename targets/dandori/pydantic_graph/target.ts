@@ -52,6 +52,7 @@ function generate(plan: Plan, origin: FlowOrigin): ReadonlyMap<string, string> {
 /** The target record. */
 export const PYDANTIC_GRAPH: DandoriTarget<"pydantic-graph"> = {
   name: "pydantic-graph",
+  express: false,
   check: pydanticGraphCheck,
   generate,
 };
