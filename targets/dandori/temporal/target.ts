@@ -11,8 +11,7 @@
 
 import { createHash } from "node:crypto";
 import type { Plan } from "../../../lang/dandori/plan.ts";
-import { oneLine } from "../../../lang/common/visible.ts";
-import { type DandoriTarget, type FlowOrigin, headerLines } from "../target.ts";
+import { commentLines, type DandoriTarget, type FlowOrigin, headerLines } from "../target.ts";
 import { activitiesModule } from "./activities_ts.ts";
 import { temporalCheck } from "./check.ts";
 import { clientModule } from "./client_ts.ts";
@@ -25,14 +24,6 @@ import { workflowModule } from "./workflow_ts.ts";
 /** The workflow type and task queue of a flow (4.2): `<name>_v<n>`. */
 export function workflowType(plan: Plan): string {
   return `${plan.workflow.name}_v${plan.workflow.version}`;
-}
-
-/** Characters any host language may read as the end of a line (4.7). */
-const LINE_END = /\r\n|[\n\r\u0085\u2028\u2029]/;
-
-/** A description's lines, split at every line terminator, each made safe for one comment line (4.7). */
-function commentLines(text: string): string[] {
-  return text.split(LINE_END).map(oneLine);
 }
 
 /** The comment lines every file starts with: the header, then the description, one line each. */

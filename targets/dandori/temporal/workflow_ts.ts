@@ -88,8 +88,8 @@ function taskOf(plan: Plan, name: string): TaskPlan {
 // ---------------------------------------------------------------------------------------------
 // Expressions
 
-/** Whether an expression reads `now`. */
-function readsNow(e: ExprPlan): boolean {
+/** Whether an expression reads `now` (every target reads it once before the statement, docs/design/dandori.md#the-workflow-period). */
+export function readsNow(e: ExprPlan): boolean {
   switch (e.kind) {
     case "now":
       return true;
@@ -218,7 +218,7 @@ function block(out: Out, depth: number, ss: readonly StmtPlan[], ctx: Ctx): void
 }
 
 /** The expressions a statement reads, for its `now`. */
-function stmtExprs(s: StmtPlan): ExprPlan[] {
+export function stmtExprs(s: StmtPlan): ExprPlan[] {
   switch (s.kind) {
     case "call":
       return s.call.args.map((a) => a.value);
