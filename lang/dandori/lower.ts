@@ -27,7 +27,7 @@ import type {
   TaskItemAst,
   UseAst,
 } from "./ast.ts";
-import type { CheckedFlow } from "./checked.ts";
+import type { TypedFlow } from "./checked.ts";
 import type { Machine } from "./machine.ts";
 import type { FlowModel, TaskDef } from "./model.ts";
 import {
@@ -189,7 +189,7 @@ class Lowering {
   private readonly nodes: NodePlan[] = [];
   private readonly edges: EdgePlan[] = [];
 
-  constructor(private readonly flow: CheckedFlow) {}
+  constructor(private readonly flow: TypedFlow) {}
 
   private get m(): FlowModel {
     return this.flow.model;
@@ -857,6 +857,6 @@ interface Ctx {
  * if (check.checked !== null) console.log(stringifyJson(lower(check.checked), 2));
  * ```
  */
-export function lower(flow: CheckedFlow): Plan {
+export function lower(flow: TypedFlow): Plan {
   return new Lowering(flow).plan();
 }
