@@ -202,7 +202,11 @@ class Lowering {
       failure: m.onFailure === null ? null : this.body(m.onFailure, "failure"),
       cancel: m.onCancel === null ? null : this.body(m.onCancel, "cancel"),
     };
-    new Graph(this.nodes, this.edges, m.period !== null).draw(blocks);
+    const tasks = m.ast.tasks.map((t) => this.task(t, lookup(m.tasks, t.name.text, "task")));
+    const checked = new Set(
+      tasks.filter((t) => t.result !== null || t.callee.kind === "book").map((t) => t.name),
+    );
+    new Graph(this.nodes, this.edges, m.period !== null, checked).draw(blocks);
     const w = m.ast.workflows[0];
     return {
       v: PLAN_VERSION,
@@ -226,7 +230,7 @@ class Lowering {
         path: u.path.text,
         lambda: useLambda(u),
       })),
-      tasks: m.ast.tasks.map((t) => this.task(t, lookup(m.tasks, t.name.text, "task"))),
+      tasks,
       cases: [...m.cases.values()].map((c) => machinePlan(c.name, c.record, c.machine)),
       blocks,
       graph: { nodes: this.nodes, edges: this.edges },
@@ -466,6 +470,7 @@ class Lowering {
       s.call.args.flatMap((a) => a.kind === "arg" ? [[a.name.text, a.value] as const] : []),
     );
     const handlers: HandlerPlan[] = s.handlers.map((h) => ({
+      line: h.line,
       errors: h.errors.map((e) => e.text),
       body: this.stmts(h.body, block, loops),
     }));
@@ -507,6 +512,7 @@ class Lowering {
   ): { subject: MatchSubject; arms: ArmPlan[] } {
     const kind = lookup(this.flow.typed.matches, s, "match's kind");
     const arms = s.arms.map((a) => ({
+      line: a.line,
       conditions: a.patterns.map((p) => condition(p)),
       body: this.stmts(a.body, block, loops),
     }));
@@ -712,10 +718,12 @@ function hasNow(e: ExprAst): boolean {
  * and edges with what must happen to go along them.
  */
 class Graph {
+  /** `checked`: the tasks whose answers are checked against a type (a result, or a book's done), so may be malformed. */
   constructor(
     private readonly nodes: NodePlan[],
     private readonly edges: EdgePlan[],
     private readonly period: boolean,
+    private readonly checked: ReadonlySet<string>,
   ) {}
 
   draw(blocks: Plan["blocks"]): void {
@@ -732,7 +740,13 @@ class Graph {
       this.edge("period:start", "period:outside", { kind: "outside" });
       first = "period:start";
     }
-    const entry = this.list(blocks.flow, "flow:end", { block: "flow", failure, cancel, loop: null });
+    const entry = this.list(blocks.flow, "flow:end", {
+      block: "flow",
+      failure,
+      failed: null,
+      cancel,
+      loop: null,
+    });
     this.edge(first, entry, this.period ? { kind: "inside" } : { kind: "next" });
     if (blocks.failure !== null) {
       this.node({ id: "failure", line: 0, kind: "start", block: "failure", place: null });
@@ -740,6 +754,7 @@ class Graph {
       const f = this.list(blocks.failure, "failure:end", {
         block: "failure",
         failure: "unhandled",
+        failed: null,
         cancel,
         loop: null,
       });
@@ -750,6 +765,7 @@ class Graph {
       const c = this.list(blocks.cancel, "cancel:end", {
         block: "cancel",
         failure: "unhandled",
+        failed: null,
         cancel: null,
         loop: null,
       });
@@ -771,6 +787,20 @@ class Graph {
     this.edge(from, next, next === ctx.loop?.head ? { kind: "again" } : when);
   }
 
+  /**
+   * The ways out of a parallel loop once its last iteration has ended with a failure held (1.8):
+   * one for each kind of early end its iterations have, toward where that failure goes.
+   */
+  private held(head: string, ctx: Ctx): void {
+    const into = this.edges.filter((e) => e.to === head).map((e) => e.when);
+    const errors = [...new Set(into.flatMap((w) => w.kind === "unhandled" ? w.errors : []))];
+    if (errors.length > 0) this.edge(head, ctx.failure, { kind: "unhandled", errors });
+    if (into.some((w) => w.kind === "outside")) this.edge(head, ctx.failure, { kind: "outside" });
+    if (into.some((w) => w.kind === "failed" || w.kind === "bad response")) {
+      this.edge(head, ctx.failed ?? "unhandled", { kind: "failed" });
+    }
+  }
+
   /** Draws a list of statements; returns the id of its first node (`next` when it is empty). */
   private list(ss: readonly StmtPlan[], next: string, ctx: Ctx): string {
     let after = next;
@@ -790,6 +820,9 @@ class Graph {
         });
         const unhandled = s.call.routes.filter((r) => typeof r.to !== "number").map((r) => r.error);
         if (unhandled.length > 0) this.edge(s.place, ctx.failure, { kind: "unhandled", errors: unhandled });
+        if (this.checked.has(s.call.task)) {
+          this.edge(s.place, ctx.failed ?? "unhandled", { kind: "bad response" });
+        }
         if (ctx.cancel !== null) this.edge(s.place, ctx.cancel, { kind: "cancel" });
         return s.place;
       }
@@ -802,9 +835,15 @@ class Graph {
       case "repeat":
       case "for": {
         node("loop");
-        const inner = { ...ctx, loop: { head: s.place, exit: next } };
+        const parallel = s.kind === "for" && s.parallel !== null;
+        const inner: Ctx = {
+          ...ctx,
+          loop: { head: s.place, exit: next },
+          ...(parallel ? { failure: s.place, failed: s.place } : {}),
+        };
         this.edge(s.place, this.list(s.body, s.place, inner), { kind: "iteration" });
         this.onward(s.place, next, ctx, { kind: "done" });
+        if (parallel) this.held(s.place, ctx);
         return s.place;
       }
       case "break":
@@ -818,8 +857,11 @@ class Graph {
         this.edge(s.place, ctx.failure, { kind: "outside" });
         return s.place;
       case "succeed":
+        node(s.kind);
+        return s.place;
       case "fail":
         node(s.kind);
+        if (ctx.failed !== null) this.edge(s.place, ctx.failed, { kind: "failed" });
         return s.place;
       case "let":
       case "yield":
@@ -841,8 +883,10 @@ class Graph {
 
 interface Ctx {
   readonly block: Block;
-  /** Where an unhandled error goes. */
+  /** Where an unhandled error goes: the block's rule, or the parallel loop whose iteration it ends. */
   readonly failure: string;
+  /** Where a `fail` or a malformed answer goes when it does not end the workflow where it is: a parallel loop. */
+  readonly failed: string | null;
   /** Where a cancel goes, or null where none arrives (`on cancel`). */
   readonly cancel: string | null;
   readonly loop: { readonly head: string; readonly exit: string } | null;

@@ -228,6 +228,8 @@ export interface CallPlan {
 
 /** `on e1, e2 =>` and its body. */
 export interface HandlerPlan {
+  /** The line of `on … =>`. */
+  readonly line: number;
   readonly errors: readonly string[];
   readonly body: readonly StmtPlan[];
 }
@@ -246,6 +248,8 @@ export type MatchSubject =
 
 /** One arm: what it takes and its body. */
 export interface ArmPlan {
+  /** The line of `… =>`. */
+  readonly line: number;
   readonly conditions: readonly ArmCondition[];
   readonly body: readonly StmtPlan[];
 }
@@ -359,13 +363,23 @@ export type NodePlan = {
   readonly place: string | null;
 };
 
-/** What must happen for the flow to go along an edge. */
+/**
+ * What must happen for the flow to go along an edge. An iteration of a parallel loop that ends
+ * early ends at its loop (its `unhandled`, `outside`, `bad response` and `failed` edges go there),
+ * and the loop, once its last iteration has ended, goes on with the first failure in list order
+ * (1.8): along its own `unhandled` or `outside` edge to where its block's errors go, or along its
+ * `failed` edge to the workflow's failure.
+ */
 export type EdgeCondition =
   | { readonly kind: "next" }
   | { readonly kind: "ok" }
   | { readonly kind: "arm"; readonly index: number; readonly conditions: readonly ArmCondition[] }
   | { readonly kind: "handler"; readonly index: number; readonly errors: readonly string[] }
   | { readonly kind: "unhandled"; readonly errors: readonly string[] }
+  /** The answer does not have the declared shape (`Dandori.BadResponse`): the workflow fails, `on failure` does not run. */
+  | { readonly kind: "bad response" }
+  /** A `fail` or a bad response ended a parallel iteration (to its loop), or the loop ends with it (to the workflow's failure). */
+  | { readonly kind: "failed" }
   | { readonly kind: "iteration" }
   | { readonly kind: "again" }
   | { readonly kind: "done" }
