@@ -65,6 +65,11 @@ export const DEFAULT_RETRY_INTERVAL_SECONDS = 1;
 export const DEFAULT_BACKOFF = "2.0";
 /** How long an `event` or `callback` task waits without a `timeout` (1.6): one day. */
 export const DEFAULT_ANSWER_SECONDS = 86_400;
+/**
+ * How long one attempt of a callback task may take to hand its id on (17.3): 60 seconds on every
+ * platform, Temporal's limit on the activity that hands it on; past it the attempt is a `timeout`.
+ */
+export const CALLBACK_HAND_ON_SECONDS = 60;
 
 const DURATION_SECONDS: Readonly<Record<string, number>> = {
   second: 1,
@@ -268,6 +273,7 @@ class Lowering {
       idempotent: def.idempotent,
       callback: !def.callback ? null : {
         via: def.method === "lambda" ? "lambda" : def.method === "aws" ? "sqs" : "own",
+        handOnSeconds: CALLBACK_HAND_ON_SECONDS,
       },
       effect: def.starts !== null
         ? { kind: "starts", machine: def.starts }

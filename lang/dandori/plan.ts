@@ -176,8 +176,15 @@ export type KeyPlan =
   | { readonly in: "payload"; readonly name: "idempotency_key" }
   | { readonly in: "argument"; readonly name: string };
 
-/** How a callback's id reaches the one who answers: in the payload of a Lambda, an SQS body, or own code. */
-export type CallbackPlan = { readonly via: "lambda" | "sqs" | "own" };
+/**
+ * How a callback's id reaches the one who answers (in the payload of a Lambda, an SQS body, or own
+ * code), and how long handing it on may take in one attempt on every platform (17.3); the wait for
+ * the answer comes after, as long as the task's `timeout`.
+ */
+export interface CallbackPlan {
+  readonly via: "lambda" | "sqs" | "own";
+  readonly handOnSeconds: number;
+}
 
 /** What a task does to a case (2.7): a hold starts it, a post or a void sends to it. */
 export type CaseEffect =
