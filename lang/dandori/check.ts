@@ -80,7 +80,10 @@ export function checkFlow(file: string, text: string, env: CheckEnv): FlowCheck 
   if (r.hasErrors()) return result(model);
   checkAlongFlow(model, typed, r);
   const { reached, facts } = checkCases(model, typed, r);
-  return result(model, false, { model, typed, children, reached, facts });
+  // A variable typing left without a type (a collecting loop with its `yield` misplaced, E009) has
+  // not resolved: such a flow is not given to the stages after the checker, even to draw it.
+  const resolved = [...typed.vars.values()].every((v) => v.type !== null);
+  return result(model, false, resolved ? { model, typed, children, reached, facts } : null);
 }
 
 /** Checks a flow given as bytes: text that is not UTF-8 is one E001 at its first bad byte. */

@@ -1,0 +1,50 @@
+/**
+ * What `dandori doc` does (seed dandori 5.2): read a flow once, check it, and write its page as
+ * Markdown or as one HTML file. A flow whose names and types resolve is drawn even when the checks
+ * along it find errors: the diagnostics go to stderr and the exit code is 1, and the page shows
+ * them, so the run an error is reached by can be read on the chart.
+ * @module
+ */
+
+import { hasErrors, renderDiagnostic, summaryLine } from "../lang/common/diagnostic.ts";
+import type { Lang } from "../lang/common/text.ts";
+import { checkFlowBytes } from "../lang/dandori/check.ts";
+import { buildFlowPage, flowPageMarkdown } from "../lang/dandori/doc.ts";
+import { flowPageHtml } from "../lang/dandori/draw.ts";
+import { type Io, readInput, writeFile } from "./io.ts";
+
+/** `dandori doc`: the page on stdout, or in `<dir>/<flow file name without .flow>.md` (or `.html`). */
+export function docCommand(path: string, html: boolean, out: string | undefined, io: Io, lang: Lang): number {
+  const input = readInput(io, path);
+  if ("error" in input) {
+    io.stderr(`dandori doc: ${input.error[lang]}\n`);
+    return 1;
+  }
+  const read = (p: string) => {
+    const r = readInput(io, p);
+    return "bytes" in r ? r.bytes : null;
+  };
+  const check = checkFlowBytes(path, input.bytes, { read });
+  const failed = hasErrors(check.diagnostics);
+  if (failed) {
+    io.stderr(check.diagnostics.map((d) => renderDiagnostic(d, lang)).join(""));
+    io.stderr(`${summaryLine(path, check.diagnostics.map((d) => d.severity), lang)}\n`);
+  }
+  if (check.typedFlow === null) return check.unsupported ? 2 : 1;
+  const page = buildFlowPage(check, lang);
+  const text = html ? flowPageHtml(page) : flowPageMarkdown(page);
+  const exit = failed ? 1 : 0;
+  if (out === undefined) {
+    io.stdout(text);
+    return exit;
+  }
+  const stem = (path.split("/").pop() ?? path).replace(/\.flow$/, "");
+  const target = `${out.replace(/\/$/, "")}/${stem}.${html ? "html" : "md"}`;
+  const written = writeFile(io, target, text);
+  if (written !== null) {
+    io.stderr(`dandori doc: ${written[lang]}\n`);
+    return 1;
+  }
+  io.stderr(`${target}\n`);
+  return exit;
+}

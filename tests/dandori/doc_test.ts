@@ -1,0 +1,262 @@
+/**
+ * `dandori doc` (seed dandori 5.2): the Markdown of every test and example flow is pinned in both
+ * languages; every example's `doc.md` and `doc.ja.md` are current; a flow whose names and types
+ * resolve is drawn even with errors (exit 1, the diagnostics on stderr and on the page), one whose
+ * names or types do not is not; the HTML is one self-contained, deterministic file; and every lit
+ * run is connected — each step follows an edge of the drawing from the step before, and the
+ * statements lit are exactly those the run passed — which a removed edge, an extra lit statement
+ * or a missing one breaks.
+ */
+
+import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
+import { checkFlow } from "../../lang/dandori/check.ts";
+import { type Charts, chartsOf } from "../../lang/dandori/chart.ts";
+import { buildFlowPage } from "../../lang/dandori/doc.ts";
+import { runFlow } from "../../lang/dandori/interp.ts";
+import { litSteps } from "../../lang/dandori/lit.ts";
+import type { FlowPage, PageStep } from "../../lang/dandori/page.ts";
+import { ScenarioAnswers } from "../../lang/dandori/scenario.ts";
+import { generateFlowScenarios } from "../../lang/dandori/scenarios.ts";
+import { flowPaths } from "../../verify/dandori/flows.ts";
+import { everyRunnableFlow } from "../support/flows.ts";
+import { assertGolden } from "../support/golden.ts";
+import { runCli } from "../support/run.ts";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+const GOLDEN = `${ROOT}tests/dandori/golden/doc/`;
+const FLOWS = [...flowPaths(ROOT, "tests/dandori/flows/"), ...flowPaths(ROOT, "examples/")];
+
+function stem(path: string): string {
+  return path.replace(/^tests\/dandori\/flows\//, "").replace(/\.flow$/, "");
+}
+
+function check(path: string) {
+  const read = (p: string): Uint8Array | null => {
+    try {
+      return Deno.readFileSync(`${ROOT}${p}`);
+    } catch {
+      return null;
+    }
+  };
+  return checkFlow(path, Deno.readTextFileSync(`${ROOT}${path}`), { read });
+}
+
+Deno.test("dandori doc: the Markdown of every test and example flow is pinned in both languages", async (t) => {
+  for (const path of FLOWS) {
+    await t.step(path, () => {
+      for (const lang of ["en", "ja"] as const) {
+        const run = runCli(["dandori", "doc", path, "--lang", lang]);
+        const typed = check(path).typedFlow !== null;
+        if (!typed) {
+          // Names or types that do not resolve leave nothing to draw: the diagnostics say why.
+          strictEqual(run.stdout, "", path);
+          ok(run.code === 1 || run.code === 2, `${path}: ${run.code}`);
+          ok(/error\[E\d{3}\]|エラー\[E\d{3}\]/.test(run.stderr), run.stderr);
+          continue;
+        }
+        ok(run.code === 0 || run.code === 1, `${path}: ${run.code} ${run.stderr}`);
+        strictEqual(
+          run.code === 1,
+          run.stderr.includes("[E"),
+          `${path}: errors on stderr exactly when exit 1`,
+        );
+        assertGolden(`${GOLDEN}${stem(path)}.${lang}.md`, run.stdout);
+      }
+    });
+  }
+});
+
+/** The example flows and their pages: `<dir>.flow` beside `doc.md`, any other flow beside `<name>.doc.md`. */
+function examplePages(): { flow: string; page: string; lang: "en" | "ja" }[] {
+  return flowPaths(ROOT, "examples/").map((flow) => {
+    const dir = flow.slice(0, flow.lastIndexOf("/"));
+    const name = flow.slice(dir.length + 1).replace(/(\.ja)?\.flow$/, "");
+    const lang = flow.endsWith(".ja.flow") ? "ja" : "en";
+    const base = name === dir.split("/").pop() ? "doc" : `${name}.doc`;
+    return { flow, page: `${dir}/${base}${lang === "ja" ? ".ja" : ""}.md`, lang };
+  });
+}
+
+Deno.test("every example flow's doc.md and doc.ja.md are what dandori doc writes now", () => {
+  const pages = examplePages();
+  strictEqual(
+    pages.length,
+    8,
+    "orders, billing, shipping and its child deliver, each in English and Japanese",
+  );
+  for (const { flow, page, lang } of pages) {
+    const run = runCli(["dandori", "doc", flow, "--lang", lang]);
+    strictEqual(run.code, 0, run.stderr);
+    if (Deno.env.get("RITSU_BLESS") === "1") Deno.writeTextFileSync(`${ROOT}${page}`, run.stdout);
+    strictEqual(run.stdout, Deno.readTextFileSync(`${ROOT}${page}`), `${page} is stale: RITSU_BLESS=1`);
+    ok(run.stdout.includes("```mermaid\nflowchart TD"), page);
+    ok(run.stdout.includes(lang === "ja" ? "## 呼び出し" : "## Calls"), page);
+  }
+});
+
+Deno.test("a flow with errors is drawn, with its diagnostics on stderr and on the page, and no run", () => {
+  const run = runCli(["dandori", "doc", "tests/dandori/flows/order_stock_no_void.flow"]);
+  strictEqual(run.code, 1);
+  ok(run.stderr.includes("error[E020]"), run.stderr);
+  ok(run.stdout.startsWith("# order_stock v1"));
+  ok(run.stdout.includes("## What the check says") && run.stdout.includes("error[E020]"));
+  ok(run.stdout.includes("no scenario is generated") && !run.stdout.includes("<details>"));
+  const unresolved = runCli(["dandori", "doc", "tests/dandori/flows/names_types.flow"]);
+  strictEqual(unresolved.code, 1);
+  strictEqual(unresolved.stdout, "");
+  const unsupported = runCli(["dandori", "doc", "tests/dandori/flows/uses_rule.flow"]);
+  strictEqual(unsupported.code, 2);
+  ok(unsupported.stderr.includes("E018"));
+});
+
+Deno.test("--out writes <dir>/<flow file name>.md or .html and nothing else", () => {
+  const md = runCli(["dandori", "doc", "examples/orders/orders.ja.flow", "--lang", "ja", "--out", "out"]);
+  strictEqual(md.code, 0);
+  deepStrictEqual(Object.keys(md.written), ["out/orders.ja.md"]);
+  ok(md.written["out/orders.ja.md"].startsWith("# 注文 v1"));
+  const html = runCli([
+    "dandori",
+    "doc",
+    "examples/billing/billing.flow",
+    "--format",
+    "html",
+    "--out",
+    "out/",
+  ]);
+  strictEqual(html.code, 0);
+  deepStrictEqual(Object.keys(html.written), ["out/billing.html"]);
+});
+
+Deno.test("dandori doc html: every drawn flow gives one self-contained page, the same bytes each time", async (t) => {
+  for (const path of FLOWS.filter((p) => check(p).typedFlow !== null)) {
+    await t.step(path, () => {
+      for (const lang of ["en", "ja"] as const) {
+        const run = runCli(["dandori", "doc", path, "--format", "html", "--lang", lang]);
+        ok(run.code === 0 || run.code === 1, run.stderr);
+        const html = run.stdout;
+        strictEqual(runCli(["dandori", "doc", path, "--format", "html", "--lang", lang]).stdout, html);
+        ok(html.startsWith("<!DOCTYPE html>") && html.includes(`<html lang="${lang}">`));
+        ok(!/<(link|img|iframe)\b|\bsrc=|\bhref="(?!#)|url\(/i.test(html), "nothing is loaded from outside");
+        ok(html.includes('<svg xmlns="http://www.w3.org/2000/svg" class="flow-chart"'));
+        const json = html.match(/<script type="application\/json" id="dandori-runs">([^<]*)<\/script>/)?.[1];
+        strictEqual(
+          json !== undefined,
+          run.code === 0,
+          "a flow that passes has its runs, one with errors none",
+        );
+      }
+    });
+  }
+});
+
+/**
+ * Why a page's runs are not connected, or null: each step must follow an edge of the drawing
+ * (a line or a jump) from the step before, the first being the start; and the statements lit
+ * must be exactly the statements the run passed (`passed`, by run).
+ */
+function disconnected(page: FlowPage, passed: readonly ReadonlySet<string>[]): string | null {
+  const edges = new Map(page.charts.edges.map((e) => [e.id, e]));
+  const statements = new Set(
+    page.charts.charts.flatMap((c) => c.nodes.filter((n) => n.line > 0).map((n) => n.id)),
+  );
+  for (const [r, run] of page.runs.entries()) {
+    const steps: readonly PageStep[] = run.steps;
+    if (steps[0]?.node !== "start" || steps[0].edge !== null) {
+      return `${run.name}: it does not begin at the start`;
+    }
+    for (let i = 1; i < steps.length; i++) {
+      const e = steps[i].edge === null ? undefined : edges.get(steps[i].edge ?? "");
+      if (e === undefined || e.from !== steps[i - 1].node || e.to !== steps[i].node) {
+        return `${run.name}: step ${i + 1} (${steps[i].node}) follows no edge from ${steps[i - 1].node}`;
+      }
+    }
+    const lit = new Set(steps.map((s) => s.node).filter((n) => statements.has(n)));
+    const want = [...passed[r]].sort();
+    if (JSON.stringify([...lit].sort()) !== JSON.stringify(want)) {
+      return `${run.name}: lights ${[...lit].sort().join(" ")}, passes ${want.join(" ")}`;
+    }
+  }
+  return null;
+}
+
+/** The statements each generated run of a flow passes, as its visits say (a failed period check lights its statement). */
+function passedStatements(f: ReturnType<typeof everyRunnableFlow>[number]): Set<string>[] {
+  return generateFlowScenarios(f.checked, f.plan).scenarios.map((s) => {
+    const run = runFlow(f.checked, f.plan, {
+      input: s.input,
+      now: s.now,
+      answers: new ScenarioAnswers(s.answers),
+      execution: "run",
+      children: false,
+    });
+    return new Set(
+      run.visits.flatMap((v) =>
+        v.kind === "stmt"
+          ? [v.place]
+          : v.kind === "outside" && v.place !== "period:start"
+          ? [v.place.replace(/:period$/, "")]
+          : []
+      ),
+    );
+  });
+}
+
+const RUNNABLE = everyRunnableFlow();
+
+Deno.test("every lit run of every flow is connected, and lights exactly what it passes", async (t) => {
+  for (const f of RUNNABLE) {
+    await t.step(f.path, () => {
+      const page = buildFlowPage(check(f.path), "en");
+      ok(page.runs.length > 0);
+      strictEqual(disconnected(page, passedStatements(f)), null);
+    });
+  }
+});
+
+function withoutEdge(charts: Charts, id: string): Charts {
+  return { ...charts, edges: charts.edges.filter((e) => e.id !== id) };
+}
+
+Deno.test("the connectivity check catches a removed edge, a statement lit too many and one lit too few", () => {
+  const orders = RUNNABLE.find((f) => f.path === "examples/orders/orders.flow");
+  const loops = RUNNABLE.find((f) => f.path === "tests/dandori/flows/loops_run.flow");
+  ok(orders !== undefined && loops !== undefined);
+  for (const f of [orders, loops]) {
+    const page = buildFlowPage(check(f.path), "en");
+    const passed = passedStatements(f);
+    strictEqual(disconnected(page, passed), null);
+    const used = new Set(page.runs.flatMap((r) => r.steps.flatMap((s) => s.edge === null ? [] : [s.edge])));
+    ok(used.size > 10, `${f.path}: its runs go along many edges`);
+    for (const id of used) {
+      ok(
+        disconnected({ ...page, charts: withoutEdge(page.charts, id) }, passed) !== null,
+        `${f.path}: without ${id}`,
+      );
+    }
+    const run = page.runs[0];
+    const extra = page.charts.charts[0].nodes.find((n) => n.line > 0 && !passed[0].has(n.id));
+    ok(extra !== undefined);
+    const more = [...run.steps, { ...run.steps[run.steps.length - 1], node: extra.id }];
+    ok(disconnected({ ...page, runs: [{ ...run, steps: more }, ...page.runs.slice(1)] }, passed) !== null);
+    const lastStatement = run.steps.findLastIndex((s) => s.node.startsWith("s"));
+    const fewer = run.steps.filter((_, i) => i !== lastStatement);
+    ok(disconnected({ ...page, runs: [{ ...run, steps: fewer }, ...page.runs.slice(1)] }, passed) !== null);
+  }
+});
+
+Deno.test("a run is lit only along the drawing's edges: without one it needs, lighting it stops", () => {
+  const f = RUNNABLE.find((x) => x.path === "examples/orders/orders.flow");
+  ok(f !== undefined);
+  const charts = chartsOf(f.plan, "en");
+  const s = generateFlowScenarios(f.checked, f.plan).scenarios[0];
+  const run = runFlow(f.checked, f.plan, {
+    input: s.input,
+    now: s.now,
+    answers: new ScenarioAnswers(s.answers),
+    execution: "run",
+    children: false,
+  });
+  const needed = litSteps(charts, run)[1].edge;
+  ok(needed !== null);
+  throws(() => litSteps(withoutEdge(charts, needed), run), /the chart has no next edge out of start/);
+});
