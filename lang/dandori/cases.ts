@@ -169,11 +169,16 @@ function withVar(s: State, name: string): State {
   return { ...s, assigned: new Set([...s.assigned, name]), missing };
 }
 
-/** The steps of a run, one line each, as 2.3 prints them. */
-function operations(trace: Step | null): Text[] {
+/** The steps of a run in order. */
+function stepsOf(trace: Step | null): Step[] {
   const steps: Step[] = [];
   for (let t = trace; t !== null; t = t.prev) steps.push(t);
-  return steps.reverse().map((t) => {
+  return steps.reverse();
+}
+
+/** The steps of a run, one line each, as 2.3 prints them. */
+function operations(trace: Step | null): Text[] {
+  return stepsOf(trace).map((t) => {
     const line = t.line === null ? "    " : String(t.line).padStart(4);
     return tr(`${line}  ${t.text.en}`, `${line}  ${t.text.ja}`);
   });
@@ -1027,8 +1032,20 @@ class Analysis {
     }
   }
 
+  /** Keeps a diagnostic's run for the page, which lights it on the chart. */
+  private example(code: DandoriCode, at: Pos, message: Text, trace: Step | null): void {
+    if (trace === null) return;
+    this.facts.example({
+      code,
+      line: at.line,
+      message,
+      steps: stepsOf(trace).map((t) => ({ line: t.line, text: t.text })),
+    });
+  }
+
   private emit(): void {
     for (const f of this.found.values()) {
+      this.example(f.code, f.at, f.message, f.trace);
       this.r.error(f.code, f.at, f.message, {
         operations: operations(f.trace),
         ...(f.hint === null ? {} : { hint: f.hint }),
@@ -1037,18 +1054,20 @@ class Analysis {
     for (const o of this.open.values()) {
       const others = [...o.lines].filter((l) => l !== o.at.line).sort((a, b) => a - b);
       const where = o.cleanup === null ? null : `on ${o.cleanup}`;
+      const message = where === null
+        ? tr(
+          `a call can fail here with an error nothing handles, and the workflow fails with the case \`${o.caseName}\` in ${o.in}, which is not final: there is no \`on failure\` to settle it`,
+          `ここで呼び出しが処理されないエラーで失敗すると、案件 \`${o.caseName}\` が ${o.in} のままワークフローが失敗します。片付ける \`on failure\` がありません`,
+        )
+        : tr(
+          `this call in \`${where}\` can fail with an error nothing handles, and the workflow fails with the case \`${o.caseName}\` in ${o.in}, which is not final`,
+          `\`${where}\` の中のこの呼び出しが処理されないエラーで失敗すると、案件 \`${o.caseName}\` が ${o.in} のままワークフローが失敗します`,
+        );
+      this.example("W101", o.at, message, o.trace);
       this.r.warning(
         "W101",
         o.at,
-        where === null
-          ? tr(
-            `a call can fail here with an error nothing handles, and the workflow fails with the case \`${o.caseName}\` in ${o.in}, which is not final: there is no \`on failure\` to settle it`,
-            `ここで呼び出しが処理されないエラーで失敗すると、案件 \`${o.caseName}\` が ${o.in} のままワークフローが失敗します。片付ける \`on failure\` がありません`,
-          )
-          : tr(
-            `this call in \`${where}\` can fail with an error nothing handles, and the workflow fails with the case \`${o.caseName}\` in ${o.in}, which is not final`,
-            `\`${where}\` の中のこの呼び出しが処理されないエラーで失敗すると、案件 \`${o.caseName}\` が ${o.in} のままワークフローが失敗します`,
-          ),
+        message,
         {
           operations: operations(o.trace),
           notes: others.length === 0 ? [] : [

@@ -13,6 +13,7 @@ import { type Lang, tr } from "../common/text.ts";
 import { VERSION } from "../common/version.ts";
 import { chartsOf } from "./chart.ts";
 import type { TypedFlow } from "./checked.ts";
+import { exampleRuns } from "./doc_examples.ts";
 import { caseLines, pageRuns } from "./doc_runs.ts";
 import { calleeLine, fieldText, retryText, statementsOf, stmtText, timeoutText } from "./doc_text.ts";
 import { flowIntro, flowNotes } from "./doc_notes.ts";
@@ -61,8 +62,8 @@ const WORDS: Record<WordKey, [string, string]> = {
   next: ["next", "次へ"],
   scenario: ["scenario", "シナリオ"],
   no_runs: [
-    "The check found errors, so no scenario is generated: the reference interpreter runs only a flow that passes. The check's examples above show a run that reaches each error.",
-    "検査でエラーが見つかったので、シナリオは作りません。参照インタプリタは検査を通ったフローだけを走らせます。上の検査の結果の「そうなる例」が、それぞれのエラーに至る実行です。",
+    "The check found errors, so no scenario is generated: the reference interpreter runs only a flow that passes. The check's examples show a run that reaches each error; the HTML page lights each on the charts.",
+    "検査でエラーが見つかったので、シナリオは作りません。参照インタプリタは検査を通ったフローだけを走らせます。検査の結果の「そうなる例」が、それぞれのエラーに至る実行で、HTML のページではそれを図の上で光らせます。",
   ],
 };
 
@@ -128,6 +129,7 @@ export function buildFlowPage(check: FlowCheck, lang: Lang): FlowPage {
     diagnostics: check.diagnostics.map((d) => renderDiagnostic(d, lang)),
     hasErrors: hasErrors(check.diagnostics),
     runs: check.checked === null ? [] : pageRuns(check.checked, plan, charts, lang),
+    examples: check.checked === null ? exampleRuns(plan, charts, flow.facts, lang) : [],
     generator: `dandori ${VERSION}`,
   };
 }

@@ -10,7 +10,7 @@
 
 import { MONOSPACE, pageStyle } from "../common/style.ts";
 import { chartSvg, esc, FONT } from "./layout.ts";
-import type { FlowPage } from "./page.ts";
+import type { FlowPage, PageRun } from "./page.ts";
 
 function table(head: readonly string[], rows: readonly (readonly string[])[], cls = ""): string {
   return `<div class="frame"><table${cls === "" ? "" : ` class="${cls}"`}>` +
@@ -118,26 +118,34 @@ function tablesHtml(page: FlowPage): string[] {
   return out;
 }
 
+/** The runs the stepper steps through: the generated scenarios, or for a flow with errors its diagnostics' runs. */
+function shownRuns(page: FlowPage): readonly PageRun[] {
+  return page.runs.length > 0 ? page.runs : page.examples;
+}
+
 /** The runs as the stepper's script reads them; `<`, `>`, `&` and the line separators escaped for a script element. */
 function runsJson(page: FlowPage): string {
   const jumps = Object.fromEntries(page.charts.edges.filter((e) => !e.drawn).map((e) => [e.id, e.from]));
-  const data = { jumps, runs: page.runs.map((r) => ({ title: r.title, ending: r.ending, steps: r.steps })) };
+  const data = {
+    jumps,
+    runs: shownRuns(page).map((r) => ({ title: r.title, ending: r.ending, steps: r.steps })),
+  };
   return JSON.stringify(data).replaceAll("<", "\\u003c").replaceAll(">", "\\u003e").replaceAll("&", "\\u0026")
     .replaceAll("\u2028", "\\u2028").replaceAll("\u2029", "\\u2029");
 }
 
 function stepperHtml(page: FlowPage): string {
   const w = page.words;
-  if (page.runs.length === 0) {
-    return `<section id="runs">\n<h2>${esc(w.runs)}</h2>\n<p>${prose(w.no_runs)}</p>\n</section>`;
-  }
-  const options = page.runs.map((r, i) => `<option value="${i}">${esc(r.title)}</option>`).join("\n");
+  const runs = shownRuns(page);
+  const intro = page.hasErrors ? `\n<p>${prose(w.no_runs)}</p>` : "";
+  if (runs.length === 0) return `<section id="runs">\n<h2>${esc(w.runs)}</h2>${intro}\n</section>`;
+  const options = runs.map((r, i) => `<option value="${i}">${esc(r.title)}</option>`).join("\n");
   const valueTable = (id: string, first: string) =>
     `<div class="frame"><table id="${id}"><thead><tr><th>${esc(first)}</th><th>${
       esc(w.value)
     }</th></tr></thead><tbody></tbody></table></div>`;
   return `<section id="runs">
-<h2>${esc(w.runs)}</h2>
+<h2>${esc(w.runs)}</h2>${intro}
 <div class="controls">
 <label>${esc(w.scenario)} <select id="scenario">
 ${options}

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { lookup } from "../common/assert.ts";
+import type { Text } from "../common/text.ts";
 import type { CaseDef } from "./model.ts";
 import type { Block } from "./typing.ts";
 
@@ -33,6 +33,17 @@ export type EndAt =
   /** A cancel stops a flow that has no `on cancel`. */
   | { readonly kind: "cancelled" };
 
+/**
+ * A run the analysis found that reaches a diagnostic, as the diagnostic prints it (「そうなる例」):
+ * each step on a line of the flow (null for what happens outside), in order.
+ */
+export interface Example {
+  readonly code: string;
+  readonly line: number;
+  readonly message: Text;
+  readonly steps: readonly { readonly line: number | null; readonly text: Text }[];
+}
+
 /** What the analysis saw, point by point. */
 export interface FlowFacts {
   /** At the entry of each statement the analysis reached, by line. */
@@ -41,6 +52,8 @@ export interface FlowFacts {
   readonly after: ReadonlyMap<number, ReadonlyMap<string, CaseFacts>>;
   /** At each ending some run reaches, in the order the analysis met them. */
   readonly ends: readonly { readonly at: EndAt; readonly cases: CaseFacts }[];
+  /** The runs its diagnostics show, in the order they are reported. */
+  readonly examples: readonly Example[];
 }
 
 /** Pairs by case, each pair once (keyed by its text). */
@@ -59,6 +72,7 @@ export class FactsBuilder {
   private readonly entries = new Map<number, Gathered>();
   private readonly afters = new Map<number, Map<string, Gathered>>();
   private readonly endings = new Map<string, { at: EndAt; gathered: Gathered }>();
+  private readonly examples: Example[] = [];
 
   constructor(private readonly cases: ReadonlyMap<string, CaseDef>) {}
 
@@ -76,6 +90,10 @@ export class FactsBuilder {
     this.gather(getOr(this.endings, endKey(at), () => ({ at, gathered: new Map() })).gathered, pairs);
   }
 
+  example(e: Example): void {
+    this.examples.push(e);
+  }
+
   facts(): FlowFacts {
     const after = new Map<number, ReadonlyMap<string, CaseFacts>>();
     for (const [line, byOutcome] of this.afters) {
@@ -85,6 +103,7 @@ export class FactsBuilder {
       entry: new Map([...this.entries].map(([line, g]) => [line, this.sorted(g)])),
       after,
       ends: [...this.endings.values()].map((e) => ({ at: e.at, cases: this.sorted(e.gathered) })),
+      examples: this.examples,
     };
   }
 
@@ -110,9 +129,4 @@ function getOr<K, V>(map: Map<K, V>, key: K, make: () => V): V {
   const made = make();
   map.set(key, made);
   return made;
-}
-
-/** The pairs of one case at one point; `lookup` asserts the facts name it. */
-export function pairsOf(facts: CaseFacts, name: string): readonly CasePair[] {
-  return lookup(facts, name, "case in the facts");
 }

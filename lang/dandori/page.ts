@@ -63,7 +63,7 @@ export interface PageStep {
   readonly possible: readonly string[];
 }
 
-/** One generated scenario, run on the reference interpreter. */
+/** One generated scenario, run on the reference interpreter; or a diagnostic's run, which has no calls. */
 export interface PageRun {
   readonly name: string;
   /** The name and what the run was kept for. */
@@ -106,6 +106,8 @@ export interface FlowPage {
   /** True when the check found errors: the flow is drawn, but no run is generated. */
   readonly hasErrors: boolean;
   readonly runs: readonly PageRun[];
+  /** For a flow with errors, the run each diagnostic prints, lit on the charts (the HTML steps through them). */
+  readonly examples: readonly PageRun[];
   /** `dandori <version>`, for the HTML `generator`. */
   readonly generator: string;
 }

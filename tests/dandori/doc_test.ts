@@ -14,7 +14,7 @@ import { type Charts, chartsOf } from "../../lang/dandori/chart.ts";
 import { buildFlowPage } from "../../lang/dandori/doc.ts";
 import { runFlow } from "../../lang/dandori/interp.ts";
 import { litSteps } from "../../lang/dandori/lit.ts";
-import type { FlowPage, PageStep } from "../../lang/dandori/page.ts";
+import type { FlowPage, PageRun, PageStep } from "../../lang/dandori/page.ts";
 import { ScenarioAnswers } from "../../lang/dandori/scenario.ts";
 import { generateFlowScenarios } from "../../lang/dandori/scenarios.ts";
 import { flowPaths } from "../../verify/dandori/flows.ts";
@@ -139,38 +139,44 @@ Deno.test("dandori doc html: every drawn flow gives one self-contained page, the
         ok(!/<(link|img|iframe)\b|\bsrc=|\bhref="(?!#)|url\(/i.test(html), "nothing is loaded from outside");
         ok(html.includes('<svg xmlns="http://www.w3.org/2000/svg" class="flow-chart"'));
         const json = html.match(/<script type="application\/json" id="dandori-runs">([^<]*)<\/script>/)?.[1];
-        strictEqual(
-          json !== undefined,
-          run.code === 0,
-          "a flow that passes has its runs, one with errors none",
-        );
+        const page = buildFlowPage(check(path), lang);
+        // A flow that passes shows its scenarios; one with errors, the runs its diagnostics print (maybe none).
+        strictEqual(run.code === 0 ? page.examples.length : page.runs.length, 0);
+        const titles = json === undefined ? [] : JSON.parse(json).runs.map((r: { title: string }) => r.title);
+        deepStrictEqual(titles, (run.code === 0 ? page.runs : page.examples).map((r) => r.title));
       }
     });
   }
 });
 
+/** Why a lit run is not connected, or null: each step follows an edge of the drawing (a line or a jump) from the step before, the first being the start. */
+function brokenChain(charts: Charts, run: PageRun): string | null {
+  const edges = new Map(charts.edges.map((e) => [e.id, e]));
+  const steps: readonly PageStep[] = run.steps;
+  if (steps[0]?.node !== "start" || steps[0].edge !== null) {
+    return `${run.name}: it does not begin at the start`;
+  }
+  for (let i = 1; i < steps.length; i++) {
+    const e = steps[i].edge === null ? undefined : edges.get(steps[i].edge ?? "");
+    if (e === undefined || e.from !== steps[i - 1].node || e.to !== steps[i].node) {
+      return `${run.name}: step ${i + 1} (${steps[i].node}) follows no edge from ${steps[i - 1].node}`;
+    }
+  }
+  return null;
+}
+
 /**
- * Why a page's runs are not connected, or null: each step must follow an edge of the drawing
- * (a line or a jump) from the step before, the first being the start; and the statements lit
- * must be exactly the statements the run passed (`passed`, by run).
+ * Why a page's runs are not connected, or null: each is a chain of the drawing's edges, and the
+ * statements it lights are exactly the statements the run passed (`passed`, by run).
  */
 function disconnected(page: FlowPage, passed: readonly ReadonlySet<string>[]): string | null {
-  const edges = new Map(page.charts.edges.map((e) => [e.id, e]));
   const statements = new Set(
     page.charts.charts.flatMap((c) => c.nodes.filter((n) => n.line > 0).map((n) => n.id)),
   );
   for (const [r, run] of page.runs.entries()) {
-    const steps: readonly PageStep[] = run.steps;
-    if (steps[0]?.node !== "start" || steps[0].edge !== null) {
-      return `${run.name}: it does not begin at the start`;
-    }
-    for (let i = 1; i < steps.length; i++) {
-      const e = steps[i].edge === null ? undefined : edges.get(steps[i].edge ?? "");
-      if (e === undefined || e.from !== steps[i - 1].node || e.to !== steps[i].node) {
-        return `${run.name}: step ${i + 1} (${steps[i].node}) follows no edge from ${steps[i - 1].node}`;
-      }
-    }
-    const lit = new Set(steps.map((s) => s.node).filter((n) => statements.has(n)));
+    const broken = brokenChain(page.charts, run);
+    if (broken !== null) return broken;
+    const lit = new Set(run.steps.map((s) => s.node).filter((n) => statements.has(n)));
     const want = [...passed[r]].sort();
     if (JSON.stringify([...lit].sort()) !== JSON.stringify(want)) {
       return `${run.name}: lights ${[...lit].sort().join(" ")}, passes ${want.join(" ")}`;
@@ -209,6 +215,18 @@ Deno.test("every lit run of every flow is connected, and lights exactly what it 
       const page = buildFlowPage(check(f.path), "en");
       ok(page.runs.length > 0);
       strictEqual(disconnected(page, passedStatements(f)), null);
+    });
+  }
+});
+
+Deno.test("the runs of a flow with errors, its diagnostics' own, are lit as connected as a scenario's", async (t) => {
+  for (const path of FLOWS) {
+    const c = check(path);
+    if (c.typedFlow === null || c.checked !== null) continue;
+    await t.step(path, () => {
+      const page = buildFlowPage(c, "en");
+      strictEqual(page.runs.length, 0);
+      for (const run of page.examples) strictEqual(brokenChain(page.charts, run), null);
     });
   }
 });
