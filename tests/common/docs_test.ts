@@ -1,5 +1,5 @@
 /**
- * The docs a user reads: every `console` block's `chobo` command in README and docs/ still prints the
+ * The docs a user reads: every `console` block's `chobo` and `dandori` command in README and docs/ still prints the
  * lines shown, in order (`…` stands for lines left out); relative links resolve; the keyword table of
  * docs/reference.md is the parser's; the pre-commit hook and the Action's script check what they say.
  */
@@ -30,12 +30,12 @@ function consoleBlocks(text: string): { command: string; shown: string[] }[] {
   return out;
 }
 
-Deno.test("every console block's chobo command prints the lines shown, in order", () => {
+Deno.test("every console block's chobo and dandori command prints the lines shown, in order", () => {
   let commands = 0;
   for (const page of pages()) {
     for (const { command, shown } of consoleBlocks(Deno.readTextFileSync(ROOT + page))) {
       const words = command.split(" ");
-      const at = words.indexOf("chobo");
+      const at = words.findIndex((w) => w === "chobo" || w === "dandori");
       if (at < 0) continue;
       commands++;
       const run = runCli(words.slice(at));
