@@ -22,6 +22,7 @@ const VIEWS: readonly string[] = [
   "lang/dandori/chart.ts",
   "lang/dandori/doc.ts",
   "lang/dandori/doc_endings.ts",
+  "lang/dandori/doc_examples.ts",
   "lang/dandori/doc_notes.ts",
   "lang/dandori/doc_runs.ts",
   "lang/dandori/doc_text.ts",
