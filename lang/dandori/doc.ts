@@ -7,7 +7,7 @@
  * @module
  */
 
-import { assert, lookup } from "../common/assert.ts";
+import { assert, findOne } from "../common/assert.ts";
 import { hasErrors, renderDiagnostic } from "../common/diagnostic.ts";
 import { type Lang, tr } from "../common/text.ts";
 import { VERSION } from "../common/version.ts";
@@ -68,7 +68,7 @@ const WORDS: Record<WordKey, [string, string]> = {
 };
 
 function callRow(s: StmtPlan & { kind: "call" }, flow: TypedFlow, plan: Plan, lang: Lang): PageCall {
-  const task = lookup(new Map(plan.tasks.map((t) => [t.name, t])), s.call.task, "task");
+  const task = findOne(plan.tasks, (t) => t.name === s.call.task, `task ${s.call.task}`);
   const errors = s.call.routes.map((r) => {
     const goes = typeof r.to === "number"
       ? tr(

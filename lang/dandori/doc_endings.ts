@@ -15,20 +15,22 @@ import type { CaseFacts, CasePair, EndAt } from "./facts.ts";
 import type { PageEnding } from "./page.ts";
 import type { Plan, StmtPlan } from "./plan.ts";
 
-/** The order of the table: statements by line, then the ends of the blocks and the rest. */
+/** The order of the table after the statements (by line): where a run that does not stop at a statement ends. */
+const AFTER_STATEMENTS: readonly string[] = [
+  "end flow",
+  "unhandled",
+  "end failure",
+  "end cancel",
+  "cancelled",
+];
+
+/** Statements by line first, then `AFTER_STATEMENTS`. */
 function rank(at: EndAt): number {
-  switch (at.kind) {
-    case "statement":
-      return at.line;
-    case "end":
-      return at.block === "flow" ? 1e6 : at.block === "failure" ? 1e6 + 2 : 1e6 + 3;
-    case "unhandled":
-      return 1e6 + 1;
-    case "cancelled":
-      return 1e6 + 4;
-    default:
-      return unreachable(at, "ending");
-  }
+  if (at.kind === "statement") return at.line;
+  const key = at.kind === "end" ? `end ${at.block}` : at.kind;
+  const i = AFTER_STATEMENTS.indexOf(key);
+  assert(i >= 0, `the table has a place for ${key}`);
+  return Number.MAX_SAFE_INTEGER - AFTER_STATEMENTS.length + i;
 }
 
 function statementEnding(s: StmtPlan): Text {

@@ -10,7 +10,7 @@ import { stringifyJson } from "../common/json.ts";
 import { type Lang, tr } from "../common/text.ts";
 import type { ChartNode, Charts } from "./chart.ts";
 import type { CheckedFlow } from "./checked.ts";
-import { armText } from "./doc_text.ts";
+import { armText, statementsOf } from "./doc_text.ts";
 import type { CaseFacts, EndAt, FlowFacts } from "./facts.ts";
 import { type CallRecord, type Run, runFlow, type Snapshot, type Visit } from "./interp.ts";
 import { type LitStep, litSteps } from "./lit.ts";
@@ -200,16 +200,7 @@ function pageSteps(run: Run, now: readonly [string, string], c: Context): PageSt
  * ```
  */
 export function pageRuns(flow: CheckedFlow, plan: Plan, charts: Charts, lang: Lang): PageRun[] {
-  const stmts = new Map<string, StmtPlan>();
-  const walk = (ss: readonly StmtPlan[]): void => {
-    for (const s of ss) {
-      stmts.set(s.place, s);
-      if (s.kind === "repeat" || s.kind === "for") walk(s.body);
-      if (s.kind === "match") { for (const a of s.arms) walk(a.body); }
-      if (s.kind === "call") { for (const h of s.call.handlers) walk(h.body); }
-    }
-  };
-  walk([...plan.blocks.flow, ...plan.blocks.failure ?? [], ...plan.blocks.cancel ?? []]);
+  const stmts = new Map(statementsOf(plan).map((s) => [s.place, s]));
   const nodes = new Map(charts.charts.flatMap((ch) => ch.nodes.map((n) => [n.id, n])));
   const c: Context = { plan, charts, nodes, stmts, facts: flow.facts, lang };
   return generateFlowScenarios(flow, plan).scenarios.map((s, i) => {
