@@ -161,10 +161,12 @@ ${options}
 <div class="state-pane">
 <div class="frame chart" id="stepper-chart"></div>
 <div id="step-detail"><p id="step-note"></p><div class="frame" id="step-calls-frame"><pre><code id="step-calls"></code></pre></div></div>
+<div id="values-box">
 <h3>${esc(w.variables)}</h3>
 ${valueTable("vars", w.name)}
 <h3>${esc(w.cases)}</h3>
 ${valueTable("cases", w.name)}
+</div>
 <h3>${esc(w.possible)}</h3>
 <ul id="possible"></ul>
 </div>
@@ -244,7 +246,7 @@ const CHART_STYLE = `
 .unhandled { color: var(--refused); font-weight: 700; }
 #stepper-chart { max-height: 70vh; overflow: auto; }
 #stepper-chart h4 { margin: 0.5rem 0 0.25rem; }
-#step-calls-frame[hidden] { display: none; }
+#step-calls-frame[hidden], #values-box[hidden] { display: none; }
 #possible { margin: 0.25rem 0; padding-left: 1.5rem; }
 `;
 
@@ -272,6 +274,7 @@ const SCRIPT = `
   const vars = byId("vars").tBodies[0];
   const cases = byId("cases").tBodies[0];
   const possible = byId("possible");
+  const valuesBox = byId("values-box");
   const stepperChart = byId("stepper-chart");
   for (const frame of document.querySelectorAll("#flow .chart")) {
     const title = document.createElement("h4");
@@ -361,6 +364,8 @@ const SCRIPT = `
     callsFrame.hidden = step.calls.length === 0;
     rows(vars, step.vars);
     rows(cases, step.cases);
+    // A diagnostic's run has no values: the check follows states, not values.
+    valuesBox.hidden = step.vars.length === 0 && step.cases.length === 0;
     possible.replaceChildren(...step.possible.map((p) => {
       const li = document.createElement("li");
       li.textContent = p;
