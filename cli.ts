@@ -12,7 +12,7 @@ import {
   renderUsageError,
   type ToolSpec,
 } from "./commands/table.ts";
-import { denoIo, type Io } from "./commands/io.ts";
+import { denoIo, type Io, shownIo } from "./commands/io.ts";
 import { chooseLang, type Lang, tr } from "./lang/common/text.ts";
 import { VERSION } from "./lang/common/version.ts";
 import { CHOBO } from "./commands/chobo.ts";
@@ -46,9 +46,11 @@ function ritsuHelp(lang: Lang): string {
 
 /**
  * Runs one command line (the words after `ritsu`) and returns the exit code. Never throws: an
- * unexpected exception is reported in one line as an internal error, exit 2.
+ * unexpected exception is reported in one line as an internal error, exit 2. Everything it prints
+ * goes through `shownIo`: no key and no terminal control reaches the output.
  */
-export function main(argv: readonly string[], io: Io): number {
+export function main(argv: readonly string[], world: Io): number {
+  const io = shownIo(world);
   const [toolName, ...rest] = argv;
   const tool = TOOLS.find((t) => t.name === toolName);
   const lang = langOf(argv, tool?.name ?? "ritsu", io);

@@ -5,6 +5,7 @@
 
 import { command, type CommandSpec, type Outcome, type ToolSpec } from "./table.ts";
 import {
+  type Diagnostic,
   diagnosticJson,
   DIAGNOSTICS_JSON_VERSION,
   hasErrors,
@@ -39,6 +40,7 @@ import {
 } from "../lang/chobo/scenario.ts";
 import { generateScenarios } from "../lang/chobo/scenarios.ts";
 import { CODES } from "../lang/chobo/codes.ts";
+import { refusedForKeys } from "./keys.ts";
 import { explainAllMarkdown, explainAllText, explainText, findCode } from "../lang/chobo/explain.ts";
 
 const CHECK_EXITS: CommandSpec["exits"] = [
@@ -385,12 +387,17 @@ function check(
  * Reads a book once and checks it, for a command that needs it whole: the bytes and the checked
  * book come from the same read. Prints why not and returns null.
  */
+/**
+ * The bytes and checked book of `path`, or null (and why not, on stderr). A command that writes
+ * the book out (`writesOut`) refuses one that holds a key (commands/keys.ts).
+ */
 function readBook(
   path: string,
   command: string,
   io: Io,
   lang: Lang,
-): { bytes: Uint8Array; book: Book } | null {
+  writesOut = false,
+): { bytes: Uint8Array; book: Book; diagnostics: readonly Diagnostic[] } | null {
   const input = readInput(io, path);
   if ("error" in input) {
     io.stderr(`chobo ${command}: ${input.error[lang]}\n`);
@@ -402,12 +409,13 @@ function readBook(
     io.stderr(`${summaryLine(path, result.diagnostics.map((d) => d.severity), lang)}\n`);
     return null;
   }
-  return { bytes: input.bytes, book: result.book };
+  if (writesOut && refusedForKeys(`chobo ${command}`, path, result.diagnostics, io, lang)) return null;
+  return { bytes: input.bytes, book: result.book, diagnostics: result.diagnostics };
 }
 
 /** The checked book of `path`, or null (and why not, on stderr). */
-function loadBook(path: string, command: string, io: Io, lang: Lang): Book | null {
-  return readBook(path, command, io, lang)?.book ?? null;
+function loadBook(path: string, command: string, io: Io, lang: Lang, writesOut = false): Book | null {
+  return readBook(path, command, io, lang, writesOut)?.book ?? null;
 }
 
 function run(
@@ -427,7 +435,7 @@ function run(
   }
   let scenarios: Scenario[];
   try {
-    scenarios = readScenarios(book, new TextDecoder().decode(input.bytes));
+    scenarios = readScenarios(book, input.bytes);
   } catch (e) {
     if (!(e instanceof ScenarioError)) throw e;
     io.stderr(`chobo run: ${scenarioPath}: ${e.text[lang]}\n`);
@@ -454,7 +462,7 @@ function run(
 }
 
 function buildCommand(bookPath: string, target: ChoboTargetName, out: string, io: Io, lang: Lang): number {
-  const read = readBook(bookPath, "build", io, lang);
+  const read = readBook(bookPath, "build", io, lang, true);
   if (read === null) return 1;
   const { bytes, book } = read;
   const sha = createHash("sha256").update(bytes).digest("hex").slice(0, 16);
@@ -479,18 +487,9 @@ function buildCommand(bookPath: string, target: ChoboTargetName, out: string, io
 }
 
 function doc(bookPath: string, html: boolean, out: string | undefined, io: Io, lang: Lang): number {
-  const input = readInput(io, bookPath);
-  if ("error" in input) {
-    io.stderr(`chobo doc: ${input.error[lang]}\n`);
-    return 1;
-  }
-  const result = checkBookBytes(bookPath, input.bytes);
-  if (result.book === null) {
-    io.stderr(result.diagnostics.map((d) => renderDiagnostic(d, lang)).join(""));
-    io.stderr(`${summaryLine(bookPath, result.diagnostics.map((d) => d.severity), lang)}\n`);
-    return 1;
-  }
-  const page = buildPage(result.book, result.diagnostics, lang);
+  const read = readBook(bookPath, "doc", io, lang, true);
+  if (read === null) return 1;
+  const page = buildPage(read.book, read.diagnostics, lang);
   const text = html ? pageHtml(page) : pageMarkdown(page);
   if (out === undefined) {
     io.stdout(text);
@@ -508,7 +507,7 @@ function doc(bookPath: string, html: boolean, out: string | undefined, io: Io, l
 }
 
 function api(bookPath: string, io: Io, lang: Lang): number {
-  const book = loadBook(bookPath, "api", io, lang);
+  const book = loadBook(bookPath, "api", io, lang, true);
   if (book === null) return 1;
   io.stdout(stringifyJson(apiJson(book, refusalsOf(book)), 2) + "\n");
   return 0;

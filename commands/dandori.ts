@@ -1,5 +1,5 @@
 /**
- * dandori's commands: the table `--help` and parsing read (seed dandori 0.3 「コマンドの表」),
+ * dandori's commands: the table `--help` and parsing read (docs/design/dandori.md#commands),
  * and what each command does. `cli.ts` lists `DANDORI` beside chobo's table.
  * @module
  */
@@ -12,7 +12,7 @@ import {
   renderDiagnostic,
   summaryLine,
 } from "../lang/common/diagnostic.ts";
-import { buildCommand, planCommand, runCommand, scenariosCommand } from "./dandori_run.ts";
+import { buildCommand, namedReader, planCommand, runCommand, scenariosCommand } from "./dandori_run.ts";
 import { docCommand } from "./dandori_doc.ts";
 import { DANDORI_TARGET_NAMES } from "../targets/dandori/targets.ts";
 import { type Io, readInput } from "./io.ts";
@@ -386,10 +386,7 @@ export const DANDORI: ToolSpec = {
 function check(paths: readonly string[], json: boolean, io: Io, lang: Lang): number {
   let exit = 0;
   const files: Record<string, unknown>[] = [];
-  const read = (path: string) => {
-    const input = readInput(io, path);
-    return "bytes" in input ? input.bytes : null;
-  };
+  const read = namedReader(io);
   for (const path of paths) {
     const input = readInput(io, path);
     if ("error" in input) {

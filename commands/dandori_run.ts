@@ -5,6 +5,7 @@
  * @module
  */
 
+import { refusedForKeys } from "./keys.ts";
 import { type Diagnostic, renderDiagnostic, summaryLine } from "../lang/common/diagnostic.ts";
 import { stringifyJson } from "../lang/common/json.ts";
 import { type Lang, tr } from "../lang/common/text.ts";
@@ -28,6 +29,8 @@ import type { Value } from "../lang/dandori/values.ts";
 import type { ViewName } from "../lang/dandori/views.ts";
 import { type Io, readInput, writeFile } from "./io.ts";
 import { createHash } from "node:crypto";
+import { dirname, isAbsolute, normalize } from "node:path";
+import { type FileRead, NO_SUCH_FILE } from "../lang/dandori/env.ts";
 import { VERSION } from "../lang/common/version.ts";
 import { buildFlow } from "../targets/dandori/targets.ts";
 
@@ -51,13 +54,38 @@ export function loadFlow(path: string, commandName: string, io: Io, lang: Lang):
   return loadFlowBytes(path, input.bytes, io, lang);
 }
 
+/**
+ * How a flow's books and child flows are read: a path a flow names must stay inside the directory
+ * the command runs in, or inside the directory of the flow that names it; and, as every input,
+ * be a regular file of at most `MAX_INPUT_BYTES`. The reason a rule refused goes into the
+ * diagnostic (E005, E015).
+ */
+export function namedReader(io: Io): (path: string, from: string) => FileRead {
+  return (path, from) => {
+    if (!insideTree(path, from)) {
+      return {
+        unreadable: tr(
+          `${path} is outside the directory the command runs in and outside the flow's own directory`,
+          `${path} は、コマンドを走らせるディレクトリの外にも、フローのあるディレクトリの外にもあります`,
+        ),
+      };
+    }
+    const r = readInput(io, path);
+    if ("bytes" in r) return r.bytes;
+    return r.missing ? NO_SUCH_FILE : { unreadable: r.error };
+  };
+}
+
+function insideTree(path: string, from: string): boolean {
+  const p = normalize(path);
+  if (!isAbsolute(p) && p !== ".." && !p.startsWith("../")) return true;
+  const dir = dirname(normalize(from));
+  return p.startsWith(dir.endsWith("/") ? dir : `${dir}/`);
+}
+
 /** Checks a flow's bytes once read, as `loadFlow` does. */
 function loadFlowBytes(path: string, bytes: Uint8Array, io: Io, lang: Lang): LoadedFlow | number {
-  const read = (p: string) => {
-    const r = readInput(io, p);
-    return "bytes" in r ? r.bytes : null;
-  };
-  const result = checkFlowBytes(path, bytes, { read });
+  const result = checkFlowBytes(path, bytes, { read: namedReader(io) });
   if (result.checked === null) {
     io.stderr(result.diagnostics.map((d) => renderDiagnostic(d, lang)).join(""));
     io.stderr(`${summaryLine(path, result.diagnostics.map((d) => d.severity), lang)}\n`);
@@ -122,15 +150,14 @@ export function runCommand(path: string, scenarioPath: string, f: RunFlags, io: 
     io.stderr(`dandori run: ${input.error[lang]}\n`);
     return 1;
   }
-  const text = new TextDecoder().decode(input.bytes);
   try {
-    const scenarios = readFlowScenarios(flow.checked, text);
+    const scenarios = readFlowScenarios(flow.checked, input.bytes);
     const runs = scenarios.map((s, i) => ({ s, run: runScenario(flow, s, i + 1, f) }));
     if (f.json) {
       const items = runs.map(({ s, run }) =>
         runJson(path, flow.plan, f.view, s, run, f.books === "computed" ? replayOf(s, run) : null)
       );
-      const single = !text.trimStart().startsWith("[");
+      const single = !new TextDecoder().decode(input.bytes).trimStart().startsWith("[");
       io.stdout(stringifyJson(single ? items[0] : items, 2) + "\n");
     } else {
       io.stdout(runs.map(({ s, run }) => runText(path, flow.plan, f.view, s, run, lang)).join("\n"));
@@ -183,6 +210,7 @@ export function buildCommand(path: string, target: string, out: string, io: Io, 
   }
   const flow = loadFlowBytes(path, input.bytes, io, lang);
   if (typeof flow === "number") return flow;
+  if (refusedForKeys("dandori build", path, flow.diagnostics, io, lang)) return 1;
   const sha = createHash("sha256").update(input.bytes).digest("hex").slice(0, 16);
   const origin = {
     file: path.split("/").pop() ?? path,

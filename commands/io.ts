@@ -4,12 +4,18 @@
  * @module
  */
 
+import { maskText } from "../lang/common/secrets.ts";
 import { type Text, tr } from "../lang/common/text.ts";
+import { visible } from "../lang/common/visible.ts";
 
 /** What a command reads and writes. */
 export interface Io {
   readonly env: Readonly<Record<string, string | undefined>>;
-  /** Reads a file's bytes; throws the platform's error when it cannot. */
+  /**
+   * Reads a regular file's bytes, at most `MAX_INPUT_BYTES`; throws the platform's error when it
+   * cannot, `NotRegular` for anything but a regular file (a symlink, a device, a directory) and
+   * `TooLarge` past the limit.
+   */
   readFile(path: string): Uint8Array;
   stdout(text: string): void;
   stderr(text: string): void;
@@ -27,16 +33,76 @@ export function writeFile(io: Io, path: string, text: string): Text | null {
   return io.writeFiles(new Map([[path, text]]));
 }
 
+/**
+ * `io` as commands print through it: every key-shaped value of what goes to stdout or stderr is
+ * masked (a PEM block whole), and every character that would act on a terminal instead of showing
+ * is written as `\uXXXX` (lang/common/visible.ts). A command's output is for people and for
+ * programs reading JSON, and both read the same values: inside a JSON string the escapes mean
+ * the same characters. Files are written as they are: what a build writes is checked before.
+ */
+export function shownIo(io: Io): Io {
+  return {
+    ...io,
+    stdout: (text) => io.stdout(visible(maskText(text))),
+    stderr: (text) => io.stderr(visible(maskText(text))),
+  };
+}
+
 /** The real process: Deno's environment, file system and streams. */
 export function denoIo(): Io {
   const encoder = new TextEncoder();
   return {
     env: Deno.env.toObject(),
-    readFile: (path) => Deno.readFileSync(path),
+    readFile: readRegular,
     stdout: (text) => writeAll(Deno.stdout, encoder.encode(text)),
     stderr: (text) => writeAll(Deno.stderr, encoder.encode(text)),
     writeFiles: (files) => writeAllOrNone(files),
   };
+}
+
+/**
+ * The most bytes read of one input (a book, a flow, a scenario file): far more than anyone writes
+ * by hand; a file that goes on past it (`/dev/zero`, a log) is refused instead of filling memory.
+ */
+export const MAX_INPUT_BYTES = 8 * 1024 * 1024;
+
+/** A path that is not a regular file: reading it could follow a link or never end. */
+export class NotRegular extends Error {
+  constructor(readonly what: "symlink" | "directory" | "special") {
+    super(what);
+  }
+}
+
+/** A file past `MAX_INPUT_BYTES`. */
+export class TooLarge extends Error {}
+
+function readRegular(path: string): Uint8Array {
+  const info = Deno.lstatSync(path);
+  if (info.isSymlink) throw new NotRegular("symlink");
+  if (info.isDirectory) throw new NotRegular("directory");
+  if (!info.isFile) throw new NotRegular("special");
+  const file = Deno.openSync(path, { read: true });
+  try {
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    for (;;) {
+      const buf = new Uint8Array(64 * 1024);
+      const n = file.readSync(buf);
+      if (n === null) break;
+      total += n;
+      if (total > MAX_INPUT_BYTES) throw new TooLarge(path);
+      chunks.push(buf.subarray(0, n));
+    }
+    const out = new Uint8Array(total);
+    let at = 0;
+    for (const c of chunks) {
+      out.set(c, at);
+      at += c.length;
+    }
+    return out;
+  } finally {
+    file.close();
+  }
 }
 
 /** A name beside `path` no other writer uses: `.<name>.<random>.tmp`. */
@@ -128,17 +194,36 @@ function writeAll(stream: { writeSync(p: Uint8Array): number }, bytes: Uint8Arra
   }
 }
 
-/** Reads a file, or says in one line why it cannot be read. */
-export function readInput(io: Io, path: string): { bytes: Uint8Array } | { error: Text } {
+/** Reads a file, or says in one line why it cannot be read (`missing` when there is no such file). */
+export function readInput(io: Io, path: string): { bytes: Uint8Array } | { error: Text; missing: boolean } {
   try {
     return { bytes: io.readFile(path) };
   } catch (e) {
-    return { error: whyUnreadable(path, e) };
+    return { error: whyUnreadable(path, e), missing: e instanceof Deno.errors.NotFound };
   }
 }
 
 function whyUnreadable(path: string, e: unknown): Text {
   if (e instanceof Deno.errors.NotFound) return tr(`${path}: no such file`, `${path}: ファイルがありません`);
+  if (e instanceof NotRegular) {
+    return e.what === "directory"
+      ? tr(`${path}: is a directory`, `${path}: ディレクトリです`)
+      : e.what === "symlink"
+      ? tr(
+        `${path}: is a symbolic link; only regular files are read`,
+        `${path}: シンボリックリンクです。読むのは通常のファイルだけです`,
+      )
+      : tr(
+        `${path}: is not a regular file (a device, a pipe or a socket); only regular files are read`,
+        `${path}: 通常のファイルではありません(デバイス、パイプ、ソケット)。読むのは通常のファイルだけです`,
+      );
+  }
+  if (e instanceof TooLarge) {
+    return tr(
+      `${path}: is larger than the ${MAX_INPUT_BYTES} bytes an input may have`,
+      `${path}: 入力に許す ${MAX_INPUT_BYTES} バイトより大きいファイルです`,
+    );
+  }
   if (e instanceof Deno.errors.PermissionDenied) {
     return tr(`${path}: permission denied`, `${path}: 読む権限がありません`);
   }

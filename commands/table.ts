@@ -1,6 +1,7 @@
 /**
  * The command table and the argument reader both tools share: commands and flags live in one
- * table that `--help` and parsing read alike (seed chobo 8, dandori 0.3 「コマンドの表」).
+ * table that `--help` and parsing read alike (docs/design/chobo.md#commands,
+ * docs/design/dandori.md#commands).
  *
  * Only words starting with `--` are flags; `--flag=value` and `--flag value` both work; a flag
  * value never starts with `--`. An unknown flag, a value outside a closed set, a missing value

@@ -1,7 +1,7 @@
 /**
  * A queue of one: the PostgreSQL differential run and its TypeScript runner run `expire()` calls
- * this way (seed 6: `expire()` skips holds another `expire()` has locked, so two at once could each
- * leave the other's holds for a moment), and the connection checkouts of `together` callers
+ * this way (docs/design/chobo.md#postgresql: `expire()` skips holds another `expire()` has locked, so two at
+ * once could each leave the other's holds for a moment), and the connection checkouts of `together` callers
  * (callers that each held some of the pool while waiting for the rest would wait for ever).
  * @module
  */

@@ -1,7 +1,7 @@
 /**
- * `chobo api <book>` (seed chobo 5): how to call a book, what each operation may be refused with,
- * how ids are made, and each hold's state machine, as JSON, so a tool outside ritsu can build the
- * calls without reading the book or the generated code. Keys are English snake_case; amounts are
+ * `chobo api <book>` (docs/design/chobo.md#what-other-tools-read): how to call a book, what each operation
+ * may be refused with, how ids are made, and each hold's state machine, as JSON, so a tool outside ritsu can
+ * build the calls without reading the book or the generated code. Keys are English snake_case; amounts are
  * `bigint` in the unit's smallest unit (write the object with `stringifyJson`).
  *
  * The shape, abbreviated (from `tests/chobo/books/在庫.book`; `tests/chobo/golden/api/` has it whole):
@@ -36,23 +36,24 @@
  * }
  * ```
  *
- * - `units[].tax` is there only for a unit that writes `incl_tax` or `excl_tax` (seed 1.2);
- *   `ledger` is the unit's TigerBeetle ledger (4.3's role `ledger`).
- * - `transfers[].operations` has the refusals `chobo check` reports (seed 3.2), each with the
- *   operations that get there as the interpreter answers them.
- * - `code` is 4.3's role `code` with the parts (book, `transfer`, name): the first 2 bytes of the
- *   digest as a big-endian number, 0 read as 1.
+ * - `units[].tax` is there only for a unit that writes `incl_tax` or `excl_tax`
+ *   (docs/design/chobo.md#units-and-amounts); `ledger` is the unit's TigerBeetle ledger (the role `ledger`
+ *   of docs/targets.md#ids).
+ * - `transfers[].operations` has the refusals `chobo check` reports (docs/design/chobo.md#the-checker), each
+ *   with the operations that get there as the interpreter answers them.
+ * - `code` is the role `code` (docs/targets.md#ids) with the parts (book, `transfer`, name): the first 2
+ *   bytes of the digest as a big-endian number, 0 read as 1.
  * - `definition_hash` is the SHA-256, in lowercase hex, of the UTF-8 of the compact JSON
  *   (strings as `JSON.stringify` writes them, integers as digits) of the transfer's definition:
  *   `{"params", "key", "pending", "moves"}` in that order, parameters as `{"name","type":"string"}`
  *   or `{"name","type":"amount","unit":{"name","scale"}}`, the pending as in `transfers[]`, each
  *   move as `{"amount":{"param"}|{"literal"},"from","to"}`, an account there as
  *   `{"account":{"name","params","unit":{"name","scale"},"outside","lower","upper"},"args"}` and a
- *   bound as `{"value","reason"}` or null. That is what E051 compares, and, since seed 4.2 hashes
- *   "the definition (moves, bounds)", the accounts the moves touch as E050 compares them: every
- *   E051 on the transfer and every E050 on an account it touches changes the hash. The transfer's
- *   name, descriptions and `tax` are left out: they change no balance and no answer.
- * - `ids` is seed 4.3's rule as data; see `idsJson`.
+ *   bound as `{"value","reason"}` or null. That is what E051 compares, and, since the content id holds
+ *   the definition with its moves and bounds (docs/design/chobo.md#tigerbeetle), the accounts the moves touch
+ *   as E050 compares them: every E051 on the transfer and every E050 on an account it touches changes the
+ *   hash. The transfer's name, descriptions and `tax` are left out: they change no balance and no answer.
+ * - `ids` is the id rule of docs/targets.md#ids as data; see `idsJson`.
  * - `machines` has one machine per pending transfer, written from `holdTable` (holds.ts); see
  *   `machineJson`.
  * @module
@@ -109,11 +110,11 @@ function part(name: string, extra: Record<string, unknown> = {}) {
 }
 
 /**
- * Seed 4.3's id rule as data, so another tool computes the same ids. Each role hashes
+ * The id rule (docs/targets.md#ids) as data, so another tool computes the same ids. Each role hashes
  * `prefix`, the role and its parts, each written as `encoding` says; `results` says how many
  * leading bytes of the digest make the number and which values are replaced. `parts` says what
- * each part is. Two choices the seed leaves open: hex is lowercase, and a chain's position counts
- * from 0.
+ * each part is. Two choices the design left open (docs/design/chobo.md#ids): hex is lowercase, and a chain's
+ * position counts from 0.
  */
 export function idsJson(): Record<string, unknown> {
   const accountId = part("account_id", { format: "hex32" });
@@ -182,7 +183,7 @@ export function idsJson(): Record<string, unknown> {
       position: "the place in the operation's chain, from 0",
       definition_hash: "the transfer's definition_hash",
       content:
-        "the operation's content (seed 2.3) as compact JSON: for do and hold every argument in parameter order as a string (amounts in decimal), for post each move's posted amount in decimal as a string, for void []",
+        "the operation's content (docs/design/chobo.md#keys-and-content) as compact JSON: for do and hold every argument in parameter order as a string (amounts in decimal), for post each move's posted amount in decimal as a string, for void []",
       scale: "the unit's scale",
       of: "what the code is for",
       name: "the account or transfer kind's name, or the unit's name for a sink",
@@ -191,17 +192,17 @@ export function idsJson(): Record<string, unknown> {
 }
 
 /**
- * One pending transfer's hold as a state machine (seed 5), in the keys rulec's `api` gives a
- * state machine, every part from `holdTable`:
+ * One pending transfer's hold as a state machine (docs/design/chobo.md#what-other-tools-read), in the keys
+ * rulec's `api` gives a state machine, every part from `holdTable`:
  * - `carry` names the table's column holding the current state (`input`), the one deciding the
  *   next state (`output`) and the enum of the states (`enum`).
  * - `certificate.machine`: `table` is the index in `tables`, `axis` the index of the state axis in
  *   its `axes`, `carry` the index of the next state in its `decides`; `initial`, `finals` and each
  *   row's `to` are state numbers (indexes in `states`), `{"stay": true}` a row that keeps the state.
- * - `certificate.tables[0].rows` are 2.4's cells state by state, `row` numbered from 1; `accepts`
- *   has, per axis, the indexes of the values the row accepts in that axis's enum; `produces` has,
- *   per decided column, the index in its enum, `true`/`false` for `refused`, or null (stays, not
- *   refused). Without expiry the `expire` event and rows are left out and rows are numbered anew.
+ * - `certificate.tables[0].rows` are the cells of docs/design/chobo.md#holds state by state, `row` numbered
+ *   from 1; `accepts` has, per axis, the indexes of the values the row accepts in that axis's enum;
+ *   `produces` has, per decided column, the index in its enum, `true`/`false` for `refused`, or null (stays,
+ *   not refused). Without expiry the `expire` event and rows are left out and rows are numbered anew.
  * - `enums` lists each enum's values; `reason` has the reasons of the rows in first-use order.
  *   `types` gives every column's type.
  */

@@ -1,7 +1,7 @@
 /**
  * `chobo check` on one file: parse, resolve, then the checks that need the whole book, with the
- * stop rules of seed chobo 3.1 — an unreadable line stops before names are resolved, a name or
- * type error stops before the behaviour checks; key-shaped values are looked for in any case.
+ * stop rules of docs/design/chobo.md#the-checker — an unreadable line stops before names are resolved, a name
+ * or type error stops before the behaviour checks; key-shaped values are looked for in any case.
  * @module
  */
 
@@ -21,7 +21,9 @@ export interface CheckResult {
   readonly file: string;
   readonly diagnostics: readonly Diagnostic[];
   readonly book: Book | null;
-  /** What each operation may be refused with (seed 3.2), when the book has no error. */
+  /**
+   * What each operation may be refused with (docs/design/chobo.md#the-checker), when the book has no error.
+   */
   readonly report: readonly OpRefusals[] | null;
 }
 

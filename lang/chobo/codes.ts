@@ -1,6 +1,7 @@
 /**
- * The registry of chobo's diagnostic codes (seed chobo 3.1): what `explain`, `docs/codes.md` and
- * the tests read. Every code the checker can emit is here, with a book that reproduces it.
+ * The registry of chobo's diagnostic codes (docs/design/chobo.md#the-checker): what `explain`,
+ * `docs/codes.md` and the tests read. Every code the checker can emit is here, with a book that reproduces
+ * it.
  * @module
  */
 
@@ -34,7 +35,7 @@ const FAKE_AWS_KEY = "AKIA" + "EXAMPLE0NOTREAL0";
 /** The 43 moves of E060's example: 43 × 6 = 258 TigerBeetle transfers, over the 253 of one request. */
 const FORTY_THREE_MOVES = Array.from({ length: 43 }, () => "  move qty from shelf to bin\n").join("");
 
-/** Every code, in the order of the seed's table. */
+/** Every code, in the design's order (docs/design/chobo.md#the-checker). */
 const REGISTRY = [
   {
     code: "E001",

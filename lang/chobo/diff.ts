@@ -1,9 +1,9 @@
 /**
- * `chobo check --diff-base`: what changed between the book at a base revision and now (seed chobo
- * 2.8). Accounts and holds outlive a version bump — an account is identified by book, tenant,
- * name and arguments, a transfer's definition hash goes into its keys — so a change that gives
- * existing balances or holds a new meaning is an error, and a removal or rename, which leaves them
- * behind in the database, is a warning.
+ * `chobo check --diff-base`: what changed between the book at a base revision and now
+ * (docs/design/chobo.md#versions-of-a-book). Accounts and holds outlive a version bump — an account is
+ * identified by book, tenant, name and arguments, a transfer's definition hash goes into its keys — so a
+ * change that gives existing balances or holds a new meaning is an error, and a removal or rename, which
+ * leaves them behind in the database, is a warning.
  * @module
  */
 
@@ -12,7 +12,7 @@ import { same, type Text, tr } from "../common/text.ts";
 import type { ChoboCode } from "./codes.ts";
 import type { Account, AccountRef, Book, Bound, Move, Param, Pending, Transfer, Unit } from "./model.ts";
 
-/** E050, E051, W107: what changed between the book at the base revision and now (seed 2.8). */
+/** E050, E051, W107: what changed between the book at the base revision and now. */
 export function diffBooks(before: Book, after: Book, r: Reporter<ChoboCode>): void {
   const accountsNow = new Map(after.accounts.map((a) => [a.name, a]));
   for (const was of before.accounts) {

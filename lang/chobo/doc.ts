@@ -1,6 +1,6 @@
 /**
- * `chobo doc` (seed chobo 7): the page accountants and operators read to approve a book — its
- * accounts, the flow between them, every transfer's refusals with the operations that reach them,
+ * `chobo doc` (docs/design/chobo.md#the-page): the page accountants and operators read to approve a book —
+ * its accounts, the flow between them, every transfer's refusals with the operations that reach them,
  * and every generated scenario stepped through with balances. `buildPage` gathers it (every number
  * in its unit's scale); `pageMarkdown` writes it with Mermaid charts; `draw.ts` writes the HTML.
  * @module
@@ -8,6 +8,7 @@
 
 import { findOne, lookup } from "../common/assert.ts";
 import { type Diagnostic, renderDiagnostic } from "../common/diagnostic.ts";
+import { visible } from "../common/visible.ts";
 import { type Lang, tr } from "../common/text.ts";
 import { VERSION } from "../common/version.ts";
 import { holdTable } from "./holds.ts";
@@ -200,7 +201,7 @@ function scaleOf(book: Book): Scale {
 function transfers(book: Book, report: readonly OpRefusals[], lang: Lang): PageTransfer[] {
   return book.transfers.map((t) => ({
     name: t.name,
-    description: t.description,
+    description: shown(t.description),
     moves: t.moves.map((m) => t.moves.length === 1 ? moveText(m) : `${m.index}. ${moveText(m)}`),
     key: keyLine(t, lang).replace(/^(key|キー): /, ""),
     ending: ending(t, lang),
@@ -299,7 +300,7 @@ export function buildPage(book: Book, warnings: readonly Diagnostic[], lang: Lan
     unit: unitText(a.unit),
     outside: a.outside,
     bounds: boundsOf(a, lang),
-    description: a.description,
+    description: shown(a.description),
   }));
   const scenarios = generateScenarios(book).map((s: Scenario) => ({
     name: s.name,
@@ -313,7 +314,7 @@ export function buildPage(book: Book, warnings: readonly Diagnostic[], lang: Lan
   return {
     lang,
     title: `${book.name} v${book.version}`,
-    description: book.description,
+    description: shown(book.description),
     intro: [
       tr(
         "A balance is what came in minus what went out. An account inside the book keeps within its bounds: a transfer that would break a bound is refused with the bound's name, and then nothing moves. Outside accounts stand for the world outside and have no bounds.",
@@ -328,13 +329,13 @@ export function buildPage(book: Book, warnings: readonly Diagnostic[], lang: Lan
     accounts,
     flows: flows(book, lang),
     transfers: transfers(book, refusalsOf(book), lang),
-    warnings: warnings.filter((d) => d.severity === "warning").map((d) => renderDiagnostic(d, lang)),
+    warnings: warnings.filter((d) => d.severity === "warning").map((d) => visible(renderDiagnostic(d, lang))),
     scenarios,
     generator: `chobo ${VERSION}`,
   };
 }
 
-/** The Mermaid `flowchart LR` of the flow between accounts (seed 7's form). */
+/** The Mermaid `flowchart LR` of the flow between accounts. */
 export function flowchart(page: Page): string {
   const lines = ["flowchart LR"];
   for (const a of page.accounts) {
@@ -365,7 +366,7 @@ function table(head: readonly string[], rows: readonly (readonly string[])[]): s
 export function pageMarkdown(page: Page): string {
   const w = page.words;
   const out: string[] = [`# ${page.title}`, ""];
-  if (page.description !== null) out.push(page.description, "");
+  if (page.description !== null) out.push(inline(page.description), "");
   for (const p of page.intro) out.push(p, "");
   out.push(`## ${w.accounts}`, "");
   out.push(
@@ -378,7 +379,7 @@ export function pageMarkdown(page: Page): string {
         a.params.join(", "),
         a.unit,
         a.outside ? w.outside : a.bounds.join("; "),
-        a.description ?? "",
+        inline(a.description ?? ""),
       ]),
     ),
     "",
@@ -387,7 +388,7 @@ export function pageMarkdown(page: Page): string {
   out.push(`## ${w.transfers}`, "");
   for (const t of page.transfers) {
     out.push(`### ${t.name}`, "");
-    if (t.description !== null) out.push(t.description, "");
+    if (t.description !== null) out.push(inline(t.description), "");
     out.push(`${w.moves}:`, "", "```book", ...t.moves, "```", "");
     out.push(`${w.key}: ${t.key}`, "");
     if (t.ending !== null) out.push(`${w.hold_ends}: ${t.ending}`, "");
@@ -406,9 +407,7 @@ export function pageMarkdown(page: Page): string {
               escapeHtml(`${t.name}.${o.op} ${r.reason}`)
             }: ${w.operations_that_get_there}</summary>`,
             "",
-            "```text",
-            ...r.example,
-            "```",
+            ...fenced("text", r.example),
             "",
             "</details>",
             "",
@@ -421,9 +420,7 @@ export function pageMarkdown(page: Page): string {
     out.push(
       `## ${w.warnings}`,
       "",
-      "```text",
-      ...page.warnings.map((x) => x.trimEnd()),
-      "```",
+      ...fenced("text", page.warnings.map((x) => x.trimEnd())),
       "",
     );
   }
@@ -448,4 +445,25 @@ export function pageMarkdown(page: Page): string {
 
 function escapeHtml(s: string): string {
   return s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+}
+
+/**
+ * A book's text as Markdown shows it, not as Markdown reads it: HTML is escaped (no tag of a
+ * description reaches the page) and the characters that make links, emphasis and code are
+ * written with a backslash.
+ */
+function inline(s: string): string {
+  return escapeHtml(s).replace(/[\\`*_[\]]/g, "\\$&");
+}
+
+/** A fenced block of `lines`, its fence longer than any run of backticks in them, so none can close it. */
+function fenced(info: string, lines: readonly string[]): string[] {
+  const longest = Math.max(2, ...lines.flatMap((l) => (l.match(/`+/g) ?? []).map((run) => run.length)));
+  const fence = "`".repeat(longest + 1);
+  return [`${fence}${info}`, ...lines, fence];
+}
+
+/** A book's text as a page shows it: every character that would act instead of show, escaped. */
+function shown(s: string | null): string | null {
+  return s === null ? null : visible(s);
 }

@@ -1,7 +1,7 @@
 /**
- * The HTML page of `chobo doc --format html` (seed chobo 7): one file with its style, its script and
- * an SVG flow chart that this module lays out itself, so that it opens offline and loads nothing. It
- * writes what `doc.ts` gathered in a `Page`; the Markdown page says the same things.
+ * The HTML page of `chobo doc --format html` (docs/design/chobo.md#the-page): one file with its style, its
+ * script and an SVG flow chart that this module lays out itself, so that it opens offline and loads nothing.
+ * It writes what `doc.ts` gathered in a `Page`; the Markdown page says the same things.
  * @module
  */
 
@@ -36,7 +36,7 @@ const LOOP = 22;
 const LANE = 22;
 const HEAD = 8;
 const CORNER = 6;
-/** Seed 7: the order within columns is swept four times each way. */
+/** The order within columns is swept four times each way (docs/design/chobo.md#the-page). */
 const SWEEPS = 4;
 
 type Point = readonly [number, number];

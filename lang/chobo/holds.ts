@@ -1,32 +1,34 @@
 /**
- * The lifecycle of a hold (seed chobo 2.4) as one table of data. `chobo api` writes every pending
- * transfer's state machine from it, and dandori reads the same machine; `tests/chobo/api_test.ts` drives
- * the reference interpreter through every row, so the table cannot drift from what `Ledger` does.
+ * The lifecycle of a hold (docs/design/chobo.md#holds) as one table of data. `chobo api` writes every
+ * pending transfer's state machine from it, and dandori reads the same machine; `tests/chobo/api_test.ts`
+ * drives the reference interpreter through every row, so the table cannot drift from what `Ledger` does.
  *
- * Where 2.4's table is words, the rows read it so:
- * - The states are the four a hold has. 2.4's last row, "no hold" (`no_such_hold`), is not a state:
+ * Where the design's table is words, the rows read it so:
+ * - The states are the four a hold has. Its last row, "no hold" (`no_such_hold`), is not a state:
  *   a machine starts at `held` (the hold is what starts a dandori case), so no event reaches "no
  *   hold". `no_such_hold` stays among the refusals of `post` and `void` (refusals.ts).
- * - `held` × `post` and `held` × `void` end the hold. 2.4's "refused with `expired` once the
- *   expiry is reached" is the row `held` × `expire` coming first: the interpreter expires a hold at
- *   the moment the clock reaches its expiry (2.5), so a hold past its expiry is already `expired`.
+ * - `held` × `post` and `held` × `void` end the hold. "Refused `expired` once the expiry is
+ *   reached" is the row `held` × `expire` coming first: the interpreter expires a hold at the
+ *   moment the clock reaches its expiry (docs/design/chobo.md#time-and-expiry), so a hold past its
+ *   expiry is already `expired`.
  * - `posted` × `post` is refused with `key_conflict`, and `sameContent` says the call with the
- *   content that posted the hold answers `done_before` instead (2.3). A machine cannot tell two
- *   contents apart, so the row keeps the answer that changes nothing for any content.
- * - Refusals that depend on the amounts rather than the state (`over_hold`) are not rows: 2.4's
- *   cells do not name them, and they stay among the operation's refusals.
- * - 2.4's "does not happen" (`expire` on an ended hold) is a row that stays and is not refused:
- *   the clock passing an ended hold changes nothing (`Ledger.pass`), and the table stays complete
- *   over state × event, one row per pair.
- * - Rows run state by state (2.4's rows), events in 2.4's column order; a hold that never expires
- *   has no `expire` rows.
+ *   content that posted the hold answers `done_before` instead (docs/design/chobo.md#keys-and-content).
+ *   A machine cannot tell two contents apart, so the row keeps the answer that changes nothing for
+ *   any content.
+ * - Refusals that depend on the amounts rather than the state (`over_hold`) are not rows: the
+ *   table's cells do not name them, and they stay among the operation's refusals.
+ * - `expire` on an ended hold ("—" in the table) is a row that stays and is not refused: the clock
+ *   passing an ended hold changes nothing (`Ledger.pass`), and the table stays complete over
+ *   state × event, one row per pair.
+ * - Rows run state by state, events in the table's column order; a hold that never expires has no
+ *   `expire` rows.
  * @module
  */
 
 import type { HoldState } from "./interp.ts";
 import type { BuiltinReason } from "./resolve.ts";
 
-/** The states of a hold, in 2.4's order. */
+/** The states of a hold, in the table's order. */
 export const HOLD_STATES = ["held", "posted", "voided", "expired"] as const satisfies readonly HoldState[];
 
 /** Where every hold starts: a `hold` that is done. */
@@ -44,7 +46,9 @@ export type HoldEvent = typeof HOLD_EVENTS[number];
 /** The events no caller sends: the clock raises them (P7). */
 export const EXTERNAL_EVENTS: readonly HoldEvent[] = ["expire"];
 
-/** One row of seed 2.4: in `state`, `event` leads to `next` (or stays), refused with a reason or not. */
+/**
+ * One row of the hold table: in `state`, `event` leads to `next` (or stays), refused with a reason or not.
+ */
 export interface HoldRow {
   readonly state: HoldState;
   readonly event: HoldEvent;
@@ -54,7 +58,7 @@ export interface HoldRow {
   readonly refused: BuiltinReason | null;
   /**
    * The answer instead of the refusal when the call's content equals the content that ended the
-   * hold (seed 2.3); null when the content does not matter.
+   * hold (docs/design/chobo.md#keys-and-content); null when the content does not matter.
    */
   readonly sameContent: "done_before" | null;
 }
@@ -85,7 +89,7 @@ const ROWS: readonly HoldRow[] = [
   row("expired", "expire", null, null),
 ];
 
-/** The rows of seed 2.4 for a hold that expires, or without the `expire` rows for `never expires`. */
+/** The rows of the hold table for a hold that expires, or without the `expire` rows for `never expires`. */
 export function holdTable(expires: boolean): HoldRow[] {
   return ROWS.filter((r) => expires || r.event !== "expire");
 }

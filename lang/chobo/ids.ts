@@ -1,6 +1,6 @@
 /**
- * Ids (seed chobo 4.3): every account, hold, ledger and code is read from one SHA-256 over
- * length-prefixed UTF-8 parts, so every target and every client language computes the same ids
+ * Ids (docs/targets.md#ids, docs/design/chobo.md#ids): every account, hold, ledger and code is read from one
+ * SHA-256 over length-prefixed UTF-8 parts, so every target and every client language computes the same ids
  * and a retry from another service never moves money twice.
  * @module
  */
@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { stringifyJson } from "../common/json.ts";
 import type { Account, AccountRef, Book, Bound, Pending, Transfer, Unit } from "./model.ts";
 
-/** The first part of every id's hash input (seed 4.3). */
+/** The first part of every id's hash input. */
 export const ID_PREFIX = "chobo/1";
 
 function enc(s: string): Uint8Array {
@@ -21,7 +21,7 @@ function enc(s: string): Uint8Array {
 }
 
 /**
- * The digest seed 4.3 reads every id from: SHA-256 of enc("chobo/1") ‖ enc(role) ‖ enc(part) ‖ …,
+ * The digest every id is read from: SHA-256 of enc("chobo/1") ‖ enc(role) ‖ enc(part) ‖ …,
  * where enc(s) is the UTF-8 byte length of s (32-bit big-endian), then s in UTF-8.
  */
 export function idDigest(role: string, parts: readonly string[]): Uint8Array {
@@ -36,12 +36,12 @@ function leadingNumber(role: string, parts: readonly string[], bytes: number): n
   return n === 0 ? 1 : n;
 }
 
-/** A unit's TigerBeetle ledger: the role `ledger` of seed 4.3, over the name and the decimal scale. */
+/** A unit's TigerBeetle ledger: the role `ledger`, over the name and the decimal scale. */
 export function ledgerOf(unit: Unit): number {
   return leadingNumber("ledger", [unit.name, String(unit.scale)], 4);
 }
 
-/** A transfer kind's `code`: the role `code` of seed 4.3, over the book, `transfer` and its name. */
+/** A transfer kind's `code`: the role `code`, over the book, `transfer` and its name. */
 export function transferCode(book: Book, t: Transfer): number {
   return leadingNumber("code", [book.name, "transfer", t.name], 2);
 }

@@ -1,5 +1,5 @@
 /**
- * The reference interpreter (seed chobo 2.1–2.7): the one place that decides what a book means.
+ * The reference interpreter (docs/design/chobo.md): the one place that decides what a book means.
  * PostgreSQL and TigerBeetle are checked against it, scenario by scenario (P5).
  *
  * A `Ledger` is one tenant's state: balances (posted, held out, held in) per account, holds with
@@ -13,7 +13,10 @@ import { type Text, tr } from "../common/text.ts";
 import type { Bound, Move, Transfer } from "./model.ts";
 import type { BuiltinReason } from "./resolve.ts";
 
-/** The operations of seed 1.5: `do` for immediate transfers, `hold`/`post`/`void` for pending ones. */
+/**
+ * The operations (docs/design/chobo.md#transfers-and-operations): `do` for immediate transfers,
+ * `hold`/`post`/`void` for pending ones.
+ */
 export type OpName = "do" | "hold" | "post" | "void";
 
 /** The smallest and largest balance: PostgreSQL `bigint`, a signed 64-bit integer. */
@@ -26,14 +29,14 @@ export interface AccountId {
   readonly args: readonly string[];
 }
 
-/** The three numbers of an account (seed 2.1). */
+/** The three numbers of an account. */
 export interface Balance {
   readonly posted: bigint;
   readonly heldOut: bigint;
   readonly heldIn: bigint;
 }
 
-/** The states of a hold (seed 2.4). */
+/** The states of a hold (docs/design/chobo.md#holds). */
 export type HoldState = "held" | "posted" | "voided" | "expired";
 
 /** One hold: which transfer and key, what each move holds, its state and times. */
@@ -80,7 +83,7 @@ export function moveAmount(call: Call, m: Move): bigint {
   return m.amount.kind === "literal" ? m.amount.value : amountArg(call, m.amount.param);
 }
 
-/** True for a post that passes its amounts: it posts them instead of what is held (seed 2.4). */
+/** True for a post that passes its amounts: it posts them instead of what is held. */
 export function isPartialPost(call: Call): boolean {
   return call.op === "post" && call.amounts.size > 0;
 }
@@ -94,8 +97,8 @@ export function callArgs(call: Call): [string, string | bigint][] {
 }
 
 /**
- * What a `do` or `hold` call's key is compared by (seed 2.3): every argument as text, in the
- * transfer's parameter order.
+ * What a `do` or `hold` call's key is compared by (docs/design/chobo.md#keys-and-content): every argument as
+ * text, in the transfer's parameter order.
  */
 export function callContent(call: Call): string {
   assert(call.op === "do" || call.op === "hold", `${call.op} has no content of its arguments`);
@@ -117,9 +120,9 @@ export interface BoundRefusal {
 }
 
 /**
- * The result of one operation (seed 1.5): done, done before, refused with a reason, or failed. A
- * refusal's reason is a `BuiltinReason` or the reason of the bound that refused; `at` says where,
- * when whoever ran the operation can tell (the reference interpreter can, a client cannot).
+ * The result of one operation (docs/design/chobo.md#transfers-and-operations): done, done before, refused
+ * with a reason, or failed. A refusal's reason is a `BuiltinReason` or the reason of the bound that refused;
+ * `at` says where, when whoever ran the operation can tell (the reference interpreter can, a client cannot).
  */
 export type Outcome =
   | { readonly kind: "done" }
@@ -221,7 +224,9 @@ export class Ledger {
     return JSON.stringify([balances, holds]);
   }
 
-  /** Moves the clock; every held hold whose expiry it reaches expires (seed 2.5). */
+  /**
+   * Moves the clock; every held hold whose expiry it reaches expires (docs/design/chobo.md#time-and-expiry).
+   */
   pass(seconds: bigint): Hold[] {
     this.now_ += seconds;
     const expired: Hold[] = [];
@@ -264,7 +269,10 @@ export class Ledger {
     if (!this.balances_.has(k)) this.balances_.set(k, { id, balance: ZERO });
   }
 
-  /** `do` and `hold`: same_account, then the key, then bounds move by move (seed 2.3). */
+  /**
+   * `do` and `hold`: same_account, then the key, then bounds move by move
+   * (docs/design/chobo.md#order-of-checks).
+   */
   private move(call: Call): Outcome {
     const moves = this.resolved(call);
     for (const m of moves) {
@@ -357,7 +365,10 @@ export class Ledger {
     return scratch;
   }
 
-  /** `post`: the hold, its state, then the amounts (seed 2.4); a full post posts what was held. */
+  /**
+   * `post`: the hold, its state, then the amounts (docs/design/chobo.md#order-of-checks); a full post posts
+   * what was held.
+   */
   private post(call: Call): Outcome {
     const found = this.findHold(call);
     if (found === null) return refused("no_such_hold");
@@ -385,7 +396,7 @@ export class Ledger {
     return { kind: "done" };
   }
 
-  /** `void`: the hold and its state (seed 2.4). */
+  /** `void`: the hold and its state (docs/design/chobo.md#holds). */
   private void_(call: Call): Outcome {
     const found = this.findHold(call);
     if (found === null) return refused("no_such_hold");

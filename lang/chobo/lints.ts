@@ -1,6 +1,6 @@
 /**
- * The checks that need calls (seed chobo 3.1): E012, W101, W102, W103, W104. Each is reported only
- * with operations that were run on the reference interpreter and ended as the message says.
+ * The checks that need calls (docs/design/chobo.md#the-checker): E012, W101, W102, W103, W104. Each is
+ * reported only with operations that were run on the reference interpreter and ended as the message says.
  * @module
  */
 

@@ -1,6 +1,6 @@
 /**
- * The content of `chobo doc` (seed chobo 7), one model that both the Markdown and the HTML page
- * are written from, so they say the same things. Every text is already in the page's language;
+ * The content of `chobo doc` (docs/design/chobo.md#the-page), one model that both the Markdown and the HTML
+ * page are written from, so they say the same things. Every text is already in the page's language;
  * every number is in its unit's scale (`0.03`).
  * @module
  */

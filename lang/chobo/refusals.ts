@@ -1,6 +1,6 @@
 /**
- * What each operation of each transfer may be refused with (seed chobo 3.2), every reason with
- * the operations that reach it, found by the search and verified by running them. A reason the
+ * What each operation of each transfer may be refused with (docs/design/chobo.md#the-checker), every reason
+ * with the operations that reach it, found by the search and verified by running them. A reason the
  * search does not reach is not listed.
  * @module
  */
@@ -41,7 +41,10 @@ export type Refusal =
     | { readonly reason: BuiltinReason; readonly bound: null }
   )
   & {
-    /** True when the refusal uses the key (a second call answers already_refused; seed 2.7). */
+    /**
+     * True when the refusal uses the key (a second call answers already_refused;
+     * docs/design/chobo.md#refusal-reasons).
+     */
     readonly keyUsed: boolean;
     readonly example: readonly Act[];
   };
@@ -153,7 +156,7 @@ function holdOrDo(book: Book, t: Transfer): OpRefusals {
   return { transfer: t, op, refusals };
 }
 
-/** The refusals of `post` and `void` of a transfer that holds (seed 2.4). */
+/** The refusals of `post` and `void` of a transfer that holds (docs/design/chobo.md#holds). */
 function postAndVoid(book: Book, t: Transfer): OpRefusals[] {
   const syms = new Symbols();
   const held = makeDone(book, [], t, "hold", syms);
@@ -197,7 +200,7 @@ function postAndVoid(book: Book, t: Transfer): OpRefusals[] {
 
 /**
  * Every operation of every transfer with the reasons it may be refused with, in the order of
- * seed 3.2: bounds, key_conflict, already_refused, same_account; for post key_conflict,
+ * the report: bounds, key_conflict, already_refused, same_account; for post key_conflict,
  * already_voided, expired, over_hold, no_such_hold; for void already_posted, expired, no_such_hold.
  */
 export function refusalsOf(book: Book): OpRefusals[] {

@@ -1,6 +1,6 @@
 /**
  * The words of the search's findings: "the operations that get there" under a diagnostic, and
- * the per-transfer report `chobo check` prints after the diagnostics (seed chobo 3.1, 3.2).
+ * the per-transfer report `chobo check` prints after the diagnostics (docs/design/chobo.md#the-checker).
  * @module
  */
 
@@ -20,7 +20,7 @@ function reasonText(r: OpRefusals["refusals"][number], lang: Lang): string {
   return lang === "ja" ? `${r.reason}(${where})` : `${r.reason} (${where})`;
 }
 
-/** What a transfer's key means, in one line (seed 3.2's `key:` lines). */
+/** What a transfer's key means, in one line (the report's `key:` lines). */
 export function keyLine(t: Transfer, lang: Lang): string {
   const nonKey = t.params.filter((p) => !t.key.includes(p.name)).map((p) => p.name);
   if (lang === "en") {
@@ -45,7 +45,7 @@ export function keyLine(t: Transfer, lang: Lang): string {
   return line;
 }
 
-/** The report of seed 3.2: each operation's reasons (names only), then each transfer's key. */
+/** The report after the diagnostics: each operation's reasons (names only), then each transfer's key. */
 export function reportText(book: Book, report: readonly OpRefusals[], lang: Lang): string {
   const names = report.map((r) => `${r.transfer.name}.${r.op}`);
   const width = Math.max(...names.map(displayWidth));

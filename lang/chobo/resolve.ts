@@ -1,7 +1,7 @@
 /**
- * Name resolution and types: syntax tree → `Book` (seed chobo 1.2–1.4, the codes of 3.1 that one
- * file decides without running anything: E002–E005, E010, E011, E013, E014, E020–E023, E030,
- * E031, E040, E041). A book is returned only when no error was found.
+ * Name resolution and types: syntax tree → `Book` (docs/reference.md, the codes of
+ * docs/design/chobo.md#the-checker that one file decides without running anything: E002–E005, E010, E011,
+ * E013, E014, E020–E023, E030, E031, E040, E041). A book is returned only when no error was found.
  * @module
  */
 
@@ -36,7 +36,10 @@ import type {
 import { TIME_WORDS } from "./syntax.ts";
 import { isMoney } from "./units.ts";
 
-/** The refusal reasons chobo itself answers (seed 2.7); a bound cannot be refused as one of them. */
+/**
+ * The refusal reasons chobo itself answers (docs/design/chobo.md#refusal-reasons); a bound cannot be refused
+ * as one of them.
+ */
 export const BUILTIN_REASONS = [
   "key_conflict",
   "already_refused",

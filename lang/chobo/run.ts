@@ -1,6 +1,6 @@
 /**
  * What `chobo run` prints: each step with its result, then the balances and holds at the end,
- * once per possible outcome (seed chobo 2.6 in Japanese, 6 in English); columns are aligned by
+ * once per possible outcome (docs/design/chobo.md#together), in English or Japanese; columns are aligned by
  * display width. Also the JSON form for programs.
  * @module
  */

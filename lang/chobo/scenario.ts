@@ -1,6 +1,7 @@
 /**
  * Scenarios: reading them against a book, running them on the reference interpreter, and writing
- * them as JSON (seed chobo 2.5, 2.6, 6).
+ * them as JSON (docs/formats.md#scenarios-chobo-run---scenario-chobo-scenarios; what `pass` and
+ * `together` mean: docs/design/chobo.md#time-and-expiry, docs/design/chobo.md#together).
  *
  * A scenario is `{"name", "tenant"?, "steps": [...]}`; a step is a call
  * `{"call": "<transfer>.<op>", "args": {...}}`, a `{"pass": "31 minutes"}` (or seconds), or a
@@ -15,7 +16,10 @@ import { type Call, callArgs, type Hold, Ledger, type OpName, type Outcome } fro
 import { type Book, MAX_AMOUNT, type Transfer } from "./model.ts";
 import { TIME_WORDS } from "./syntax.ts";
 
-/** At most this many calls in one `together` (seed 2.6): 8! orders is the most enumerated. */
+/**
+ * At most this many calls in one `together` (docs/design/chobo.md#together): 8! orders is the most
+ * enumerated.
+ */
 export const MAX_TOGETHER_OPS = 8;
 
 /** One step of a scenario. */
@@ -27,7 +31,7 @@ export type Step =
 /** A scenario read against a book. */
 export interface Scenario {
   readonly name: string;
-  /** The Japanese title `chobo scenarios` writes beside the English name (seed 7). */
+  /** The Japanese title `chobo scenarios` writes beside the English name (docs/design/chobo.md#scenarios). */
   readonly titleJa?: string;
   readonly tenant: string;
   readonly steps: readonly Step[];
@@ -68,10 +72,10 @@ export function operationsOf(t: Transfer): readonly OpName[] {
 }
 
 /**
- * Reads a scenario file (one scenario or an array) against a book; throws `ScenarioError` with
+ * Reads a scenario file (one scenario or an array; bytes are read as UTF-8) against a book; throws `ScenarioError` with
  * the scenario and step position when anything does not fit.
  */
-export function readScenarios(book: Book, text: string): Scenario[] {
+export function readScenarios(book: Book, text: string | Uint8Array): Scenario[] {
   let json: Json;
   try {
     json = parseJson(text);
@@ -79,8 +83,8 @@ export function readScenarios(book: Book, text: string): Scenario[] {
     if (!(e instanceof JsonError)) throw e;
     throw new ScenarioError(
       tr(
-        `not JSON at ${e.line}:${e.col}: ${e.message}`,
-        `${e.line}:${e.col} が JSON として読めません: ${e.message}`,
+        `not JSON at ${e.line}:${e.col}: ${e.text.en}`,
+        `${e.line}:${e.col} が JSON として読めません: ${e.text.ja}`,
       ),
     );
   }

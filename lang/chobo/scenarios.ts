@@ -1,8 +1,8 @@
 /**
- * Generated scenarios (seed chobo 6 「シナリオの自動生成」): every family the seed lists, each
+ * Generated scenarios (docs/design/chobo.md#scenarios): every family listed there, each
  * built by running it on the reference interpreter and dropped when it does not reach what its
  * name says. Names are English (part of the JSON contract); a Japanese title goes alongside for
- * `chobo doc --lang ja` (seed 7). Values are distinct within a scenario and numbered by first
+ * `chobo doc --lang ja`. Values are distinct within a scenario and numbered by first
  * appearance; numbers in names are written in the unit's scale.
  * @module
  */
@@ -141,7 +141,7 @@ function atBalance(
   };
 }
 
-/** Family 1: below, at and beyond each bound a transfer meets (seed 6). */
+/** Family 1: below, at and beyond each bound a transfer meets. */
 function boundFamilies(book: Book, c: Collector): void {
   for (const t of book.transfers) {
     const op = opOf(t);
@@ -236,7 +236,7 @@ function keyFamilies(book: Book, c: Collector): void {
   }
 }
 
-/** Family 3: the life of each hold (seed 2.4). */
+/** Family 3: the life of each hold (docs/design/chobo.md#holds). */
 function holdFamilies(book: Book, c: Collector): void {
   for (const t of book.transfers) {
     if (t.pending === null) continue;

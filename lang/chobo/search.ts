@@ -1,5 +1,5 @@
 /**
- * The operation search of seed chobo 3.1: concrete calls that reach a given result, found by
+ * The operation search (docs/design/chobo.md#the-checker): concrete calls that reach a given result, found by
  * running them on the reference interpreter — never guessed.
  *
  * Calls get distinct values (`order-1`, `sku-2`, numbered by first appearance) and small amounts.
@@ -13,10 +13,10 @@ import { findOne, lookup } from "../common/assert.ts";
 import { type Call, Ledger, type OpName, type Outcome } from "./interp.ts";
 import type { Book, Transfer } from "./model.ts";
 
-/** The amounts tried, in order (seed 3.1). */
+/** The amounts tried, in order. */
 export const AMOUNTS: readonly bigint[] = [1n, 2n, 3n, 5n, 10n, 100n, 1000n];
 
-/** How many transfers deep the search goes to fill the accounts a call takes from (seed 3.1). */
+/** How many transfers deep the search goes to fill the accounts a call takes from. */
 export const MAX_FEED_DEPTH = 3;
 
 /** Combinations of amounts tried when a transfer has several amount parameters. */

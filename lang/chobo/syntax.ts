@@ -1,10 +1,11 @@
 /**
- * chobo's lexer and parser: `.book` text → syntax tree (seed chobo 1.1–1.6).
+ * chobo's lexer and parser: `.book` text → syntax tree (docs/reference.md#lines,
+ * docs/design/chobo.md#names-and-keywords).
  *
  * A book is read line by line. Indentation makes blocks: declarations start at column 1, their
  * items (`description`, `at least`, `key`, `move` …) are indented under them. Every line that
  * cannot be read gives E001 and the parser goes on with the next line, so one run reports every
- * unreadable line; the checker stops after this stage when any was found (seed 3.1).
+ * unreadable line; the checker stops after this stage when any was found (docs/design/chobo.md#the-checker).
  * @module
  */
 
@@ -14,7 +15,7 @@ import { type Text, tr } from "../common/text.ts";
 import { isCombining } from "../common/width.ts";
 
 /**
- * The keyword table of seed 1.6, in its order. Words of the first three rows cannot be names
+ * The keyword table (docs/reference.md#keywords), in its order. Words of the first three rows cannot be names
  * (`at least` reserves `at` and `least`); time words are keywords only after `expires after <n>`.
  */
 export const KEYWORDS: readonly { readonly position: string; readonly words: readonly string[] }[] = [
@@ -47,7 +48,7 @@ export const RESERVED: ReadonlySet<string> = new Set(
   KEYWORDS.filter((row) => row.position !== "time").flatMap((row) => row.words.flatMap((w) => w.split(" "))),
 );
 
-/** Seconds per time word (seed 1.4 `pending expires after <n> seconds|minutes|hours|days`). */
+/** Seconds per time word (`pending expires after <n> seconds|minutes|hours|days`). */
 export const TIME_WORDS: ReadonlyMap<string, bigint> = new Map([
   ["second", 1n],
   ["seconds", 1n],

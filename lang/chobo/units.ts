@@ -1,5 +1,6 @@
 /**
- * Which units are money (seed chobo 1.2): only money units may be marked `incl_tax`/`excl_tax`.
+ * Which units are money (docs/design/chobo.md#units-and-amounts): only money units may be marked
+ * `incl_tax`/`excl_tax`.
  * @module
  */
 

@@ -79,8 +79,8 @@ export function scaledCallText(call: Call): string {
 
 /**
  * The numbered lines of a played sequence, results aligned, bound refusals explained. Numbers are
- * integers of the smallest unit, as scenarios and diagnostics write them (seed 7), unless `scale`
- * is given: then they are written in each unit's scale, as pages write them.
+ * integers of the smallest unit, as scenarios and diagnostics write them (docs/design/chobo.md#the-page),
+ * unless `scale` is given: then they are written in each unit's scale, as pages write them.
  */
 export function operationLines(p: Played, scale: Scale | null = null): Text[] {
   const render = (lang: Lang) => {

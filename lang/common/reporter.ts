@@ -4,8 +4,9 @@
  */
 
 import type { Diagnostic, Severity } from "./diagnostic.ts";
-import { findSecrets, maskSecrets, SECRET_KINDS } from "./secrets.ts";
+import { findSecrets, maskText, SECRET_KINDS } from "./secrets.ts";
 import { type Text, tr } from "./text.ts";
+import { decodeUtf8 } from "./utf8.ts";
 
 /** What a diagnostic says beyond its code, place and message. */
 export interface Extra {
@@ -34,10 +35,29 @@ export interface Extra {
 export class Reporter<in C extends string = never> {
   /** What was reported; `code` is a plain string here, where both languages' diagnostics meet. */
   readonly diagnostics: Diagnostic[] = [];
+  /** The file's lines with every key masked (a PEM block whole), as excerpts quote them. */
   private readonly lines: readonly string[];
+  /** The file's lines as written. */
+  private readonly raw: readonly string[];
 
   constructor(readonly file: string, text: string) {
-    this.lines = text.split("\n").map((l) => l.endsWith("\r") ? l.slice(0, -1) : l);
+    const lines = (t: string) => t.split("\n").map((l) => l.endsWith("\r") ? l.slice(0, -1) : l);
+    this.lines = lines(maskText(text));
+    this.raw = lines(text);
+  }
+
+  /**
+   * `text` with every word the mask took from line `line` masked too, so a message that quotes a
+   * token of a key (a base64 line of a PEM block read as a declaration) does not show it. A word
+   * counts from 8 characters, so a message's own short words are left alone.
+   */
+  private masked(text: Text, line: number): Text {
+    const raw = this.raw[line - 1] ?? "";
+    const shown = this.lines[line - 1] ?? "";
+    if (raw === shown) return text;
+    const hide = (s: string) =>
+      s.replace(/[^\s"'`()]{8,}/g, (word) => raw.includes(word) && !shown.includes(word) ? "\u2026" : word);
+    return { en: hide(text.en), ja: hide(text.ja) };
   }
 
   /** Adds a diagnostic at `line:col`, quoting that line unless told not to. */
@@ -49,11 +69,11 @@ export class Reporter<in C extends string = never> {
       file: this.file,
       line,
       col,
-      message,
-      notes: extra.notes ?? [],
-      excerpt: quote && line > 0 ? maskSecrets(this.lines[line - 1] ?? "") : null,
+      message: this.masked(message, line),
+      notes: (extra.notes ?? []).map((n) => this.masked(n, line)),
+      excerpt: quote && line > 0 ? this.lines[line - 1] ?? "" : null,
       operations: extra.operations ?? [],
-      hint: extra.hint ?? null,
+      hint: extra.hint === undefined ? null : this.masked(extra.hint, line),
     });
   }
 
@@ -77,16 +97,11 @@ export class Reporter<in C extends string = never> {
  * `r`, and null comes back. A BOM is kept, so the parser reports it.
  */
 export function decodeSource(bytes: Uint8Array, r: Reporter<"E001">, what: Text): string | null {
-  try {
-    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch (e) {
-    if (!(e instanceof TypeError)) throw e;
-  }
-  const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
-  const before = text.slice(0, text.indexOf("\uFFFD"));
+  const text = decodeUtf8(bytes);
+  if (typeof text === "string") return text;
   r.error(
     "E001",
-    { line: before.split("\n").length, col: [...before.slice(before.lastIndexOf("\n") + 1)].length + 1 },
+    text,
     tr("the file is not UTF-8 text", "ファイルが UTF-8 のテキストではありません"),
     { quote: false, hint: tr(`save the ${what.en} as UTF-8`, `${what.ja}を UTF-8 で保存してください`) },
   );

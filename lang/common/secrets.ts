@@ -198,17 +198,56 @@ export function findSecrets(text: string): SecretHit[] {
   return hits;
 }
 
+/** The end of a PEM private key's armour. */
+const PEM_END = /-----END (?:RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY-----/;
 /**
- * `line` with every key-shaped value replaced by its prefix followed by "…"
- * (U+2026), so a quoted line never shows a key. Applies regardless of the
- * marker.
+ * A line that can stand inside a PEM block: base64, or a header such as `Proc-Type: 4,ENCRYPTED`,
+ * after whatever marks a comment or opens a string.
  */
-export function maskSecrets(line: string): string {
-  let out = "";
-  let from = 0;
-  for (const s of scanLine(line)) {
-    out += line.slice(from, s.start) + s.prefix + "\u2026";
-    from = s.end;
-  }
-  return out + line.slice(from);
+const PEM_BODY = /^[^A-Za-z0-9+/=]*(?:[A-Za-z0-9+/=]+|[A-Za-z-]+: .*)[\s"',;]*$/;
+
+/**
+ * `text` with every key-shaped value masked as `maskSecrets` masks it, and every PEM private key
+ * masked whole: on its first line from `-----BEGIN` to its end marker (or the line's end), and
+ * each line after it that is part of the block (base64 and armour headers, up to and including the
+ * end marker) as `…`. Lines stay where they were, so a line number still names the same line.
+ *
+ * @example
+ * ```ts
+ * maskText(`key = "${"AKIA" + "Z".repeat(16)}"`); // 'key = "AKIA…"'
+ * ```
+ */
+export function maskText(text: string): string {
+  let inBlock = false;
+  const maskLine = (line: string): string => {
+    let out = "";
+    let rest = line;
+    if (inBlock) {
+      const end = PEM_END.exec(line);
+      if (end === null && PEM_BODY.test(line)) return "\u2026";
+      inBlock = false;
+      if (end !== null) {
+        out = "\u2026";
+        rest = line.slice(end.index + end[0].length);
+      }
+    }
+    let from = 0;
+    for (const s of scanLine(rest)) {
+      if (s.start < from) continue;
+      out += rest.slice(from, s.start) + s.prefix + "\u2026";
+      from = s.end;
+      if (s.kind !== "pem_private_key") continue;
+      const end = PEM_END.exec(rest.slice(from));
+      if (end === null) {
+        inBlock = true;
+        return out;
+      }
+      from += end.index + end[0].length;
+    }
+    return out + rest.slice(from);
+  };
+  return text.split("\n").map((line) => {
+    const cr = line.endsWith("\r") ? "\r" : "";
+    return maskLine(cr === "" ? line : line.slice(0, -1)) + cr;
+  }).join("\n");
 }

@@ -1,5 +1,5 @@
 /**
- * dandori's syntax tree: what `parseFlow` reads from a `.flow` file (seed dandori 1.1–1.20, 2.1–2.7).
+ * dandori's syntax tree: what `parseFlow` reads from a `.flow` file (docs/design/dandori.md).
  *
  * Every node the checker may point at carries its 1-based line and column (code points). Nothing
  * here is resolved: names are words as written, types are spellings, and which name means a rule, a
@@ -24,7 +24,8 @@ export interface Str extends Pos {
 }
 
 /**
- * `…` written where the seed's examples shorten a text. It is read so the seed's blocks parse;
+ * `…` written where the design's examples shorten a text (docs/design/dandori.md#file-shape). It is read
+ * so those examples parse;
  * `FlowAst.elisions` lists every one so a later stage can refuse a file that still has them.
  */
 export interface ElidedAst extends Pos {
@@ -32,7 +33,7 @@ export interface ElidedAst extends Pos {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Types and ranges (1.2, 1.3, 1.20, 20)
+// Types and ranges (docs/design/dandori.md#types, docs/design/dandori.md#ranges)
 
 /** `int`, `string`, `Booking`, `payment_intent.status`, `warehouse.Order.Line`: a dotted name. */
 export interface NamedTypeAst extends Pos {
@@ -96,19 +97,19 @@ export interface FieldAst extends Pos {
   readonly name: Word;
   readonly type: TypeAst;
   readonly range: RangeAst | null;
-  /** Where `secret` is written (1.18), or null. */
+  /** Where `secret` is written (docs/design/dandori.md#secrets-and-plain-http), or null. */
   readonly secret: Pos | null;
 }
 
 // ---------------------------------------------------------------------------------------------
-// Expressions and statements (1.5, 1.8)
+// Expressions and statements (docs/design/dandori.md#statements-and-values)
 
 /** One piece of a string literal in a value: text, or an embedded `{value}`. */
 export type StringPartAst =
   | { readonly kind: "text"; readonly text: string }
   | { readonly kind: "hole"; readonly value: ExprAst };
 
-/** A value (1.5): names and fields, literals, `none`, `now`, `{…}` records, `[…]` lists. */
+/** A value: names and fields, literals, `none`, `now`, `{…}` records, `[…]` lists. */
 export type ExprAst =
   | ({ readonly kind: "path"; readonly parts: readonly Word[] } & Pos)
   | ({ readonly kind: "number"; readonly text: string } & Pos)
@@ -230,7 +231,7 @@ export interface FailStmtAst extends Pos {
   readonly leaving: readonly Word[];
 }
 
-/** A statement of `flow`, `on failure` or `on cancel` (1.5). */
+/** A statement of `flow`, `on failure` or `on cancel`. */
 export type StmtAst =
   | CallStmtAst
   | LetStmtAst
@@ -246,7 +247,7 @@ export type StmtAst =
   | ElidedAst;
 
 // ---------------------------------------------------------------------------------------------
-// Declarations (1.4)
+// Declarations (docs/design/dandori.md#declarations)
 
 /** `workflow <name> v<n> [implements <api>.<service>]` and the lines under it. */
 export interface WorkflowAst extends Pos {
@@ -256,7 +257,7 @@ export interface WorkflowAst extends Pos {
   /** The API of `use proto` and the service's name as written (simple, package or full name). */
   readonly implements: { readonly api: Word; readonly service: readonly Word[] } | null;
   readonly historyEncrypted: Pos | null;
-  /** `now range …`: the period the workflow runs in (1.16, 20). */
+  /** `now range …`: the period the workflow runs in (docs/design/dandori.md#the-workflow-period). */
   readonly period: RangeAst | null;
 }
 
@@ -310,8 +311,9 @@ export interface ErrorDeclAst extends Pos {
 }
 
 /**
- * A line under `jev` (1.11): a value's meaning (`returns "…"`), a field's question
- * (`verdict score "…"` with the meanings under it), or `<field> confidence of <field>`.
+ * A line under `jev` (a decision model, which this toolchain parses but does not check): a value's meaning
+ * (`returns "…"`), a field's question (`verdict score "…"` with the meanings under it), or
+ * `<field> confidence of <field>`.
  */
 export type JevEntryAst =
   | ({
@@ -324,10 +326,10 @@ export type JevEntryAst =
   | ({ readonly kind: "confidence"; readonly name: Word; readonly of: Word } & Pos)
   | ElidedAst;
 
-/** Where a child workflow is on each platform (1.6): `workflow "…"`, `state machine "…"`, … */
+/** Where a child workflow is on each platform: `workflow "…"`, `state machine "…"`, … */
 export type ChildPlatform = "workflow" | "state machine" | "durable function" | "workflow template";
 
-/** One line under `task` (1.4, 1.6, 1.7, 1.9–1.11, 1.16, 1.18, 16). */
+/** One line under `task` (docs/design/dandori.md#ways-of-calling-a-task). */
 export type TaskItemAst =
   | ({
     readonly kind: "lambda" | "connection" | "model" | "url" | "plaintext" | "flow" | "queue" | "image";
@@ -380,7 +382,7 @@ export interface TaskAst extends Pos {
   readonly items: readonly TaskItemAst[];
 }
 
-/** One line under `case` (2.1–2.7). */
+/** One line under `case` (docs/design/dandori.md#cases). */
 export type CaseItemAst =
   | ({ readonly kind: "held"; readonly input: Word; readonly value: ExprAst } & Pos)
   | ({ readonly kind: "external"; readonly events: readonly Word[] } & Pos)

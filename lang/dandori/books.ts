@@ -1,6 +1,7 @@
 /**
- * The book port (seed dandori 1.16, 2.7; chobo 5): what a flow reads of a `.book`, read in
- * process through chobo's own checker: units as the unit types of dandori (chobo 1.2's table),
+ * The book port (docs/design/dandori.md#books, docs/design/chobo.md#what-other-tools-read): what a flow
+ * reads of a `.book`, read in process through chobo's own checker: units as the unit types of dandori (the
+ * table of docs/design/chobo.md#units-and-amounts),
  * accounts with their bounds, transfers with their parameters, key, moves and expiry, the reasons
  * each operation may be refused with, and the hold state machine of every transfer that holds.
  * @module
@@ -61,7 +62,7 @@ export interface BookTransfer {
   readonly ops: readonly OpName[];
   /** Every reason each operation may be refused with (the names a task may declare). */
   readonly reasons: ReadonlyMap<OpName, readonly string[]>;
-  /** The hold state machine of a pending transfer (chobo 2.4). */
+  /** The hold state machine of a pending transfer (docs/design/chobo.md#holds). */
   readonly machine: Machine | null;
 }
 
@@ -77,8 +78,8 @@ export interface BookPort {
 }
 
 /**
- * The reasons chobo decides per operation, beside the bounds' own (chobo 2.7); `expired` only
- * for a transfer whose holds expire.
+ * The reasons chobo decides per operation, beside the bounds' own (docs/design/chobo.md#refusal-reasons);
+ * `expired` only for a transfer whose holds expire.
  */
 function fixedReasons(op: OpName, expires: boolean): BuiltinReason[] {
   const expired: BuiltinReason[] = expires ? ["expired"] : [];
@@ -93,7 +94,10 @@ function fixedReasons(op: OpName, expires: boolean): BuiltinReason[] {
   }
 }
 
-/** The unit type of a chobo unit (chobo 1.2): a currency at scale 0 or its hundredth, a table unit, or a count. */
+/**
+ * The unit type of a chobo unit (docs/design/chobo.md#units-and-amounts): a currency at scale 0 or its
+ * hundredth, a table unit, or a count.
+ */
 function bookUnit(u: Unit): BookUnit {
   const spelled = (dimension: string, unit: string) => {
     const t = unitOf({ dimension, unit, step: null, tax: dimension === "money" ? u.tax : null });
@@ -119,8 +123,9 @@ function machineOf(book: Book, t: Transfer): Machine | null {
     finals: [...HOLD_FINALS],
     events: holdEvents(expires),
     external: expires ? ["expire"] : [],
-    // A post of a posted hold with the same content answers done_before (chobo 2.3): a flow posts
-    // its own hold again only with what it held, so the row reads as done, not refused.
+    // A post of a posted hold with the same content answers done_before
+    // (docs/design/chobo.md#keys-and-content): a flow posts its own hold again only with what it held, so the
+    // row reads as done, not refused.
     rows: holdTable(expires).map((r) => ({
       state: r.state,
       event: r.event,

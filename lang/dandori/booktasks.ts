@@ -1,5 +1,5 @@
 /**
- * Book tasks (seed dandori 1.16): a `book <book>.<transfer>.<operation>` task against the
+ * Book tasks (docs/design/dandori.md#books): a `book <book>.<transfer>.<operation>` task against the
  * transfer it calls, read through the book port. The book and the transfer must be there (E002),
  * the operation must be one the transfer has (E007), and the task must fit it (E016): the
  * arguments the operation takes with the types the book gives, the hold it returns, the
@@ -16,14 +16,14 @@ import type { BookPort, BookTransfer, BookUnit } from "./books.ts";
 import type { BookCall } from "./model.ts";
 import { type FieldDef, showTy, type Ty } from "./types.ts";
 
-/** The operations of a book task (1.16). */
+/** The operations of a book task. */
 const BOOK_OPS: readonly string[] = ["do", "hold", "post", "void"];
 
 /** A `book` item as written. */
 type BookItem = Extract<TaskItemAst, { kind: "book" }>;
 
 /**
- * The book operation of a `book` task, with E002/E007/E016 against the transfer (1.16); null
+ * The book operation of a `book` task, with E002/E007/E016 against the transfer; null
  * when the book, the transfer or the operation is not there.
  */
 export function bookCall(

@@ -1,16 +1,16 @@
 /**
- * The case analysis (seed dandori 2.1–2.7): the flow is run over abstract states, each holding,
- * for every case, the state its record says and the state the case may be in outside (2.1), the
- * variables that hold a value, and the steps that got there. From them: a variable read before it
- * has a value (E012), a case called before it starts or started twice (E013), a case left in a
- * state that is not final at an end (E020), an operation refused in every state (E021), a refusal
- * not declared or not handled (E022), a failure that leaves a case open with nothing to settle it
- * (W101), a refusal handler that never runs (W102), and the arms of a `match` on a case's state
+ * The case analysis (docs/design/dandori.md#cases): the flow is run over abstract states, each holding,
+ * for every case, the state its record says and the state the case may be in outside
+ * (docs/design/dandori.md#two-states-per-case), the variables that hold a value, and the steps that got
+ * there. From them: a variable read before it has a value (E012), a case called before it starts or started
+ * twice (E013), a case left in a state that is not final at an end (E020), an operation refused in every
+ * state (E021), a refusal not declared or not handled (E022), a failure that leaves a case open with nothing
+ * to settle it (W101), a refusal handler that never runs (W102), and the arms of a `match` on a case's state
  * that are missing or never taken (E010, E011). The analysis is bounded (`MAX_STATES`,
  * `MAX_LOOP_ROUNDS`); where it reaches a bound it says so (E023) instead of passing a flow it did
  * not follow to the end.
  *
- * Every diagnostic carries the steps of one run that gets there, as 2.3 prints them.
+ * Every diagnostic carries the steps of one run that gets there.
  * @module
  */
 
@@ -43,7 +43,7 @@ interface Step {
   readonly prev: Step | null;
 }
 
-/** A case's pair (2.1): what its record says, and where it may be outside; null before it starts. */
+/** A case's pair: what its record says, and where it may be outside; null before it starts. */
 interface CaseSt {
   readonly record: string | null;
   readonly actual: string | null;
@@ -176,7 +176,7 @@ function stepsOf(trace: Step | null): Step[] {
   return steps.reverse();
 }
 
-/** The steps of a run, one line each, as 2.3 prints them. */
+/** The steps of a run, one line each, as the design's diagnostics print them. */
 function operations(trace: Step | null): Text[] {
   return stepsOf(trace).map((t) => {
     const line = t.line === null ? "    " : String(t.line).padStart(4);
@@ -184,7 +184,10 @@ function operations(trace: Step | null): Text[] {
   });
 }
 
-/** The states the outside can move `s`'s case `name` to (2.2), with a step for each event. */
+/**
+ * The states the outside can move `s`'s case `name` to (docs/design/dandori.md#external-events), with a step
+ * for each event.
+ */
 function expand(s: State, name: string, m: Machine): State[] {
   const c = caseOf(s, name);
   const actual = c.actual;
@@ -546,7 +549,7 @@ class Analysis {
   }
 
   // -------------------------------------------------------------------------------------------
-  // Calls (2.3, 2.7)
+  // Calls (docs/design/dandori.md#refusals-and-failures, docs/design/dandori.md#holds-of-a-book)
 
   private call(s: CallStmtAst, input: States, ctx: Ctx): States {
     const task = this.t.calls.get(s);
@@ -683,7 +686,8 @@ class Analysis {
           { record: m.initial, actual: m.initial },
         ),
       );
-      // A hold that fails or is refused has not started (2.3): the workflow cannot name a hold it has no record of.
+      // A hold that fails or is refused has not started (docs/design/dandori.md#refusals-and-failures): the
+      // workflow cannot name a hold it has no record of.
       for (const e of task.errors.keys()) {
         add(
           e,
@@ -698,7 +702,10 @@ class Analysis {
     }
   }
 
-  /** A `post` or `void` sent to a case (2.7), from every state the outside may have moved it to. */
+  /**
+   * A `post` or `void` sent to a case (docs/design/dandori.md#holds-of-a-book), from every state the outside
+   * may have moved it to.
+   */
   private sends(
     s: CallStmtAst,
     task: TaskDef,
@@ -733,7 +740,10 @@ class Analysis {
     }
   }
 
-  /** The outcomes of a call's event on its case in one state `x` it may be in (2.3). */
+  /**
+   * The outcomes of a call's event on its case in one state `x` it may be in
+   * (docs/design/dandori.md#refusals-and-failures).
+   */
   private sendFrom(
     s: CallStmtAst,
     info: CaseCall,
@@ -774,7 +784,8 @@ class Analysis {
         : tr(`${task.name}: ${c.name} ${from} → ${to}`, `${task.name}: ${c.name} が ${from} → ${to}`),
     );
     add(null, withCase(moved, c.name, { record: to, actual: to }));
-    // A call that fails may have done its work outside before it failed (2.3): the record stays, the case may have moved.
+    // A call that fails may have done its work outside before it failed
+    // (docs/design/dandori.md#two-states-per-case): the record stays, the case may have moved.
     for (const e of BUILTIN_ERRORS) {
       add(e, x);
       if (to !== from) add(e, withCase(moved, c.name, { record, actual: to }));
@@ -848,7 +859,7 @@ class Analysis {
   }
 
   // -------------------------------------------------------------------------------------------
-  // Ends (2.5, 2.6)
+  // Ends (docs/design/dandori.md#ends, docs/design/dandori.md#on-failure-and-on-cancel)
 
   private end(x: State, at: Pos, kind: EndKind, leaving: readonly string[]): void {
     for (const c of this.m.cases.values()) {
@@ -867,7 +878,7 @@ class Analysis {
     }
   }
 
-  /** A failure nothing handles (2.5, 2.6): W101 for every case it may leave open. */
+  /** A failure nothing handles (docs/design/dandori.md#ends): W101 for every case it may leave open. */
   private leftOpen(x: State, cleanup: Cleanup | null): void {
     this.facts.end({ kind: "unhandled" }, this.pairs([x]));
     for (const c of this.m.cases.values()) {
@@ -1091,7 +1102,10 @@ class Analysis {
   }
 }
 
-/** A state the outside may move `x` to in which the case `c` is not final (2.2), or null when there is none. */
+/**
+ * A state the outside may move `x` to in which the case `c` is not final
+ * (docs/design/dandori.md#external-events), or null when there is none.
+ */
 function openIn(x: State, c: CaseDef): State | null {
   return expand(x, c.name, c.machine).find((y) => {
     const actual = caseOf(y, c.name).actual;

@@ -1,6 +1,6 @@
 /**
- * Child flows (seed dandori 1.9): a `flow "<path>"` task runs another `.flow`, which is checked on
- * its own, and the task must fit it (E015): its arguments are the child's inputs, its result's
+ * Child flows (docs/design/dandori.md#child-flows): a `flow "<path>"` task runs another `.flow`, which is
+ * checked on its own, and the task must fit it (E015): its arguments are the child's inputs, its result's
  * fields the child's outputs, its errors the child's `fail` names. Types compare by shape, since
  * the two files declare their own records and enums; ranges compare in the direction values go.
  * @module
@@ -75,7 +75,7 @@ function shapeMismatch(from: Ty, ft: TypeTable, to: Ty, tt: TypeTable, seen: Set
   );
 }
 
-/** Why values in `from` may fall outside `to` (1.3, 1.9), or null when they cannot. */
+/** Why values in `from` may fall outside `to`, or null when they cannot. */
 function rangeMismatch(from: Range | null, to: Range | null): Text | null {
   if (to === null) return null;
   if (from === null) {
@@ -269,14 +269,14 @@ export function checkChildren(
       );
       continue;
     }
-    const bytes = env.read(path);
-    if (bytes === null) {
+    const bytes = env.read(path, m.file);
+    if (!(bytes instanceof Uint8Array)) {
       r.error(
         "E015",
         at,
         tr(
-          `the child flow "${t.child.path}" cannot be read: there is no such file`,
-          `子のフロー "${t.child.path}" を読めません。ファイルがありません`,
+          `the child flow "${t.child.path}" cannot be read: ${bytes.unreadable.en}`,
+          `子のフロー "${t.child.path}" を読めません。${bytes.unreadable.ja}`,
         ),
         {
           notes: [

@@ -1,8 +1,8 @@
 /**
- * The registry of dandori's diagnostic codes (seed dandori 3): what `dandori explain`,
+ * The registry of dandori's diagnostic codes (docs/design/dandori.md#checks): what `dandori explain`,
  * `docs/dandori-codes.md` and the tests read. Every code the checker emits is here, with a flow
  * that reproduces it and the files that flow reads (a book, a child flow), inline. The codes of
- * the seed's table this checker does not emit are listed in `NOT_CHECKED`, each with why; the
+ * the design's table this checker does not emit are listed in `NOT_CHECKED`, each with why; the
  * one code this toolchain adds to the table (E023, the case analysis reaching a limit) sits
  * beside the other codes of the case analysis.
  * @module
@@ -28,7 +28,7 @@ export interface CodeInfo {
   readonly files: Readonly<Record<string, string>>;
 }
 
-/** A code of the seed's table this checker does not emit, and why. */
+/** A code of the design's table this checker does not emit, and why. */
 export interface NotChecked {
   readonly code: string;
   readonly why: Text;
@@ -90,7 +90,7 @@ case goods : stock.reserve follows stock.reserve
  */
 const MANY_LINES = Array.from({ length: 15 }, (_, i) => `line${i + 1}`);
 
-/** Every code the checker emits, in the order of the seed's table (E023 after E022). */
+/** Every code the checker emits, in the order of the design's table (E023 after E022). */
 const REGISTRY = [
   {
     code: "E001",
@@ -229,8 +229,8 @@ flow
       "タスクの呼び出し方が二つある、項目が二つある、項目が呼び出し方に合わない、のどれかです。帳簿のタスクの `key`・`refused as`・`= …` を書いたエラー、振替に無い操作、ステータスの無い `http` のエラーや同じステータスの二つのエラー、コールバックを渡せない呼び出し方のコールバック、答えを待たないタスクの `timeout until`、引数や呼び出し方のあるイベントのタスク、`image`・`key`・`callback` のある `flow` のタスク、エージェントでないタスクの `model` や `effort`、自分の URL の無い `plaintext`、無い引数を書いた `discloses` がこれに当たります。`use book` の下の `lambda` のほかの項目も E007 です。",
     ),
     fix: tr(
-      "Keep one way of calling, and only the items it takes (seed dandori 1.4, 1.6, 1.16).",
-      "呼び出し方を一つにし、それが取る項目だけを書いてください(dandori の設計書 1.4、1.6、1.16)。",
+      "Keep one way of calling, and only the items it takes (docs/design/dandori.md#ways-of-calling-a-task).",
+      "呼び出し方を一つにし、それが取る項目だけを書いてください(docs/design/dandori.md#ways-of-calling-a-task)。",
     ),
     example: `workflow order v1
 
@@ -280,8 +280,8 @@ flow
       "ループの外か並列のイテレーションの中の `break`、`let r = for …` の最後の行のほかの `yield`(またはそれで終わらない本体)、`on failure`・`on cancel`・並列のイテレーションの中の `succeed`、並列のイテレーションの中で案件を動かすこととイベントを待つこと、並列のイテレーションの中と外の両方で値を入れる変数がこれに当たります。",
     ),
     fix: tr(
-      "Move the statement where it means something (seed dandori 1.5, 1.8, 2.6).",
-      "文を、意味のある場所へ移してください(dandori の設計書 1.5、1.8、2.6)。",
+      "Move the statement where it means something (docs/design/dandori.md#statements-and-values).",
+      "文を、意味のある場所へ移してください(docs/design/dandori.md#statements-and-values)。",
     ),
     example: `workflow order v1
 
@@ -580,8 +580,8 @@ flow
       "案件の解析が上限に達し、検査が完全でない",
     ),
     when: tr(
-      `The case analysis follows every run of the flow over the states its cases can be in (2.1). It keeps at most ${MAX_STATES} combinations of the cases' states at one point of the flow (MAX_STATES) and goes round a loop at most ${MAX_LOOP_ROUNDS} times to learn all the loop can do (MAX_LOOP_ROUNDS), so that a flow with very many cases cannot keep it running without end. Where either limit is reached, the runs past it are not followed. Then the analysis can no longer promise that no case is left open (E020), that every refusal is handled (E022), that every variable has a value where it is read (E012) or that a case starts once (E013), and what it says about arms never taken (E011), calls refused in every state (E021) and handlers that never run (W102) rests only on the runs it did follow. It is an error and not a warning because a flow that passes \`check\` must have been followed to its end: a check that stopped half way has not shown the flow right, and exit 0 would say it had. The diagnostic points at the statement where the states grew past the limit, with one run it did not follow, or at the loop that did not settle.`,
-      `案件の解析は、案件がとりうる状態の上で、フローのすべての実行を追います(2.1)。フローの一つの点で持つ案件の状態の組み合わせは ${MAX_STATES} 個まで(MAX_STATES)、ループが何をしうるかを知るために回るのは ${MAX_LOOP_ROUNDS} 周まで(MAX_LOOP_ROUNDS)で、案件がとても多いフローでも解析が終わるようにしています。どちらかの上限に達すると、その先の実行は追いません。すると、終わりでない状態の案件を残さないこと(E020)、拒否をどれも処理すること(E022)、読む変数がどれも値を持つこと(E012)、案件を一度だけ始めること(E013)を約束できなくなり、通らない分岐(E011)、どの状態でも拒否される呼び出し(E021)、動くことのないハンドラー(W102)の診断も、追った実行だけに基づくものになります。警告でなくエラーにするのは、\`check\` を通るフローは終わりまで追ったフローでなければならないからです。途中で止めた検査はフローが正しいことを示しておらず、exit 0 はそれを示したと言ってしまいます。診断は、状態が上限を超えた文を指して追わなかった実行を一つ添えるか、落ち着かなかったループを指します。`,
+      `The case analysis follows every run of the flow over the states its cases can be in. It keeps at most ${MAX_STATES} combinations of the cases' states at one point of the flow (MAX_STATES) and goes round a loop at most ${MAX_LOOP_ROUNDS} times to learn all the loop can do (MAX_LOOP_ROUNDS), so that a flow with very many cases cannot keep it running without end. Where either limit is reached, the runs past it are not followed. Then the analysis can no longer promise that no case is left open (E020), that every refusal is handled (E022), that every variable has a value where it is read (E012) or that a case starts once (E013), and what it says about arms never taken (E011), calls refused in every state (E021) and handlers that never run (W102) rests only on the runs it did follow. It is an error and not a warning because a flow that passes \`check\` must have been followed to its end: a check that stopped half way has not shown the flow right, and exit 0 would say it had. The diagnostic points at the statement where the states grew past the limit, with one run it did not follow, or at the loop that did not settle.`,
+      `案件の解析は、案件がとりうる状態の上で、フローのすべての実行を追います。フローの一つの点で持つ案件の状態の組み合わせは ${MAX_STATES} 個まで(MAX_STATES)、ループが何をしうるかを知るために回るのは ${MAX_LOOP_ROUNDS} 周まで(MAX_LOOP_ROUNDS)で、案件がとても多いフローでも解析が終わるようにしています。どちらかの上限に達すると、その先の実行は追いません。すると、終わりでない状態の案件を残さないこと(E020)、拒否をどれも処理すること(E022)、読む変数がどれも値を持つこと(E012)、案件を一度だけ始めること(E013)を約束できなくなり、通らない分岐(E011)、どの状態でも拒否される呼び出し(E021)、動くことのないハンドラー(W102)の診断も、追った実行だけに基づくものになります。警告でなくエラーにするのは、\`check\` を通るフローは終わりまで追ったフローでなければならないからです。途中で止めた検査はフローが正しいことを示しておらず、exit 0 はそれを示したと言ってしまいます。診断は、状態が上限を超えた文を指して追わなかった実行を一つ添えるか、落ち着かなかったループを指します。`,
     ),
     fix: tr(
       'Make the flow smaller where the diagnostic points: open fewer cases whose outcome is undecided at the same time (settle one before the next starts), let a loop move fewer cases on one after another, or move a part of the flow into a child flow (`flow "…"`), which is checked on its own.',
@@ -771,7 +771,7 @@ export type DandoriCode = typeof REGISTRY[number]["code"];
 /** The registry as the rest reads it (`REGISTRY` is `as const` only so that `DandoriCode` is its codes). */
 export const CODES: readonly CodeInfo[] = REGISTRY;
 
-/** The codes of the seed's table (dandori 3) this checker does not emit, and why. */
+/** The codes of the design's table (docs/design/dandori.md#checks) this checker does not emit, and why. */
 export const NOT_CHECKED: readonly NotChecked[] = [
   {
     code: "E017",
@@ -818,8 +818,8 @@ export const NOT_CHECKED: readonly NotChecked[] = [
   {
     code: "W103",
     why: tr(
-      "it asks a task that starts a rule's case for a `key`; rules get E018 here, and a book's hold may not have `key` (its book key makes it idempotent, seed 1.16).",
-      "規則の案件を始めるタスクに `key` を求めるもので、規則はここでは E018 になります。帳簿の仮押さえには `key` を書けません(帳簿のキーで冪等。設計書 1.16)。",
+      "it asks a task that starts a rule's case for a `key`; rules get E018 here, and a book's hold may not have `key` (its book key makes it idempotent, docs/design/dandori.md#books).",
+      "規則の案件を始めるタスクに `key` を求めるもので、規則はここでは E018 になります。帳簿の仮押さえには `key` を書けません(帳簿のキーで冪等。docs/design/dandori.md#books)。",
     ),
   },
   {

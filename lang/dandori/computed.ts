@@ -7,7 +7,7 @@
  *
  * - done and done before are `{"ok": {"result": "done"}}` and `{"ok": {"result": "done_before"}}`;
  * - a refusal whose reason the task declares is `{"error": "<reason>"}`; one it does not declare
- *   is a failure, `{"error": "failure", "cause": "Dandori.Failure.<reason>"}` (1.16);
+ *   is a failure, `{"error": "failure", "cause": "Dandori.Failure.<reason>"}` (docs/design/dandori.md#books);
  * - an operation chobo cannot do (a 64-bit overflow) is a failure with chobo's reason.
  * @module
  */

@@ -6,6 +6,7 @@
  */
 
 import type { Diagnostic } from "../common/diagnostic.ts";
+import { type Text, tr } from "../common/text.ts";
 import type { CheckedFlow, TypedFlow } from "./checked.ts";
 import type { FlowModel } from "./model.ts";
 
@@ -26,10 +27,24 @@ export interface FlowCheck {
   readonly unsupported: boolean;
 }
 
+/** Why a file a flow names cannot be read: a sentence in both languages. */
+export interface Unreadable {
+  readonly unreadable: Text;
+}
+
+/** A file read through the port: its bytes, or why not. */
+export type FileRead = Uint8Array | Unreadable;
+
+/** A file that is not there. */
+export const NO_SUCH_FILE: Unreadable = { unreadable: tr("there is no such file", "ファイルがありません") };
+
 /** Where a flow's files come from. */
 export interface CheckEnv {
-  /** The bytes of a file by its path from the working directory, or null when it cannot be read. */
-  readonly read: (path: string) => Uint8Array | null;
+  /**
+   * A file by its path from the working directory, named by the flow `from` (a book or a child
+   * flow); the reader may refuse it (a file that is not regular, too large, outside the tree).
+   */
+  readonly read: (path: string, from: string) => FileRead;
   /** The flows being checked that lead to this one (a child names its parents), to stop a flow that runs itself. */
   readonly chain?: readonly string[];
 }

@@ -48,7 +48,7 @@ export function explainAllText(lang: Lang): string {
 
 /**
  * Every code as one Markdown page: a list of codes, a section per code, then the codes of the
- * seed's table this checker does not emit. Lists rather than tables, so `deno fmt` leaves the
+ * design's table this checker does not emit. Lists rather than tables, so `deno fmt` leaves the
  * page as written.
  */
 export function explainAllMarkdown(lang: Lang): string {
@@ -107,7 +107,7 @@ export function explainJson(c: CodeInfo, lang: Lang): Record<string, unknown> {
   };
 }
 
-/** Every code as JSON, with the codes of the seed's table not checked here. */
+/** Every code as JSON, with the codes of the design's table not checked here. */
 export function explainAllJson(lang: Lang): Record<string, unknown> {
   return {
     codes: CODES.map((c) => explainJson(c, lang)),

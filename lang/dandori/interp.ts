@@ -186,7 +186,7 @@ export interface RunOptions {
   readonly snapshots?: boolean;
 }
 
-/** The default `now` of a scenario (5 「時間」). */
+/** The default `now` of a scenario (docs/design/dandori.md#the-reference-interpreter). */
 export const DEFAULT_NOW = "2026-03-31T15:30:00Z";
 
 /** An error that leaves the statement where it happened. */
@@ -812,7 +812,7 @@ function heldBy(f: Flow): "unhandled" | "outside" | "failed" {
   }
 }
 
-/** The hold record a book task's case gets (2.7): its key arguments and the state the operation leaves. */
+/** The hold record a book task's case gets (docs/design/dandori.md#holds-of-a-book): its key arguments and the state the operation leaves. */
 function holdRecord(task: TaskDef, args: Readonly<Record<string, Value>>): Value {
   const b = task.book;
   assert(b !== null && b.op !== "do", "a hold record is of a hold, a post or a void");
@@ -835,7 +835,7 @@ function taskError(line: number, task: TaskDef, a: Extract<Answer, { kind: "erro
   }
 }
 
-/** The answer a `flow` task gets from its child's ending (1.9). */
+/** The answer a `flow` task gets from its child's ending (docs/design/dandori.md#child-flows). */
 function childAnswer(task: TaskDef, ending: Ending): Answer {
   switch (ending.kind) {
     case "succeed":

@@ -1,5 +1,5 @@
 /**
- * Which items each way of calling a task takes (seed dandori 1.4, 1.6, 1.9, 1.16, 1.18, 16): one
+ * Which items each way of calling a task takes (docs/design/dandori.md#ways-of-calling-a-task): one
  * table, item × method, each cell the method taking the item or, in both languages, why it does
  * not (E007). The resolver says the reasons (tasks.ts); a compiler reads which items a method's
  * tasks may have.

@@ -1,6 +1,6 @@
 /**
  * dandori's words: the keyword table, the lexer of one line, and the cursor the parser reads a
- * line's tokens with (seed dandori 1.1, 1.3, 8).
+ * line's tokens with (docs/design/dandori.md#file-shape).
  *
  * A line is read on its own; an unreadable line throws a `LineError` that the parser turns into
  * E001 and goes on with the next line.
@@ -14,9 +14,9 @@ import type { Word } from "./ast.ts";
 /**
  * The keywords of `.flow`, by where they are read; the parser's hints list the rows' words. Only
  * the rows marked `reserved` keep their first words from being names; every other word is read
- * as a keyword only where it stands (seed 1.16: `dates` and `book`, like `agent` and `jev`, are
- * read only in their place; 1.18: so is `secret`), because words such as `at`, `event`, `state`
- * and `score` are ordinary names in the seed's flows. `description` is a declaration but stays a
+ * as a keyword only where it stands (`dates` and `book`, like `agent`, `jev` and `secret`, are read
+ * only in their place; docs/design/dandori.md#file-shape), because words such as `at`, `event`,
+ * `state` and `score` are ordinary names in real flows. `description` is a declaration but stays a
  * name too: records that mirror an API (Stripe's objects) have a `description` field.
  */
 export const KEYWORDS: readonly {
@@ -153,7 +153,7 @@ export const RESERVED: ReadonlySet<string> = new Set(
   KEYWORDS.filter((row) => row.reserved).map((row) => row.words.map((w) => w.split(" ")[0])).flat(),
 );
 
-/** The words that are values of their own (1.5) and so cannot name an enum value or a variable. */
+/** The words that are values of their own and so cannot name an enum value or a variable. */
 const VALUE_WORDS: ReadonlySet<string> = new Set(keywordsAt("value"));
 
 /** Seconds per time word (`wait`, `timeout`, `retry … every`). */
@@ -294,7 +294,9 @@ function digitsEnd(chars: readonly string[], i: number, to: number): number {
   return i;
 }
 
-/** `YYYY-MM-DD` not followed by another digit: a date (range ends, seed 1.3 and 20). */
+/**
+ * `YYYY-MM-DD` not followed by another digit: a date (range ends, docs/design/dandori.md#dates-and-times).
+ */
 function isDate(chars: readonly string[], i: number, to: number): boolean {
   if (i + 10 > to) return false;
   const shape = "dddd-dd-dd";

@@ -1,5 +1,5 @@
 /**
- * Checks along a typed flow that need no case states (seed dandori 1.3, 1.5, 1.8, 3): statements
+ * Checks along a typed flow that need no case states (docs/design/dandori.md#checks): statements
  * in the wrong place (E009), `match` arms missing or never taken (E010, E011), values that may
  * fall outside a range (E014) or whose range is not known (W104), and retries without a key of
  * calls that change outside data (E030, W030).
@@ -26,7 +26,7 @@ import {
 import { fieldOf, type Range, type Ty } from "./types.ts";
 import { type Block, exprText, patternText, type Typed } from "./typing.ts";
 
-/** Where a flow-level diagnostic points: the statement's line; the seed prints column 1 (2.3, 2.7). */
+/** Where a flow-level diagnostic points: the statement's line, column 1 (docs/design/dandori.md#checks). */
 export function lineOf(at: Pos): { line: number; col: number } {
   return { line: at.line, col: 1 };
 }
@@ -318,9 +318,9 @@ class Lints {
   }
 
   // -------------------------------------------------------------------------------------------
-  // E014, W104 (1.3, 20)
+  // E014, W104 (docs/design/dandori.md#ranges)
 
-  /** Checks a value given to a place with `range`, and the fields of the records it writes (1.3). */
+  /** Checks a value given to a place with `range`, and the fields of the records it writes. */
   private give(e: ExprAst, range: Range | null, place: Text, at: Pos, block: Block): void {
     this.range(e, range, place, at, block);
     if (e.kind === "list") { for (const item of e.items) this.give(item, null, place, at, block); }

@@ -2,15 +2,15 @@
  * The lowering: a checked flow → its plan (`plan.ts`), once, for every printer and the page.
  * Pure: it reads the model, what typing found and the children's models, and nothing else.
  *
- * Decisions the lowering makes (the seeds give them, or `docs/dandori.md` writes them down):
+ * Decisions the lowering makes (`docs/design/dandori.md` gives them, or `docs/dandori.md` writes them down):
  * - a statement's place is `s<line>` (a line holds one statement);
  * - a task with `retry n times` and no `on` gets Step Functions' retriers: its declared errors
  *   first with `maxAttempts: 0`, then `*` with `n`; with `on e, …`, one retrier for those;
  *   the interval defaults to 1 second and the backoff to 2.0, as ASL's;
- * - `event` and `callback` tasks without `timeout` wait at most one day (1.6);
+ * - `event` and `callback` tasks without `timeout` wait at most one day (docs/design/dandori.md#timeouts);
  * - an `http` task sends the arguments its URL does not take as the query of a GET or DELETE,
  *   else as the body (JSON, or a form with `form`);
- * - the period check comes before every statement of the body that reads `now` (20.3).
+ * - the period check comes before every statement of the body that reads `now` (docs/design/dandori.md#the-workflow-period).
  * @module
  */
 
@@ -63,7 +63,7 @@ import type { Block } from "./typing.ts";
 /** ASL's defaults where a `retry` writes no interval or backoff. */
 export const DEFAULT_RETRY_INTERVAL_SECONDS = 1;
 export const DEFAULT_BACKOFF = "2.0";
-/** How long an `event` or `callback` task waits without a `timeout` (1.6): one day. */
+/** How long an `event` or `callback` task waits without a `timeout` (docs/design/dandori.md#timeouts): one day. */
 export const DEFAULT_ANSWER_SECONDS = 86_400;
 /**
  * How long one attempt of a callback task may take to hand its id on (17.3): 60 seconds on every

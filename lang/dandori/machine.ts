@@ -1,5 +1,5 @@
 /**
- * A state machine a case follows (seed dandori 2.1–2.7), as data: states, where it starts, where
+ * A state machine a case follows (docs/design/dandori.md#cases), as data: states, where it starts, where
  * it ends, the events, which of them the outside raises, and one row per state and event.
  * @module
  */
@@ -20,7 +20,7 @@ export interface Machine {
   readonly initial: string;
   readonly finals: readonly string[];
   readonly events: readonly string[];
-  /** Events that happen without the workflow (2.2): a hold's `expire`. */
+  /** Events that happen without the workflow (docs/design/dandori.md#external-events): a hold's `expire`. */
   readonly external: readonly string[];
   readonly rows: readonly MachineRow[];
 }
@@ -32,7 +32,7 @@ export function rowOf(m: Machine, state: string, event: string): MachineRow {
 }
 
 /**
- * The states the outside can move a case to from `state` (2.2), each with the events that lead
+ * The states the outside can move a case to from `state`, each with the events that lead
  * there in order; `state` itself first, with no events.
  */
 export function externalClosure(m: Machine, state: string): { state: string; events: string[] }[] {

@@ -12,7 +12,10 @@ import type { BookPort, BookTransfer } from "./books.ts";
 import type { Machine } from "./machine.ts";
 import type { FieldDef, Range, Ty, TypeTable } from "./types.ts";
 
-/** How a task is called (1.6). `own` is a task with no call written: the user's own code. */
+/**
+ * How a task is called (docs/design/dandori.md#ways-of-calling-a-task). `own` is a task with no call written:
+ * the user's own code.
+ */
 export type Method =
   | "lambda"
   | "http"
@@ -33,7 +36,7 @@ export interface BookCall {
   readonly op: OpName;
 }
 
-/** A task (1.4): parameters, result, errors, and what it does to a case. */
+/** A task: parameters, result, errors, and what it does to a case. */
 export interface TaskDef {
   readonly name: string;
   readonly line: number;
@@ -59,7 +62,7 @@ export interface TaskDef {
   readonly sends: string | null;
 }
 
-/** A case (2.1–2.7): the record it is, the machine it follows. */
+/** A case (docs/design/dandori.md#cases): the record it is, the machine it follows. */
 export interface CaseDef {
   readonly name: string;
   readonly machine: Machine;
@@ -90,5 +93,5 @@ export interface FlowModel {
   readonly typeOf: (t: TypeAst, r: Reporter<"E002" | "E003"> | null) => Ty | null;
 }
 
-/** The errors every call may end with besides its declared ones (1.4). */
+/** The errors every call may end with besides its declared ones (`timeout`, `failure`). */
 export const BUILTIN_ERRORS: readonly string[] = ["timeout", "failure"];

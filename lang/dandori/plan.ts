@@ -75,7 +75,7 @@ export interface EnumPlan {
 /** One piece of a string with values in it. */
 export type TextPart = { readonly text: string } | { readonly value: ExprPlan };
 
-/** A value, over named variables (1.5). Every expression carries its type. */
+/** A value, over named variables (docs/design/dandori.md#statements-and-values). Every expression carries its type. */
 export type ExprPlan =
   | {
     readonly kind: "read";
@@ -102,7 +102,7 @@ export type ExprPlan =
 /** One piece of an `http` task's URL: text as written, or an argument's value (escaped when sent). */
 export type UrlPart = { readonly text: string } | { readonly param: string };
 
-/** Where a child workflow is on each platform (1.6, 1.9), as the task writes it. */
+/** Where a child workflow is on each platform (docs/design/dandori.md#ways-of-calling-a-task, docs/design/dandori.md#child-flows), as the task writes it. */
 export interface ChildPlatforms {
   /** Temporal's workflow type; for a `flow` task, the child's `<name>_v<n>`. */
   readonly workflow: string | null;
@@ -113,7 +113,7 @@ export interface ChildPlatforms {
   readonly workflowTemplate: string | null;
 }
 
-/** What a task calls (1.6). */
+/** What a task calls (docs/design/dandori.md#ways-of-calling-a-task). */
 export type CalleePlan =
   | { readonly kind: "lambda"; readonly function: string }
   | {
@@ -170,7 +170,7 @@ export type TimeoutPlan =
   | { readonly kind: "after"; readonly seconds: number; readonly written: boolean }
   | { readonly kind: "until"; readonly param: string };
 
-/** How an idempotency key reaches the callee (4.1): a header, the payload, or an AWS argument. */
+/** How an idempotency key reaches the callee (docs/design/dandori.md#keys): a header, the payload, or an AWS argument. */
 export type KeyPlan =
   | { readonly in: "header"; readonly name: "Idempotency-Key" }
   | { readonly in: "payload"; readonly name: "idempotency_key" }
@@ -186,12 +186,12 @@ export interface CallbackPlan {
   readonly handOnSeconds: number;
 }
 
-/** What a task does to a case (2.7): a hold starts it, a post or a void sends to it. */
+/** What a task does to a case (docs/design/dandori.md#holds-of-a-book): a hold starts it, a post or a void sends to it. */
 export type CaseEffect =
   | { readonly kind: "starts"; readonly machine: string }
   | { readonly kind: "sends"; readonly event: string };
 
-/** A task (1.4): what it takes and returns, what it calls, and how it is tried. */
+/** A task (docs/design/dandori.md#declarations): what it takes and returns, what it calls, and how it is tried. */
 export interface TaskPlan {
   readonly name: string;
   readonly line: number;
@@ -247,7 +247,7 @@ export type ArmCondition =
   | { readonly kind: "none" }
   | { readonly kind: "some"; readonly bind: string };
 
-/** What a `match` splits (1.5): an enum or a bool, an optional value, or a case's state. */
+/** What a `match` splits (docs/design/dandori.md#statements-and-values): an enum or a bool, an optional value, or a case's state. */
 export type MatchSubject =
   | { readonly kind: "value"; readonly value: ExprPlan }
   | { readonly kind: "optional"; readonly value: ExprPlan }
@@ -305,7 +305,7 @@ export type StmtPlan =
     }
     | {
       /**
-       * The period check before a statement that reads `now` in the body (20): outside, the flow
+       * The period check before a statement that reads `now` in the body (docs/design/dandori.md#the-workflow-period): outside, the flow
        * goes as after an unhandled task error.
        */
       readonly kind: "period";
@@ -320,7 +320,7 @@ export interface PeriodPlan {
   readonly text: string;
 }
 
-/** A case (2.1–2.7): the machine it follows and the record it is. */
+/** A case (docs/design/dandori.md#cases): the machine it follows and the record it is. */
 export interface CasePlan {
   readonly name: string;
   /** `<book>.<transfer>`: both the machine and the record type. */

@@ -1,10 +1,10 @@
 /**
- * Ranges (seed dandori 1.3, 20): reading what a place accepts (`range >=1 <=30`, dates, times
+ * Ranges (docs/design/dandori.md#ranges): reading what a place accepts (`range >=1 <=30`, dates, times
  * with an `offset`) into a `Range` (declared in `types.ts` beside the fields that carry one, and
  * re-exported here for what reads ranges), and what a value given to it may be. Numbers are counted in the type's unit, dates in days from
  * 1970-01-01, times in UTC seconds, all as `bigint`.
  *
- * The values a variable may hold are the union of every value put into it (1.3): the checker
+ * The values a variable may hold are the union of every value put into it: the checker
  * does not follow the flow to narrow them, so a value that never reaches a place can still make
  * it an E014, and the fix is to split the variable.
  * @module
@@ -140,7 +140,7 @@ export function estLiteral(kind: Range["kind"], value: bigint, text: string): Es
   return { kind, span: { lo: value, hi: value }, open: [], literal: text, offset: null };
 }
 
-/** What a value put in from any of `es` may be (1.3: the union of every source). */
+/** What a value put in from any of `es` may be: the union of every source. */
 export function estUnion(es: readonly Est[]): Est | null {
   if (es.length === 0) return null;
   let span: Est["span"] = null;
@@ -175,8 +175,8 @@ interface RangeProblem {
 }
 
 /**
- * Reads a written range for a place of type `ty` (E003 for every problem of 1.3 and 20):
- * ends converted to the type's unit, dates checked against the calendar, the offset checked.
+ * Reads a written range for a place of type `ty` (E003 for every problem docs/design/dandori.md#ranges
+ * names): ends converted to the type's unit, dates checked against the calendar, the offset checked.
  */
 export function readRange(ast: RangeAst, ty: Ty): Range | RangeProblem {
   const base = rangeBase(ty);

@@ -1,11 +1,12 @@
 /**
- * Resolution of a flow's declarations (seed dandori 1.2–1.4, 1.16, 2.7): names bound, types and
+ * Resolution of a flow's declarations (docs/design/dandori.md#declarations): names bound, types and
  * ranges read, books read through the port, tasks and cases checked against what they call and
  * follow (tasks in tasks.ts). Reports E002–E008 and E016; the statements are typed afterwards
  * (typing.ts).
  * @module
  */
 
+import type { FileRead } from "./env.ts";
 import { dirname, join, normalize } from "node:path";
 import { unreachable } from "../common/assert.ts";
 import type { Reporter } from "../common/reporter.ts";
@@ -32,10 +33,10 @@ import { unitOf } from "./units.ts";
 export interface ResolveEnv {
   readonly file: string;
   /** The bytes of a file, by a path already made relative to the working directory; null when unreadable. */
-  readonly read: (path: string) => Uint8Array | null;
+  readonly read: (path: string, from: string) => FileRead;
 }
 
-/** A path written in a flow, made relative to the directory of the flow (1.9, 1.16). */
+/** A path written in a flow, made relative to the directory of the flow. */
 export function besideFlow(file: string, path: string): string {
   return normalize(join(dirname(file), path));
 }
@@ -192,14 +193,14 @@ class Resolver {
         );
       }
       const path = besideFlow(this.env.file, u.path.text);
-      const bytes = this.env.read(path);
-      if (bytes === null) {
+      const bytes = this.env.read(path, this.env.file);
+      if (!(bytes instanceof Uint8Array)) {
         this.r.error(
           "E005",
           u.path,
           tr(
-            `the book "${u.path.text}" cannot be read: there is no such file`,
-            `帳簿 "${u.path.text}" を読めません。ファイルがありません`,
+            `the book "${u.path.text}" cannot be read: ${bytes.unreadable.en}`,
+            `帳簿 "${u.path.text}" を読めません。${bytes.unreadable.ja}`,
           ),
           { notes: [tr(`looked for ${path}`, `${path} を探しました`)], hint: pathHint() },
         );
@@ -234,7 +235,9 @@ class Resolver {
     }
   }
 
-  /** Names of records and enums, and the hold records of every book (2.7). */
+  /**
+   * Names of records and enums, and the hold records of every book (docs/design/dandori.md#holds-of-a-book).
+   */
   private declareTypes(): void {
     for (const [bookName, book] of this.books) {
       for (const t of book.transfers) {
@@ -304,7 +307,7 @@ class Resolver {
     this.records.set(rec.name.text, { name: rec.name.text, fields, line: rec.line });
   }
 
-  /** E003 for a record that contains itself, directly or through others (1.2). */
+  /** E003 for a record that contains itself, directly or through others (docs/design/dandori.md#types). */
   private selfContaining(): void {
     const reach = (t: Ty): string[] =>
       t.kind === "record"
@@ -466,7 +469,7 @@ class Resolver {
   }
 
   // -------------------------------------------------------------------------------------------
-  // Cases (2.7)
+  // Cases (docs/design/dandori.md#cases)
 
   private caseDef(c: CaseAst): CaseDef | null {
     const name = c.follows.map((w) => w.text).join(".");

@@ -49,20 +49,20 @@ export function retryDelayMs(r: Retrier, retry: number): number {
 }
 
 /**
- * The seconds a wait until `deadline` lasts when it starts at `now` (16.3): rounded up to whole
+ * The seconds a wait until `deadline` lasts when it starts at `now` (docs/design/dandori.md#timeouts): rounded up to whole
  * seconds, and never less than 1 (also when the deadline has passed).
  */
 export function secondsUntil(deadlineMs: number, nowMs: number): number {
   return Math.max(1, Math.ceil((deadlineMs - nowMs) / 1000));
 }
 
-/** The key of a call (4.1): `<execution>/<place>/<loop counts…>`, counts 1 for a loop's first iteration. */
+/** The key of a call (docs/design/dandori.md#keys): `<execution>/<place>/<loop counts…>`, counts 1 for a loop's first iteration. */
 export function idempotencyKey(execution: string, place: string, loops: readonly number[]): string {
   return [execution, place, ...loops.map(String)].join("/");
 }
 
 /**
- * A value as it is written into a URL (14.3): a string as it is, a missing value as the empty
+ * A value as it is written into a URL (docs/design/dandori.md#ways-of-calling-a-task): a string as it is, a missing value as the empty
  * string, anything else as JSON; then escaped as `encodeURIComponent` escapes (letters, digits
  * and `-_.!~*'()` stay, every other UTF-8 byte becomes `%XX`).
  */
@@ -82,14 +82,14 @@ export function secondText(ms: number): string {
 
 /**
  * True when the time `value` (RFC 3339, UTC) is in `[first, after)`, compared on its first 19
- * characters (to the second), as every platform compares (20.3). A missing end is open.
+ * characters (to the second), as every platform compares (docs/design/dandori.md#dates-and-times). A missing end is open.
  */
 export function timeIn(value: string, first: string | null, after: string | null): boolean {
   const s = value.slice(0, 19);
   return (first === null || s >= first) && (after === null || s < after);
 }
 
-/** True when the date `value` (`YYYY-MM-DD`) is in `[first, last]`, compared as text (20.3). */
+/** True when the date `value` (`YYYY-MM-DD`) is in `[first, last]`, compared as text (docs/design/dandori.md#dates-and-times). */
 export function dateIn(value: string, first: string | null, last: string | null): boolean {
   return (first === null || value >= first) && (last === null || value <= last);
 }

@@ -1,5 +1,5 @@
 /**
- * dandori's scenario files (5; `docs/formats.md` 「dandori scenarios」): a scenario is
+ * dandori's scenario files (docs/design/dandori.md#the-reference-interpreter; `docs/formats.md` 「dandori scenarios」): a scenario is
  * `{"name"?, "input", "now"?, "answers", "books"?, "covers"?}`, a file holds one or a list.
  * `answers` holds one answer per attempt of a call, in the order the calls happen:
  * `{"ok": <value>}`, `{"error": "<declared name>|timeout|failure", "cause"?: "…"}` or
@@ -54,14 +54,14 @@ function onlyKeys(v: { [key: string]: Json }, allowed: readonly string[], where:
 }
 
 /**
- * Reads a scenario file against a flow: one scenario or a list of them.
+ * Reads a scenario file against a flow: one scenario or a list of them (bytes are read as UTF-8).
  *
  * @example
  * ```ts
  * const [s] = readFlowScenarios(checked, '{"input": {"order": {"id": "o-1"}}, "answers": [{"ok": {"paid": true}}]}');
  * ```
  */
-export function readFlowScenarios(flow: CheckedFlow, text: string): FlowScenario[] {
+export function readFlowScenarios(flow: CheckedFlow, text: string | Uint8Array): FlowScenario[] {
   let json: Json;
   try {
     json = parseJson(text);
@@ -69,8 +69,8 @@ export function readFlowScenarios(flow: CheckedFlow, text: string): FlowScenario
     if (!(e instanceof JsonError)) throw e;
     return fail(
       tr(
-        `not JSON at ${e.line}:${e.col}: ${e.message}`,
-        `${e.line}:${e.col} が JSON として読めません: ${e.message}`,
+        `not JSON at ${e.line}:${e.col}: ${e.text.en}`,
+        `${e.line}:${e.col} が JSON として読めません: ${e.text.ja}`,
       ),
     );
   }

@@ -1,6 +1,6 @@
 /**
  * `dandori scenarios`: the scenarios a flow's targets are proven on, found by running the flow on
- * the reference interpreter (5 「シナリオの自動生成」).
+ * the reference interpreter (docs/design/dandori.md#scenarios).
  *
  * A run is made of choices: the values of the input (an optional value present or not, a list's
  * length, a bool, an enum's value) and the answer of every attempt of every call (the result,
@@ -423,7 +423,7 @@ function inputOf(flow: CheckedFlow, maker: Maker): Value {
   return out;
 }
 
-/** The `now` of a flow's runs (20.3): the default, or the nearest time inside the period. */
+/** The `now` of a flow's runs (docs/design/dandori.md#the-workflow-period): the default, or the nearest time inside the period. */
 export function runNow(flow: CheckedFlow): string {
   const p = flow.model.period;
   if (p === null) return DEFAULT_NOW;

@@ -1,5 +1,5 @@
 /**
- * What this dandori cannot read yet (seed dandori 0.3 「規則を読めない dandori」, 1.16): rules
+ * What this dandori cannot read yet (docs/design/dandori.md#what-this-toolchain-does-not-read): rules
  * and date files have no provider in this toolchain, and API descriptions (with the tasks that
  * call their operations), agents, decision models and `implements` are not checked. A flow that
  * uses one gets a single E018 at the first such construct and the command exits 2, instead of a

@@ -1,9 +1,9 @@
 /**
- * dandori's parser: `.flow` text → syntax tree (seed dandori 1.1–1.20, 2.1–2.7).
+ * dandori's parser: `.flow` text → syntax tree (docs/design/dandori.md).
  *
- * Indentation makes blocks (1.1): a declaration starts at the left edge, its items, fields and
- * statements are indented under it, and a statement's handlers, arms and bodies are indented
- * under the statement. The text is first cut into a tree of lines; each line is then read on its
+ * Indentation makes blocks (docs/design/dandori.md#file-shape): a declaration starts at the left edge, its
+ * items, fields and statements are indented under it, and a statement's handlers, arms and bodies are
+ * indented under the statement. The text is first cut into a tree of lines; each line is then read on its
  * own. A line that cannot be read gives E001 and is skipped with the lines under it, so one run
  * reports every unreadable construct and parsing goes on with the next line or declaration.
  * @module
@@ -48,7 +48,7 @@ import { Cursor, keywordsAt, LineError, show, TIME_WORDS, type Token, tokenize }
 export { KEYWORDS, keywordsAt, RESERVED, TIME_WORDS } from "./lexer.ts";
 
 /**
- * How deep blocks and values may nest. The seed names no bound; this one keeps the parser's
+ * How deep blocks and values may nest. The design names no bound; this one keeps the parser's
  * recursion bounded for any input (a line indented once more than the last, ten thousand times,
  * or `[[[[…`), far above anything a person writes.
  */
@@ -241,7 +241,7 @@ class Parser {
   }
 
   // -------------------------------------------------------------------------------------------
-  // Declarations (1.4)
+  // Declarations (docs/design/dandori.md#declarations)
 
   declaration(node: LineNode, c: Cursor): void {
     const head = c.peek()!;
@@ -527,7 +527,7 @@ class Parser {
     return out;
   }
 
-  /** `jev [provider] [score] ["question"]` and the meanings and questions under it (1.11). */
+  /** `jev [provider] [score] ["question"]` and the meanings and questions under it. */
   jev(node: LineNode, c: Cursor, at: Pos): TaskItemAst {
     c.next();
     const provider = c.isKind("name") && !c.isWord("score")
@@ -622,7 +622,7 @@ class Parser {
   }
 
   // -------------------------------------------------------------------------------------------
-  // Types and ranges (1.2, 1.3, 1.20, 20)
+  // Types and ranges (docs/design/dandori.md#types, docs/design/dandori.md#ranges)
 
   type(c: Cursor, depth: number): TypeAst {
     if (depth > MAX_NESTING) throw tooDeep(c);
@@ -771,7 +771,7 @@ class Parser {
   }
 
   // -------------------------------------------------------------------------------------------
-  // Statements (1.5, 1.8, 2.6)
+  // Statements (docs/design/dandori.md#statements-and-values)
 
   body(node: LineNode, at: Pos): BodyAst {
     return { body: this.block(node), ...at };
@@ -1064,7 +1064,7 @@ class Parser {
   }
 
   // -------------------------------------------------------------------------------------------
-  // Values (1.5)
+  // Values
 
   expr(c: Cursor, depth: number): ExprAst {
     if (depth > MAX_NESTING) throw tooDeep(c);
@@ -1215,7 +1215,7 @@ class Parser {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Task items (1.4, 1.6, 1.7, 1.9–1.11, 1.16, 1.18, 16)
+// Task items (docs/design/dandori.md#ways-of-calling-a-task)
 
 /** Reads the rest of a task item's line, its first word taken; `p` reads what statements share. */
 type ItemReader = (c: Cursor, at: Pos, p: Parser) => TaskItemAst;
@@ -1239,7 +1239,7 @@ function wordItem(kind: "idempotent" | "callback" | "event" | "observes"): ItemR
   return (_, at) => ({ kind, ...at });
 }
 
-/** Where a child workflow is (1.6): `workflow ["template"] "…"`, `state machine "…"`, `durable function "…"`. */
+/** Where a child workflow is: `workflow ["template"] "…"`, `state machine "…"`, `durable function "…"`. */
 function childItem(c: Cursor, at: Pos): TaskItemAst {
   const platform = c.takeWord("template") ? "workflow template" : "workflow";
   return { kind: "child", platform, value: quotedAfter(c, platform), ...at };
@@ -1367,7 +1367,7 @@ function bookItem(c: Cursor, at: Pos): TaskItemAst {
   return { kind: "book", book: parts[0], transfer: parts[1], operation: parts[2], ...at };
 }
 
-/** `discloses <argument>, … "<reason>"` (1.18) */
+/** `discloses <argument>, … "<reason>"` (docs/design/dandori.md#secrets-and-plain-http) */
 function disclosesItem(c: Cursor, at: Pos): TaskItemAst {
   const params = c.names(tr("an argument's name", "引数の名前"));
   return { kind: "discloses", params, reason: quotedAfter(c, "discloses <argument>"), ...at };
@@ -1412,8 +1412,9 @@ const TASK_ITEM_READERS: ReadonlyMap<string, ItemReader> = new Map<string, ItemR
 ]);
 
 /**
- * A value of an enum. `none` is read so the checker can say why it cannot be one (E006, seed 1.12:
- * `match` reads `none` as the arm of no value); the other value words cannot be read as names at all.
+ * A value of an enum. `none` is read so the checker can say why it cannot be one (E006,
+ * docs/design/dandori.md#statements-and-values: `match` reads `none` as the arm of no value); the other value
+ * words cannot be read as names at all.
  */
 function enumValue(c: Cursor): Word {
   return c.isWord("none")

@@ -1,5 +1,5 @@
 /**
- * Resolution of a flow's tasks (seed dandori 1.4, 1.6, 1.9, 1.16, 2.7, 16): how each is called,
+ * Resolution of a flow's tasks (docs/design/dandori.md#ways-of-calling-a-task): how each is called,
  * which items that way takes (E007, by the table of items.ts and the few checks that need more
  * than the item and the method), what it does to a case (E008), and for a book task, how it fits
  * its transfer (E016).
@@ -114,7 +114,7 @@ function definition(
 
 /**
  * How a task is called, from its method items: the first one, with a child's platform and a
- * `flow "<path>"` going together (1.9); E007 for a second way.
+ * `flow "<path>"` going together; E007 for a second way.
  */
 function methodOf(
   t: TaskAst,
@@ -171,7 +171,10 @@ function writtenOnce(t: TaskAst, items: readonly Item[], r: Reporter<DandoriCode
   }
 }
 
-/** The errors a task declares, by name; E006 for one declared twice or one every task has (1.4). */
+/**
+ * The errors a task declares, by name; E006 for one declared twice or one every task has (`timeout`,
+ * `failure`).
+ */
 function declaredErrors(items: readonly Item[], r: Reporter<DandoriCode>): Map<string, Pos> {
   const errors = new Map<string, Pos>();
   for (const item of items) {
@@ -212,7 +215,7 @@ function errorAspects(e: ItemOf<"errors">["errors"][number]): [ItemAspect, strin
 }
 
 /**
- * The items of one task against the way it is called (1.4, 1.6, 1.9, 1.16, 1.18, 16): E007 for
+ * The items of one task against the way it is called: E007 for
  * what the method does not take, by the table of items.ts, and E002, E003, E007 for what needs
  * more than the item and the method.
  */
@@ -378,8 +381,8 @@ class ItemCheck {
   }
 
   /**
-   * `timeout until <argument>` (16): only a task that waits for an answer waits until a time, the
-   * argument is a `timestamp`, and no retry comes after the time has passed.
+   * `timeout until <argument>` (docs/design/dandori.md#timeouts): only a task that waits for an answer waits
+   * until a time, the argument is a `timestamp`, and no retry comes after the time has passed.
    */
   private timeoutUntil(item: Pos, until: Word): void {
     if (!this.def.event && !this.def.callback) {
@@ -428,14 +431,17 @@ class ItemCheck {
     }
   }
 
-  /** An `aws` task sends a callback only through `sqs:sendMessage` (1.6). */
+  /** An `aws` task sends a callback only through `sqs:sendMessage`. */
   private awsCallback(item: Pos): void {
     if (this.def.method === "aws" && this.def.verb !== "sendMessage") {
       this.no(item, "callback", CALLBACK_WAYS);
     }
   }
 
-  /** `plaintext "<reason>"` (1.18): a reason, on a task that sends to an `http://` URL of its own. */
+  /**
+   * `plaintext "<reason>"` (docs/design/dandori.md#secrets-and-plain-http): a reason, on a task that sends to
+   * an `http://` URL of its own.
+   */
   private plaintext(item: Pos & { readonly value: Str }): void {
     if (item.value.text.trim() === "") {
       this.no(item, "plaintext", tr("the reason is empty", "理由が空です"));
@@ -445,13 +451,16 @@ class ItemCheck {
     if (!only(this.items, "http").url.text.startsWith("http://")) this.no(item, "plaintext", NO_PLAIN_URL);
   }
 
-  /** `discloses <argument>, … "<reason>"` (1.18): a reason, and arguments the task has. */
+  /** `discloses <argument>, … "<reason>"`: a reason, and arguments the task has. */
   private discloses(item: ItemOf<"discloses">): void {
     if (item.reason.text.trim() === "") this.no(item, "discloses", tr("the reason is empty", "理由が空です"));
     for (const w of item.params) this.hasParam(w, `discloses ${w.text}`, w);
   }
 
-  /** An event task (16) sends nothing and waits for its event: no argument but the time, no callback. */
+  /**
+   * An event task (docs/design/dandori.md#ways-of-calling-a-task) sends nothing and waits for its event: no
+   * argument but the time, no callback.
+   */
   private eventTask(methodAt: Pos | null): void {
     const until = this.items.find((i) => i.kind === "timeout" && i.until !== null);
     const untilName = until?.kind === "timeout" ? until.until?.text : undefined;
@@ -478,7 +487,7 @@ class ItemCheck {
     }
   }
 
-  /** A `flow` task's callbacks (1.9): besides the table's reason, its child answers when it ends. */
+  /** A `flow` task's callbacks: besides the table's reason, its child answers when it ends. */
   private flowCallbacks(): void {
     for (const item of this.items) {
       if (item.kind !== "callback") continue;
@@ -514,7 +523,10 @@ class TaskResolver {
     return def;
   }
 
-  /** E008 for what a task does to a case (2.7): a hold starts its case, post and void send to it. */
+  /**
+   * E008 for what a task does to a case (docs/design/dandori.md#holds-of-a-book): a hold starts its case,
+   * post and void send to it.
+   */
   private caseItems(t: TaskAst, def: TaskDef, items: readonly Item[]): void {
     this.starts(t, def.book, firstOf(items, "starts"));
     this.sends(t, def.book, firstOf(items, "sends"));

@@ -1,5 +1,5 @@
 /**
- * dandori's types (seed dandori 1.2): what a value may be, how a type reads in a message, and
+ * dandori's types (docs/design/dandori.md#types): what a value may be, how a type reads in a message, and
  * whether a value of one type may be given where another is expected.
  *
  * Records and enums are named; their fields and values live in a `TypeTable`, so a type is a
@@ -21,8 +21,8 @@ export type Ty =
   | { readonly kind: "optional"; readonly inner: Ty };
 
 /**
- * What a place accepts (1.3); a missing end is null. Numbers count in the type's unit, dates in
- * days from 1970-01-01, times in UTC seconds. Reading and comparing ranges is `ranges.ts`'s.
+ * What a place accepts (docs/design/dandori.md#ranges); a missing end is null. Numbers count in the type's
+ * unit, dates in days from 1970-01-01, times in UTC seconds. Reading and comparing ranges is `ranges.ts`'s.
  */
 export interface Range {
   readonly kind: "number" | "date" | "time";
@@ -129,7 +129,7 @@ export function sameTy(a: Ty, b: Ty): boolean {
 }
 
 /**
- * True when a value of type `from` may be given where `to` is expected (1.2): the same type, any
+ * True when a value of type `from` may be given where `to` is expected: the same type, any
  * value to `json`, `T` to `T?`, and lists by their elements. An integer literal's own rule (it may
  * go to a number with a unit) is the caller's, who knows the value is a literal.
  */
@@ -148,7 +148,7 @@ export function fieldOf(types: TypeTable, t: Ty, name: string): FieldDef | null 
   return types.records.get(t.name)?.fields.find((f) => f.name === name) ?? null;
 }
 
-/** The type a range written on `t` is about (1.3): a range on `T?` or `list[T]` is one on `T`. */
+/** The type a range written on `t` is about: a range on `T?` or `list[T]` is one on `T`. */
 export function rangeBase(t: Ty): Ty {
   return t.kind === "optional" ? rangeBase(t.inner) : t.kind === "list" ? rangeBase(t.element) : t;
 }

@@ -1,5 +1,5 @@
 /**
- * Types of a flow's statements (seed dandori 1.2, 1.5): every variable's type from every value
+ * Types of a flow's statements (docs/design/dandori.md#types): every variable's type from every value
  * put into it, every value checked against where it goes, calls against the task's parameters,
  * `succeed` against the outputs, `match` against what it splits. Reports E002, E003, E004, E006
  * and E008 (a case call written without its case).
@@ -113,7 +113,7 @@ class Typer {
   }
 
   // -------------------------------------------------------------------------------------------
-  // Variables (1.5: a name's type comes from every place that puts a value into it)
+  // Variables (a name's type comes from every place that puts a value into it)
 
   private source(name: Word, s: Source): void {
     const list = this.sources.get(name.text) ?? [];
@@ -1038,7 +1038,7 @@ function isNumberPlace(t: Ty): boolean {
   return base.kind === "int" || base.kind === "num" || base.kind === "json";
 }
 
-/** An RFC 3339 time in UTC, the form Step Functions' Wait takes (1.2). */
+/** An RFC 3339 time in UTC, the form Step Functions' Wait takes. */
 function isTimestamp(text: string): boolean {
   const m = /^([0-9]{4}-[0-9]{2}-[0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})(\.[0-9]+)?Z$/.exec(text);
   return m !== null && dayNumber(m[1]) !== null && Number(m[2]) < 24 && Number(m[3]) < 60 &&

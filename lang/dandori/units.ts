@@ -1,5 +1,5 @@
 /**
- * The unit table of dandori's number types (seed dandori 1.2, 1.3, 8): which `dimension[unit]`
+ * The unit table of dandori's number types (docs/design/dandori.md#types): which `dimension[unit]`
  * spellings are units, when two units are the same (`JPY` and `円` are; `kg` and `g`, tax
  * included and excluded are not), and how a range end written with a unit (`>=1kg`, `<=100万円`,
  * `<=50%`, `>=41℉`) becomes an integer counted in the type's unit.
@@ -21,7 +21,7 @@ export interface Ratio {
 /** The kinds of numbers with units. */
 export type Dimension = "money" | "mass" | "length" | "area" | "volume" | "time" | "temperature" | "rate";
 
-/** The word written before `[` for each dimension; `duration` is the seed's spelling of time (1.7). */
+/** The word written before `[` for each dimension; `duration` is another spelling of time. */
 const DIMENSION_WORDS: ReadonlyMap<string, Dimension> = new Map([
   ["money", "money"],
   ["mass", "mass"],
@@ -34,7 +34,7 @@ const DIMENSION_WORDS: ReadonlyMap<string, Dimension> = new Map([
   ["rate", "rate"],
 ]);
 
-/** The tax classes a money type may carry (1.2). */
+/** The tax classes a money type may carry. */
 const TAX_CLASSES: readonly string[] = ["incl_tax", "excl_tax"];
 
 /**

@@ -1,5 +1,5 @@
 /**
- * dandori's values at run time and the entry checks (1.2, 1.3, 20.3): a value is JSON with
+ * dandori's values at run time and the entry checks (docs/design/dandori.md#types, docs/design/dandori.md#ranges, docs/design/dandori.md#dates-and-times): a value is JSON with
  * exact integers (`Json` of `lang/common/json.ts`); a record is an object read by its own keys
  * only. A missing `T?` or `json` field reads as null, and a record passed on keeps its fields as
  * they came. A value that comes in (the execution's input, every answer) is checked against its
@@ -95,7 +95,7 @@ function dayTextOf(day: bigint): string {
   return new Date(Number(day) * 86_400_000).toISOString().slice(0, 10);
 }
 
-/** A value written into a string (1.5): strings as they are, numbers as digits, bools as words. */
+/** A value written into a string (docs/design/dandori.md#statements-and-values): strings as they are, numbers as digits, bools as words. */
 export function textOf(v: Value): string {
   if (typeof v === "string") return v;
   if (typeof v === "bigint" || typeof v === "boolean" || typeof v === "number") return String(v);

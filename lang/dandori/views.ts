@@ -28,7 +28,7 @@ export function callbackId(c: Pick<CallRecord, "execution" | "place" | "loops" |
   return JSON.stringify({ workflow: c.execution, call: [c.place, ...c.loops, c.attempt].join("/") });
 }
 
-/** The id of a child workflow (4.2): `<parent id>/<place>/<loop counts>/<attempt>`. */
+/** The id of a child workflow (docs/design/dandori.md#platforms): `<parent id>/<place>/<loop counts>/<attempt>`. */
 export function childId(c: Pick<CallRecord, "execution" | "place" | "loops" | "attempt">): string {
   return `${idempotencyKey(c.execution, c.place, c.loops)}/${c.attempt}`;
 }

@@ -7,6 +7,7 @@
 
 import { assert } from "../../lang/common/assert.ts";
 import type { Book, Param, Transfer } from "../../lang/chobo/model.ts";
+import { oneLine } from "../../lang/common/visible.ts";
 import { members } from "./names.ts";
 
 /** The package of a book whose name is not an ASCII Go identifier. */
@@ -65,11 +66,6 @@ export function goNameProblems(book: Book): string[] {
     ...[...n.transferParams.values(), ...n.accountParams.values()].flatMap((m) => [...m.values()]),
   ];
   return [...new Set(spelled.filter((s) => !GO_IDENTIFIER.test(s)))];
-}
-
-/** A comment's text on one line. */
-function oneLine(s: string): string {
-  return s.replace(/\s+/g, " ").trim();
 }
 
 /** A comment's sentence: `text.`, or `text: description` on one line. */

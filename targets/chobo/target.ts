@@ -7,6 +7,7 @@
 
 import type { Diagnostic } from "../../lang/common/diagnostic.ts";
 import type { Book } from "../../lang/chobo/model.ts";
+import { oneLine } from "../../lang/common/visible.ts";
 
 /** Where the book came from, for the generated header and the diagnostics' excerpts. */
 export interface Origin {
@@ -37,4 +38,12 @@ export type BuildResult =
 export function buildTarget(target: ChoboTarget, book: Book, origin: Origin): BuildResult {
   const stop = target.check(book, origin);
   return stop.length > 0 ? { diagnostics: stop } : { files: target.generate(book, origin) };
+}
+
+/**
+ * The header's line that names the source, without its comment syntax: the file name is written on
+ * one line, so a name with a line break in it cannot end the comment.
+ */
+export function sourceLine(book: Book, origin: Pick<Origin, "file" | "sha">): string {
+  return `Source: ${oneLine(origin.file)} (book ${book.name} v${book.version}, sha256:${origin.sha})`;
 }

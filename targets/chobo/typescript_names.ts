@@ -8,6 +8,7 @@
 import { BUILTIN_REASONS } from "../../lang/chobo/resolve.ts";
 import type { Account, Book, Param, Transfer } from "../../lang/chobo/model.ts";
 import { lookup } from "../../lang/common/assert.ts";
+import { oneLine } from "../../lang/common/visible.ts";
 import { distinctSpellings, members, pascalCase } from "./names.ts";
 
 /** The line between a client's book part and the runtime it ends with, in both targets. */
@@ -28,9 +29,9 @@ export function read(object: string, name: string, optional = false): string {
     : `${object}${chain}[${JSON.stringify(name)}]`;
 }
 
-/** A description inside a comment, its star-slash escaped so that it cannot end the comment. */
+/** A description inside a comment: on one line, its star-slash escaped, so that it cannot end the comment. */
 export function commentText(description: string): string {
-  return description.replaceAll("*/", "*\\/");
+  return oneLine(description).replaceAll("*/", "*\\/");
 }
 
 /** A JSDoc line from a book's description, or nothing. */

@@ -153,7 +153,7 @@ Deno.test("text that is not UTF-8 is one E001 at its first bad byte", () => {
   ok(run.stdout.startsWith("error[E001]: x.book:2:6: the file is not UTF-8 text"), run.stdout);
 });
 
-Deno.test("the four W103/W104 diagnostics of seed 3.1, character for character", () => {
+Deno.test("the W103 and W104 diagnostics of the order fixtures, character for character", () => {
   const expected: [string, "en" | "ja", string][] = [
     [
       "order.book",
@@ -202,7 +202,7 @@ Deno.test("the four W103/W104 diagnostics of seed 3.1, character for character",
   }
 });
 
-Deno.test("the report of seed 3.2 for 在庫.book, character for character, in both languages", () => {
+Deno.test("the report of 在庫.book after the diagnostics, character for character, in both languages", () => {
   const en = `在庫.book: ok
   入荷.do    may be refused: key_conflict
   引当.hold  may be refused: 在庫切れ (在庫(sku) at least 0), key_conflict, already_refused

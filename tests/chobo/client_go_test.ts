@@ -1,6 +1,6 @@
 /**
- * `postgres-go` (seed chobo 4.3): every test and example book's Go client is gofmt-clean and
- * passes go vet, carries the runtime file but for its package clause, and is the same bytes
+ * `postgres-go` (docs/targets.md#postgresql-clients): every test and example book's Go client is gofmt-clean
+ * and passes go vet, carries the runtime file but for its package clause, and is the same bytes
  * twice; the runtime retries as docs/targets.md says; the Go runner plays jobs on a real server
  * and sends the statements of calls.ts; under REPEATABLE READ concurrent callers all end done.
  */

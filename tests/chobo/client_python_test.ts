@@ -1,6 +1,6 @@
 /**
- * The postgres-python client (seed chobo 4.3): every test and example book's client passes
- * `mypy --strict` (with the runner and a caller on psycopg 3 and psycopg2), ends with the runtime
+ * The postgres-python client (docs/targets.md#postgresql-clients): every test and example book's client
+ * passes `mypy --strict` (with the runner and a caller on psycopg 3 and psycopg2), ends with the runtime
  * byte for byte, and is the same bytes for the same book; on a disposable server the runner plays
  * jobs through it and the client sends exactly `calls.ts`'s statements, retries serialization
  * failures under REPEATABLE READ, and raises the first error inside the caller's failed transaction.

@@ -1,8 +1,8 @@
 /**
- * `tigerbeetle-go` (seed chobo 4.2, 4.3): every test and example book's client (and the bounds
+ * `tigerbeetle-go` (docs/targets.md#tigerbeetle): every test and example book's client (and the bounds
  * book of tests/chobo/fixtures/tigerbeetle-go) is gofmt-clean and passes go vet, carries the runtime file
  * but for its package clause, and is the same bytes twice; the runtime's white-box tests pass
- * (4.2's result table, accounts and openings that changed); and for every operation of every
+ * (the result table of docs/targets.md#results, accounts and openings that changed); and for every operation of every
  * scenario, the generated Go client sends exactly what `run --show tigerbeetle --format json`
  * prints and ends each step as the reference interpreter says. The clients build in a module that
  * requires tigerbeetle-go v0.17.9 (`TB_GO_MODULE`), as a user's must: its Client is a
@@ -124,7 +124,10 @@ async function tidy(dir: string): Promise<void> {
   strictEqual(Deno.readTextFileSync(`${dir}/go.mod`), GO_MOD);
 }
 
-/** Every example and test book, and the bounds book (every kind of bound of seed 4.2's table). */
+/**
+ * Every example and test book, and the bounds book (every kind of bound of
+ * docs/targets.md#one-move-up-to-6-transfers).
+ */
 function bookPaths(): string[] {
   const paths: string[] = [];
   const walk = (dir: string) => {
@@ -673,7 +676,7 @@ Deno.test("tigerbeetle-go: gofmt, go vet and the runtime's tests; every operatio
     });
 
     await t.step(
-      "the runtime's white-box tests: 4.2's result table, changed accounts and openings, balances",
+      "the runtime's white-box tests: the result table, changed accounts and openings, balances",
       async () => {
         const out = await go(["test", "-count=1", "-v", `./b${bounds}/bounds`], dir);
         const passed = out.match(/^--- PASS/gm)?.length ?? 0;

@@ -1,19 +1,19 @@
 /**
- * The tigerbeetle-python client (seed chobo 4.2, 4.3): every test and example book's client passes
+ * The tigerbeetle-python client (docs/targets.md#tigerbeetle): every test and example book's client passes
  * `mypy --strict` (with a caller that hands it a `tigerbeetle.ClientSync`), ends with the runtime
  * byte for byte and is the same bytes for the same book; for every operation of every scenario of
  * every test and example book (and the bounds book of `tests/chobo/fixtures/tigerbeetle/`) it sends
  * exactly what `chobo run --show tigerbeetle --format json` prints, and concludes what the
- * reference interpreter concludes; it reads TigerBeetle's results as seed 4.2's table says; an
+ * reference interpreter concludes; it reads TigerBeetle's results as docs/targets.md#results says; an
  * account or opening that exists with other fields raises an error naming what changed.
  *
  * No TigerBeetle server runs here. `tests/chobo/fixtures/tigerbeetle/play.py` hands the generated client
  * a scripted client that answers each request with the answer the reference client logic
  * (`TigerBeetleBook` of client.ts) got from the test double (`tests/support/tigerbeetle_double.ts`,
- * which answers as seed 4.2's records of 0.17.9 say; it is not TigerBeetle) for the same operation,
- * recorded here, and reports every request exactly as the Python client built it. A request that
- * differs from `--show`'s fails the test whatever it was answered, so replaying is as strict as a
- * second double in Python, with one double to trust instead of two.
+ * which answers as the records of docs/design/chobo.md#what-tigerbeetle-answered say; it is not TigerBeetle)
+ * for the same operation, recorded here, and reports every request exactly as the Python client built it. A
+ * request that differs from `--show`'s fails the test whatever it was answered, so replaying is as strict as
+ * a second double in Python, with one double to trust instead of two.
  */
 
 import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
@@ -462,7 +462,8 @@ async function playScript(
   Deno.writeTextFileSync(script, stringifyJson({ modules: paths, runs }));
   const run = await python([PLAYER, script]);
   ok(run.ok, run.stderr);
-  const out = parseJson(run.stdout) as unknown as { runs: { calls: Played[] }[] };
+  // structuredClone makes the codec's prototype-less objects plain ones, as the expected requests are.
+  const out = structuredClone(parseJson(run.stdout)) as unknown as { runs: { calls: Played[] }[] };
   strictEqual(out.runs.length, runs.length);
   return out.runs.map((r) => r.calls);
 }
@@ -753,7 +754,7 @@ Deno.test("arguments with quotes, backslashes, control, separator and astral cha
 });
 
 // ---------------------------------------------------------------------------------------------
-// Seed 4.2's result table, row by row, through the Python client.
+// The result table of docs/targets.md#results, row by row, through the Python client.
 
 const L = "linked_event_failed";
 
@@ -773,7 +774,7 @@ function moveAnswers(book: Book, call: Call, chain: readonly string[]): Answer[]
   ];
 }
 
-Deno.test("results read as seed 4.2's table says, row by row; the status chain and a post over the hold too", async () => {
+Deno.test("results read as the table of results says, row by row; the status chain and a post over the hold too", async () => {
   if (await skipWithoutTigerBeetle("the result table")) return;
   const book = load(BOUNDS);
   const spread = callOf(book, "spread", "do", { batch: "b", sku: "s", qty: 2n }); // move, probe, probe_void, from_room, to_room, to_floor
@@ -951,9 +952,10 @@ Deno.test("results read as seed 4.2's table says, row by row; the status chain a
 });
 
 // ---------------------------------------------------------------------------------------------
-// Seed 2.8: an account or opening that exists with other fields is an error naming what changed.
+// docs/design/chobo.md#versions-of-a-book: an account or opening that exists with other fields is an error
+// naming what changed.
 
-Deno.test("an account or an opening that exists with other fields raises an error naming what changed (seed 2.8)", async () => {
+Deno.test("an account or an opening that exists with other fields raises an error naming what changed", async () => {
   if (await skipWithoutTigerBeetle("a changed book")) return;
   const text = Deno.readTextFileSync(BOUNDS);
   const book = load(BOUNDS, text);

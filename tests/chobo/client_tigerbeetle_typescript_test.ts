@@ -3,11 +3,11 @@
  * book's client passes the real TypeScript compiler and takes tigerbeetle-node 0.17.9's `Client`;
  * the runtime's tables are the node client's enums; every client ends with the runtime byte for
  * byte and is the same bytes twice. For every operation of every scenario of every test and
- * example book, the generated client, run against the test double of seed 4.2's records
- * (`tests/support/tigerbeetle_double.ts`, not TigerBeetle), sends exactly what `chobo run --show
- * tigerbeetle --format json` prints and answers as the reference interpreter. Its reading of
- * TigerBeetle's answers follows 4.2's result table and records (a)–(l) row by row; a changed
- * account or bound is an error naming what changed.
+ * example book, the generated client, run against the test double of the records of
+ * docs/design/chobo.md#what-tigerbeetle-answered (`tests/support/tigerbeetle_double.ts`, not TigerBeetle),
+ * sends exactly what `chobo run --show tigerbeetle --format json` prints and answers as the reference
+ * interpreter. Its reading of TigerBeetle's answers follows the result table of docs/targets.md#results and
+ * records (a)–(l) row by row; a changed account or bound is an error naming what changed.
  *
  * No TigerBeetle server runs here (no package ships one): the double stands in for it.
  */
@@ -102,8 +102,9 @@ transfer takeBack(order_id: string, n: pcs)
 `;
 
 /**
- * Every kind of bound of seed 4.2's table, and the shapes of its records (a)–(l): a probe with and
- * without a room, floors and rooms on either side, the 6-transfer move, two moves in one chain.
+ * Every kind of bound of docs/targets.md#one-move-up-to-6-transfers, and the shapes of records (a)–(l): a
+ * probe with and without a room, floors and rooms on either side, the 6-transfer move, two moves in one
+ * chain.
  */
 const BOUNDS_BOOK = `book bounds v1
 
@@ -894,7 +895,7 @@ Deno.test("for every operation of every scenario of every book, the client sends
 });
 
 // ---------------------------------------------------------------------------------------------
-// Reading TigerBeetle's answers: scripted answers, row by row (seed 4.2 「結果の読み方」 and records).
+// Reading TigerBeetle's answers: scripted answers, row by row (docs/targets.md#results and the records).
 
 /** A status by name, or a number the node client has no name for. */
 type Answer = string | number;
@@ -973,7 +974,7 @@ async function scripted(
   return { outcome, client };
 }
 
-Deno.test("a chain's answers read as seed 4.2's result table says, row by row", async () => {
+Deno.test("a chain's answers read as the result table says, row by row", async () => {
   const dir = Deno.makeTempDirSync({ prefix: "chobo-tb-ts-" });
   try {
     const entry = await importClient(dir, load("bounds.book", BOUNDS_BOOK), "bounds.book");
@@ -1070,7 +1071,7 @@ Deno.test("a chain's answers read as seed 4.2's result table says, row by row", 
   }
 });
 
-Deno.test("seed 4.2's records (a)–(l) of 0.17.9 and the status reads, as the client answers them", async () => {
+Deno.test("the records (a)–(l) of 0.17.9 and the status reads, as the client answers them", async () => {
   const dir = Deno.makeTempDirSync({ prefix: "chobo-tb-ts-" });
   try {
     Deno.mkdirSync(`${dir}/stock`);
@@ -1287,7 +1288,7 @@ Deno.test("seed 4.2's records (a)–(l) of 0.17.9 and the status reads, as the c
     strictEqual(refusal.debit_account_id, refusal.credit_account_id);
     ok(voids.id !== refusal.id && voids.id !== posted.id);
 
-    // The status chain's pairs (seed 4.2 「状態を読む」), and a post over the hold by each state.
+    // The status chain's pairs (record (q)), and a post over the hold by each state.
     const states: [Answer[], string | null, string][] = [
       [[L, "accounts_must_be_different"], "held", "refused:over_hold"],
       [["pending_transfer_already_posted", L], "posted", "refused:key_conflict"],
@@ -1314,7 +1315,7 @@ Deno.test("seed 4.2's records (a)–(l) of 0.17.9 and the status reads, as the c
   }
 });
 
-Deno.test("an account that exists with other flags, or an opening with another amount, is an error naming what changed (seed 2.8)", async () => {
+Deno.test("an account that exists with other flags, or an opening with another amount, is an error naming what changed", async () => {
   const dir = Deno.makeTempDirSync({ prefix: "chobo-tb-ts-" });
   try {
     const texts = {
@@ -1434,7 +1435,8 @@ Deno.test("the tenant is in every id; accounts are sent once per book value; bad
     await rejects(value.reserve.post({ order: "o", sku: 1 }), /sku is a string/);
     strictEqual(recorder.requests.length, before);
 
-    // TigerBeetle's balances are 128-bit: the operation passes, reading the balance fails (seed 4.2).
+    // TigerBeetle's balances are 128-bit: the operation passes, reading the balance fails
+    // (docs/design/chobo.md#tigerbeetle).
     const max = (1n << 63n) - 1n;
     strictEqual(await outcomeOf(value.repay.do({ payment: "p-1", member: "m-1", qty: max })), "done");
     deepStrictEqual(await value.balance.credit({ member: "m-1" }), {

@@ -531,7 +531,8 @@ Deno.test("server: under REPEATABLE READ, 4 callers × 50 do into one account al
       deepStrictEqual(results, Array(4).fill(Array(50).fill("done")));
       const stock = postgres(pool, { tenant: "rr" });
       deepStrictEqual(await stock.balance.在庫({ sku: "s" }), { posted: 200n, held_in: 0n, held_out: 0n });
-      // Under REPEATABLE READ the callers do fail with 40001 (seed chobo 4.1); each was tried again.
+      // Under REPEATABLE READ the callers do fail with 40001 (docs/design/chobo.md#postgresql); each was
+      // tried again.
       ok(sends > 200, `${sends} sends: no call was tried again`);
     } finally {
       await pool.end();

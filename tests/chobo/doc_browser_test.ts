@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 /// <reference lib="deno.ns" />
 /**
- * The HTML page of `chobo doc` (seed chobo 7) in headless Chromium: it loads nothing, logs no
- * error, fits 360 px, draws every move as an arrow without boxes or labels overlapping, and its
+ * The HTML page of `chobo doc` (docs/design/chobo.md#the-page) in headless Chromium: it loads nothing, logs
+ * no error, fits 360 px, draws every move as an arrow without boxes or labels overlapping, and its
  * stepper moves with the buttons, the arrow keys and the step list, keeps the choice in the URL
  * hash, lights the called transfers' arrows (refused ones in their own style) and marks what
  * changed. Mermaid renders the Markdown page's charts. Screenshots go to a temporary directory.

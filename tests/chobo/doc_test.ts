@@ -1,5 +1,5 @@
 /**
- * `chobo doc` as Markdown: the inventory page carries seed 7's flow chart exactly; every example's
+ * `chobo doc` as Markdown: the inventory page carries its flow chart exactly; every example's
  * `doc.md` and `doc.ja.md` are current; numbers are in the unit's scale; warnings appear on the
  * page; a book with errors is not drawn.
  */
@@ -9,7 +9,7 @@ import { runCli } from "../support/run.ts";
 
 const EXAMPLES = ["inventory", "points", "refunds", "marketplace"];
 
-const SEED_FLOW = `\`\`\`mermaid
+const INVENTORY_FLOW = `\`\`\`mermaid
 flowchart LR
     a0["stock(sku)<br>pcs<br>at least 0 (out_of_stock)"]
     a1(["suppliers<br>pcs · outside"])
@@ -19,10 +19,10 @@ flowchart LR
     a2 -->|"take_back"| a0
 \`\`\``;
 
-Deno.test("the inventory page's Markdown contains seed 7's flow chart exactly", () => {
+Deno.test("the inventory page's Markdown contains its flow chart exactly", () => {
   const page = runCli(["chobo", "doc", "examples/inventory/inventory.book"]);
   strictEqual(page.code, 0, page.stderr);
-  ok(page.stdout.includes(SEED_FLOW), page.stdout.slice(0, 2000));
+  ok(page.stdout.includes(INVENTORY_FLOW), page.stdout.slice(0, 2000));
 });
 
 Deno.test("every example's doc.md and doc.ja.md are what chobo doc writes now", () => {

@@ -1,5 +1,5 @@
 /**
- * The code registry and `chobo explain`: every code of the seed's table is registered once, every
+ * The code registry and `chobo explain`: every code of the design's table is registered once, every
  * code the checker emits is registered, every example reproduces its code, and the text of
  * `explain` is pinned in both languages (`docs/codes.md`, `docs/codes.ja.md`).
  */
@@ -13,8 +13,8 @@ import { emittedChoboCodes } from "../support/codes.ts";
 import { assertGolden } from "../support/golden.ts";
 import { runCli } from "../support/run.ts";
 
-/** The 30 codes of seed chobo 3.1, in the table's order. */
-const SEED_TABLE = [
+/** The 30 codes, in the design's order (docs/design/chobo.md#the-checker). */
+const DESIGN_TABLE = [
   "E001",
   "E002",
   "E003",
@@ -47,8 +47,8 @@ const SEED_TABLE = [
   "W901",
 ];
 
-Deno.test("the registry holds the 30 codes of the seed's table, in its order", () => {
-  deepStrictEqual(CODES.map((c) => c.code), SEED_TABLE);
+Deno.test("the registry holds the 30 codes of the design's table, in its order", () => {
+  deepStrictEqual(CODES.map((c) => c.code), DESIGN_TABLE);
   for (const c of CODES) strictEqual(c.severity, c.code.startsWith("E") ? "error" : "warning", c.code);
 });
 

@@ -6,27 +6,12 @@
 
 import { deepStrictEqual, ok } from "node:assert/strict";
 import { build, TARGET_NAMES } from "../../targets/chobo/targets.ts";
+import { anchorsOf, DOCS_LINK } from "../support/anchors.ts";
 import { everyBook, loadBook } from "../support/books.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const RUNTIMES = ["postgres", "tigerbeetle"].map((target) => `${ROOT}targets/chobo/${target}/runtime`);
 const SEED = /seed/i;
-/** A reference into the docs, as generated comments and messages write it. */
-const DOCS_LINK = /docs\/([a-z-]+\.md)#([\p{L}\p{N}_-]+)/gu;
-
-/** The anchors GitHub gives a page's headings: lower case, punctuation dropped, spaces as `-`, repeats numbered. */
-function anchorsOf(markdown: string): Set<string> {
-  const seen = new Map<string, number>();
-  const out = new Set<string>();
-  const prose = markdown.replace(/^```[\s\S]*?^```/gm, "");
-  for (const [, title] of prose.matchAll(/^#{1,6} (.+)$/gm)) {
-    const base = title.trim().toLowerCase().replace(/[^\p{L}\p{N}\p{M} _-]/gu, "").replaceAll(" ", "-");
-    const n = seen.get(base) ?? 0;
-    seen.set(base, n + 1);
-    out.add(n === 0 ? base : `${base}-${n}`);
-  }
-  return out;
-}
 
 /** Every file every target writes for every test and example book, by `<target> <book>: <path>`. */
 function generatedFiles(): Map<string, string> {

@@ -1,14 +1,16 @@
 /**
- * A property test of the reference interpreter (seed chobo 2.1–2.5) with a fixed seed: small random
+ * A property test of the reference interpreter (docs/design/chobo.md) with a fixed seed: small random
  * books written as text and checked with `checkBook`, each run through a random sequence of `do`,
  * `hold`, `post`, `void` and `pass`. After every step:
  *
- * - every account that began within its bounds is within them by the conservative count (2.2):
- *   `posted − held_out ≥ L` and `posted + held_in ≤ U`;
+ * - every account that began within its bounds is within them by the conservative count
+ *   (docs/design/chobo.md#bounds): `posted − held_out ≥ L` and `posted + held_in ≤ U`;
  * - per unit, the posted balances sum to 0 and held in sums to held out; the holds in state
- *   `held` account exactly for every account's held out and held in (2.1, 2.4);
- * - a refused or failed operation, and a `done_before`, changed nothing (1.5);
- * - the same call again, on a copy, answers what 2.3/2.4 say (`expectedRepeat`) and changes nothing.
+ *   `held` account exactly for every account's held out and held in;
+ * - a refused or failed operation, and a `done_before`, changed nothing
+ *   (docs/design/chobo.md#transfers-and-operations);
+ * - the same call again, on a copy, answers what docs/design/chobo.md#keys-and-content and
+ *   docs/design/chobo.md#holds say (`expectedRepeat`) and changes nothing.
  *
  * A failure names the seed, the book, its text and the steps so far (calls with their arguments and
  * outcomes), so it reproduces.
@@ -77,9 +79,9 @@ function literal(v: bigint, scale: number): string {
 /**
  * One small random book: 1–2 units, 2–5 accounts, 1–4 transfers of 1–3 moves.
  *
- * The shapes are weighted for the checker's operation search (seed 3.1), which `checkBook` runs on
- * every book and whose cost grows with the moves, the amount parameters (7 tried amounts each) and
- * the bounds it has to feed: every unit gets an outside account to feed from, and at most one
+ * The shapes are weighted for the checker's operation search (docs/design/chobo.md#the-checker), which
+ * `checkBook` runs on every book and whose cost grows with the moves, the amount parameters (7 tried amounts
+ * each) and the bounds it has to feed: every unit gets an outside account to feed from, and at most one
  * transfer per book has two amount parameters (with two moves).
  */
 function genBook(rnd: Random, index: number): string {
@@ -227,19 +229,19 @@ type Expected = { readonly kind: "done_before" } | { readonly kind: "refused"; r
 /**
  * The answer to the same call again, right after `first`, with nothing in between.
  *
- * - `done` or `done_before` → `done_before`: the key is used with the same content (seed 2.3
- *   「同じキーで同じ中身:done_before」, line 287). For `post` the content is the posted amounts and
- *   for `void` nothing; a posted hold posted again with the same amounts, and a voided hold voided
- *   again, answer `done_before` (seed 2.4 table, lines 309–310).
- * - a `do`/`hold` refused by a bound → `already_refused`, whatever the content (seed 2.3, line 289;
- *   2.7 「なる(二度目から already_refused)」, line 364). `already_refused` stays `already_refused`.
- * - any other refusal leaves the key unused and is checked again against the same state (seed 2.3,
- *   line 290), so it answers the same reason: `key_conflict` (the earlier content is unchanged),
- *   `same_account` (decided by the arguments alone, line 291), `already_posted`, `already_voided`,
- *   `expired` (a hold's ended state never changes, line 290), `over_hold` (the hold is unchanged),
- *   and `no_such_hold` (it changes only if a hold is made in between, line 290; nothing is).
+ * - `done` or `done_before` → `done_before`: the key is used with the same content
+ *   (docs/design/chobo.md#keys-and-content). For `post` the content is the posted amounts and for
+ *   `void` nothing; a posted hold posted again with the same amounts, and a voided hold voided again,
+ *   answer `done_before` (the table of docs/design/chobo.md#holds).
+ * - a `do`/`hold` refused by a bound → `already_refused`, whatever the content (the key is used:
+ *   docs/design/chobo.md#refusal-reasons). `already_refused` stays `already_refused`.
+ * - any other refusal leaves the key unused and is checked again against the same state, so it
+ *   answers the same reason: `key_conflict` (the earlier content is unchanged), `same_account`
+ *   (decided by the arguments alone), `already_posted`, `already_voided`, `expired` (a hold's ended
+ *   state never changes), `over_hold` (the hold is unchanged), and `no_such_hold` (it changes only
+ *   if a hold is made in between; nothing is).
  * - `failed` (a balance would leave the 64-bit range) changed nothing and may be retried with the
- *   same arguments (seed 1.5, line 237): on the same state it fails again.
+ *   same arguments (docs/design/chobo.md#transfers-and-operations): on the same state it fails again.
  */
 function expectedRepeat(call: Call, first: Outcome): Expected {
   switch (first.kind) {
@@ -274,8 +276,8 @@ const isZero = (b: Balance) => b.posted === 0n && b.heldOut === 0n && b.heldIn =
 
 /**
  * The observable state, with accounts at all-zero balances left out (an account a refused `do` or
- * `hold` named gets a zero row by design: `accounts` lists them, seed line 998), holds with their
- * state and posted amounts, and the clock.
+ * `hold` named gets a zero row by design: `accounts` lists them, docs/decisions.md#the-interpreter), holds
+ * with their state and posted amounts, and the clock.
  */
 function stateOf(ledger: Ledger): string {
   const balances = ledger.accounts().filter((a) => !isZero(a.balance))

@@ -1,7 +1,7 @@
 /**
  * Scenarios: generated ones reach what their names say and are pinned per test book
  * (`tests/chobo/books/<book>.runs.json`); the hand-written ones too (`<book>.more.runs.json`); the run
- * text of seed 2.6 and 6 comes out character for character; bad scenario files are errors with
+ * text of a `together` and of a `pass` comes out character for character; bad scenario files are errors with
  * the step's position.
  */
 
@@ -123,7 +123,7 @@ holds:
   引当(注文-3, sku-2)  expired
 `;
 
-Deno.test("the together output of seed 2.6 and the pass output of seed 6, from generated scenarios", () => {
+Deno.test("the together output and the pass output of 在庫.book's generated scenarios, character for character", () => {
   const book = load(`${BOOKS}在庫.book`);
   const scenarios = generateScenarios(book);
   const pick = (name: string) => {

@@ -1,14 +1,15 @@
 /**
- * chobo's TigerBeetle target core (seed chobo 4.2, 4.3): ids agree with a second, plain
- * implementation of 4.3's formula; each kind of bound adds the transfers 4.2's table says; E060
- * stops 43 moves between bounded accounts for TigerBeetle while PostgreSQL builds them; results
- * read as 4.2's table says; the test double answers 4.2's records; and every scenario of every
+ * chobo's TigerBeetle target core (docs/targets.md#tigerbeetle): ids agree with a second, plain
+ * implementation of the formula of docs/targets.md#ids; each kind of bound adds the transfers of
+ * docs/targets.md#one-move-up-to-6-transfers; E060 stops 43 moves between bounded accounts for
+ * TigerBeetle while PostgreSQL builds them; results read as docs/targets.md#results says; the test
+ * double answers the records of docs/design/chobo.md#what-tigerbeetle-answered; and every scenario of every
  * test and example book, played through the chains and the double, ends as the reference
  * interpreter says. The chains of every generated scenario of the test books are pinned in
  * `tests/chobo/books/<book>.chains.json`.
  *
  * The double (`tests/support/tigerbeetle_double.ts`) is a test double, not TigerBeetle: it only
- * answers as the seed's records of 0.17.9 say.
+ * answers as those records of 0.17.9 say.
  */
 
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
@@ -81,8 +82,8 @@ function subjects(): { path: string; book: Book; generated: Scenario[]; more: Sc
 }
 
 /**
- * A book with every kind of bound of seed 4.2's table, for the counts per move and for a
- * differential run over floors, rooms and probe holds (no test or example book has a lower bound
+ * A book with every kind of bound of docs/targets.md#one-move-up-to-6-transfers, for the counts per move and
+ * for a differential run over floors, rooms and probe holds (no test or example book has a lower bound
  * below 0 or a lower bound above 0 with an upper bound).
  */
 const BOUNDS_BOOK = Deno.readTextFileSync(new URL("./fixtures/tigerbeetle/bounds.book", import.meta.url));
@@ -112,7 +113,7 @@ function boundsSubject() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Ids: a second, straightforward implementation of seed 4.3's formula.
+// Ids: a second, straightforward implementation of the formula of docs/targets.md#ids.
 
 const U128_MAX = (1n << 128n) - 1n;
 
@@ -148,7 +149,7 @@ const refAccount = (book: Book, name: string, args: readonly string[]) =>
   refId("account", [book.name, "", name, ...args]);
 const refSink = (book: Book, u: Unit) => refId("sink", [book.name, "", u.name]);
 
-/** The pieces of a move by seed 4.2's table, written out again. */
+/** The pieces of a move by the table of docs/targets.md#one-move-up-to-6-transfers, written out again. */
 function refPieces(m: Move): ChainRole[] {
   const { lower: fl, upper: fu } = m.from.account;
   const { lower: tl, upper: tu } = m.to.account;
@@ -273,7 +274,7 @@ function checkIds(book: Book, op: SentOperation, where: string): number {
   return checked;
 }
 
-Deno.test("ids, ledgers and codes equal a plain implementation of seed 4.3, for every operation of every scenario", () => {
+Deno.test("ids, ledgers and codes equal a plain implementation of their formula, for every operation of every scenario", () => {
   let checked = 0;
   let operations = 0;
   for (const s of [...subjects(), boundsSubject()]) {
@@ -298,19 +299,19 @@ Deno.test("ledger and code: the leading 4 and 2 bytes, big-endian, 0 read as 1",
   strictEqual(sends.chain[0].transfer.ledger, refLedger(move.unit));
   strictEqual(sends.chain[0].transfer.code, refLeading("code", ["bounds", "transfer", "restock"], 2));
   ok(sends.chain[0].transfer.code > 0 && sends.chain[0].transfer.code < 65536);
-  // The length prefix keeps ("a:b", "c") and ("a", "b:c") apart (seed 4.3).
+  // The length prefix keeps ("a:b", "c") and ("a", "b:c") apart.
   ok(refId("account", ["a:b", "c"]) !== refId("account", ["a", "b:c"]));
 });
 
 // ---------------------------------------------------------------------------------------------
-// Chains per kind of bound (seed 4.2's table).
+// Chains per kind of bound (docs/targets.md#one-move-up-to-6-transfers).
 
-Deno.test("each kind of bound adds the transfers seed 4.2's table says, up to 6 per move", () => {
+Deno.test("each kind of bound adds the transfers its table says, up to 6 per move", () => {
   const book = boundsBook();
   const pieces = (t: string) => book.transfers.find((x) => x.name === t)!.moves.map(movePieces);
   // Lower 0: the account's flag, nothing added (plain → customers).
   deepStrictEqual(pieces("sell")[0], ["move"]);
-  // Lower L > 0 and upper U → lower L < 0 and upper U: the 6 of seed 4.2.
+  // Lower L > 0 and upper U → lower L < 0 and upper U: the 6 of the table.
   deepStrictEqual(pieces("spread"), [["move", "probe", "probe_void", "from_room", "to_room", "to_floor"]]);
   deepStrictEqual(pieces("reserve"), pieces("spread"));
   // Lower L > 0 with an upper bound, from: the probe and the room given back.
@@ -417,7 +418,7 @@ Deno.test("E060 stops 43 moves between a lower-3/upper-1000 and a lower −5/upp
 });
 
 // ---------------------------------------------------------------------------------------------
-// Results (seed 4.2 「結果の読み方」), row by row.
+// Results (docs/targets.md#results), row by row.
 
 function outcomeKey(o: Outcome): string {
   if (o.kind === "refused") return `refused:${o.reason}`;
@@ -425,7 +426,7 @@ function outcomeKey(o: Outcome): string {
   return o.kind;
 }
 
-Deno.test("a chain's results read as seed 4.2's table says, row by row", () => {
+Deno.test("a chain's results read as the table of results says, row by row", () => {
   const book = boundsBook();
   const spread = callOf(book, "spread", "do", { batch: "b", sku: "s", qty: 2n });
   const chain = moveSends(book, "", spread)!.chain; // move, probe, probe_void, from_room, to_room, to_floor
@@ -486,7 +487,7 @@ Deno.test("a chain's results read as seed 4.2's table says, row by row", () => {
   }
 });
 
-Deno.test("the status chain's results and a post over the hold read as seed 4.2 says", () => {
+Deno.test("the status chain's results and a post over the hold read as docs/targets.md#results says", () => {
   const L = "linked_event_failed";
   const states: [string[], HoldState | null, string][] = [
     [[L, "accounts_must_be_different"], "held", "refused:over_hold"],
@@ -503,7 +504,7 @@ Deno.test("the status chain's results and a post over the hold read as seed 4.2 
   ok(outcomeKey(overHoldOutcome(statusOf(["exists", L]))).startsWith("failed:"));
 });
 
-Deno.test("accounts and openings: exists is fine, a different definition or bound is an error (seed 2.8)", () => {
+Deno.test("accounts and openings: exists is fine, a different definition or bound is an error (docs/design/chobo.md#versions-of-a-book)", () => {
   const book = boundsBook();
   const sends = moveSends(book, "", callOf(book, "spread", "do", { batch: "b", sku: "s", qty: 2n }))!;
   const all = (r: string) => sends.accounts.map(() => r);
@@ -522,7 +523,7 @@ Deno.test("accounts and openings: exists is fine, a different definition or boun
 });
 
 // ---------------------------------------------------------------------------------------------
-// The test double against the records of seed 4.2 (lines 649–725).
+// The test double against the records of docs/design/chobo.md#what-tigerbeetle-answered.
 
 let nextId = 1000n;
 const id = () => nextId++;
@@ -582,7 +583,7 @@ function numbers(tb: TigerBeetleDouble, a: TbAccount): string {
   }, held out ${s.debits_pending}, held in ${s.credits_pending}`;
 }
 
-Deno.test("the test double answers the records (a)–(l) of seed 4.2 (lines 652–686)", async () => {
+Deno.test("the test double answers the records (a)–(l) of docs/design/chobo.md#what-tigerbeetle-answered", async () => {
   const tb = new TigerBeetleDouble();
   const send = (...ts: TbTransfer[]) => tb.createTransfers(ts);
   const [stock, supplier, customer, escrow, capped, room, sink, safety] = [
@@ -669,7 +670,7 @@ Deno.test("the test double answers the records (a)–(l) of seed 4.2 (lines 652�
   strictEqual(numbers(tb, safety), "posted 3, held out 0, held in 0");
 });
 
-Deno.test("the test double answers the follow-up records of seed 4.2 (lines 700–719)", async () => {
+Deno.test("the test double answers the records (m)–(p) of docs/design/chobo.md#what-tigerbeetle-answered", async () => {
   const tb = new TigerBeetleDouble();
   const send = (...ts: TbTransfer[]) => tb.createTransfers(ts);
   const [a, b, c, outside] = [account(["debits_must_not_exceed_credits"]), account(), account(), account()];
@@ -709,7 +710,7 @@ Deno.test("the test double answers the follow-up records of seed 4.2 (lines 700�
   ]);
 });
 
-Deno.test("the test double answers the status chain and a post over the hold as recorded (lines 608–626)", async () => {
+Deno.test("the test double answers the status chain and a post over the hold as records (q) and (r) say", async () => {
   const tb = new TigerBeetleDouble();
   const send = (...ts: TbTransfer[]) => tb.createTransfers(ts);
   const [stock, supplier, customer] = [account(["debits_must_not_exceed_credits"]), account(), account()];
@@ -749,7 +750,10 @@ interface Played {
   readonly client: TigerBeetleBook;
 }
 
-/** What the client sent for one call must be what `--show` shows (seed 6 「送ったもの」). */
+/**
+ * What the client sent for one call must be what `--show` shows
+ * (docs/design/chobo.md#differential-verification).
+ */
 function assertSentAsShown(sent: readonly SentRequest[], shown: SentOperation, where: string): void {
   const lookups = sent.filter((r) => r.kind === "lookup_transfers").flatMap((r) => r.ids);
   deepStrictEqual(lookups, [...shown.lookups], `${where}: lookups`);
@@ -806,7 +810,7 @@ async function play(book: Book, s: Scenario): Promise<Played> {
       steps.push(results);
     }
   }
-  // Every account --show names was sent once (seed 6 「送ったもの」).
+  // Every account --show names was sent once.
   for (const op of shown.flatMap((step) => step.operations)) {
     for (const a of op.accounts) {
       ok(sentAccounts.has(a.event.id), `${s.name}: an account shown was never sent`);
@@ -915,9 +919,9 @@ Deno.test("every scenario of every test and example book, through the chains and
 });
 
 Deno.test("where TigerBeetle answers another reason than the interpreter: a retry whose earlier transfer now meets its own bound", async () => {
-  // Seed 4.2 「違う中身のリトライ」 (l.643): TigerBeetle keeps only the id of the transfer a
-  // bound refused; an earlier transfer of the same chain is checked again and may be refused
-  // by its own bound first. The interpreter answers already_refused (seed 2.3). Either way
+  // docs/design/chobo.md#tigerbeetle, where TigerBeetle differs: it keeps only the id of the transfer a
+  // bound refused; an earlier transfer of the same chain is checked again and may be refused by its own
+  // bound first. The interpreter answers already_refused (docs/design/chobo.md#keys-and-content). Either way
   // nothing moves; only the reason's name differs. Generated scenarios retry at once with the
   // same arguments and never meet it; both cases are pinned here.
   const book = boundsBook();
@@ -927,7 +931,7 @@ Deno.test("where TigerBeetle answers another reason than the interpreter: a retr
     call("spread.do", { batch: "b-2", sku: "s-1", qty: 1 }),
   ];
   const cases: [string, unknown[], string][] = [
-    // Another amount: the move itself now takes more than safe has (the seed's case).
+    // Another amount: the move itself now takes more than safe has (the case the design describes).
     ["another amount", [call("spread.do", { batch: "b-2", sku: "s-1", qty: 28 })], "refused:below_safety"],
     // The same arguments after safe went down to its lower bound: the probe hold is refused first.
     ["the same arguments, later", [

@@ -1,7 +1,7 @@
 /**
- * `deno task verify tigerbeetle` (seed chobo 6): without `CHOBO_TIGERBEETLE` it says SKIP and
- * passes; a binary that is not 0.17.9, or a replica that does not start, fails the run and leaves
- * nothing behind (nor what a killed run left). No TigerBeetle server runs here, so the replica's
+ * `deno task verify tigerbeetle` (docs/targets.md#deno-task-verify-tigerbeetle): without `CHOBO_TIGERBEETLE`
+ * it says SKIP and passes; a binary that is not 0.17.9, or a replica that does not start, fails the run and
+ * leaves nothing behind (nor what a killed run left). No TigerBeetle server runs here, so the replica's
  * part is played by a shell script named as a test double, which makes no claim about TigerBeetle.
  *
  * The runners of the three languages are played against the TEST DOUBLE of

@@ -7,15 +7,18 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { parse } from "yaml";
 import { KEYWORDS } from "../../lang/chobo/syntax.ts";
+import { anchorsOf } from "../support/anchors.ts";
 import { runCli } from "../support/run.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
+/** README and every Markdown page under docs/, its folders (docs/design/) included. */
 function pages(): string[] {
-  return [
-    "README.md",
-    ...[...Deno.readDirSync(`${ROOT}docs`)].map((e) => `docs/${e.name}`).filter((p) => p.endsWith(".md")),
-  ];
+  const under = (dir: string): string[] =>
+    [...Deno.readDirSync(`${ROOT}${dir}`)].flatMap((e) =>
+      e.isDirectory ? under(`${dir}/${e.name}`) : e.name.endsWith(".md") ? [`${dir}/${e.name}`] : []
+    );
+  return ["README.md", ...under("docs").sort()];
 }
 
 /** The `console` blocks of a page: each command with the lines shown under it. */
@@ -53,20 +56,27 @@ Deno.test("every console block's chobo and dandori command prints the lines show
   ok(commands >= 4, `only ${commands} commands found`);
 });
 
-Deno.test("relative links in README and docs/ resolve", () => {
+Deno.test("relative links in README and docs/ resolve, and their anchors name headings", () => {
+  ok(
+    pages().includes("docs/design/chobo.md") && pages().includes("docs/design/dandori.md"),
+    "the design pages",
+  );
   for (const page of pages()) {
     const text = Deno.readTextFileSync(ROOT + page);
-    for (const m of text.matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)) {
-      const target = m[1];
+    for (const m of text.matchAll(/\]\(([^)#\s]*)(?:#([^)]*))?\)/g)) {
+      const [, target, anchor] = m;
       if (/^[a-z]+:/.test(target)) continue;
       const dir = page.includes("/") ? page.slice(0, page.lastIndexOf("/") + 1) : "";
+      const path = target === "" ? ROOT + page : ROOT + dir + target;
       let exists = true;
       try {
-        Deno.statSync(ROOT + dir + target);
+        Deno.statSync(path);
       } catch {
         exists = false;
       }
       ok(exists, `${page}: ${target} does not exist`);
+      if (anchor === undefined || !path.endsWith(".md")) continue;
+      ok(anchorsOf(Deno.readTextFileSync(path)).has(anchor), `${page}: ${target}#${anchor} names no heading`);
     }
   }
 });

@@ -101,7 +101,7 @@ Deno.test("mod.ts imports with no permission, and checks a book and a flow", asy
       probe,
       `import { checkBook, checkFlow } from ${JSON.stringify(`${ROOT}mod.ts`)};
 const book = checkBook("a.book", "book a v1\\nunit pcs\\naccount s(k: string) : pcs\\n  at least 0 refused as empty\\naccount o : pcs outside\\ntransfer t(id: string, k: string, n: pcs)\\n  key id\\n  move n from o to s(k)\\n");
-const flow = checkFlow("a.flow", "workflow a v1\\ninputs\\n  x : string\\nflow\\n  succeed\\n", { read: () => null });
+const flow = checkFlow("a.flow", "workflow a v1\\ninputs\\n  x : string\\nflow\\n  succeed\\n", { read: () => ({ unreadable: { en: "none", ja: "なし" } }) });
 console.log(JSON.stringify([book.book !== null, flow.checked !== null]));
 `,
     );

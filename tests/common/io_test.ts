@@ -5,7 +5,8 @@
  */
 
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { denoIo } from "../../commands/io.ts";
+import { denoIo, MAX_INPUT_BYTES } from "../../commands/io.ts";
+import { runCli } from "../support/run.ts";
 
 function withDir(f: (dir: string) => void): void {
   const dir = Deno.makeTempDirSync({ prefix: "ritsu-io-" });
@@ -46,4 +47,42 @@ Deno.test("files are written whole, a replaced file keeps its mode, a planted sy
     strictEqual(Deno.readTextFileSync(`${dir}/sub/c.ts`), "c");
     deepStrictEqual([...Deno.readDirSync(dir)].map((e) => e.name).filter((n) => n.endsWith(".tmp")), []);
   });
+});
+
+Deno.test("only regular files are read: a symlink, a device, a directory and a file past the limit are refused", () => {
+  withDir((dir) => {
+    Deno.writeTextFileSync(`${dir}/.env`, "SECRET=hunter2\n");
+    Deno.symlinkSync(`${dir}/.env`, `${dir}/a.book`);
+    Deno.symlinkSync("/dev/zero", `${dir}/zero.book`);
+    const cases: [string, string][] = [
+      [`${dir}/a.book`, "is a symbolic link; only regular files are read"],
+      [`${dir}/zero.book`, "is a symbolic link"],
+      ["/dev/zero", "is not a regular file (a device, a pipe or a socket)"],
+      [dir, "is a directory"],
+    ];
+    for (const [path, why] of cases) {
+      const run = runCli(["chobo", "check", path]);
+      strictEqual(run.code, 1, path);
+      ok(run.stderr.includes(why), run.stderr);
+      ok(!run.stdout.includes("hunter2") && !run.stderr.includes("hunter2"));
+    }
+    const big = `${dir}/big.book`;
+    const f = Deno.openSync(big, { write: true, create: true });
+    f.truncateSync(MAX_INPUT_BYTES + 1);
+    f.close();
+    const run = runCli(["chobo", "check", big]);
+    strictEqual(run.code, 1);
+    ok(run.stderr.includes(`is larger than the ${MAX_INPUT_BYTES} bytes an input may have`), run.stderr);
+  });
+});
+
+Deno.test("a flow's books and children stay inside the directory the command runs in, or the flow's own", () => {
+  const flow = (path: string) =>
+    `workflow w v1\nuse book stock from "${path}"\ninputs\n  x : string\nflow\n  succeed\n`;
+  const files = { "flows/a.flow": flow("../../proc/self/environ"), "flows/b.flow": flow("/etc/passwd") };
+  const outside = runCli(["dandori", "check", "flows/a.flow"], { files });
+  strictEqual(outside.code, 1);
+  ok(outside.stdout.includes("is outside the directory the command runs in"), outside.stdout);
+  const absolute = runCli(["dandori", "check", "flows/b.flow"], { files });
+  ok(absolute.stdout.includes("looked for flows/etc/passwd"), absolute.stdout);
 });

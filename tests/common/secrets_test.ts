@@ -1,7 +1,7 @@
 import { deepStrictEqual, strictEqual } from "node:assert/strict";
 import {
   findSecrets,
-  maskSecrets,
+  maskText,
   SECRET_KINDS,
   type SecretKind,
   TEST_SECRET_MARKER,
@@ -168,19 +168,31 @@ Deno.test("hits across lines come out in order", () => {
   ]);
 });
 
-Deno.test("maskSecrets keeps the prefix and the rest of the line", () => {
+Deno.test("maskText keeps the prefix and the rest of the line", () => {
   strictEqual(
-    maskSecrets(`description "在庫 ${AWS}" ; see ${GHP} here`),
+    maskText(`description "在庫 ${AWS}" ; see ${GHP} here`),
     `description "在庫 AKIA…" ; see ghp_… here`,
   );
-  strictEqual(maskSecrets(`"${WEBHOOK}"`), `"https://hooks.slack.com/services/…"`);
+  strictEqual(maskText(`"${WEBHOOK}"`), `"https://hooks.slack.com/services/…"`);
 });
 
-Deno.test("maskSecrets ignores the marker and leaves clean lines alone", () => {
+Deno.test("maskText ignores the marker and leaves clean lines alone", () => {
   strictEqual(
-    maskSecrets(`"${OPENAI_PLAIN}" ; ${TEST_SECRET_MARKER}`),
+    maskText(`"${OPENAI_PLAIN}" ; ${TEST_SECRET_MARKER}`),
     `"sk-…" ; ${TEST_SECRET_MARKER}`,
   );
   const clean = `2024-01-01 * "skip-ant" ; 在庫`;
-  strictEqual(maskSecrets(clean), clean);
+  strictEqual(maskText(clean), clean);
+});
+
+Deno.test("a PEM private key is masked whole: the rest of its line, its base64 lines, its end marker", () => {
+  const end = "-----" + "END RSA PRIVATE KEY-----";
+  const body = "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun";
+  strictEqual(maskText(`k = "${PEM}${body}${end}" # x`), `k = "-----BEGIN…" # x`);
+  strictEqual(maskText(`k = "${PEM} ${body}`), `k = "-----BEGIN…`);
+  strictEqual(
+    maskText(`# ${PEM}\n# ${body}\n${body}\nProc-Type: 4,ENCRYPTED\n${end} after ${GHP}\nunit pcs\n`),
+    `# -----BEGIN…\n…\n…\n…\n… after ghp_…\nunit pcs\n`,
+  );
+  strictEqual(maskText(`${PEM}\r\n${body}\r\nunit pcs`), "-----BEGIN…\r\n…\r\nunit pcs");
 });

@@ -1,5 +1,5 @@
 /**
- * The book port (seed dandori 1.16, 2.7; chobo 1.2, 2.4, 5): what dandori reads of a `.book`
+ * The book port (docs/design/dandori.md#books): what dandori reads of a `.book`
  * through chobo's checker — units as dandori's unit types, accounts and their bounds, transfers
  * with parameters, key, moves and expiry, the reasons of every operation, and the hold machine.
  */
@@ -40,7 +40,7 @@ Deno.test("在庫.book: units, accounts, transfers, reasons and the hold machine
   strictEqual(
     rowOf(m, "posted", "post").refused,
     null,
-    "posting a posted hold again is done before (chobo 2.3)",
+    "posting a posted hold again is done before (docs/design/chobo.md#keys-and-content)",
   );
   const receive = book.transfers.find((t) => t.name === "入荷")!;
   strictEqual(receive.machine, null);

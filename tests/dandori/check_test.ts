@@ -1,10 +1,11 @@
 /**
  * `dandori check` on the test flows: every fixture and its twin report the expected codes and exit
  * codes; every output is pinned by golden files in English and Japanese, text and JSON; the
- * acceptance flows of the book's holds; the seed's printed diagnostics character for character;
+ * acceptance flows of the book's holds; the diagnostic docs/design/dandori.md prints, character for character;
  * the stop rules; every file of tests/ parses in under 50 ms.
  */
 
+import { NO_SUCH_FILE } from "../../lang/dandori/env.ts";
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { Reporter } from "../../lang/common/reporter.ts";
 import type { DandoriCode } from "../../lang/dandori/codes.ts";
@@ -144,33 +145,30 @@ Deno.test("acceptance: a bool match without false is E010; a book argument the t
   strictEqual(rule.stdout.split("error[").length, 2, "one E018, nothing that follows from it");
 });
 
-Deno.test("the E022 of seed 2.7 for book_refusals.flow, character for character but the path", () => {
+Deno.test("the E022 docs/design/dandori.md#holds-of-a-book prints for book_refusals.flow, character for character", () => {
   const text = check("book_refusals.flow", "ja", "text").stdout;
-  const seed =
-    `エラー[E022]: tests/dandori/flows/book_refusals.flow:41:1: ここでは帳簿が \`post\` を \`expired\` で拒否することがあります(\`押さえ\` が expired のとき)。\`出荷する\` の \`errors\` に \`expired\` を書き、\`on expired =>\` で処理してください
-    41 |       押さえ <- 出荷する(注文: 受注.id, sku: 受注.sku)
-  そうなる例:
-      38  引き当てる: 押さえ が held で始まる
-      40  match 受注.急ぎ: true
-          外部のサービスで \`expire\` が起きる: 押さえ held → expired
-`;
-  ok(text.startsWith(seed), text);
+  const page = Deno.readTextFileSync(`${ROOT}docs/design/dandori.md`);
+  const printed = [...page.matchAll(/```text\n([\s\S]*?)```/g)].map((m) => m[1]).find((b) =>
+    b.includes("[E022]")
+  );
+  ok(printed !== undefined, "the page prints an E022");
+  ok(text.startsWith(printed), text);
 });
 
-Deno.test("a refusal-only handler takes only the refusals' states; one joined with timeout takes the rest too (seed 13)", () => {
+Deno.test("a refusal-only handler takes only the refusals' states; one joined with timeout takes the rest too", () => {
   const diags = JSON.parse(check("book_refusals_joined.flow", "en", "json").stdout).files[0].diagnostics;
   deepStrictEqual(diags.map((d: { code: string; line: number }) => `${d.code}:${d.line}`), ["E020:45"]);
 });
 
 Deno.test("a syntax error stops before names; a name error stops before the checks along the flow", () => {
   const syntax = checkFlow("a.flow", "workflow a v1\nflow\n  wiat 3 days\n  let x = nope\n", {
-    read: () => null,
+    read: () => NO_SUCH_FILE,
   });
   deepStrictEqual(syntax.diagnostics.map((d) => d.code), ["E001"]);
   const names = checkFlow(
     "b.flow",
     "workflow b v1\ntask t(x: int range >=1 <=3)\nflow\n  t(x: 9)\n  let y = nope\n",
-    { read: () => null },
+    { read: () => NO_SUCH_FILE },
   );
   deepStrictEqual(names.diagnostics.map((d) => d.code), ["E002"], "E014 of line 4 must wait");
 });

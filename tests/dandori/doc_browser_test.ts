@@ -11,7 +11,6 @@
  */
 
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { checkFlow } from "../../lang/dandori/check.ts";
 import { buildFlowPage, flowPageMarkdown } from "../../lang/dandori/doc.ts";
 import { flowPageHtml } from "../../lang/dandori/draw.ts";
 import type { FlowPage } from "../../lang/dandori/page.ts";
@@ -24,19 +23,13 @@ import {
   validateMermaid,
   VERSIONS,
 } from "../support/mermaid.ts";
+import { flowCheck } from "../support/flows.ts";
 import { close, open } from "../support/pages.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
 function pageOf(path: string, lang: "en" | "ja"): FlowPage {
-  const read = (p: string): Uint8Array | null => {
-    try {
-      return Deno.readFileSync(`${ROOT}${p}`);
-    } catch {
-      return null;
-    }
-  };
-  return buildFlowPage(checkFlow(path, Deno.readTextFileSync(`${ROOT}${path}`), { read }), lang);
+  return buildFlowPage(flowCheck(path), lang);
 }
 
 /** Every example flow in its own language, and a flow with errors (drawn, with no run). */

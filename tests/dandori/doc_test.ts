@@ -9,7 +9,6 @@
  */
 
 import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
-import { checkFlow } from "../../lang/dandori/check.ts";
 import { type Charts, chartsOf } from "../../lang/dandori/chart.ts";
 import { buildFlowPage } from "../../lang/dandori/doc.ts";
 import { runFlow } from "../../lang/dandori/interp.ts";
@@ -18,7 +17,7 @@ import type { FlowPage, PageRun, PageStep } from "../../lang/dandori/page.ts";
 import { ScenarioAnswers } from "../../lang/dandori/scenario.ts";
 import { generateFlowScenarios } from "../../lang/dandori/scenarios.ts";
 import { flowPaths } from "../../verify/dandori/flows.ts";
-import { everyRunnableFlow } from "../support/flows.ts";
+import { everyRunnableFlow, flowCheck } from "../support/flows.ts";
 import { assertGolden } from "../support/golden.ts";
 import { runCli } from "../support/run.ts";
 
@@ -30,16 +29,7 @@ function stem(path: string): string {
   return path.replace(/^tests\/dandori\/flows\//, "").replace(/\.flow$/, "");
 }
 
-function check(path: string) {
-  const read = (p: string): Uint8Array | null => {
-    try {
-      return Deno.readFileSync(`${ROOT}${p}`);
-    } catch {
-      return null;
-    }
-  };
-  return checkFlow(path, Deno.readTextFileSync(`${ROOT}${path}`), { read });
-}
+const check = flowCheck;
 
 Deno.test("dandori doc: the Markdown of every test and example flow is pinned in both languages", async (t) => {
   for (const path of FLOWS) {

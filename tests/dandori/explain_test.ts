@@ -1,10 +1,11 @@
 /**
  * dandori's code registry and `dandori explain`: every code the checker emits is registered, every
  * registered example reproduces its code, the registry and the list of codes not checked cover the
- * seed's table and the codes this toolchain adds to it, and `explain` is pinned in both languages
+ * design's table (docs/design/dandori.md#checks) and the codes this toolchain adds to it, and `explain` is pinned in both languages
  * (`docs/dandori-codes.md`, `docs/dandori-codes.ja.md`).
  */
 
+import { NO_SUCH_FILE } from "../../lang/dandori/env.ts";
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { checkFlow } from "../../lang/dandori/check.ts";
 import { CODES, NOT_CHECKED } from "../../lang/dandori/codes.ts";
@@ -17,8 +18,8 @@ import {
 } from "../../lang/dandori/explain.ts";
 import { assertGolden } from "../support/golden.ts";
 
-/** The codes of seed dandori 3's table, in its order. */
-const SEED_TABLE = [
+/** The codes of the design's table, in its order (docs/design/dandori.md#checks). */
+const DESIGN_TABLE = [
   "E001",
   "E002",
   "E003",
@@ -57,13 +58,13 @@ const SEED_TABLE = [
 ];
 
 /**
- * The codes this toolchain adds to the seed's table, each with the code it follows in the
+ * The codes this toolchain adds to the design's table, each with the code it follows in the
  * registry: E023 says the case analysis reached a limit, beside the case analysis's E020–E022.
  */
 const ADDED: readonly { readonly code: string; readonly after: string }[] = [{ code: "E023", after: "E022" }];
 
-/** The registry's order: the seed's table with the added codes in their places. */
-const TABLE = SEED_TABLE.flatMap((c) => [c, ...ADDED.filter((a) => a.after === c).map((a) => a.code)]);
+/** The registry's order: the design's table with the added codes in their places. */
+const TABLE = DESIGN_TABLE.flatMap((c) => [c, ...ADDED.filter((a) => a.after === c).map((a) => a.code)]);
 
 /** Every code a diagnostic call names in the checker's source: `.error("E…"`, `.warning("W…"`, `note(…, "E…"`. */
 function emittedCodes(): Set<string> {
@@ -79,9 +80,9 @@ function emittedCodes(): Set<string> {
   return codes;
 }
 
-Deno.test("the registry follows the seed's table and the added codes; with the codes not checked, it covers them once", () => {
+Deno.test("the registry follows the design's table and the added codes; with the codes not checked, it covers them once", () => {
   const registered = CODES.map((c) => c.code);
-  for (const a of ADDED) strictEqual(SEED_TABLE.includes(a.code), false, `${a.code} is not the seed's`);
+  for (const a of ADDED) strictEqual(DESIGN_TABLE.includes(a.code), false, `${a.code} is not the design's`);
   deepStrictEqual(registered, TABLE.filter((c) => registered.includes(c)));
   deepStrictEqual([...registered, ...NOT_CHECKED.map((n) => n.code)].sort(), [...TABLE].sort());
   for (const c of CODES) strictEqual(c.severity, c.code.startsWith("E") ? "error" : "warning", c.code);
@@ -97,7 +98,7 @@ Deno.test("every example reproduces its code, with the files it reads", () => {
   for (const c of CODES) {
     const files = c.files;
     const result = checkFlow("example.flow", c.example, {
-      read: (p) => p in files ? encoder.encode(files[p]) : null,
+      read: (p) => p in files ? encoder.encode(files[p]) : NO_SUCH_FILE,
     });
     const codes = result.diagnostics.map((d) => d.code);
     ok(codes.includes(c.code), `${c.code}: the example reports ${codes.join(" ") || "nothing"}`);

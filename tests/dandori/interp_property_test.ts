@@ -9,6 +9,7 @@
  *   calls its loops' limits allow (P4).
  */
 
+import { NO_SUCH_FILE } from "../../lang/dandori/env.ts";
 import { ok, strictEqual } from "node:assert/strict";
 import { checkFlow } from "../../lang/dandori/check.ts";
 import type { CheckedFlow } from "../../lang/dandori/checked.ts";
@@ -196,7 +197,7 @@ Deno.test("random flows: the interpreter never throws, every run ends, the calls
   let runs = 0;
   for (let i = 0; flows < 300 && i < 3000; i++) {
     const text = randomFlow(rand, i);
-    const checked = checkFlow(`random_${i}.flow`, text, { read: () => null }).checked;
+    const checked = checkFlow(`random_${i}.flow`, text, { read: () => NO_SUCH_FILE }).checked;
     if (checked === null) continue;
     flows++;
     const plan = lower(checked);

@@ -1,10 +1,11 @@
 /**
- * The case analysis's limits (seed dandori 2.1; `MAX_STATES`, `MAX_LOOP_ROUNDS`): a flow that
+ * The case analysis's limits (docs/design/dandori.md#cases; `MAX_STATES`, `MAX_LOOP_ROUNDS`): a flow that
  * reaches one gets E023 where the analysis gave up, instead of passing unfollowed; the same flow
  * one step below the limit passes clean. The flows are built from the limits, so they stay at the
  * limit when it changes; the E023 texts are pinned in both languages.
  */
 
+import { NO_SUCH_FILE } from "../../lang/dandori/env.ts";
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { MAX_LOOP_ROUNDS, MAX_STATES } from "../../lang/dandori/limits.ts";
 import { checkFlow } from "../../lang/dandori/check.ts";
@@ -77,7 +78,7 @@ function chainFlow(n: number): string {
 
 function codes(text: string): string[] {
   const result = checkFlow("lines.flow", text, {
-    read: (p) => p === "books/stock.book" ? new TextEncoder().encode(STOCK) : null,
+    read: (p) => p === "books/stock.book" ? new TextEncoder().encode(STOCK) : NO_SUCH_FILE,
   });
   return result.diagnostics.map((d) => `${d.code}:${d.line}`);
 }

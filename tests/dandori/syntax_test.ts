@@ -1,7 +1,11 @@
 /**
- * dandori's lexer and parser: every `.flow` text the seed shows parses; the tree has the shape the
- * checker will read, with places; bad input gives E001 with a place and never an exception; the
- * seed's blocks parse quickly.
+ * dandori's lexer and parser: every `.flow` text the dandori design document shows parses; the tree has
+ * the shape the checker will read, with places; bad input gives E001 with a place and never an exception;
+ * the document's blocks parse quickly.
+ *
+ * The design document (in Japanese, beside this repository in `../shared/seeds/`; "the seed" below) is
+ * read here as a test input only: its fenced `.flow` blocks and the `.flow` lines its diagnostics quote
+ * are a large body of real flows. Where a machine does not have the file, those tests say SKIP.
  */
 
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
@@ -71,9 +75,9 @@ function fencedBlocks(text: string): Block[] {
   return blocks;
 }
 
-/** What a `.flow` declaration starts with (seed 1.4), `on failure` and `on cancel` included. */
+/** What a `.flow` declaration starts with, `on failure` and `on cancel` included. */
 const DECLARATION_HEADS = keywordsAt("declaration");
-/** Words a statement starts with (seed 1.5), for blocks that show part of a `flow`. */
+/** Words a statement starts with, for blocks that show part of a `flow`. */
 const STATEMENT_HEADS = keywordsAt("statement").map((w) => w.split(" ")[0]);
 /** Fence infos of other languages; a block fenced with one of them is never dandori. */
 const OTHER_LANGUAGES = [

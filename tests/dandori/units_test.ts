@@ -1,5 +1,5 @@
 /**
- * dandori's unit table and ranges (seed dandori 1.2, 1.3, 8, 20): which spellings are one unit,
+ * dandori's unit table and ranges (docs/design/dandori.md#types, docs/design/dandori.md#ranges): which spellings are one unit,
  * how a range end with a unit becomes an integer in the type's unit, what is not a unit, and
  * days and times as the ranges count them.
  */
@@ -31,7 +31,7 @@ function unit(
   return read;
 }
 
-Deno.test("JPY and 円 are one unit; kg and g, tax included and excluded, are not (1.2)", () => {
+Deno.test("JPY and 円 are one unit; kg and g, tax included and excluded, are not", () => {
   ok(sameUnit(unit("money", "JPY", "incl_tax"), unit("money", "円", "incl_tax")));
   ok(!sameUnit(unit("money", "JPY", "incl_tax"), unit("money", "JPY", "excl_tax")));
   ok(!sameUnit(unit("money", "円"), unit("money", "円", "incl_tax")));
@@ -66,7 +66,7 @@ Deno.test("what is not a unit says why (E002)", () => {
   ok(why("weight", "kg").startsWith("`weight[kg]` is not a type"));
 });
 
-Deno.test("a range end with a unit counts in the type's unit (1.3)", () => {
+Deno.test("a range end with a unit counts in the type's unit", () => {
   strictEqual(boundInUnit(unit("mass", "g"), "1", "kg"), 1000n);
   strictEqual(boundInUnit(unit("money", "円", "incl_tax"), "100", "万円"), 1000000n);
   strictEqual(boundInUnit(unit("money", "USD"), "500", "USDc"), 5n);

@@ -4,7 +4,7 @@
  */
 
 import { main } from "../../cli.ts";
-import type { Io } from "../../commands/io.ts";
+import { denoIo, type Io } from "../../commands/io.ts";
 
 /** What one run printed and returned. */
 export interface Run {
@@ -27,10 +27,11 @@ export function runCli(
   let stdout = "";
   let stderr = "";
   const files = opts.files;
+  const disk = denoIo();
   const io: Io = {
     env: opts.env ?? {},
     readFile: (path) => {
-      if (files === undefined) return Deno.readFileSync(path);
+      if (files === undefined) return disk.readFile(path);
       const content = files[path];
       if (content === undefined) throw new Deno.errors.NotFound(path);
       return typeof content === "string" ? new TextEncoder().encode(content) : content;

@@ -1,14 +1,14 @@
 /**
  * A TEST DOUBLE of TigerBeetle — NOT TigerBeetle, and never to be presented as it. A small
  * in-memory model that answers `create_accounts`, `create_transfers` and `lookup_transfers`
- * exactly as the records of seed chobo 4.2 say 0.17.9 answered, with a clock the test moves.
+ * exactly as the records of docs/design/chobo.md#what-tigerbeetle-answered say 0.17.9 answered, with a
+ * clock the test moves.
  * Nothing here was measured against a server; where the records say nothing, the double throws
  * instead of guessing (a malformed event is a bug in chobo's chains, and the tests must see it).
  *
- * Every behaviour cites the line of the seed (`/work/shared/seeds/000_99fd1b458b1c60c2.txt`,
- * "l.N") it reproduces. Where a behaviour follows from TigerBeetle's data model rather than a
- * record (a pending amount counts against `debits_must_not_exceed_credits`), the seed line that
- * states the model is cited.
+ * Every behaviour cites the record it reproduces, (a) to (r) of that page. Where a behaviour follows
+ * from TigerBeetle's data model rather than a record (a pending amount counts against
+ * `debits_must_not_exceed_credits`), the section of docs/design/chobo.md that states the model is cited.
  * @module
  */
 
@@ -16,7 +16,7 @@ import type { TbAccount, TbTransfer } from "../../targets/chobo/tigerbeetle/chai
 import type { TigerBeetleRequests } from "../../targets/chobo/tigerbeetle/client.ts";
 import type { TbResult } from "../../targets/chobo/tigerbeetle/results.ts";
 
-/** TigerBeetle's `amount_max`: a post of it posts the whole pending amount (seed l.658–660). */
+/** TigerBeetle's `amount_max`: a post of it posts the whole pending amount (record (f)). */
 export const AMOUNT_MAX = (1n << 128n) - 1n;
 const ID_MAX = (1n << 128n) - 1n;
 
@@ -32,7 +32,7 @@ type StoredAccount = TbAccount & Sums;
 type StoredTransfer = TbTransfer & { readonly createdMs: bigint };
 type Ending = "posted" | "voided" | "expired";
 
-/** The state a chain works on; copied per chain so that a broken chain leaves nothing (seed l.673–675). */
+/** The state a chain works on; copied per chain so that a broken chain leaves nothing (record (i)). */
 interface State {
   accounts: Map<bigint, StoredAccount>;
   transfers: Map<bigint, StoredTransfer>;
@@ -45,10 +45,10 @@ function copy(s: State): State {
 
 /**
  * Results after which the id can never be used again (`id_already_failed`): a balance refusal
- * (seed l.655–657, l.673–674), a missing pending transfer (l.665–666), a missing account
- * (l.600). `exceeds_pending_transfer_amount` and `pending_transfer_expired` do not use the id
- * (l.626), nor does `pending_transfer_already_posted` (l.663–664, l.691), nor a transfer only
- * rolled back with its chain (l.674–675).
+ * (records (c)–(e), (i)), a missing pending transfer (g), a missing account
+ * (docs/design/chobo.md#tigerbeetle, "accounts first"). `exceeds_pending_transfer_amount` and
+ * `pending_transfer_expired` do not use the id (r), nor does `pending_transfer_already_posted` (g), nor a
+ * transfer only rolled back with its chain (i).
  */
 const USES_THE_ID = new Set([
   "exceeds_credits",
@@ -71,14 +71,14 @@ export class TigerBeetleDouble implements TigerBeetleRequests {
 
   /**
    * Moves the clock. Holds past their timeout are given back as the clock passes them, as
-   * TigerBeetle does by itself (l.647, l.667–671); the double gives them back at once, which is
-   * what the differential tests wait for (seed 2.5).
+   * TigerBeetle does by itself (record (h)); the double gives them back at once, which is
+   * what the differential tests wait for (docs/design/chobo.md#time-and-expiry).
    */
   advance(seconds: bigint): void {
     this.advanceMs(seconds * 1000n);
   }
 
-  /** `advance` in milliseconds (record (h) posts 1.05 s after a 1 s hold, l.669). */
+  /** `advance` in milliseconds (record (h) posts 1.05 s after a 1 s hold). */
   advanceMs(ms: bigint): void {
     this.nowMs += ms;
     const s = this.state;
@@ -98,7 +98,7 @@ export class TigerBeetleDouble implements TigerBeetleRequests {
     return Promise.resolve(events.map((a) => this.createAccount(a)));
   }
 
-  /** Runs the events in order; a chain of `linked` events is all or nothing (l.628, l.673–675, l.725). */
+  /** Runs the events in order; a chain of `linked` events is all or nothing (records (i), (p)). */
   createTransfers(events: readonly TbTransfer[]): Promise<TbResult[]> {
     const results: TbResult[] = [];
     let start = 0;
@@ -122,8 +122,8 @@ export class TigerBeetleDouble implements TigerBeetleRequests {
         this.state = draft;
         results.push(...chain.map(() => "created"));
       } else {
-        // Every other transfer of a broken chain, before or after, is linked_event_failed (l.628),
-        // and `exists` breaks a chain like any result but `created` (l.715–716, l.725).
+        // Every other transfer of a broken chain, before or after, is linked_event_failed (i),
+        // and `exists` breaks a chain like any result but `created` (p).
         results.push(...chain.map((_, i) => i === failedAt ? failure : "linked_event_failed"));
         if (USES_THE_ID.has(failure)) this.usedByFailure.add(chain[failedAt].id);
       }
@@ -132,7 +132,10 @@ export class TigerBeetleDouble implements TigerBeetleRequests {
     return Promise.resolve(results);
   }
 
-  /** The stored transfers of the ids that exist, in the order asked (holds never vanish, l.604). */
+  /**
+   * The stored transfers of the ids that exist, in the order asked (holds never vanish:
+   * docs/design/chobo.md#tigerbeetle).
+   */
   lookupTransfers(ids: readonly bigint[]): Promise<TbTransfer[]> {
     return Promise.resolve(ids.flatMap((id) => {
       const t = this.state.transfers.get(id);
@@ -152,7 +155,7 @@ export class TigerBeetleDouble implements TigerBeetleRequests {
     }
     const e = this.state.accounts.get(a.id);
     if (e !== undefined) {
-      // The same account again is `exists`; another flag is `exists_with_different_flags` (l.701–703, l.722).
+      // The same account again is `exists`; another flag is `exists_with_different_flags` (record (m)).
       if (a.flags.join() !== e.flags.join()) return "exists_with_different_flags";
       for (const f of ["user_data_128", "user_data_64", "user_data_32", "ledger", "code"] as const) {
         if (a[f] !== e[f]) return `exists_with_different_${f}`;
@@ -170,13 +173,15 @@ export class TigerBeetleDouble implements TigerBeetleRequests {
   }
 
   private pastTimeout(t: StoredTransfer): boolean {
-    // The deadline itself is already expired, as the interpreter counts it (seed 2.4, l.315; TigerBeetle unmeasured, l.1060).
+    // The deadline itself is already expired, as the interpreter counts it
+    // (docs/design/chobo.md#time-and-expiry; TigerBeetle's count of the exact deadline is not measured,
+    // docs/design/chobo.md#tigerbeetle).
     return t.timeout > 0 && t.createdMs + BigInt(t.timeout) * 1000n <= this.nowMs;
   }
 
   private createTransfer(s: State, t: TbTransfer): TbResult {
     if (t.id === 0n || t.id === ID_MAX) throw new Malformed(`transfer id ${t.id}`);
-    // An id refused before answers id_already_failed, whatever the content (l.656–657, l.666, l.674, l.689).
+    // An id refused before answers id_already_failed, whatever the content (records (d), (e), (g), (i)).
     if (this.usedByFailure.has(t.id)) return "id_already_failed";
     const post = t.flags.includes("post_pending_transfer");
     const void_ = t.flags.includes("void_pending_transfer");
@@ -184,7 +189,7 @@ export class TigerBeetleDouble implements TigerBeetleRequests {
     if (t.debit_account_id === 0n || t.credit_account_id === 0n) {
       throw new Malformed(`transfer ${t.id} without accounts`);
     }
-    // A transfer from an account to itself is refused before anything else is looked at (l.606, l.609).
+    // A transfer from an account to itself is refused before anything else is looked at (record (q)).
     if (t.debit_account_id === t.credit_account_id) return "accounts_must_be_different";
     if (t.pending_id !== 0n) {
       throw new Malformed(`transfer ${t.id}: pending_id on a transfer that settles nothing`);
@@ -195,7 +200,8 @@ export class TigerBeetleDouble implements TigerBeetleRequests {
     if (t.flags.some((f) => f !== "linked" && f !== "pending")) {
       throw new Malformed(`transfer ${t.id}: flags ${t.flags.join(", ")}`);
     }
-    // A transfer naming an account that is not there is refused (l.600).
+    // A transfer naming an account that is not there is refused (docs/design/chobo.md#tigerbeetle, "accounts
+    // first").
     const dr = s.accounts.get(t.debit_account_id);
     if (dr === undefined) return "debit_account_not_found";
     const cr = s.accounts.get(t.credit_account_id);
@@ -206,7 +212,7 @@ export class TigerBeetleDouble implements TigerBeetleRequests {
     const e = s.transfers.get(t.id);
     if (e !== undefined) return existsResult(t, e);
     // debits_must_not_exceed_credits counts the pending debits too, never pending credits
-    // (seed 2.2, l.277; records (b)–(c) l.654–655, (j) l.676, (k) l.677–682, (l) l.683–686).
+    // (docs/design/chobo.md#bounds; records (b)–(c), (j), (k), (l)).
     if (
       dr.flags.includes("debits_must_not_exceed_credits") &&
       dr.debits_pending + dr.debits_posted + t.amount > dr.credits_posted
@@ -248,11 +254,11 @@ export class TigerBeetleDouble implements TigerBeetleRequests {
     }
     if (t.timeout !== 0) throw new Malformed(`settling transfer ${t.id} with a timeout`);
     // A settled id sent again is compared before the pending transfer's amount or state: after a
-    // full post only the held amount and amount_max are `exists` (l.658–662), after a partial
-    // one only the same amount (l.706–709), and a settled chain sent again is `exists` (l.718).
+    // full post only the held amount and amount_max are `exists` (record (f)), after a partial
+    // one only the same amount (n), and a settled chain sent again is `exists` (p).
     const e = s.transfers.get(t.id);
     if (e !== undefined) return settledExistsResult(t, e, s.transfers.get(e.pending_id)!);
-    // No such pending transfer: refused, and the id is used (l.665–666).
+    // No such pending transfer: refused, and the id is used (record (g)).
     const p = s.transfers.get(t.pending_id);
     if (p === undefined) return "pending_transfer_not_found";
     if (!p.flags.includes("pending")) {
@@ -263,16 +269,16 @@ export class TigerBeetleDouble implements TigerBeetleRequests {
         throw new Malformed(`transfer ${t.id}: ${f} differs from ${p.id}`);
       }
     }
-    // The amount is checked before the state: more than held is refused whatever the state (l.618–623).
+    // The amount is checked before the state: more than held is refused whatever the state (record (r)).
     if (post && t.amount !== AMOUNT_MAX && t.amount > p.amount) return "exceeds_pending_transfer_amount";
     if (!post && t.amount !== 0n && t.amount !== p.amount) {
       throw new Malformed(`void ${t.id} of another amount`);
     }
     const ending = s.endings.get(p.id);
-    // A posted hold refuses a void again and again (l.663–664, l.719); a voided one a post (l.611).
+    // A posted hold refuses a void again and again (records (g), (p)); a voided one a post (q).
     if (ending === "posted") return "pending_transfer_already_posted";
     if (ending === "voided") return "pending_transfer_already_voided";
-    // Past its timeout a hold is expired, even before it is given back (l.612, l.616, l.669, l.672).
+    // Past its timeout a hold is expired, even before it is given back (records (h), (q)).
     if (ending === "expired" || this.pastTimeout(p)) return "pending_transfer_expired";
     const amount = post ? (t.amount === AMOUNT_MAX ? p.amount : t.amount) : p.amount;
     this.release(s, p);
@@ -309,8 +315,8 @@ export class TigerBeetleDouble implements TigerBeetleRequests {
 
 /**
  * A transfer sent again: `exists` when every field is the same (a hold sent again after it
- * expired is `exists` and holds nothing, l.710–713, l.724), else the first field that differs
- * (`exists_with_different_user_data_128`, l.717).
+ * expired is `exists` and holds nothing, record (o)), else the first field that differs
+ * (`exists_with_different_user_data_128`, record (p)).
  */
 function existsResult(t: TbTransfer, e: TbTransfer): TbResult {
   if (t.flags.join() !== e.flags.join()) return "exists_with_different_flags";

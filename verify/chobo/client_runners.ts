@@ -72,7 +72,7 @@ export const TB_PYTHON_RUNNER: ClientRunner = fileRunner(
 
 /**
  * The Go client on pgx, in one binary the runner module builds: Go cannot load a generated package
- * at run time, so the clients are compiled in (seed 6: "Go はテストが組み立てる一つのバイナリ").
+ * at run time, so the clients are compiled in (docs/design/chobo.md#differential-verification).
  */
 export function goRunner(binary: { path: string | null }): ClientRunner {
   return {

@@ -150,7 +150,7 @@ export function verifyScenarios(db: Db, list: readonly Subject[], run: string): 
   }, tenant);
 }
 
-/** Every balance equals the sum of its `entries` (seed 6). */
+/** Every balance equals the sum of its `entries` (docs/design/chobo.md#differential-verification). */
 export async function entriesAddUp(db: Db, list: readonly Subject[]): Promise<string[]> {
   const wrong: string[] = [];
   for (const s of list) {
@@ -192,7 +192,7 @@ function expectedSent(subject: Subject, s: Scenario, tenant: string): string[] {
 }
 
 /**
- * Plays every scenario through one language's generated client (a runner process, seed 6), and
+ * Plays every scenario through one language's generated client (a runner process), and
  * compares each with the interpreter, and what the client sent with `chobo run --show postgres`.
  */
 export async function verifyWithRunner(

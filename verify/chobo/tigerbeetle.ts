@@ -1,17 +1,17 @@
 /**
- * The differential run of seed chobo 6 on TigerBeetle: every scenario of every test and example
- * book is played through one language's generated TigerBeetle client (a runner process,
- * `verify/chobo/runners/README.md` 「TigerBeetle」), all at once, one tenant per scenario, on four
+ * The differential run (docs/design/chobo.md#differential-verification) on TigerBeetle: every scenario of
+ * every test and example book is played through one language's generated TigerBeetle client (a runner
+ * process, `verify/chobo/runners/README.md` 「TigerBeetle」), all at once, one tenant per scenario, on four
  * shared clients; each must end as the reference interpreter says, and every operation must have
  * sent what `chobo run --show tigerbeetle` prints for that tenant.
  *
  * The test copies' holds expire after 3 seconds. TigerBeetle gives expired holds back by itself,
  * so a `pass` waits until every hold of the scenario is 0.3 s past its expiry and then until the
- * book's accounts hold out only what the interpreter says they still hold (at most 10 s; seed 6).
+ * book's accounts hold out only what the interpreter says they still hold (at most 10 s).
  * Late scenarios run again as on PostgreSQL (`inRounds`).
  *
  * What was sent is compared per operation. A book value sends each account and opening once
- * (seed 4.2 「勘定を先に作る」), so the expected requests leave out those its earlier operations
+ * (docs/design/chobo.md#tigerbeetle), so the expected requests leave out those its earlier operations
  * sent: a job's own book value plays its calls, and each caller of a `together` has a new one.
  * The status chain's ids are random: they must be distinct and valid, and compare as `random`.
  * A `together` of posts or voids is refused up front: what such a caller sends depends on the
@@ -43,7 +43,7 @@ import {
 
 /** TigerBeetle clients the runner shares among all jobs (a cluster remembers at most 64). */
 const CONNECTIONS = 4;
-/** How long a `pass` waits at most for TigerBeetle to give expired holds back (seed 6). */
+/** How long a `pass` waits at most for TigerBeetle to give expired holds back. */
 const SETTLE_MS = 10_000;
 const MAX_ID = (1n << 128n) - 1n;
 
@@ -238,7 +238,7 @@ function holdsToRead(s: Scenario): { call: string; strings: Record<string, strin
 }
 
 /**
- * After the pass at `index`, what each account of each branch holds out (seed 6: a runner waits
+ * After the pass at `index`, what each account of each branch holds out (a runner waits
  * until the accounts hold out only this, the holds that never expire).
  */
 function heldOutAfter(job: Job, index: number, tenant: string): Record<string, string>[] {

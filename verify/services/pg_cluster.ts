@@ -1,7 +1,7 @@
 /**
- * A disposable PostgreSQL cluster for one test run (seed chobo 6): `initdb` into a temp dir,
- * listening on a Unix socket only, `fsync=off`; stopped and removed even on failure. A run that
- * was killed leaves a record with its pid; the next run stops and removes what it left.
+ * A disposable PostgreSQL cluster for one test run (docs/design/chobo.md#differential-verification): `initdb`
+ * into a temp dir, listening on a Unix socket only, `fsync=off`; stopped and removed even on failure. A run
+ * that was killed leaves a record with its pid; the next run stops and removes what it left.
  *
  * Binaries come from `CHOBO_PG_BIN`, else PATH, else `/usr/lib/postgresql/<n>/bin`. As root,
  * the server runs as the `postgres` user (PostgreSQL refuses to run as root).

@@ -26,7 +26,7 @@ export interface Db extends Conn {
   exec(sql: string): Promise<void>;
 }
 
-/** Connections in the pool (seed 6: 20 pooled connections). */
+/** Connections in the pool (docs/design/chobo.md#differential-verification). */
 export const POOL_SIZE = 20;
 
 /** A pool on a server's Unix socket. */

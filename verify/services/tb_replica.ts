@@ -1,7 +1,7 @@
 /**
- * A disposable TigerBeetle replica for one verify run (seed chobo 6): `format --development` of
- * a data file in a temp dir (about 1.1 GB), then `start` of one replica of cluster 0 on a free
- * loopback port, with the temp dir as `TMPDIR` (TigerBeetle keeps its copies there). Stopped and
+ * A disposable TigerBeetle replica for one verify run (docs/design/chobo.md#differential-verification):
+ * `format --development` of a data file in a temp dir (about 1.1 GB), then `start` of one replica of cluster
+ * 0 on a free loopback port, with the temp dir as `TMPDIR` (TigerBeetle keeps its copies there). Stopped and
  * removed even on failure. A run that was killed leaves a record with its pid; the next run stops
  * the replica it names and removes what it left.
  *
@@ -13,7 +13,7 @@ import { alive, deadRecords } from "./procs.ts";
 
 const RECORDS = "/tmp/chobo-tb-runs";
 
-/** The version the clients are generated for (seed chobo 4.2). */
+/** The version the clients are generated for (docs/design/chobo.md#tigerbeetle). */
 export const TIGERBEETLE_VERSION = "0.17.9";
 
 /** A running replica: its address, and how to stop it. */

@@ -1,6 +1,7 @@
 /**
  * What an operation sends to PostgreSQL: the SQL text and its arguments, as every client sends it
- * and `chobo run --show postgres` prints it (seed chobo 4.1, 6 「送ったもの」).
+ * and `chobo run --show postgres` prints it (docs/targets.md#postgres-the-sql; compared per operation,
+ * docs/design/chobo.md#differential-verification).
  * @module
  */
 

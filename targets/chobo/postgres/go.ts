@@ -1,5 +1,5 @@
 /**
- * `chobo build --target postgres-go` (seed chobo 4.3, docs/targets.md): a Go package that calls the
+ * `chobo build --target postgres-go` (docs/targets.md#postgresql-clients): a Go package that calls the
  * SQL functions of `--target postgres` — `<package>/book.go` with the book's types and methods,
  * and `<package>/runtime.go`, the shared runtime (`runtime/runtime.go`) with its package clause
  * changed. The output is gofmt'd as written, and the statements are those of `calls.ts`.
@@ -22,6 +22,7 @@ import {
 } from "../go_names.ts";
 import { balanceStatement, callSql, expireStatement, statusStatement } from "./calls.ts";
 import { GO_RUNTIME } from "./runtimes.ts";
+import { sourceLine } from "../target.ts";
 
 /** The runtime every book's package shares, copied but for its package clause. */
 export const GO_RUNTIME_URL: URL = new URL("./runtime/runtime.go", import.meta.url);
@@ -188,7 +189,7 @@ function bookGo(book: Book, pkg: string, origin: { file: string; sha: string; ve
   const parts: string[] = [];
   parts.push(
     header(origin.version) +
-      `// Source: ${origin.file} (book ${book.name} v${book.version}, sha256:${origin.sha})\n\n` +
+      `// ${sourceLine(book, origin)}\n\n` +
       `// ${
         described(
           `Package ${pkg} calls the PostgreSQL functions of the chobo book ${book.name} v${book.version}`,

@@ -1,6 +1,6 @@
 /**
  * `chobo run --show postgres`: what each step of a scenario sends to PostgreSQL, with the tenant
- * `""` — the statements every client must send, byte for byte (seed chobo 8).
+ * `""` — the statements every client must send, byte for byte (docs/targets.md#postgres-the-sql).
  * @module
  */
 

@@ -1,6 +1,6 @@
 /**
- * What one operation sends to TigerBeetle (seed chobo 4.2), as plain data with every field a
- * client sends: the accounts and openings to create, the ids read before a post or void, and
+ * What one operation sends to TigerBeetle (docs/design/chobo.md#tigerbeetle), as plain data with every field
+ * a client sends: the accounts and openings to create, the ids read before a post or void, and
  * the chain of one `create_transfers` request.
  *
  * **Bounds.** Each move becomes up to 6 transfers, in this order (`movePieces`):
@@ -21,26 +21,27 @@
  * makes only the probe pending (timeout 0: it is voided in the same chain). Every transfer but
  * the last carries `linked`.
  *
- * **Fields** (where seed 4.2 points at PLAN 0.3, which is not available, the choice is ours):
- * - Accounts: `user_data_128` = the kind id (4.3 `kind`), `code` = 4.3 `code` (book, `account`,
- *   kind), `ledger` = the unit's. Floor and room accounts take the `code` of the account they
+ * **Fields** (where the design points at a plan this repository does not have, the choice is ours;
+ * docs/targets.md#fields):
+ * - Accounts: `user_data_128` = the kind id (role `kind` of docs/targets.md#ids), `code` = role `code` (book,
+ *   `account`, kind), `ledger` = the unit's. Floor and room accounts take the `code` of the account they
  *   bound, `user_data_128` = that account's id (one lookup by `user_data_128` finds an account's
  *   floor, room and openings) and `user_data_32` = 1 (floor) or 2 (room). The sink of a unit takes
- *   4.3 `code` (book, `sink`, unit) and zero `user_data_*`. `user_data_64` is 0 everywhere.
+ *   role `code` (book, `sink`, unit) and zero `user_data_*`. `user_data_64` is 0 everywhere.
  * - Openings: sink → floor with −L, sink → room with U; `code`, `user_data_128` and `user_data_32`
  *   as their floor or room account; `timeout` 0; no flags.
- * - Chains: `user_data_128` = 4.3 `content` on every transfer, `user_data_64` and `user_data_32`
+ * - Chains: `user_data_128` = role `content` on every transfer, `user_data_64` and `user_data_32`
  *   0, `code` = the transfer kind's code, `ledger` = the move's unit's.
  * - Post and void: one transfer per pending piece of the hold, in the hold's order, `pending_id`
  *   = that piece's id; `debit_account_id`, `credit_account_id`, `ledger` and `code` are 0, so
- *   TigerBeetle takes them from the pending transfer (seed 4.2 says so for `code`; for the
+ *   TigerBeetle takes them from the pending transfer (the design says so for `code`; for the
  *   accounts it also means a post is built from the key alone). The amount is what each move
- *   posts (a full post: the amount read before, seed 4.2), or for a void the amount read: the
+ *   posts (a full post: the amount read before), or for a void the amount read: the
  *   exact pending amount, which a void always takes and a retry meets as `exists` (the probe's void
  *   likewise sends L).
  * - The order accounts are created in: as the chain first names them, each transfer's debit
  *   account before its credit account. Openings follow in the order of their floor and room.
- * - The status chain (seed 4.2 「状態を読む」): a void of the hold's first transfer (amount 0,
+ * - The status chain (docs/design/chobo.md#tigerbeetle): a void of the hold's first transfer (amount 0,
  *   every inherited field 0), then a transfer from the unit's sink to itself (amount 0), both
  *   with random ids and zero `user_data_*`. The void sends amount 0: a status read knows no
  *   amount. The sink need not exist: `accounts_must_be_different` is a check of the event itself,
@@ -73,11 +74,13 @@ import {
   transferId,
 } from "./ids.ts";
 
-/** Events in one request to a replica started with `--development` (seed 3.1, E060's decision). */
+/**
+ * Events in one request to a replica started with `--development` (E060, docs/design/chobo.md#the-checker).
+ */
 export const MAX_BATCH = 253;
 /** The longest chain of one operation: it must fit in one request (E060). */
 export const MAX_CHAIN = MAX_BATCH;
-/** Seed 4.2: at most this many transfers per move (a lower > 0 and upper account to a lower < 0 and upper one). */
+/** At most this many transfers per move (a lower > 0 and upper account to a lower < 0 and upper one). */
 export const MAX_PIECES_PER_MOVE = 6;
 /** `user_data_32` of a floor account and its opening. */
 export const FLOOR_MARK = 1;
@@ -174,7 +177,7 @@ export interface MoveSends {
   readonly chain: readonly ChainEntry[];
 }
 
-/** The pieces of one move, in chain order (seed 4.2's table of bounds; see the module's table). */
+/** The pieces of one move, in chain order (the module's table). */
 export function movePieces(m: Move): MoveRole[] {
   const from = m.from.account;
   const to = m.to.account;
@@ -312,7 +315,8 @@ function sameId(a: AccountId, b: AccountId): boolean {
 
 /**
  * What a `do` or `hold` call sends, with the tenant; null when a move's from and to are the same
- * account, which the client answers `same_account` without sending anything (seed 2.3, 4.2).
+ * account, which the client answers `same_account` without sending anything
+ * (docs/design/chobo.md#order-of-checks).
  */
 export function moveSends(book: Book, tenant: string, call: Call): MoveSends | null {
   const t = call.transfer;
@@ -413,8 +417,8 @@ export function moveSends(book: Book, tenant: string, call: Call): MoveSends | n
 }
 
 /**
- * The ids a post or void reads with `lookup_transfers` first (seed 4.2 「確定と取消の前に仮押さえを
- * 読む」): the hold's transfer of each move, in move order. The first is `holdId`.
+ * The ids a post or void reads with `lookup_transfers` first (docs/design/chobo.md#tigerbeetle,
+ * "read before post and void"): the hold's transfer of each move, in move order. The first is `holdId`.
  */
 export function holdLookups(book: Book, tenant: string, t: Transfer, key: readonly string[]): bigint[] {
   return layout(t).filter((s) => s.role === "move").map((s) =>
@@ -475,7 +479,7 @@ export function settleChain(book: Book, tenant: string, call: Call, held: readon
   );
 }
 
-/** True when a post asks for more than a move holds: the client reads the status instead (seed 4.2). */
+/** True when a post asks for more than a move holds: the client reads the status instead. */
 export function isOverHold(call: Call, held: readonly bigint[]): boolean {
   return call.op === "post" && postAmounts(call, held).some((a, i) => a > held[i]);
 }

@@ -1,5 +1,5 @@
 /**
- * The steps of chobo's TigerBeetle client for one call (seed chobo 4.2), over anything that
+ * The steps of chobo's TigerBeetle client for one call (docs/design/chobo.md#tigerbeetle), over anything that
  * answers TigerBeetle's three requests: what the generated clients do, in TypeScript, so the
  * tests play every scenario through it and `--show tigerbeetle` and a client agree by
  * construction.
@@ -58,8 +58,9 @@ export function randomId(): bigint {
 }
 
 /**
- * One book value on TigerBeetle (`tigerbeetle(client, { tenant })` of seed 4.3): it remembers the
- * accounts and openings it created, so it sends each once (seed 4.2 「勘定を先に作る」).
+ * One book value on TigerBeetle (`tigerbeetle(client, { tenant })`, docs/targets.md#postgresql-clients): it
+ * remembers the accounts and openings it created, so it sends each once (docs/design/chobo.md#tigerbeetle,
+ * "accounts first").
  */
 export class TigerBeetleBook {
   private readonly created = new Set<bigint>();

@@ -1,6 +1,6 @@
 /**
- * E060 (seed chobo 3.1): an operation whose chain is longer than one TigerBeetle request takes
- * (`MAX_CHAIN`, 253 on a `--development` replica) stops a build for the TigerBeetle targets
+ * E060 (docs/design/chobo.md#the-checker): an operation whose chain is longer than one TigerBeetle request
+ * takes (`MAX_CHAIN`, 253 on a `--development` replica) stops a build for the TigerBeetle targets
  * only; PostgreSQL builds the same book. A `do` or `hold` chain is the longest of a transfer (a
  * post or void leaves out the probe holds), so one diagnostic per transfer, at its name, with a
  * call that would not fit. Accounts and openings go in requests of their own and do not count.

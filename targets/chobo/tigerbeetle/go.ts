@@ -1,5 +1,5 @@
 /**
- * `chobo build --target tigerbeetle-go` (seed chobo 4.2, 4.3, docs/targets.md): a Go package that
+ * `chobo build --target tigerbeetle-go` (docs/targets.md#tigerbeetle): a Go package that
  * builds each operation's chain and sends it to TigerBeetle — `<package>/book.go` with the book's
  * types, methods and the table of its definition, and `<package>/runtime.go`, the shared runtime
  * (`runtime/runtime.go`) with its package clause changed. The surface is that of `postgres-go`
@@ -25,6 +25,7 @@ import {
 } from "../go_names.ts";
 import { chainLength, MAX_CHAIN } from "./chain.ts";
 import { GO_RUNTIME } from "./runtimes.ts";
+import { sourceLine } from "../target.ts";
 
 /** The runtime every book's package shares, copied but for its package clause. */
 export const TB_GO_RUNTIME_URL: URL = new URL("./runtime/runtime.go", import.meta.url);
@@ -271,7 +272,7 @@ function bookGo(book: Book, pkg: string, origin: { file: string; sha: string; ve
   const parts: string[] = [];
   parts.push(
     header(origin.version) +
-      `// Source: ${origin.file} (book ${book.name} v${book.version}, sha256:${origin.sha})\n\n` +
+      `// ${sourceLine(book, origin)}\n\n` +
       `// ${
         described(
           `Package ${pkg} sends the chobo book ${book.name} v${book.version} to TigerBeetle`,

@@ -1,8 +1,8 @@
 /**
- * The ids of seed chobo 4.3 that only TigerBeetle needs: the floor, room and sink accounts, the
+ * The ids of docs/targets.md#ids that only TigerBeetle needs: the floor, room and sink accounts, the
  * openings, every transfer of a chain, the account kind (`user_data_128` of an account), the
  * content hash (`user_data_128` of a transfer) and the `code` of accounts and sinks. Every one is
- * `id128` or the `code` rule of `lang/chobo/ids.ts` over the parts of 4.3's table, written as
+ * `id128` or the `code` rule of `lang/chobo/ids.ts` over the parts of that table, written as
  * `idsJson` (lang/chobo/api.ts) says: hex in lower case, chain positions from 0.
  * @module
  */
@@ -12,7 +12,10 @@ import { id128, idDigest } from "../../../lang/chobo/ids.ts";
 import type { OpName } from "../../../lang/chobo/interp.ts";
 import type { Book, Transfer, Unit } from "../../../lang/chobo/model.ts";
 
-/** An id as a part of another id's hash input: 32 lower-case hex digits (4.3's `floor`, `room`, `opening`). */
+/**
+ * An id as a part of another id's hash input: 32 lower-case hex digits (the roles `floor`, `room`,
+ * `opening`).
+ */
 export function hex32(id: bigint): string {
   return id.toString(16).padStart(32, "0");
 }
@@ -56,14 +59,14 @@ export function kindId(book: Book, tenant: string, account: string): bigint {
 
 /**
  * A chain's `user_data_128`: role `content` over book, tenant, kind, op, the definition hash and
- * the content of seed 2.3 as compact JSON (`idsJson`'s `content`), so a retry after the book's
- * definition changed meets `exists_with_different_user_data_128` (seed 4.2).
+ * the content (docs/design/chobo.md#keys-and-content) as compact JSON (`idsJson`'s `content`), so a
+ * retry after the book's definition changed meets `exists_with_different_user_data_128`.
  */
 export function contentId(book: Book, tenant: string, t: Transfer, op: OpName, content: string): bigint {
   return id128("content", [book.name, tenant, t.name, op, definitionHash(t), content]);
 }
 
-/** The `code` rule of seed 4.3: the first 2 bytes of the digest, big-endian, 0 read as 1. */
+/** The `code` rule: the first 2 bytes of the digest, big-endian, 0 read as 1. */
 function code(parts: readonly string[]): number {
   const d = idDigest("code", parts);
   const n = d[0] * 256 + d[1];

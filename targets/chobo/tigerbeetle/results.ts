@@ -1,5 +1,5 @@
 /**
- * Reading TigerBeetle's answers into chobo's results (seed chobo 4.2 「結果の読み方」). 0.17.9
+ * Reading TigerBeetle's answers into chobo's results (docs/targets.md#results). 0.17.9
  * answers every event of a request; a chain's result is decided by its first transfer whose
  * result is neither `created` nor `linked_event_failed`:
  *
@@ -19,8 +19,8 @@
  *
  * The status chain is read by its pair of results (`statusOf`), and a post over the hold answers
  * from that status (`overHoldOutcome`). Accounts and openings answer `created` or `exists`; any
- * `exists_with_different_*` means the book's account definition or bound changed (seed 2.8), an
- * error rather than a refusal.
+ * `exists_with_different_*` means the book's account definition or bound changed
+ * (docs/design/chobo.md#versions-of-a-book), an error rather than a refusal.
  * @module
  */
 
@@ -106,7 +106,10 @@ export function chainOutcome(
 /** A hold's state read by the status chain: the state, null when there is no hold, or why not. */
 export type StatusRead = { readonly state: HoldState | null } | { readonly failed: Text };
 
-/** Seed 4.2 「状態を読む」: the two results 0.17.9 gave for each state of a hold. */
+/**
+ * The two results 0.17.9 gave the status chain for each state of a hold (record (q) of
+ * docs/design/chobo.md#what-tigerbeetle-answered).
+ */
 const STATUS_RESULTS: readonly [string, string, HoldState | null][] = [
   ["linked_event_failed", "accounts_must_be_different", "held"],
   ["pending_transfer_already_posted", "linked_event_failed", "posted"],
@@ -122,8 +125,8 @@ export function statusOf(results: readonly TbResult[]): StatusRead {
 }
 
 /**
- * A post over the hold (seed 4.2 「押さえた額を超える確定」) answers by the hold's state, as the
- * reference interpreter checks the state first (2.4): held → `over_hold`, posted → `key_conflict`,
+ * A post over the hold answers by the hold's state, as the reference interpreter checks the state
+ * first (docs/design/chobo.md#order-of-checks): held → `over_hold`, posted → `key_conflict`,
  * voided → `already_voided`, expired → `expired`. A hold read before cannot be gone.
  */
 export function overHoldOutcome(read: StatusRead): Outcome {

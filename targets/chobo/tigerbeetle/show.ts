@@ -1,13 +1,13 @@
 /**
  * `chobo run --show tigerbeetle [--format json]`: what each step of a scenario sends to
- * TigerBeetle with the tenant `""` (seed chobo 6 「送ったもの」): per operation the hold ids read
- * before a post or void, the accounts and openings to create (all an operation uses: a client
+ * TigerBeetle with the tenant `""` (docs/targets.md#chobo-run---show-tigerbeetle): per operation the hold ids
+ * read before a post or void, the accounts and openings to create (all an operation uses: a client
  * sends each once per book value, so what it sends is part of this), and the chain with every
  * field. The status chain's ids are random and shown as `random`.
  *
  * A post's chain depends on the hold it reads, so the scenario is played on the reference
  * interpreter alongside, a `together` caller by caller. A `pass` sends nothing: TigerBeetle
- * gives expired holds back by itself (seed 4.2 「有効期限」).
+ * gives expired holds back by itself (docs/design/chobo.md#time-and-expiry).
  *
  * In the text, 128-bit ids and `user_data_128` are 32 lower-case hex digits (0 as `0`); the JSON
  * has them as integers (write it with `stringifyJson`).

@@ -15,9 +15,9 @@ import { buildRunner, type GoRunnerSpec } from "./build.ts";
 export { go, hasGo } from "./build.ts";
 
 /**
- * The modules a Go module with the clients requires (seed chobo 4.3): pgx v5, and golang.org/x/text
- * raised past GO-2026-5970 (fixed in v0.39.0) with the golang.org/x/sync it requires. Versions are
- * fixed so every run builds the same thing; x/text v0.42.0 asks for Go 1.26.
+ * The modules a Go module with the clients requires (docs/targets.md#postgresql-clients): pgx v5, and
+ * golang.org/x/text raised past GO-2026-5970 (fixed in v0.39.0) with the golang.org/x/sync it requires.
+ * Versions are fixed so every run builds the same thing; x/text v0.42.0 asks for Go 1.26.
  */
 export const GO_MODULES = {
   go: "1.26.0",
