@@ -31,17 +31,23 @@ function stem(path: string): string {
 
 const check = flowCheck;
 
+/** Whether `dandori doc` draws a flow: its names and types resolve, and it holds no key (W901). */
+function drawn(path: string): boolean {
+  const c = check(path);
+  return c.typedFlow !== null && !c.diagnostics.some((d) => d.code === "W901");
+}
+
 Deno.test("dandori doc: the Markdown of every test and example flow is pinned in both languages", async (t) => {
   for (const path of FLOWS) {
     await t.step(path, () => {
       for (const lang of ["en", "ja"] as const) {
         const run = runCli(["dandori", "doc", path, "--lang", lang]);
-        const typed = check(path).typedFlow !== null;
-        if (!typed) {
-          // Names or types that do not resolve leave nothing to draw: the diagnostics say why.
+        if (!drawn(path)) {
+          // Names or types that do not resolve leave nothing to draw, and a key must not reach a
+          // page: the diagnostics say why.
           strictEqual(run.stdout, "", path);
           ok(run.code === 1 || run.code === 2, `${path}: ${run.code}`);
-          ok(/error\[E\d{3}\]|エラー\[E\d{3}\]/.test(run.stderr), run.stderr);
+          ok(/(error|エラー)\[E\d{3}\]|W901/.test(run.stderr), run.stderr);
           continue;
         }
         ok(run.code === 0 || run.code === 1, `${path}: ${run.code} ${run.stderr}`);
@@ -99,6 +105,23 @@ Deno.test("a flow with errors is drawn, with its diagnostics on stderr and on th
   ok(unsupported.stderr.includes("E018"));
 });
 
+Deno.test("a flow that holds a key (W901) is not drawn, and nothing is written", () => {
+  for (const format of ["md", "html"]) {
+    const run = runCli([
+      "dandori",
+      "doc",
+      "tests/dandori/flows/key.flow",
+      "--format",
+      format,
+      "--out",
+      "out",
+    ]);
+    strictEqual(run.code, 1);
+    deepStrictEqual([run.stdout, run.written], ["", {}]);
+    ok(run.stderr.includes("W901") && run.stderr.includes("ritsu: test secret"), run.stderr);
+  }
+});
+
 Deno.test("--out writes <dir>/<flow file name>.md or .html and nothing else", () => {
   const md = runCli(["dandori", "doc", "examples/orders/orders.ja.flow", "--lang", "ja", "--out", "out"]);
   strictEqual(md.code, 0);
@@ -118,7 +141,7 @@ Deno.test("--out writes <dir>/<flow file name>.md or .html and nothing else", ()
 });
 
 Deno.test("dandori doc html: every drawn flow gives one self-contained page, the same bytes each time", async (t) => {
-  for (const path of FLOWS.filter((p) => check(p).typedFlow !== null)) {
+  for (const path of FLOWS.filter(drawn)) {
     await t.step(path, () => {
       for (const lang of ["en", "ja"] as const) {
         const run = runCli(["dandori", "doc", path, "--format", "html", "--lang", lang]);
