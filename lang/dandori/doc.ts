@@ -9,6 +9,8 @@
 
 import { assert, findOne } from "../common/assert.ts";
 import { hasErrors, renderDiagnostic } from "../common/diagnostic.ts";
+import { code, escapeHtml, fenced, inline } from "../common/markdown.ts";
+import { visible } from "../common/visible.ts";
 import { type Lang, tr } from "../common/text.ts";
 import { VERSION } from "../common/version.ts";
 import { chartsOf } from "./chart.ts";
@@ -146,19 +148,15 @@ function table(head: readonly string[], rows: readonly (readonly string[])[]): s
   ];
 }
 
-function escapeHtml(s: string): string {
-  return s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
-}
-
 /** A list of code in running text: `` `a`, `b` `` (none: —). */
 function codes(items: readonly string[], lang: Lang): string {
-  return items.length === 0 ? "—" : items.map((x) => `\`${x}\``).join(lang === "ja" ? "、" : ", ");
+  return items.length === 0 ? "—" : items.map(code).join(lang === "ja" ? "、" : ", ");
 }
 
 function headMarkdown(page: FlowPage): string[] {
   const w = page.words;
   const out = [`# ${page.title}`, ""];
-  if (page.description !== null) out.push(page.description, "");
+  if (page.description !== null) out.push(inline(page.description), "");
   out.push(
     `${w.inputs}: ${codes(page.inputs, page.lang)}`,
     "",
@@ -200,8 +198,8 @@ function tablesMarkdown(page: FlowPage): string[] {
   const w = page.words;
   const calls = page.calls.map((c) => [
     String(c.line),
-    `${c.unhandled ? "! " : ""}\`${c.call}\``,
-    `\`${c.callee}\``,
+    `${c.unhandled ? "! " : ""}${code(c.call)}`,
+    code(c.callee),
     c.retry,
     c.timeout,
     c.errors.join("\n"),
@@ -210,10 +208,14 @@ function tablesMarkdown(page: FlowPage): string[] {
   const head = [w.line, w.call, w.callee, w.retry, w.timeout, w.errors];
   if (page.calls.some((x) => x.after.length > 0)) head.push(w.after);
   const out = [`## ${w.calls}`, "", ...table(head, calls), ""];
-  const endings = page.endings.map((e) => [e.where, e.how, e.cases.join("\n") || "—"]);
+  const endings = page.endings.map((e) => [
+    e.where,
+    e.statement === null ? e.how : `${e.how}: ${code(e.statement)}`,
+    e.cases.join("\n") || "—",
+  ]);
   out.push(`## ${w.endings}`, "", ...table([w.where, w.how, w.cases], endings), "");
   if (page.diagnostics.length > 0) {
-    out.push(`## ${w.check}`, "", "```text", ...page.diagnostics.map((d) => d.trimEnd()), "```", "");
+    out.push(`## ${w.check}`, "", ...fenced("text", page.diagnostics.map((d) => d.trimEnd())), "");
   }
   return out;
 }
@@ -228,22 +230,28 @@ function runsMarkdown(page: FlowPage): string[] {
       out.push(
         ...table(
           [w.line, w.task, w.attempt, w.at, w.view, w.answer],
-          r.calls.map((c) => c.map((x, i) => i === 4 ? `\`${x}\`` : x)),
+          // The view and the answer carry the run's values: code, never Markdown.
+          r.calls.map((c) => c.map((x, i) => i >= 4 ? code(x) : x)),
         ),
         "",
       );
     }
-    out.push(`${w.ending}: ${r.ending}`, "");
+    out.push(`${w.ending}: ${code(r.ending)}`, "");
     if (r.cases.length > 0) out.push(`${w.cases}: ${codes(r.cases, page.lang)}`, "");
     out.push("</details>", "");
   }
   return out;
 }
 
-/** The Markdown page: the head, the charts, the calls and endings tables, the check, one `<details>` per run. */
+/**
+ * The Markdown page: the head, the charts, the calls and endings tables, the check, one `<details>`
+ * per run. Every character that would act instead of show is escaped (`visible`), in a file written
+ * with `--out` as on stdout.
+ */
 export function flowPageMarkdown(page: FlowPage): string {
-  return [...headMarkdown(page), ...chartsMarkdown(page), ...tablesMarkdown(page), ...runsMarkdown(page)]
-    .join(
+  return visible(
+    [...headMarkdown(page), ...chartsMarkdown(page), ...tablesMarkdown(page), ...runsMarkdown(page)].join(
       "\n",
-    );
+    ),
+  );
 }

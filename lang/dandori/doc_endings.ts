@@ -34,7 +34,7 @@ function rank(at: EndAt): number {
 }
 
 function statementEnding(s: StmtPlan): Text {
-  if (s.kind === "succeed") return tr(`succeeds: \`${stmtText(s)}\``, `成功する: \`${stmtText(s)}\``);
+  if (s.kind === "succeed") return tr("succeeds", "成功する");
   assert(s.kind === "fail", "a statement that ends the workflow is succeed or fail");
   const leaving = s.leaving.length === 0 ? tr("", "") : tr(
     `, handing ${s.leaving.join(", ")} over as ${s.leaving.length === 1 ? "it is" : "they are"}`,
@@ -43,13 +43,17 @@ function statementEnding(s: StmtPlan): Text {
   return tr(`fails with ${s.error}${leaving.en}`, `${s.error} で失敗する${leaving.ja}`);
 }
 
-/** Where and how a run ends at one ending the analysis met. */
-function endingWords(at: EndAt, plan: Plan): { where: Text; how: Text } {
+/** Where and how a run ends at one ending the analysis met, and the statement that ends it. */
+function endingWords(at: EndAt, plan: Plan): { where: Text; how: Text; statement?: string } {
   switch (at.kind) {
     case "statement": {
       const s = statementsOf(plan).find((x) => x.line === at.line && x.kind !== "period");
       assert(s !== undefined, `the ending on line ${at.line} is a statement`);
-      return { where: tr(`line ${at.line}`, `${at.line} 行`), how: statementEnding(s) };
+      return {
+        where: tr(`line ${at.line}`, `${at.line} 行`),
+        how: statementEnding(s),
+        statement: stmtText(s),
+      };
     }
     case "end":
       switch (at.block) {
@@ -163,7 +167,12 @@ function builtinEndings(flow: TypedFlow, plan: Plan, lang: Lang): PageEnding[] {
       cases: at(loops),
     });
   }
-  return rows.map((r) => ({ where: r.where, how: r.how[lang], cases: caseLines(r.cases, lang) }));
+  return rows.map((r) => ({
+    where: r.where,
+    how: r.how[lang],
+    statement: null,
+    cases: caseLines(r.cases, lang),
+  }));
 }
 
 /**
@@ -173,7 +182,12 @@ function builtinEndings(flow: TypedFlow, plan: Plan, lang: Lang): PageEnding[] {
 export function pageEndings(flow: TypedFlow, plan: Plan, lang: Lang): PageEnding[] {
   const met = [...flow.facts.ends].sort((a, b) => rank(a.at) - rank(b.at)).map((e) => {
     const w = endingWords(e.at, plan);
-    return { where: w.where[lang], how: w.how[lang], cases: caseLines(e.cases, lang) };
+    return {
+      where: w.where[lang],
+      how: w.how[lang],
+      statement: w.statement ?? null,
+      cases: caseLines(e.cases, lang),
+    };
   });
   return [...met, ...builtinEndings(flow, plan, lang)];
 }

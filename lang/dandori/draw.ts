@@ -9,6 +9,7 @@
  */
 
 import { MONOSPACE, pageStyle } from "../common/style.ts";
+import { visible } from "../common/visible.ts";
 import { chartSvg, esc, FONT } from "./layout.ts";
 import type { FlowPage, PageRun } from "./page.ts";
 
@@ -99,9 +100,11 @@ function tablesHtml(page: FlowPage): string[] {
     lines(c.errors),
     ...(withCases ? [lines(c.after)] : []),
   ]);
-  const endings = page.endings.map((
-    e,
-  ) => [prose(e.where), prose(e.how), e.cases.length === 0 ? "—" : lines(e.cases)]);
+  const endings = page.endings.map((e) => [
+    prose(e.where),
+    e.statement === null ? prose(e.how) : `${prose(e.how)}: <code>${esc(e.statement)}</code>`,
+    e.cases.length === 0 ? "—" : lines(e.cases),
+  ]);
   const out = [
     `<section id="calls">\n<h2>${esc(w.calls)}</h2>\n${table(head, calls, "calls")}\n</section>`,
     `<section id="endings">\n<h2>${esc(w.endings)}</h2>\n${
@@ -178,7 +181,8 @@ ${valueTable("cases", w.name)}
 
 /**
  * The HTML page of a flow: one self-contained file (inline style, script and SVG; nothing loaded
- * from anywhere), light and dark, readable 360 px wide. The same page gives the same bytes.
+ * from anywhere), light and dark, readable 360 px wide. The same page gives the same bytes. Every
+ * character that would act instead of show is escaped (`visible`), in a file as on stdout.
  *
  * @example
  * ```ts
@@ -186,6 +190,10 @@ ${valueTable("cases", w.name)}
  * ```
  */
 export function flowPageHtml(page: FlowPage): string {
+  return visible(pageText(page));
+}
+
+function pageText(page: FlowPage): string {
   const sections = [
     headerHtml(page),
     ...typesHtml(page),

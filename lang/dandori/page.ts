@@ -33,6 +33,8 @@ export interface PageEnding {
   readonly where: string;
   /** How the workflow ends there. */
   readonly how: string;
+  /** The `succeed` or `fail` that ends it, as the flow writes it, or null. */
+  readonly statement: string | null;
   /** Each case and the states it can be in (`goods: held, expired (outside …)`). */
   readonly cases: readonly string[];
 }

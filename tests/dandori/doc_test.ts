@@ -291,3 +291,48 @@ Deno.test("a run is lit only along the drawing's edges: without one it needs, li
   ok(needed !== null);
   throws(() => litSteps(withoutEdge(charts, needed), run), /the chart has no next edge out of start/);
 });
+
+/**
+ * A flow whose text tries to act on the page: HTML, a fence, a link, emphasis and control characters
+ * in its description, backticks and a tag in a string it passes.
+ */
+const HOSTILE_FLOW = [
+  "workflow hostile v1",
+  'description "ships <img src=x onerror=alert(1)> ``` [link](http://x) *now* \u001b[2J\u202e"',
+  "",
+  "task tell(message: string)",
+  '  lambda "arn:aws:lambda:ap-northeast-1:123456789012:function:tell"',
+  "",
+  "flow",
+  '  tell(message: "a `tick` and ``two`` <b>bold</b>")',
+  "  succeed",
+  "",
+].join("\n");
+
+Deno.test("text of a flow is shown on the page, not read: no tag, no early end of a code span, no control character", () => {
+  const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e]/;
+  const files = { "h.flow": HOSTILE_FLOW };
+  for (const lang of ["en", "ja"] as const) {
+    const md = runCli(["dandori", "doc", "h.flow", "--out", "out", "--lang", lang], { files });
+    strictEqual(md.code, 0, md.stderr);
+    const page = md.written["out/h.md"];
+    ok(!RAW.test(page), "no raw control character in the Markdown page");
+    ok(!page.includes("<img"), page);
+    ok(
+      page.includes(
+        String.raw`&lt;img src=x onerror=alert(1)&gt; \`\`\` \[link\](http://x) \*now\* \u001b\[2J\u202e`,
+      ),
+    );
+    // A call with backticks is one code span, fenced by more backticks than it has: `<b>` stays code.
+    ok(page.includes('```tell(message: "a `tick` and ``two`` <b>bold</b>")```'), page);
+    const html = runCli(["dandori", "doc", "h.flow", "--format", "html", "--out", "out", "--lang", lang], {
+      files,
+    });
+    strictEqual(html.code, 0, html.stderr);
+    const text = html.written["out/h.html"];
+    ok(
+      !RAW.test(text) && !/<img|<b>/.test(text),
+      "no raw control character and no tag of the flow's in the HTML page",
+    );
+  }
+});
