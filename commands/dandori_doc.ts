@@ -1,5 +1,5 @@
 /**
- * What `dandori doc` does (seed dandori 5.2): read a flow once, check it, and write its page as
+ * What `dandori doc` does (docs/design/dandori.md#the-page): read a flow once, check it, and write its page as
  * Markdown or as one HTML file. A flow whose names and types resolve is drawn even when the checks
  * along it find errors: the diagnostics go to stderr and the exit code is 1, and the page shows
  * them, so the run an error is reached by can be read on the chart. A flow that holds a key

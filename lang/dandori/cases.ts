@@ -129,7 +129,7 @@ function caseOf(s: State, name: string): CaseSt {
   return lookup(s.cases, name, "case");
 }
 
-/** Each case's pairs in `s` once the outside has moved it (2.2): what the page says a case can be in. */
+/** Each case's pairs in `s` once the outside has moved it (docs/design/dandori.md#external-events): what the page says a case can be in. */
 function movedPairs(s: State, cases: ReadonlyMap<string, CaseDef>): [string, CasePair][] {
   return [...cases.values()].flatMap((c) => {
     const { record, actual } = caseOf(s, c.name);

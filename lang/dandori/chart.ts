@@ -1,16 +1,16 @@
 /**
- * The charts of `dandori doc` (seed dandori 5.2), drawn from the plan's graph: one chart per block
+ * The charts of `dandori doc` (docs/design/dandori.md#the-page), drawn from the plan's graph: one chart per block
  * (`flow`, `on failure`, `on cancel`), the same for the Mermaid text and the page's own SVG.
  *
- * - Each statement is a node of 5.2's shape: a task a rectangle, a task that waits for a value from
+ * - Each statement is a node of its shape: a task a rectangle, a task that waits for a value from
  *   outside (`event`, `callback`) a parallelogram, `match` a hexagon, a wait a rounded box, the
  *   start and every end a stadium; a loop's statement heads a frame around its body.
  * - The edges within a block are lines labelled with what must happen to go along them.
- * - An error no handler takes is not a line (chapter 6: lines to `on failure` from almost every
+ * - An error no handler takes is not a line (lines to `on failure` from almost every
  *   call would fill the chart): its call carries a mark (`!`), and the edge is a jump, which lights
  *   its target when a run goes along it. Cancels, malformed answers and a parallel loop's held
  *   failures are jumps too.
- * - Period checks are not drawn (20.3): an edge through one goes to the statement it checks, and a
+ * - Period checks are not drawn (docs/design/dandori.md#the-page): an edge through one goes to the statement it checks, and a
  *   check that fails is a jump from that statement.
  * @module
  */
@@ -29,7 +29,7 @@ export const MAX_NODE_COLUMNS = 48;
 /** A block of the flow: each is a chart of its own. */
 export type ChartBlock = NodePlan["block"];
 
-/** The shape of a node (5.2). */
+/** The shape of a node. */
 export type Shape = "start" | "end" | "task" | "event" | "match" | "wait" | "step" | "loop";
 
 /** One node of a chart: a statement, a block's start, or an end. */
@@ -44,7 +44,7 @@ export interface ChartNode {
   readonly title: string;
   /** The text, wrapped, a line each: the statement; for a call, what it calls and what its declaration adds. */
   readonly lines: readonly string[];
-  /** A call some error of which no handler takes (chapter 6's mark). */
+  /** A call some error of which no handler takes (its `!`). */
   readonly unhandled: boolean;
   /** The innermost loop it is in, by the loop's id; a loop's own node is in its own frame. */
   readonly loop: string | null;

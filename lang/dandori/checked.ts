@@ -1,7 +1,7 @@
 /**
  * A flow as the stages after the checker read it. `TypedFlow`: names and types resolved, with what
  * the checks along the flow saw, whatever errors those found; the lowering (`lower.ts`) makes the
- * plan of it, so a flow with errors can still be drawn (seed dandori 5.2). `CheckedFlow`: a typed
+ * plan of it, so a flow with errors can still be drawn (docs/design/dandori.md#the-page). `CheckedFlow`: a typed
  * flow that passed the whole check, the only kind the reference interpreter runs.
  * @module
  */

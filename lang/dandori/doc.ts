@@ -1,5 +1,5 @@
 /**
- * `dandori doc` (seed dandori 5.2): the page the people who approve a workflow read — what is
+ * `dandori doc` (docs/design/dandori.md#the-page): the page the people who approve a workflow read — what is
  * called and how, where every error goes, how each run ends and which states its cases can be left
  * in, and every generated scenario lit step by step. `buildFlowPage` gathers it from the checked
  * flow (the plan, and the facts of the case analysis), so it is the same for every platform and

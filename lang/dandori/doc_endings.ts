@@ -1,5 +1,5 @@
 /**
- * The endings table of `dandori doc` (seed dandori 5.2): `succeed`, each `fail`, each block's end,
+ * The endings table of `dandori doc` (docs/design/dandori.md#the-page): `succeed`, each `fail`, each block's end,
  * the workflow's failure with an error nothing handles, a cancel without `on cancel`, and the
  * failures dandori itself raises, each with the states its cases can be in there as the case
  * analysis found them, the outside's events (a hold's expiry) included, as E020 counts them.

@@ -1,7 +1,7 @@
 /**
- * The runs a flow with errors shows (seed dandori 5.2 「検査でエラーが見つかるワークフローも描く」): no
+ * The runs a flow with errors shows (docs/design/dandori.md#the-page): no
  * scenario runs on a flow that did not pass, so the page lights instead the run each diagnostic
- * prints (「そうなる例」), E020's among them. Each step of such a run names a line: a statement, an
+ * prints (the operations that get there), E020's among them. Each step of such a run names a line: a statement, an
  * arm, a handler, or what happens outside. The steps do not say how a call returned or how a loop
  * went round, so the way between two lit statements is read off the chart: the shortest way along
  * its edges (lines and jumps) — every step still follows an edge from the one before.

@@ -1,6 +1,6 @@
 /**
  * The prose of `dandori doc`: how to read the page, and under each chart what its block does and
- * where it is entered from — which calls' unhandled errors lead to `on failure` (chapter 6: they
+ * where it is entered from — which calls' unhandled errors lead to `on failure` (they
  * are marks, not lines), and the lines whose `now` the period checks (20.3: checks are not drawn).
  * @module
  */

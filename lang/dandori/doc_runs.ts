@@ -1,7 +1,7 @@
 /**
- * The runs of `dandori doc` (seed dandori 5.2 「実行を光らせる」): every scenario `dandori scenarios`
+ * The runs of `dandori doc` (docs/design/dandori.md#the-page): every scenario `dandori scenarios`
  * generates, run on the reference interpreter with snapshots, lit on the charts step by step, each
- * call shown as Temporal sees it (the seed's choice: the platform that has every feature).
+ * call shown as Temporal sees it (the platform that has every feature).
  * @module
  */
 

@@ -1,6 +1,6 @@
 /**
  * What `dandori doc` says about the pieces of a plan, in English and Japanese: lengths of time, a
- * task's retries and timeout as seed 16.3 and 17.3 write them, each statement as the flow writes
+ * task's retries and timeout as docs/design/dandori.md#timeouts writes them, each statement as the flow writes
  * it, and what must happen to go along each edge.
  * @module
  */
@@ -39,7 +39,7 @@ function retriedErrors(errors: readonly string[]): string[] {
 }
 
 /**
- * A task's retries as 16.3 writes them: `2 times, 1 second and 2 seconds later (timeout, failure)`,
+ * A task's retries as the page writes them: `2 times, 1 second and 2 seconds later (timeout, failure)`,
  * `1 秒後と 2 秒後の 2 回(timeout・failure)`; null when it is never tried again.
  */
 export function retryText(t: TaskPlan, lang: Lang): string | null {
@@ -59,7 +59,7 @@ export function retryText(t: TaskPlan, lang: Lang): string | null {
 }
 
 /**
- * How long one attempt may take, as 16.3 and 17.3 write it: `30 seconds`, `until \`by\``, and for
+ * How long one attempt may take, as docs/design/dandori.md#timeouts writes it: `30 seconds`, `until \`by\``, and for
  * a callback the hand-on first (`1 minute to hand the id on, then 30 seconds`); null for none.
  */
 export function timeoutText(t: TaskPlan, lang: Lang): string | null {

@@ -1,5 +1,5 @@
 /**
- * The HTML page of `dandori doc --format html` (seed dandori 5.2 「HTML」): one file with its style,
+ * The HTML page of `dandori doc --format html` (docs/design/dandori.md#the-page): one file with its style,
  * its script and SVG charts that `layout.ts` lays out, so it opens offline and loads nothing; the
  * charts and tables show without the script. The script lights a run: choose a scenario, step with
  * the buttons, the arrow keys or a click; the nodes and edges passed light up, the step's own most,

@@ -1,5 +1,5 @@
 /**
- * What the case analysis saw at each point of a flow (seed dandori 5.2, `flow::Facts`): the states
+ * What the case analysis saw at each point of a flow (docs/design/dandori.md#the-page): the states
  * every case can be in at the entry of each statement, after each way a call ends, and at each
  * ending, the outside's events (a hold's expiry) included. The page prints these as the checker
  * found them, so the page and the diagnostics cannot disagree.
@@ -11,7 +11,7 @@ import type { CaseDef } from "./model.ts";
 import type { Block } from "./typing.ts";
 
 /**
- * One state a case can be in: what its record says and where it is outside (2.1), both null
+ * One state a case can be in: what its record says and where it is outside (docs/design/dandori.md#two-states-per-case), both null
  * before it starts. They differ when the outside moved it (an expired hold whose record says held).
  */
 export interface CasePair {
@@ -34,7 +34,7 @@ export type EndAt =
   | { readonly kind: "cancelled" };
 
 /**
- * A run the analysis found that reaches a diagnostic, as the diagnostic prints it (「そうなる例」):
+ * A run the analysis found that reaches a diagnostic, as the diagnostic prints it (the operations that get there):
  * each step on a line of the flow (null for what happens outside), in order.
  */
 export interface Example {

@@ -158,7 +158,7 @@ export type Visit =
   /** The call's answer does not have the declared shape. */
   | { readonly place: string; readonly kind: "bad response" }
   /**
-   * A parallel loop's last iteration ended with a failure held (1.8), which leaves the loop the
+   * A parallel loop's last iteration ended with a failure held (docs/design/dandori.md#parallel-iterations), which leaves the loop the
    * way the plan's edge says: a task's error (`unhandled`), a period check (`outside`), or a
    * `fail` or a malformed answer (`failed`).
    */

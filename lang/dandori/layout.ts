@@ -1,5 +1,5 @@
 /**
- * The page's charts as SVG, laid out by dandori itself (seed dandori 5.2 「HTML」): a `.flow` has no
+ * The page's charts as SVG, laid out by dandori itself (docs/design/dandori.md#the-page): a `.flow` has no
  * jumps, only nesting, so the nesting is the layout. The main line goes straight down; the arms of
  * a `match` and the handlers of a call stand to the right and rejoin the main line below (under a
  * `match` stands its first arm that goes on, the arms that end go right); a loop is a frame around

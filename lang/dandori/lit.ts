@@ -1,5 +1,5 @@
 /**
- * A run lit on the charts (seed dandori 5.2 「実行を光らせる」): the interpreter's visits followed
+ * A run lit on the charts (docs/design/dandori.md#the-page): the interpreter's visits followed
  * over the chart's edges, one step per node the run arrives at, each with the edge it arrived by.
  * The visits say what happened at a node (the arm taken, the handler entered, the call's result,
  * the iteration); the edge whose condition that is leads to the next node. A step that cannot be

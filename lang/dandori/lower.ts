@@ -66,7 +66,7 @@ export const DEFAULT_BACKOFF = "2.0";
 /** How long an `event` or `callback` task waits without a `timeout` (docs/design/dandori.md#timeouts): one day. */
 export const DEFAULT_ANSWER_SECONDS = 86_400;
 /**
- * How long one attempt of a callback task may take to hand its id on (17.3): 60 seconds on every
+ * How long one attempt of a callback task may take to hand its id on (docs/design/dandori.md#timeouts): 60 seconds on every
  * platform, Temporal's limit on the activity that hands it on; past it the attempt is a `timeout`.
  */
 export const CALLBACK_HAND_ON_SECONDS = 60;
@@ -794,7 +794,7 @@ class Graph {
   }
 
   /**
-   * The ways out of a parallel loop once its last iteration has ended with a failure held (1.8):
+   * The ways out of a parallel loop once its last iteration has ended with a failure held (docs/design/dandori.md#parallel-iterations):
    * one for each kind of early end its iterations have, toward where that failure goes.
    */
   private held(head: string, ctx: Ctx): void {

@@ -1,6 +1,6 @@
 /**
- * The Markdown page's charts (seed dandori 5.2 「Markdown」): one Mermaid `flowchart TD` per block,
- * in 5.2's shapes — a task `["…"]`, a task that waits for a value from outside `[/"…"/]`, `match`
+ * The Markdown page's charts (docs/design/dandori.md#the-page): one Mermaid `flowchart TD` per block,
+ * in the page's shapes — a task `["…"]`, a task that waits for a value from outside `[/"…"/]`, `match`
  * `{{"…"}}`, a wait `("…")`, the start and every end `(["…"])` — loops as subgraphs with the way
  * back to their statement (dotted) and the `break` out. Jumps are not drawn (`chart.ts`).
  * @module

@@ -1,5 +1,5 @@
 /**
- * The content of `dandori doc` (seed dandori 5.2), one model the Markdown and the HTML page are
+ * The content of `dandori doc` (docs/design/dandori.md#the-page), one model the Markdown and the HTML page are
  * both written from, so they say the same things. Every text is already in the page's language.
  * @module
  */
@@ -15,15 +15,15 @@ export interface PageCall {
   readonly call: string;
   /** What it calls: the Lambda, the URL, the AWS operation, the book's transfer and operation, the child flow. */
   readonly callee: string;
-  /** Its retries as 16.3 writes them, or "—". */
+  /** Its retries as docs/design/dandori.md#timeouts and the page write them, or "—". */
   readonly retry: string;
-  /** How long an attempt may take as 16.3 and 17.3 write it, or "—". */
+  /** How long an attempt may take as docs/design/dandori.md#timeouts writes it, or "—". */
   readonly timeout: string;
   /** Each error it may end with and where it goes: its handler, `on failure`, or the workflow's failure. */
   readonly errors: readonly string[];
   /** The states of the cases after each way it ends (`ok: goods held`), when the flow has cases. */
   readonly after: readonly string[];
-  /** Some error no handler takes (chapter 6's `!`). */
+  /** Some error no handler takes (its `!`). */
   readonly unhandled: boolean;
 }
 
@@ -94,7 +94,7 @@ export interface FlowPage {
   /** The records and enums the inputs, outputs and tasks use. */
   readonly records: readonly { readonly name: string; readonly fields: readonly string[] }[];
   readonly enums: readonly { readonly name: string; readonly values: readonly string[] }[];
-  /** `now range …`, the period the workflow runs in (20), or null. */
+  /** `now range …`, the period the workflow runs in (docs/design/dandori.md#the-workflow-period), or null. */
   readonly period: string | null;
   /** The plan the charts are drawn from (the HTML lays them out by its statements' nesting). */
   readonly plan: Plan;

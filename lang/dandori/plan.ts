@@ -178,7 +178,7 @@ export type KeyPlan =
 
 /**
  * How a callback's id reaches the one who answers (in the payload of a Lambda, an SQS body, or own
- * code), and how long handing it on may take in one attempt on every platform (17.3); the wait for
+ * code), and how long handing it on may take in one attempt on every platform (docs/design/dandori.md#timeouts); the wait for
  * the answer comes after, as long as the task's `timeout`.
  */
 export interface CallbackPlan {
@@ -374,7 +374,7 @@ export type NodePlan = {
  * What must happen for the flow to go along an edge. An iteration of a parallel loop that ends
  * early ends at its loop (its `unhandled`, `outside`, `bad response` and `failed` edges go there),
  * and the loop, once its last iteration has ended, goes on with the first failure in list order
- * (1.8): along its own `unhandled` or `outside` edge to where its block's errors go, or along its
+ * (docs/design/dandori.md#parallel-iterations): along its own `unhandled` or `outside` edge to where its block's errors go, or along its
  * `failed` edge to the workflow's failure.
  */
 export type EdgeCondition =

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 /// <reference lib="deno.ns" />
 /**
- * The HTML page of `dandori doc` (seed dandori 5.2) in headless Chromium, for every example flow and
+ * The HTML page of `dandori doc` (docs/design/dandori.md#the-page) in headless Chromium, for every example flow and
  * a flow with errors: it loads nothing, logs no error, fits 360 px in light and dark, draws every
  * node and every edge without nodes overlapping, and its stepper moves with the buttons, the arrow
  * keys and the step list, keeps the choice in the hash, lights the step's node and edge and what

@@ -1,5 +1,5 @@
 /**
- * `dandori doc` (seed dandori 5.2): the Markdown of every test and example flow is pinned in both
+ * `dandori doc` (docs/design/dandori.md#the-page): the Markdown of every test and example flow is pinned in both
  * languages; every example's `doc.md` and `doc.ja.md` are current; a flow whose names and types
  * resolve is drawn even with errors (exit 1, the diagnostics on stderr and on the page), one whose
  * names or types do not is not; the HTML is one self-contained, deterministic file; and every lit
