@@ -309,8 +309,11 @@ const HOSTILE_FLOW = [
   "",
 ].join("\n");
 
+/** Characters no page may hold raw: every control but newline and tab, the line separators, the bidi controls. */
+// deno-lint-ignore no-control-regex -- the control characters are what this test looks for
+const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/;
+
 Deno.test("text of a flow is shown on the page, not read: no tag, no early end of a code span, no control character", () => {
-  const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e]/;
   const files = { "h.flow": HOSTILE_FLOW };
   for (const lang of ["en", "ja"] as const) {
     const md = runCli(["dandori", "doc", "h.flow", "--out", "out", "--lang", lang], { files });
@@ -333,6 +336,33 @@ Deno.test("text of a flow is shown on the page, not read: no tag, no early end o
     ok(
       !RAW.test(text) && !/<img|<b>/.test(text),
       "no raw control character and no tag of the flow's in the HTML page",
+    );
+  }
+});
+
+/** A page's lit runs as text: each step's node, the edge it came by (its kind and label) and its note. */
+function litText(page: FlowPage): string {
+  const edges = new Map(page.charts.edges.map((e) => [e.id, e]));
+  return page.runs.map((r) =>
+    [
+      r.title,
+      ...r.steps.map((s) => {
+        const e = s.edge === null ? undefined : edges.get(s.edge);
+        const via = e === undefined
+          ? ""
+          : ` ← ${e.kind}${e.label === "" ? "" : ` "${e.label}"`}${s.jump ? " (jump)" : ""}`;
+        return `  ${s.node}${via}${s.note === "" ? "" : `: ${s.note}`}`;
+      }),
+      `  = ${r.ending}`,
+    ].join("\n")
+  ).join("\n") + "\n";
+}
+
+Deno.test("the lit runs of every example page, their steps and notes, are pinned in the page's language", () => {
+  for (const { flow, lang } of examplePages()) {
+    assertGolden(
+      `${GOLDEN}lit/${stem(flow).replace(/^examples\//, "")}.${lang}.txt`,
+      litText(buildFlowPage(check(flow), lang)),
     );
   }
 });
