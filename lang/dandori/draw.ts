@@ -131,7 +131,7 @@ function runsJson(page: FlowPage): string {
   const jumps = Object.fromEntries(page.charts.edges.filter((e) => !e.drawn).map((e) => [e.id, e.from]));
   const data = {
     jumps,
-    runs: shownRuns(page).map((r) => ({ title: r.title, ending: r.ending, steps: r.steps })),
+    runs: shownRuns(page).map((r) => ({ title: r.title, steps: r.steps })),
   };
   return JSON.stringify(data).replaceAll("<", "\\u003c").replaceAll(">", "\\u003e").replaceAll("&", "\\u0026")
     .replaceAll("\u2028", "\\u2028").replaceAll("\u2029", "\\u2029");
