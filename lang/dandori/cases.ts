@@ -371,7 +371,8 @@ class Analysis {
 
   /**
    * Runs a block from its entries and checks the cases where it ends. The steps name the block's
-   * first statement as where it is entered and its last as where it ends, as 13.1 prints them.
+   * first statement as where it is entered and its last as where it ends, as a diagnostic's run prints
+   * them (docs/design/dandori.md#two-states-per-case).
    */
   private block(
     b: BodyAst,

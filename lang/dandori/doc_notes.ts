@@ -1,7 +1,8 @@
 /**
  * The prose of `dandori doc`: how to read the page, and under each chart what its block does and
  * where it is entered from — which calls' unhandled errors lead to `on failure` (they
- * are marks, not lines), and the lines whose `now` the period checks (20.3: checks are not drawn).
+ * are marks, not lines), and the lines whose `now` the period checks (checks are not drawn:
+ * docs/design/dandori.md#the-page).
  * @module
  */
 
