@@ -160,8 +160,8 @@ export const CHOBO: ToolSpec = {
           name: "out",
           value: "dir",
           help: tr(
-            "write <dir>/<book file name>.scenarios.json instead of printing",
-            "出力せずに <dir>/<帳簿のファイル名>.scenarios.json に書く",
+            "write <dir>/<name>.scenarios.json instead of printing: the book's file name without .book (stock.ja.book → stock.ja.scenarios.json)",
+            "出力せずに <dir>/<名前>.scenarios.json に書く。名前は帳簿のファイル名から .book を除いたもの(stock.ja.book → stock.ja.scenarios.json)",
           ),
         },
       ],
@@ -247,8 +247,8 @@ export const CHOBO: ToolSpec = {
           name: "out",
           value: "dir",
           help: tr(
-            "write <dir>/<book file name>.md (or .html) instead of printing",
-            "出力せずに <dir>/<帳簿のファイル名>.md(または .html)に書く",
+            "write <dir>/<name>.md (or .html) instead of printing: the book's file name without .book (refunds.ja.book → refunds.ja.md)",
+            "出力せずに <dir>/<名前>.md(または .html)に書く。名前は帳簿のファイル名から .book を除いたもの(refunds.ja.book → refunds.ja.md)",
           ),
         },
       ],

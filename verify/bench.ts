@@ -8,20 +8,21 @@
  *   `together` of 8 callers (8! orders), against the same baseline.
  * - `dandori`: generating and running every scenario of every test and example flow on dandori's
  *   reference interpreter, against the same baseline.
- * - `postgres`: throughput and per-call latency of the generated `do` and `hold` at 1, 4 and 16
- *   concurrent connections on a disposable server, against a floor function on the same server in
- *   the same run: one idempotency-key insert plus one conditional UPDATE, the least any correct
- *   implementation must do.
+ * - `postgres`: the generated SQL against a floor on the same disposable server in the same run
+ *   (`verify/chobo/bench_postgres.ts`: throughput on one hot account and on 100, latency,
+ *   `expire()`, 10,000 holds in one `SELECT`, server time per call of every function).
+ * - `tigerbeetle`: the generated TypeScript client's `do` and `hold` on a disposable replica of
+ *   `CHOBO_TIGERBEETLE`, against raw `create_transfers` batches of the same transfers
+ *   (`verify/chobo/bench_tigerbeetle.ts`); SKIP without the variable.
+ * - `temporal`: the Temporal differential run's runs per second and time a run, against the same
+ *   dev server's empty workflow (`verify/dandori/temporal_bench.ts`).
  * @module
  */
 
-import { findOne } from "../lang/common/assert.ts";
-import { checkBook } from "../lang/chobo/check.ts";
 import { bookPaths } from "./chobo/books.ts";
-import { callStatement, type Statement } from "../targets/chobo/postgres/calls.ts";
-import { postgresSql } from "../targets/chobo/postgres/sql.ts";
-import { findPgBin, startCluster } from "./services/pg_cluster.ts";
-import { serverDb } from "./services/pg_db.ts";
+import { benchPostgres } from "./chobo/bench_postgres.ts";
+import { benchTigerBeetle } from "./chobo/bench_tigerbeetle.ts";
+import { benchTemporal } from "./dandori/temporal_bench.ts";
 
 const RUNS = 7;
 
@@ -87,125 +88,6 @@ async function benchScenarios(): Promise<void> {
   );
 }
 
-const FLOOR_SQL = `
-create table if not exists floor_keys (tenant text, key text, primary key (tenant, key));
-create table if not exists floor_accounts (tenant text, id text, balance bigint not null, primary key (tenant, id));
-create or replace function floor_call(p_tenant text, p_key text, p_amount bigint) returns text
-language plpgsql as $$
-begin
-  insert into floor_keys values (p_tenant, p_key) on conflict do nothing;
-  if not found then
-    return 'done_before';
-  end if;
-  update floor_accounts set balance = balance - p_amount
-   where tenant = p_tenant and id = 'stock' and balance - p_amount >= 0;
-  return case when found then 'done' else 'refused' end;
-end $$;`;
-
-/** Calls of one kind at `connections` at once; returns calls per second and the median latency. */
-async function measure(
-  db: ReturnType<typeof serverDb>,
-  connections: number,
-  total: number,
-  statement: (caller: number, n: number) => Statement,
-): Promise<{ perSecond: number; medianMs: number }> {
-  const latencies: number[] = [];
-  const started = performance.now();
-  await Promise.all(Array.from({ length: connections }, async (_, caller) => {
-    const conn = await db.connect();
-    try {
-      for (let n = 0; n < total / connections; n++) {
-        const t = performance.now();
-        await conn.query(statement(caller, n));
-        latencies.push(performance.now() - t);
-      }
-    } finally {
-      conn.release();
-    }
-  }));
-  const elapsed = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  return { perSecond: total / elapsed, medianMs: latencies[Math.floor(latencies.length / 2)] };
-}
-
-async function benchPostgres(): Promise<void> {
-  const bin = findPgBin();
-  if (bin === null) {
-    console.log("SKIP: chobo: bench postgres: no initdb/pg_ctl on this machine");
-    return;
-  }
-  const cluster = await startCluster(bin);
-  const db = serverDb(cluster.socketDir);
-  try {
-    const path = "tests/chobo/books/在庫.book";
-    const book = checkBook(path, Deno.readTextFileSync(path)).book!;
-    await db.exec(postgresSql(book, path, "bench", "bench"));
-    await db.exec(FLOOR_SQL);
-    const receive = findOne(book.transfers, (t) => t.name === "入荷", "transfer 入荷");
-    const reserve = findOne(book.transfers, (t) => t.name === "引当", "transfer 引当");
-    const TOTAL = 4000;
-    const [{ v }] = await db.query({ text: "select current_setting('server_version') as v", values: [] });
-    console.log(`bench postgres: ${TOTAL} calls per row, PostgreSQL ${v} (a disposable cluster, fsync off)`);
-    console.log("  conns  what    calls/s   median ms   vs floor (throughput, latency)");
-    for (const connections of [1, 4, 16]) {
-      const tenant = `bench-${connections}`;
-      await db.query({
-        text: `insert into floor_accounts values ($1, 'stock', 1000000000)`,
-        values: [tenant],
-      });
-      await db.query(
-        callStatement(book, {
-          transfer: receive,
-          op: "do",
-          strings: new Map([["納品書", "d"], ["sku", "s"]]),
-          amounts: new Map([["数", 1000000000n]]),
-        }, tenant),
-      );
-      const floor = await measure(db, connections, TOTAL, (c, n) => ({
-        text: "select floor_call($1, $2, 1)",
-        values: [tenant, `f-${c}-${n}`],
-      }));
-      const doCall = await measure(
-        db,
-        connections,
-        TOTAL,
-        (c, n) =>
-          callStatement(book, {
-            transfer: receive,
-            op: "do",
-            strings: new Map([["納品書", `r-${c}-${n}`], ["sku", "s"]]),
-            amounts: new Map([["数", 1n]]),
-          }, tenant),
-      );
-      const holdCall = await measure(
-        db,
-        connections,
-        TOTAL,
-        (c, n) =>
-          callStatement(book, {
-            transfer: reserve,
-            op: "hold",
-            strings: new Map([["注文", `h-${c}-${n}`], ["sku", "s"]]),
-            amounts: new Map([["数", 1n]]),
-          }, tenant),
-      );
-      for (const [what, m] of [["floor", floor], ["do", doCall], ["hold", holdCall]] as const) {
-        const ratio = what === "floor"
-          ? ""
-          : `${(m.perSecond / floor.perSecond).toFixed(2)} ×, ${(m.medianMs / floor.medianMs).toFixed(2)} ×`;
-        console.log(
-          `  ${String(connections).padStart(5)}  ${what.padEnd(6)}${m.perSecond.toFixed(0).padStart(9)}   ${
-            m.medianMs.toFixed(3).padStart(9)
-          }   ${ratio}`,
-        );
-      }
-    }
-  } finally {
-    await db.end();
-    await cluster.stop();
-  }
-}
-
 /** dandori's scenarios: generate and run every scenario of every test and example flow. */
 async function benchDandori(): Promise<void> {
   const baseline = await median(["eval", "null"]);
@@ -226,6 +108,8 @@ const BENCHES: Record<string, () => Promise<void>> = {
   scenarios: benchScenarios,
   dandori: benchDandori,
   postgres: benchPostgres,
+  tigerbeetle: benchTigerBeetle,
+  temporal: benchTemporal,
 };
 
 const name = Deno.args[0];
@@ -234,4 +118,10 @@ if (bench === undefined) {
   console.error(`usage: deno task bench <${Object.keys(BENCHES).join("|")}>`);
   Deno.exit(2);
 }
-await bench();
+try {
+  await bench();
+} catch (e) {
+  // A bench that cannot run says why in one line (a missing binary, a replica that did not start).
+  console.error(`bench ${name}: ${e instanceof Error ? e.message : String(e)}`);
+  Deno.exit(1);
+}

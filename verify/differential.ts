@@ -92,12 +92,23 @@ export async function runRunner<R extends { readonly id: string }>(
   jobs: unknown,
   limitMs: number = RUNNER_LIMIT_MS,
 ): Promise<Map<string, R>> {
+  return (await runRunnerOutput<R, Record<string, unknown>>(name, command, file, jobs, limitMs)).results;
+}
+
+/** `runRunner`, with the rest of what the runner printed beside its results. */
+export async function runRunnerOutput<R extends { readonly id: string }, E>(
+  name: string,
+  command: readonly string[],
+  file: string,
+  jobs: unknown,
+  limitMs: number = RUNNER_LIMIT_MS,
+): Promise<{ results: Map<string, R>; rest: E }> {
   Deno.writeTextFileSync(file, JSON.stringify(jobs));
   const [cmd, ...args] = command;
   const signal = AbortSignal.timeout(limitMs);
   const out = await new Deno.Command(cmd, { args, stdout: "piped", stderr: "piped", signal }).output();
   if (signal.aborted) throw new Error(`${name} runner did not finish within ${limitMs / 1000} s`);
   if (!out.success) throw new Error(`${name} runner failed: ${new TextDecoder().decode(out.stderr)}`);
-  const parsed = JSON.parse(new TextDecoder().decode(out.stdout)) as { results: R[] };
-  return new Map(parsed.results.map((r) => [r.id, r]));
+  const { results, ...rest } = JSON.parse(new TextDecoder().decode(out.stdout)) as { results: R[] } & E;
+  return { results: new Map(results.map((r) => [r.id, r])), rest: rest as E };
 }

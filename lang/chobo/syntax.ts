@@ -10,6 +10,7 @@
  */
 
 import { unreachable } from "../common/assert.ts";
+import { didYouMean } from "../common/nearest.ts";
 import type { Reporter } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
 import { isCombining } from "../common/width.ts";
@@ -328,7 +329,7 @@ class Line {
   }
 
   expectWord(text: string): void {
-    if (!this.isWord(text)) throw this.expected(`\`${text}\``, `\`${text}\``);
+    if (!this.isWord(text)) throw this.expected(`\`${text}\``, `\`${text}\``, [text]);
     this.pos++;
   }
 
@@ -384,12 +385,14 @@ class Line {
     }
   }
 
-  expected(en: string, ja: string): LineError {
+  /** The line's error where `en` (`ja`) was expected; a word near one of `words` is said to be a slip of it. */
+  expected(en: string, ja: string, words: readonly string[] = []): LineError {
     const t = this.peek();
     const found = t === undefined ? tr("the end of the line", "行の終わり") : tr(show(t), show(t));
     return new LineError(
       this.col(),
       tr(`expected ${en} here, found ${found.en}`, `ここには ${ja} が来るはずですが、${found.ja} があります`),
+      t?.kind === "name" ? didYouMean(t.text, words) : null,
     );
   }
 }
@@ -410,7 +413,9 @@ function isOneOf<W extends string>(t: Token, words: readonly W[]): t is Token & 
 type Block =
   | { readonly kind: "account"; readonly decl: AccountAst }
   | { readonly kind: "transfer"; readonly decl: TransferAst }
-  | { readonly kind: "none" };
+  | { readonly kind: "none" }
+  // A declaration line that could not be read: its items are its own and say nothing more of it.
+  | { readonly kind: "unread" };
 
 /**
  * Parses a book. Never throws for any input: every unreadable line becomes an E001 diagnostic
@@ -446,6 +451,9 @@ export function parseBook(text: string, r: Reporter<"E001">): BookAst {
         itemIndent = 0;
         return;
       }
+      // One mistake, one diagnostic: the items of a declaration that could not be read are not
+      // orphans to report again.
+      if (block.kind === "unread") return;
       if (block.kind === "none") {
         throw new LineError(
           1,
@@ -475,7 +483,7 @@ export function parseBook(text: string, r: Reporter<"E001">): BookAst {
     } catch (e) {
       if (!(e instanceof LineError)) throw e;
       r.error("E001", { line: lineNo, col: e.col }, e.message, e.hint === null ? {} : { hint: e.hint });
-      if (leading === 0) block = { kind: "none" };
+      if (leading === 0) block = { kind: "unread" };
     }
   });
   if (ast.headers.length === 0 && !r.hasErrors()) {
@@ -504,7 +512,7 @@ function parseDeclaration(line: Line, ast: BookAst): Block {
     throw new LineError(
       head.col,
       tr(`${show(head)} does not start a declaration`, `${show(head)} では宣言が始まりません`),
-      tr(
+      (head.kind === "name" ? didYouMean(head.text, DECLARATION_HEADS) : null) ?? tr(
         "a line at the left edge starts with book, description, unit, account or transfer",
         "左端の行は book、description、unit、account、transfer のどれかで始めます",
       ),
@@ -629,7 +637,8 @@ function itemHead<W extends string>(
     throw new LineError(
       head.col,
       tr(`${show(head)} is not an item of ${where.en}`, `${show(head)} は${where.ja}の下に書けません`),
-      tr(`under ${where.en} come: ${list}`, `${where.ja}の下に書けるのは ${list} です`),
+      (head.kind === "name" ? didYouMean(head.text, allowed) : null) ??
+        tr(`under ${where.en} come: ${list}`, `${where.ja}の下に書けるのは ${list} です`),
     );
   }
   line.next();
@@ -655,7 +664,10 @@ function parseBound(line: Line, col: number): BoundAst {
   let kind: "lower" | "upper";
   if (line.isWord("least")) kind = "lower";
   else if (line.isWord("most")) kind = "upper";
-  else throw line.expected("`least` or `most` after `at`", "`at` のあとに `least` か `most`");
+  else {throw line.expected("`least` or `most` after `at`", "`at` のあとに `least` か `most`", [
+      "least",
+      "most",
+    ]);}
   line.next();
   const value = line.number_(tr("the bound, a number", "境界の数"));
   let reason: Word | null = null;

@@ -4,17 +4,26 @@
  * @module
  */
 
-import { type Lang, tr } from "../common/text.ts";
+import { type Lang, type Text, tr } from "../common/text.ts";
 import { type CodeInfo, CODES, NOT_CHECKED } from "./codes.ts";
 
 const SEVERITY = { error: tr("error", "エラー"), warning: tr("warning", "警告") };
 const WHEN = tr("when", "いつ出るか");
 const FIX = tr("fix", "直し方");
-const REPRODUCE = tr("reproduce with dandori check example.flow", "dandori check example.flow で再現します");
-const REPRODUCE_PAGE = tr(
-  "Reproduce with `dandori check example.flow`",
-  "`dandori check example.flow` で再現します",
-);
+/** The command that reproduces a code: the check, or a build of the target that reports it. */
+function command(c: CodeInfo): string {
+  return c.build === undefined
+    ? "dandori check example.flow"
+    : `dandori build example.flow --target ${c.build}`;
+}
+
+function reproduce(c: CodeInfo): Text {
+  return tr(`reproduce with ${command(c)}`, `${command(c)} で再現します`);
+}
+
+function reproducePage(c: CodeInfo): Text {
+  return tr(`Reproduce with \`${command(c)}\``, `\`${command(c)}\` で再現します`);
+}
 
 /** The code's entry, accepting lower case (`e020`). */
 export function findCode(code: string): CodeInfo | undefined {
@@ -33,7 +42,7 @@ export function explainText(c: CodeInfo, lang: Lang): string {
     ...indent(c.when[lang], "    "),
     `  ${FIX[lang]}:`,
     ...indent(c.fix[lang], "    "),
-    `  ${REPRODUCE[lang]}:`,
+    `  ${reproduce(c)[lang]}:`,
     `    --- example.flow`,
     ...indent(c.example, "    "),
   ];
@@ -75,7 +84,7 @@ export function explainAllMarkdown(lang: Lang): string {
       "",
       `${tr("Fix", "直し方")[lang]}: ${c.fix[lang]}`,
       "",
-      `${REPRODUCE_PAGE[lang]}:`,
+      `${reproducePage(c)[lang]}:`,
       "",
       "```flow",
       c.example.trimEnd(),
@@ -104,6 +113,7 @@ export function explainJson(c: CodeInfo, lang: Lang): Record<string, unknown> {
     fix: c.fix[lang],
     example: c.example,
     files: c.files,
+    reproduce: command(c),
   };
 }
 

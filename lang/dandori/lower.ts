@@ -234,6 +234,10 @@ class Lowering {
         name: u.name.text,
         path: u.path.text,
         lambda: useLambda(u),
+        transfers: lookup(m.books, u.name.text, "book").chobo.transfers.map((t) => ({
+          name: t.name,
+          params: t.params.map((p) => p.name),
+        })),
       })),
       tasks,
       cases: [...m.cases.values()].map((c) => machinePlan(c.name, c.record, c.machine)),

@@ -345,6 +345,11 @@ export interface BookUsePlan {
   readonly name: string;
   readonly path: string;
   readonly lambda: string | null;
+  /**
+   * Every transfer of the book in the book's order, with its parameters in order: a client's
+   * member names are spelled from all of them (chobo's `members`), not only from those the flow calls.
+   */
+  readonly transfers: readonly { readonly name: string; readonly params: readonly string[] }[];
 }
 
 /** A node of the control-flow graph. */

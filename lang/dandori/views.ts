@@ -7,7 +7,8 @@
  * - `transport`: what dandori-written code sends through `Transport` — a Lambda's function and
  *   payload, an HTTP request, an AWS operation and its arguments, a book operation — and what it
  *   hands to the user's own code, a child flow or an event's wait.
- * - `temporal`: the activity and its arguments, or the child workflow with its type and id.
+ * - `temporal`: the activity, its arguments and what the workflow passes beside them (the call's
+ *   key when the task has one, the callback's id), or the child workflow with its type and id.
  *
  * `docs/formats.md` (「Views」) writes each shape down.
  * @module
@@ -152,6 +153,7 @@ function temporalView(task: TaskPlan, c: CallRecord): Value {
     case "book":
     case "own": {
       const out: Record<string, Value> = { activity: task.name, args };
+      if (task.key !== null) out.key = keyOf(c);
       if (task.callback !== null) out.callback_id = callbackId(c);
       return out;
     }

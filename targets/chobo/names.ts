@@ -146,7 +146,7 @@ export interface Members {
  * The members of every book value beside its transfers. TigerBeetle's clients have no `expire`, but
  * it is taken there too, so a caller names the transfers alike on both targets.
  */
-const BOOK_MEMBERS = ["balance", "expire"];
+export const BOOK_MEMBERS: readonly string[] = ["balance", "expire"];
 
 /** Every member name of a book in one language. */
 export function members(book: Book, lang: ClientLang): Members {

@@ -343,7 +343,7 @@ Deno.test("server: the runner plays jobs through the client, which sends calls.t
       (await db.query({ text: `${text} where tenant = $1 order by id`, values: [first] })).map(Object.values);
     deepStrictEqual(
       one.accounts,
-      await rows(`select id::text, posted::text, held_in::text, held_out::text from "在庫".accounts`),
+      await rows(`select id::text, posted::text, held_in::text, held_out::text from "在庫".balances`),
     );
     deepStrictEqual(one.holds, await rows(`select id::text, state from "在庫".holds`));
     strictEqual(one.holds.length, 2);

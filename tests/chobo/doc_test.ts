@@ -66,8 +66,11 @@ Deno.test("warnings appear on the page; a book with errors is not drawn", () => 
   ok(broken.stderr.includes("error[E020]"), broken.stderr);
 });
 
-Deno.test("--out writes <dir>/<book file name>.md and nothing else", () => {
+Deno.test("--out writes <dir>/<the book's file name without .book>.md and nothing else, as its help says", () => {
   const run = runCli(["chobo", "doc", "examples/refunds/refunds.ja.book", "--lang", "ja", "--out", "out"]);
   strictEqual(run.code, 0);
   ok(Object.keys(run.written).length === 1 && run.written["out/refunds.ja.md"]?.startsWith("# 返金 v1"));
+  for (const [command, written] of [["doc", "refunds.ja.md"], ["scenarios", "stock.ja.scenarios.json"]]) {
+    ok(runCli(["chobo", "help", command]).stdout.includes(written), command);
+  }
 });

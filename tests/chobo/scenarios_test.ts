@@ -32,6 +32,22 @@ function runsJson(book: Book, scenarios: readonly Scenario[]): string {
   return stringifyJson(scenarios.map((s) => runJson(s, runScenario(book, s))), 2) + "\n";
 }
 
+Deno.test("acceptance: a bound on the receiving account gets its scenarios when the source is bounded too", () => {
+  const cases: [string, string, string][] = [
+    ["tickets.book", "buy.do", "fan_seats(fan)"],
+    ["wallet.book", "remittance.do", "wallet(member)"],
+    ["チケット.book", "購入.do", "ファンの席(ファン)"],
+    ["ウォレット.book", "送金.do", "ウォレット(会員)"],
+  ];
+  for (const [file, op, account] of cases) {
+    const names = generateScenarios(load(BOOKS + file)).map((s) => s.name);
+    for (const end of ["one below", "exactly on", "one beyond"]) {
+      ok(names.some((n) => n.startsWith(`bound: ${op} leaves ${account} ${end} at most`)), `${file}: ${end}`);
+    }
+    ok(names.includes(`together: two callers take the last room of 1 in ${account} with ${op}`), file);
+  }
+});
+
 Deno.test("every test book's generated scenarios and their runs are pinned in <book>.runs.json", () => {
   for (const name of testBooks()) {
     const book = load(BOOKS + name);

@@ -1,12 +1,19 @@
 /**
- * The docs a user reads: every `console` block's `chobo` and `dandori` command in README and docs/ still prints the
- * lines shown, in order (`…` stands for lines left out); relative links resolve; the keyword table of
- * docs/reference.md is the parser's; the pre-commit hook and the Action's script check what they say.
+ * The docs a user reads: every `console` block's `chobo` and `dandori` command in README and docs/
+ * still prints the lines shown, in order (`…` stands for lines left out); README's counts are the
+ * repository's; relative links resolve; the keyword table of docs/reference.md is the parser's; the
+ * pre-commit hook and the Action's script check what they say.
  */
 
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { parse } from "yaml";
+import { CODES as CHOBO_CODES } from "../../lang/chobo/codes.ts";
 import { KEYWORDS } from "../../lang/chobo/syntax.ts";
+import { CODES as DANDORI_CODES } from "../../lang/dandori/codes.ts";
+import { generateFlowScenarios } from "../../lang/dandori/scenarios.ts";
+import { bookPaths } from "../../verify/chobo/books.ts";
+import { subjects } from "../../verify/chobo/differential.ts";
+import { runnableFlows } from "../../verify/dandori/flows.ts";
 import { anchorsOf } from "../support/anchors.ts";
 import { runCli } from "../support/run.ts";
 
@@ -33,6 +40,15 @@ function consoleBlocks(text: string): { command: string; shown: string[] }[] {
   return out;
 }
 
+/**
+ * The exit a console block shows: 0, unless a line it shows is an error (1), or E018, which says what
+ * this toolchain cannot read (2).
+ */
+function shownExit(shown: readonly string[]): number {
+  if (shown.some((l) => /^(error|エラー)\[E018\]/.test(l))) return 2;
+  return shown.some((l) => /^(error|エラー)\[/.test(l)) ? 1 : 0;
+}
+
 Deno.test("every console block's chobo and dandori command prints the lines shown, in order", () => {
   let commands = 0;
   for (const page of pages()) {
@@ -42,7 +58,7 @@ Deno.test("every console block's chobo and dandori command prints the lines show
       if (at < 0) continue;
       commands++;
       const run = runCli(words.slice(at));
-      strictEqual(run.code, 0, `${page}: ${command}\n${run.stderr}`);
+      strictEqual(run.code, shownExit(shown), `${page}: ${command}\n${run.stdout}${run.stderr}`);
       const lines = run.stdout.split("\n");
       let from = 0;
       for (const want of shown) {
@@ -54,6 +70,40 @@ Deno.test("every console block's chobo and dandori command prints the lines show
     }
   }
   ok(commands >= 4, `only ${commands} commands found`);
+});
+
+/** The one number README writes where `pattern`'s group is. */
+function readmeNumber(readme: string, pattern: RegExp): number {
+  const found = [...readme.matchAll(new RegExp(pattern.source, "g"))].map((m) => Number(m[1]));
+  strictEqual(found.length, 1, `README writes ${pattern} ${found.length} times`);
+  return found[0];
+}
+
+/** Every `.flow` under `dir` of the repository, as `deno task bench check` counts them. */
+function flowCount(dir: string): number {
+  let n = 0;
+  for (const e of Deno.readDirSync(ROOT + dir)) {
+    if (e.isDirectory) n += flowCount(`${dir}/${e.name}`);
+    else if (e.name.endsWith(".flow")) n++;
+  }
+  return n;
+}
+
+Deno.test("README's counts are the repository's: codes, books, flows and scenarios", () => {
+  const readme = Deno.readTextFileSync(`${ROOT}README.md`);
+  strictEqual(readmeNumber(readme, /what each of the (\d+) codes means/), CHOBO_CODES.length);
+  strictEqual(readmeNumber(readme, /what each of its (\d+) codes means/), DANDORI_CODES.length);
+  strictEqual(readmeNumber(readme, /\((\d+) books\)/), bookPaths([`${ROOT}tests`, `${ROOT}examples`]).length);
+  strictEqual(readmeNumber(readme, /\((\d+) flows\)/), flowCount("tests"));
+  const flows = runnableFlows(ROOT, ["tests/dandori/flows/", "examples/"]);
+  strictEqual(readmeNumber(readme, /\((\d+) flows, \d+ scenarios\)/), flows.length);
+  strictEqual(
+    readmeNumber(readme, /\(\d+ flows, (\d+) scenarios\)/),
+    flows.reduce((n, f) => n + generateFlowScenarios(f.checked, f.plan).scenarios.length, 0),
+  );
+  const played = subjects(["tests/chobo/books", "examples"]).reduce((n, s) => n + s.scenarios.length, 0);
+  strictEqual(readmeNumber(readme, /every test and example book \((\d+)\)/), played);
+  strictEqual(readmeNumber(readme, /\((\d+)\/\d+ agree in each language\)/), played);
 });
 
 Deno.test("relative links in README and docs/ resolve, and their anchors name headings", () => {
@@ -90,8 +140,18 @@ Deno.test("docs/reference.md's keyword table is the parser's KEYWORDS, in order"
   deepStrictEqual(rows, KEYWORDS.map((k) => ({ position: k.position, words: [...k.words] })));
 });
 
-async function sh(args: string[], cwd = ROOT): Promise<{ code: number; out: string }> {
-  const out = await new Deno.Command(args[0], { args: args.slice(1), cwd, stdout: "piped", stderr: "piped" })
+async function sh(
+  args: string[],
+  cwd = ROOT,
+  env: Record<string, string> = {},
+): Promise<{ code: number; out: string }> {
+  const out = await new Deno.Command(args[0], {
+    args: args.slice(1),
+    cwd,
+    env,
+    stdout: "piped",
+    stderr: "piped",
+  })
     .output();
   return { code: out.code, out: new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr) };
 }
@@ -137,6 +197,14 @@ Deno.test("the Action's script checks the books changed since the base, against 
     const changed = await sh([`${ROOT}hooks/check-changed`, base], repo);
     strictEqual(changed.code, 1);
     ok(changed.out.includes("error[E050]") && !changed.out.includes("b.book"), changed.out);
+    // A pull request that adds a .book symlink to the process's environment gets it refused, not printed.
+    Deno.symlinkSync("/proc/self/environ", `${repo}/leak.book`);
+    Deno.symlinkSync("/dev/zero", `${repo}/zero.book`);
+    await git("add", "leak.book", "zero.book");
+    const linked = await sh([`${ROOT}hooks/check-changed`, base], repo, { LEAK_MARK: "leaked-value-1234" });
+    strictEqual(linked.code, 1);
+    ok(linked.out.includes("leak.book") && linked.out.includes("zero.book"), linked.out);
+    ok(!linked.out.includes("leaked-value-1234") && !linked.out.includes("PATH="), linked.out);
   } finally {
     Deno.removeSync(repo, { recursive: true });
   }

@@ -8,6 +8,7 @@
 import { strictEqual } from "node:assert/strict";
 import * as postgres from "../../targets/chobo/postgres/runtimes.ts";
 import * as tigerbeetle from "../../targets/chobo/tigerbeetle/runtimes.ts";
+import * as temporal from "../../targets/dandori/temporal/runtimes.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -49,6 +50,14 @@ const EMBEDDED: readonly {
         "runtime.go",
         "`runtime/runtime.go`: the runtime file of every tigerbeetle-go package, before its package line is set.",
       ],
+    ],
+  },
+  {
+    folder: "targets/dandori/temporal",
+    values: temporal,
+    files: [
+      ["RUNTIME", "runtime.ts", "`runtime/runtime.ts`: `runtime.ts` of every temporal-typescript package."],
+      ["IO_RUNTIME", "io.ts", "`runtime/io.ts`: the start of `io.ts` of every temporal-typescript package."],
     ],
   },
 ];

@@ -8,6 +8,8 @@
 import { NO_SUCH_FILE } from "../../lang/dandori/env.ts";
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { checkFlow } from "../../lang/dandori/check.ts";
+import { lower } from "../../lang/dandori/lower.ts";
+import { buildFlow, DANDORI_TARGETS } from "../../targets/dandori/targets.ts";
 import { CODES, NOT_CHECKED } from "../../lang/dandori/codes.ts";
 import {
   explainAllJson,
@@ -74,6 +76,11 @@ function emittedCodes(): Set<string> {
     if (!e.name.endsWith(".ts") || e.name === "codes.ts" || e.name === "explain.ts") continue;
     for (const m of Deno.readTextFileSync(dir + e.name).matchAll(/"([EW]\d{3})"/g)) codes.add(m[1]);
   }
+  // What a target's build reports (E040, E050): each target's check.
+  for (const t of DANDORI_TARGETS) {
+    const check = new URL(`../../targets/dandori/${t.name.split("-")[0]}/check.ts`, import.meta.url);
+    for (const m of Deno.readTextFileSync(check).matchAll(/"([EW]\d{3})"/g)) codes.add(m[1]);
+  }
   // What both languages report through lang/common (an unreadable file, key-shaped values).
   const common = Deno.readTextFileSync(new URL("../../lang/common/reporter.ts", import.meta.url));
   for (const m of common.matchAll(/\.(?:error|warning)\(\s*"([EW]\d{3})"/g)) codes.add(m[1]);
@@ -100,7 +107,18 @@ Deno.test("every example reproduces its code, with the files it reads", () => {
     const result = checkFlow("example.flow", c.example, {
       read: (p) => p in files ? encoder.encode(files[p]) : NO_SUCH_FILE,
     });
-    const codes = result.diagnostics.map((d) => d.code);
+    let codes = result.diagnostics.map((d) => d.code);
+    if (c.build !== undefined) {
+      deepStrictEqual(codes, [], `${c.code}: the example checks`);
+      ok(result.checked !== null);
+      const built = buildFlow(lower(result.checked), c.build, {
+        file: "example.flow",
+        text: c.example,
+        sha: "0".repeat(16),
+        version: "test",
+      });
+      codes = "diagnostics" in built ? built.diagnostics.map((d) => d.code) : [];
+    }
     ok(codes.includes(c.code), `${c.code}: the example reports ${codes.join(" ") || "nothing"}`);
     deepStrictEqual([...new Set(codes)], [c.code], `${c.code}: the example reports only its code`);
   }

@@ -2,15 +2,18 @@
  * The differential run on PostgreSQL: every generated (and hand-written) scenario of every test
  * and example book is played on the generated SQL, all at once, one tenant per scenario, and each
  * must end as the reference interpreter says — step by step, and in the final balances and holds
- * (a `together` inside the interpreter's set of outcomes). A `pass` waits until every hold of the
+ * (a `together` inside the interpreter's set of outcomes), every account's `balance_<account>`
+ * answering what the balances hold. A `pass` waits until every hold of the
  * scenario is past its expiry, then calls `expire()`; late scenarios run again
  * (`verify/differential.ts`).
  * @module
  */
 
-import type { Call } from "../../lang/chobo/interp.ts";
+import { accountId, uuidText } from "../../lang/chobo/ids.ts";
+import type { AccountId, Call } from "../../lang/chobo/interp.ts";
 import type { Scenario } from "../../lang/chobo/scenario.ts";
-import { callStatement, expireStatement } from "../../targets/chobo/postgres/calls.ts";
+import { findOne } from "../../lang/common/assert.ts";
+import { balanceStatement, callStatement, expireStatement } from "../../targets/chobo/postgres/calls.ts";
 import { sentSteps } from "../../targets/chobo/postgres/show.ts";
 import { postgresSql } from "../../targets/chobo/postgres/sql.ts";
 import { OneAtATime } from "../one_at_a_time.ts";
@@ -43,7 +46,8 @@ async function play(
   tenant: string,
   expiring: OneAtATime,
   acquiring: OneAtATime,
-): Promise<Played> {
+  named: readonly AccountId[],
+): Promise<{ played: Played; problems: string[] }> {
   const { copy } = subject;
   const steps: Played["steps"] = [];
   let holdsSince: number | null = null;
@@ -91,8 +95,10 @@ async function play(
       }
     }
   }
+  const end = await finalState(db, subject, tenant);
+  const problems = await balanceProblems(db, subject, tenant, named, end.accounts);
   checkLate();
-  return { steps, late, ...await finalState(db, subject, tenant) };
+  return { played: { steps, late, ...end }, problems };
 }
 
 /** The balances and holds of a tenant at the end, from the tables. */
@@ -107,7 +113,7 @@ async function finalState(
   for (
     const row of await db.query({
       text:
-        `select id::text, posted::text, held_in::text, held_out::text from ${schema}.accounts where tenant = $1`,
+        `select id::text, posted::text, held_in::text, held_out::text from ${schema}.balances where tenant = $1`,
       values: [tenant],
     })
   ) {
@@ -129,6 +135,41 @@ async function finalState(
   return { accounts, holds };
 }
 
+/**
+ * Each account the interpreter names, read through its `balance_<account>` function: it must
+ * answer what the view `balances` holds (an outside account's entries summed, docs/targets.md).
+ */
+async function balanceProblems(
+  db: Db,
+  subject: Subject,
+  tenant: string,
+  named: readonly AccountId[],
+  fromView: ReadonlyMap<string, [bigint, bigint, bigint]>,
+): Promise<string[]> {
+  const { copy } = subject;
+  const problems: string[] = [];
+  for (const id of named) {
+    const account = findOne(copy.accounts, (a) => a.name === id.account, `account ${id.account}`);
+    const [row] = await db.query(balanceStatement(copy, account, id.args, tenant));
+    const got = [row.posted, row.held_in, row.held_out].map(String);
+    const viewed = fromView.get(uuidText(accountId(copy, tenant, id.account, id.args)));
+    const want = (viewed ?? [0n, 0n, 0n]).map(String);
+    if (got.join() !== want.join()) {
+      problems.push(
+        `balance_${id.account}(${id.args.join(", ")}) answers ${got.join(", ")}, balances ${want.join(", ")}`,
+      );
+    }
+  }
+  return problems;
+}
+
+/** The accounts any of the interpreter's outcomes of a scenario names, each once. */
+function namedAccounts(job: Job): AccountId[] {
+  const seen = new Map<string, AccountId>();
+  for (const b of job.branches) for (const a of b.ledger.accounts()) seen.set(JSON.stringify(a.id), a.id);
+  return [...seen.values()];
+}
+
 /** Loads every subject's SQL (its test copy) into the database. */
 export async function loadSchemas(db: Db, list: readonly Subject[]): Promise<void> {
   for (const s of list) await db.exec(postgresSql(s.copy, s.path, "test", "test"));
@@ -144,9 +185,11 @@ export function verifyScenarios(db: Db, list: readonly Subject[], run: string): 
   const tenant = (job: Job, round: number) => `${run}/${job.id}/${round}`;
   return choboRounds(jobsOf(list), async (batch, round) => {
     const played = await Promise.all(
-      batch.map((job) => play(db, job.subject, job.s, tenant(job, round), expiring, acquiring)),
+      batch.map((job) =>
+        play(db, job.subject, job.s, tenant(job, round), expiring, acquiring, namedAccounts(job))
+      ),
     );
-    return new Map(batch.map((job, i) => [job.id, { played: played[i], problems: [] }]));
+    return new Map(batch.map((job, i) => [job.id, played[i]]));
   }, tenant);
 }
 

@@ -67,8 +67,11 @@ async function cleanLeftovers(binDir: string): Promise<void> {
   }
 }
 
-/** Starts a disposable cluster; throws when it cannot. */
-export async function startCluster(binDir: string): Promise<Cluster> {
+/**
+ * Starts a disposable cluster; throws when it cannot. `settings` are more `name=value` server
+ * settings (the benchmark preloads `pg_stat_statements`).
+ */
+export async function startCluster(binDir: string, settings: readonly string[] = []): Promise<Cluster> {
   await cleanLeftovers(binDir);
   const dir = Deno.makeTempDirSync({ prefix: "chobo-pg-" });
   const user = isRoot() ? "postgres" : null;
@@ -101,8 +104,10 @@ export async function startCluster(binDir: string): Promise<Cluster> {
       "--locale=C",
       "--no-sync",
     ], user);
-    const options =
-      `-c listen_addresses='' -k ${dir} -c fsync=off -c synchronous_commit=off -c max_connections=200`;
+    const options = [
+      `-c listen_addresses='' -k ${dir} -c fsync=off -c synchronous_commit=off -c max_connections=200`,
+      ...settings.map((s) => `-c ${s}`),
+    ].join(" ");
     await run(
       `${binDir}/pg_ctl`,
       ["-D", `${dir}/data`, "-o", options, "-l", `${dir}/log`, "-w", "start"],

@@ -7,7 +7,7 @@
 
 import { amountArg, type Call, isPartialPost, type OpName, stringArg } from "../../../lang/chobo/interp.ts";
 import type { Account, Book, Param, Transfer } from "../../../lang/chobo/model.ts";
-import { balanceName, functionName, ident } from "./sql.ts";
+import { balanceName, functionName, ident } from "./sql_names.ts";
 
 /** One statement: text with `$1 …` placeholders and its arguments (amounts as decimal text). */
 export interface Statement {

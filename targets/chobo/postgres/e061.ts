@@ -10,7 +10,7 @@ import { tr } from "../../../lang/common/text.ts";
 import type { ChoboCode } from "../../../lang/chobo/codes.ts";
 import type { Book } from "../../../lang/chobo/model.ts";
 import type { Origin } from "../target.ts";
-import { clashingFunctions, identifiers, MAX_IDENTIFIER_BYTES } from "./sql.ts";
+import { clashingFunctions, identifiers, MAX_IDENTIFIER_BYTES } from "./sql_names.ts";
 
 /** The E061 diagnostics of a book, for a build of a PostgreSQL target. */
 export function e061Diagnostics(book: Book, origin: Pick<Origin, "file" | "text">): Diagnostic[] {

@@ -60,8 +60,10 @@ create table if not exists "在庫".keys (
   primary key (tenant, kind, op, key)
 );
 
+-- The log of every change to every account, appended to by every operation: `seq` orders it and
+-- needs no index (an index on it would be one more write per row, on its one hottest page).
 create table if not exists "在庫".entries (
-  seq bigserial primary key,
+  seq bigserial,
   tenant text not null,
   account uuid not null,
   kind text not null,
@@ -72,7 +74,22 @@ create table if not exists "在庫".entries (
   held_out bigint not null,
   at timestamptz not null
 );
-create index if not exists entries_account on "在庫".entries (tenant, account);
+-- An outside account's balance is its entries summed: the numbers in the index let the sum read the
+-- index alone (docs/targets.md#outside-accounts).
+create index if not exists entries_account on "在庫".entries (tenant, account) include (posted, held_in, held_out);
+
+-- Every account's balance, for reading and audits: an inside account's row, an outside account's
+-- entries summed (docs/targets.md#outside-accounts).
+create or replace view "在庫".balances as
+  select r.tenant, r.id, r.posted, r.held_in, r.held_out
+    from "在庫".accounts r
+   where r.kind in ('在庫')
+  union all
+  select e.tenant, e.account as id, sum(e.posted)::bigint as posted, sum(e.held_in)::bigint as held_in,
+         sum(e.held_out)::bigint as held_out
+    from "在庫".entries e
+   where not exists (select 1 from "在庫".accounts r where r.tenant = e.tenant and r.id = e.account and r.kind in ('在庫'))
+   group by e.tenant, e.account;
 
 -- An id (docs/targets.md#ids): SHA-256 over enc('chobo/1') ‖ enc(role) ‖ enc(part) ‖ …, enc(x) = its
 -- UTF-8 length (32-bit big-endian) then its UTF-8; the first 16 bytes, 0 read as 1 and 2¹²⁸ − 1 as 2¹²⁸ − 2.
@@ -104,26 +121,21 @@ declare
   v_key text := json_build_array("p_納品書", "p_sku")::text;
   v_content text := json_build_array("p_納品書", "p_sku", "p_数")::text;
   v_prev "在庫".keys;
-  v_from_1 uuid := "在庫".chobo_id(array['account', '在庫', p_tenant, '仕入先']);
-  v_to_1 uuid := "在庫".chobo_id(array['account', '在庫', p_tenant, '在庫', "p_sku"]);
+  v_from_1 uuid := encode(substring(sha256('\x0000000763686f626f2f31000000076163636f756e7400000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to(p_tenant, 'UTF8'))) || convert_to(p_tenant, 'UTF8') || '\x00000009e4bb95e585a5e58588'::bytea) from 1 for 16), 'hex')::uuid;
+  v_to_1 uuid := encode(substring(sha256('\x0000000763686f626f2f31000000076163636f756e7400000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to(p_tenant, 'UTF8'))) || convert_to(p_tenant, 'UTF8') || '\x00000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to("p_sku", 'UTF8'))) || convert_to("p_sku", 'UTF8')) from 1 for 16), 'hex')::uuid;
   v_ids uuid[];
   v_posted bigint[];
   v_held_in bigint[];
   v_held_out bigint[];
-  v_before_posted bigint[];
-  v_before_held_in bigint[];
-  v_before_held_out bigint[];
-  v_from int;
-  v_to int;
+  v_differs boolean;
+  v_at int;
 begin
   if "p_数" is null or "p_数" < 0 then
     raise exception 'chobo: % is an amount from 0 to 2^63 - 1', '数' using errcode = '22023';
   end if;
-  -- (0) a move from an account to itself is refused before the key is touched (docs/reference.md#meaning)
-  if v_from_1 = v_to_1 then
-    return ('refused', 'same_account')::"在庫".result;
-  end if;
-  -- (1) the key: a second call waits here for the first to commit
+  v_from_1 := case v_from_1 when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_from_1 end;
+  v_to_1 := case v_to_1 when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_to_1 end;
+  -- (1) the key: a second call with the key waits here for the first to commit
   insert into "在庫".keys (tenant, kind, op, key, content, definition, result, reason, at)
   values (p_tenant, '入荷', 'do', v_key, v_content, 'ef883269169379663f7613be0951a03444056fd89bd26b7de28c9ca0bff66175', 'done', null, v_now)
   on conflict do nothing;
@@ -137,47 +149,56 @@ begin
     end if;
     return ('refused', 'key_conflict')::"在庫".result;
   end if;
-  -- (2) the accounts: made when missing, locked in id order, read into arrays
-  insert into "在庫".accounts (tenant, id, kind, args, unit, lower_bound, upper_bound)
-  select p_tenant, x.id, x.kind, x.args, x.unit, x.lower_bound, x.upper_bound
-    from (values
-      (v_from_1, '仕入先', array[]::text[], '個', null::bigint, null::bigint),
-      (v_to_1, '在庫', array["p_sku"]::text[], '個', 0::bigint, null::bigint)
-    ) as x (id, kind, args, unit, lower_bound, upper_bound)
-   order by x.id
-  on conflict do nothing;
-  v_ids := array(select distinct x from unnest(array[v_from_1, v_to_1]) as x order by x);
-  select array_agg(a.posted order by a.id), array_agg(a.held_in order by a.id), array_agg(a.held_out order by a.id)
-    into v_posted, v_held_in, v_held_out
-    from (select * from "在庫".accounts r where r.tenant = p_tenant and r.id = any(v_ids) order by r.id for update) as a;
-  if exists (
-    select 1 from "在庫".accounts r
-      join (values (v_from_1, null::bigint, null::bigint), (v_to_1, 0::bigint, null::bigint)) as b (id, lower_bound, upper_bound) on r.id = b.id
-     where r.tenant = p_tenant
-       and (r.lower_bound is distinct from b.lower_bound or r.upper_bound is distinct from b.upper_bound)
-  ) then
+  -- (2) the entries: they follow from the arguments alone, so they are written
+  -- before the inside account's row is locked, which then stays locked only from its UPDATE to the commit
+  insert into "在庫".entries (tenant, account, kind, op, key, posted, held_in, held_out, at)
+    select p_tenant, x.account, '入荷', 'do', v_key, x.posted, x.held_in, x.held_out, v_now
+      from (values (v_from_1, -"p_数", 0, 0),
+             (v_to_1, "p_数", 0, 0))
+      as x (account, posted, held_in, held_out)
+     where x.posted <> 0 or x.held_in <> 0 or x.held_out <> 0;
+  -- (3) one inside account: one UPDATE locks its row, checks the book's bounds and every move, and writes
+  update "在庫".accounts r set posted = r.posted + "p_数"
+   where r.tenant = p_tenant
+     and r.id = v_to_1
+     and r.lower_bound = 0 and r.upper_bound is null;
+  if found then
+    return ('done', null)::"在庫".result;
+  end if;
+  -- (4) the inside accounts under lock: rows made when missing (before any is locked), then locked
+  -- in id order; the moves checked one by one in written order against the locked numbers
+  v_ids := array[v_to_1];
+  if (select count(*) from "在庫".accounts r where r.tenant = p_tenant and r.id = any(v_ids)) < cardinality(v_ids) then
+    -- an account with entries (not this call's) but no row was outside before: its bounds differ from the book's
+    if exists (
+      select 1 from "在庫".entries e
+       where e.tenant = p_tenant and e.account = any(v_ids)
+         and not (e.kind = '入荷' and e.op = 'do' and e.key = v_key)
+         and not exists (select 1 from "在庫".accounts r where r.tenant = e.tenant and r.id = e.account)
+    ) then
+      raise exception 'chobo: an account row''s bounds differ from the book' using errcode = 'CB001';
+    end if;
+    insert into "在庫".accounts (tenant, id, kind, args, unit, lower_bound, upper_bound)
+    select p_tenant, x.id, x.kind, x.args, x.unit, x.lower_bound, x.upper_bound
+      from (values
+        (v_to_1, '在庫', array["p_sku"]::text[], '個', 0::bigint, null::bigint)
+      ) as x (id, kind, args, unit, lower_bound, upper_bound)
+     order by x.id
+    on conflict do nothing;
+  end if;
+  select array_agg(r.posted order by r.id), array_agg(r.held_in order by r.id),
+         array_agg(r.held_out order by r.id), bool_or((r.kind = '在庫' and (r.lower_bound is distinct from 0 or r.upper_bound is not null)))
+    into v_posted, v_held_in, v_held_out, v_differs
+    from (select * from "在庫".accounts r where r.tenant = p_tenant and r.id = any(v_ids) order by r.id for update) as r;
+  if v_differs then
     raise exception 'chobo: an account row''s bounds differ from the book' using errcode = 'CB001';
   end if;
-  v_before_posted := v_posted;
-  v_before_held_in := v_held_in;
-  v_before_held_out := v_held_out;
-  -- (3) the moves in written order, each against the bounds (docs/reference.md#meaning)
-  -- move 1: 数 from 仕入先 to 在庫
-  v_from := array_position(v_ids, v_from_1);
-  v_to := array_position(v_ids, v_to_1);
-  v_posted[v_from] := v_posted[v_from] - "p_数";
-  v_posted[v_to] := v_posted[v_to] + "p_数";
-
-  -- (4) every move went through: the rows take what the moves left
+  -- move 1, to 在庫
+  v_at := array_position(v_ids, v_to_1);
+  v_posted[v_at] := v_posted[v_at] + "p_数";
   update "在庫".accounts a set posted = x.posted, held_in = x.held_in, held_out = x.held_out
     from unnest(v_ids, v_posted, v_held_in, v_held_out) as x (id, posted, held_in, held_out)
    where a.tenant = p_tenant and a.id = x.id;
-  insert into "在庫".entries (tenant, account, kind, op, key, posted, held_in, held_out, at)
-  select p_tenant, x.id, '入荷', 'do', v_key, x.posted - a.posted, x.held_in - a.held_in, x.held_out - a.held_out, v_now
-    from unnest(v_ids, v_posted, v_held_in, v_held_out) as x (id, posted, held_in, held_out)
-    join unnest(v_ids, v_before_posted, v_before_held_in, v_before_held_out) as a (id, posted, held_in, held_out)
-      on a.id = x.id
-   where x.posted <> a.posted or x.held_in <> a.held_in or x.held_out <> a.held_out;
   return ('done', null)::"在庫".result;
 end $$;
 
@@ -188,26 +209,25 @@ declare
   v_key text := json_build_array("p_注文", "p_sku")::text;
   v_content text := json_build_array("p_注文", "p_sku", "p_数")::text;
   v_prev "在庫".keys;
-  v_from_1 uuid := "在庫".chobo_id(array['account', '在庫', p_tenant, '在庫', "p_sku"]);
-  v_to_1 uuid := "在庫".chobo_id(array['account', '在庫', p_tenant, '客']);
+  v_from_1 uuid := encode(substring(sha256('\x0000000763686f626f2f31000000076163636f756e7400000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to(p_tenant, 'UTF8'))) || convert_to(p_tenant, 'UTF8') || '\x00000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to("p_sku", 'UTF8'))) || convert_to("p_sku", 'UTF8')) from 1 for 16), 'hex')::uuid;
+  v_to_1 uuid := encode(substring(sha256('\x0000000763686f626f2f31000000076163636f756e7400000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to(p_tenant, 'UTF8'))) || convert_to(p_tenant, 'UTF8') || '\x00000003e5aea2'::bytea) from 1 for 16), 'hex')::uuid;
+  v_hold uuid := encode(substring(sha256('\x0000000763686f626f2f31000000087472616e7366657200000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to(p_tenant, 'UTF8'))) || convert_to(p_tenant, 'UTF8') || '\x00000006e5bc95e5bd9300000004686f6c64'::bytea || int4send(octet_length(convert_to("p_注文", 'UTF8'))) || convert_to("p_注文", 'UTF8') || int4send(octet_length(convert_to("p_sku", 'UTF8'))) || convert_to("p_sku", 'UTF8') || '\x0000000130'::bytea) from 1 for 16), 'hex')::uuid;
+  v_entries tid[];
   v_ids uuid[];
   v_posted bigint[];
   v_held_in bigint[];
   v_held_out bigint[];
-  v_before_posted bigint[];
-  v_before_held_in bigint[];
-  v_before_held_out bigint[];
-  v_from int;
-  v_to int;
+  v_differs boolean;
+  v_at int;
+  v_refusal text;
 begin
   if "p_数" is null or "p_数" < 0 then
     raise exception 'chobo: % is an amount from 0 to 2^63 - 1', '数' using errcode = '22023';
   end if;
-  -- (0) a move from an account to itself is refused before the key is touched (docs/reference.md#meaning)
-  if v_from_1 = v_to_1 then
-    return ('refused', 'same_account')::"在庫".result;
-  end if;
-  -- (1) the key: a second call waits here for the first to commit
+  v_from_1 := case v_from_1 when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_from_1 end;
+  v_to_1 := case v_to_1 when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_to_1 end;
+  v_hold := case v_hold when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_hold end;
+  -- (1) the key: a second call with the key waits here for the first to commit
   insert into "在庫".keys (tenant, kind, op, key, content, definition, result, reason, at)
   values (p_tenant, '引当', 'hold', v_key, v_content, '30e552748a22f88f31e107567882de3ef5b2de96157526be044ac3753f5b0832', 'done', null, v_now)
   on conflict do nothing;
@@ -221,57 +241,79 @@ begin
     end if;
     return ('refused', 'key_conflict')::"在庫".result;
   end if;
-  -- (2) the accounts: made when missing, locked in id order, read into arrays
-  insert into "在庫".accounts (tenant, id, kind, args, unit, lower_bound, upper_bound)
-  select p_tenant, x.id, x.kind, x.args, x.unit, x.lower_bound, x.upper_bound
-    from (values
-      (v_from_1, '在庫', array["p_sku"]::text[], '個', 0::bigint, null::bigint),
-      (v_to_1, '客', array[]::text[], '個', null::bigint, null::bigint)
-    ) as x (id, kind, args, unit, lower_bound, upper_bound)
-   order by x.id
-  on conflict do nothing;
-  v_ids := array(select distinct x from unnest(array[v_from_1, v_to_1]) as x order by x);
-  select array_agg(a.posted order by a.id), array_agg(a.held_in order by a.id), array_agg(a.held_out order by a.id)
-    into v_posted, v_held_in, v_held_out
-    from (select * from "在庫".accounts r where r.tenant = p_tenant and r.id = any(v_ids) order by r.id for update) as a;
-  if exists (
-    select 1 from "在庫".accounts r
-      join (values (v_from_1, 0::bigint, null::bigint), (v_to_1, null::bigint, null::bigint)) as b (id, lower_bound, upper_bound) on r.id = b.id
-     where r.tenant = p_tenant
-       and (r.lower_bound is distinct from b.lower_bound or r.upper_bound is distinct from b.upper_bound)
-  ) then
+  -- (2) the entries and the hold row: they follow from the arguments alone, so they are written
+  -- before the inside account's row is locked, which then stays locked only from its UPDATE to the commit
+  with e as (
+    insert into "在庫".entries (tenant, account, kind, op, key, posted, held_in, held_out, at)
+    select p_tenant, x.account, '引当', 'hold', v_key, x.posted, x.held_in, x.held_out, v_now
+      from (values (v_from_1, 0, 0, "p_数"),
+             (v_to_1, 0, "p_数", 0))
+      as x (account, posted, held_in, held_out)
+     where x.posted <> 0 or x.held_in <> 0 or x.held_out <> 0
+    returning ctid
+  )
+  select coalesce(array_agg(e.ctid), '{}') into v_entries from e;
+  insert into "在庫".holds (tenant, id, kind, key, from_ids, to_ids, amounts, state, created_at, expires_at)
+  values (p_tenant, v_hold, '引当', v_key, array[v_from_1],
+          array[v_to_1], array["p_数"], 'held', v_now, v_now + interval '1800 seconds');
+  -- (3) one inside account: one UPDATE locks its row, checks the book's bounds and every move, and writes
+  update "在庫".accounts r set held_out = r.held_out + "p_数"
+   where r.tenant = p_tenant
+     and r.id = v_from_1
+     and r.lower_bound = 0 and r.upper_bound is null
+     and r.posted - r.held_out - "p_数" >= 0;
+  if found then
+    return ('done', null)::"在庫".result;
+  end if;
+  -- (4) the inside accounts under lock: rows made when missing (before any is locked), then locked
+  -- in id order; the moves checked one by one in written order against the locked numbers
+  v_ids := array[v_from_1];
+  if (select count(*) from "在庫".accounts r where r.tenant = p_tenant and r.id = any(v_ids)) < cardinality(v_ids) then
+    -- an account with entries (not this call's) but no row was outside before: its bounds differ from the book's
+    if exists (
+      select 1 from "在庫".entries e
+       where e.tenant = p_tenant and e.account = any(v_ids)
+         and not (e.kind = '引当' and e.op = 'hold' and e.key = v_key)
+         and not exists (select 1 from "在庫".accounts r where r.tenant = e.tenant and r.id = e.account)
+    ) then
+      raise exception 'chobo: an account row''s bounds differ from the book' using errcode = 'CB001';
+    end if;
+    insert into "在庫".accounts (tenant, id, kind, args, unit, lower_bound, upper_bound)
+    select p_tenant, x.id, x.kind, x.args, x.unit, x.lower_bound, x.upper_bound
+      from (values
+        (v_from_1, '在庫', array["p_sku"]::text[], '個', 0::bigint, null::bigint)
+      ) as x (id, kind, args, unit, lower_bound, upper_bound)
+     order by x.id
+    on conflict do nothing;
+  end if;
+  select array_agg(r.posted order by r.id), array_agg(r.held_in order by r.id),
+         array_agg(r.held_out order by r.id), bool_or((r.kind = '在庫' and (r.lower_bound is distinct from 0 or r.upper_bound is not null)))
+    into v_posted, v_held_in, v_held_out, v_differs
+    from (select * from "在庫".accounts r where r.tenant = p_tenant and r.id = any(v_ids) order by r.id for update) as r;
+  if v_differs then
     raise exception 'chobo: an account row''s bounds differ from the book' using errcode = 'CB001';
   end if;
-  v_before_posted := v_posted;
-  v_before_held_in := v_held_in;
-  v_before_held_out := v_held_out;
-  -- (3) the moves in written order, each against the bounds (docs/reference.md#meaning)
-  -- move 1: 数 from 在庫 to 客
-  v_from := array_position(v_ids, v_from_1);
-  v_to := array_position(v_ids, v_to_1);
-  if v_posted[v_from] - v_held_out[v_from] - "p_数" < 0 then
-    update "在庫".keys k set result = 'refused', reason = '在庫切れ'
+  <<moves>>
+  begin
+    -- move 1, from 在庫
+    v_at := array_position(v_ids, v_from_1);
+    if v_posted[v_at] - v_held_out[v_at] - "p_数" < 0 then
+      v_refusal := '在庫切れ';
+      exit moves;
+    end if;
+    v_held_out[v_at] := v_held_out[v_at] + "p_数";
+  end;
+  if v_refusal is not null then
+    -- refused by a bound: what (2) wrote goes, and the key stays used (already_refused from now on)
+    delete from "在庫".entries e where e.ctid = any(v_entries);
+    delete from "在庫".holds h where h.tenant = p_tenant and h.id = v_hold;
+    update "在庫".keys k set result = 'refused', reason = v_refusal
      where k.tenant = p_tenant and k.kind = '引当' and k.op = 'hold' and k.key = v_key;
-    return ('refused', '在庫切れ')::"在庫".result;
+    return ('refused', v_refusal)::"在庫".result;
   end if;
-  v_held_out[v_from] := v_held_out[v_from] + "p_数";
-  v_held_in[v_to] := v_held_in[v_to] + "p_数";
-
-  -- (4) every move went through: the rows take what the moves left
   update "在庫".accounts a set posted = x.posted, held_in = x.held_in, held_out = x.held_out
     from unnest(v_ids, v_posted, v_held_in, v_held_out) as x (id, posted, held_in, held_out)
    where a.tenant = p_tenant and a.id = x.id;
-  insert into "在庫".entries (tenant, account, kind, op, key, posted, held_in, held_out, at)
-  select p_tenant, x.id, '引当', 'hold', v_key, x.posted - a.posted, x.held_in - a.held_in, x.held_out - a.held_out, v_now
-    from unnest(v_ids, v_posted, v_held_in, v_held_out) as x (id, posted, held_in, held_out)
-    join unnest(v_ids, v_before_posted, v_before_held_in, v_before_held_out) as a (id, posted, held_in, held_out)
-      on a.id = x.id
-   where x.posted <> a.posted or x.held_in <> a.held_in or x.held_out <> a.held_out;
-  insert into "在庫".holds (tenant, id, kind, key, from_ids, to_ids, amounts, state, created_at, expires_at)
-  values (p_tenant, "在庫".chobo_id(array['transfer', '在庫', p_tenant, '引当', 'hold', "p_注文", "p_sku", '0']),
-          '引当', v_key, array[v_from_1],
-          array[v_to_1], array["p_数"],
-          'held', v_now, v_now + interval '1800 seconds');
   return ('done', null)::"在庫".result;
 end $$;
 
@@ -280,22 +322,13 @@ returns "在庫".result language plpgsql as $$
 declare
   v_now timestamptz := clock_timestamp();
   v_key text := json_build_array("p_注文", "p_sku")::text;
+  v_hold_id uuid := encode(substring(sha256('\x0000000763686f626f2f31000000087472616e7366657200000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to(p_tenant, 'UTF8'))) || convert_to(p_tenant, 'UTF8') || '\x00000006e5bc95e5bd9300000004686f6c64'::bytea || int4send(octet_length(convert_to("p_注文", 'UTF8'))) || convert_to("p_注文", 'UTF8') || int4send(octet_length(convert_to("p_sku", 'UTF8'))) || convert_to("p_sku", 'UTF8') || '\x0000000130'::bytea) from 1 for 16), 'hex')::uuid;
   v_hold "在庫".holds;
   v_prev "在庫".keys;
   v_partial boolean := ("p_数" is not null);
   v_amounts bigint[];
   v_content text;
   v_expired boolean;
-  v_i int;
-  v_ids uuid[];
-  v_posted bigint[];
-  v_held_in bigint[];
-  v_held_out bigint[];
-  v_before_posted bigint[];
-  v_before_held_in bigint[];
-  v_before_held_out bigint[];
-  v_from int;
-  v_to int;
 begin
   if "p_数" < 0 then
     raise exception 'chobo: % is an amount from 0 to 2^63 - 1', '数' using errcode = '22023';
@@ -303,9 +336,8 @@ begin
   if v_partial and not ("p_数" is not null) then
     raise exception 'chobo: a partial post passes every amount' using errcode = '22023';
   end if;
-  select * into v_hold from "在庫".holds h
-   where h.tenant = p_tenant and h.id = "在庫".chobo_id(array['transfer', '在庫', p_tenant, '引当', 'hold', "p_注文", "p_sku", '0'])
-   for update;
+  v_hold_id := case v_hold_id when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_hold_id end;
+  select * into v_hold from "在庫".holds h where h.tenant = p_tenant and h.id = v_hold_id for update;
   if not found then
     return ('refused', 'no_such_hold')::"在庫".result;
   end if;
@@ -326,37 +358,23 @@ begin
   if v_expired then
     return ('refused', 'expired')::"在庫".result;
   end if;
-  if exists (select 1 from unnest(v_amounts, v_hold.amounts) as x (want, held) where x.want > x.held) then
+  if v_amounts[1] > v_hold.amounts[1] then
     return ('refused', 'over_hold')::"在庫".result;
   end if;
+  -- the key, the entries and the hold's new state, then the inside accounts last
   insert into "在庫".keys (tenant, kind, op, key, content, definition, result, reason, at)
   values (p_tenant, '引当', 'post', v_key, v_content, '30e552748a22f88f31e107567882de3ef5b2de96157526be044ac3753f5b0832', 'done', null, v_now);
-  v_ids := array(select distinct x from unnest(v_hold.from_ids || v_hold.to_ids) as x order by x);
-  select array_agg(a.posted order by a.id), array_agg(a.held_in order by a.id), array_agg(a.held_out order by a.id)
-    into v_posted, v_held_in, v_held_out
-    from (select * from "在庫".accounts r where r.tenant = p_tenant and r.id = any(v_ids) order by r.id for update) as a;
-  v_before_posted := v_posted;
-  v_before_held_in := v_held_in;
-  v_before_held_out := v_held_out;
-  for v_i in 1 .. array_length(v_hold.amounts, 1) loop
-    v_from := array_position(v_ids, v_hold.from_ids[v_i]);
-    v_to := array_position(v_ids, v_hold.to_ids[v_i]);
-    v_held_out[v_from] := v_held_out[v_from] - v_hold.amounts[v_i];
-    v_held_in[v_to] := v_held_in[v_to] - v_hold.amounts[v_i];
-    v_posted[v_from] := v_posted[v_from] - v_amounts[v_i];
-    v_posted[v_to] := v_posted[v_to] + v_amounts[v_i];
-  end loop;
-  update "在庫".accounts a set posted = x.posted, held_in = x.held_in, held_out = x.held_out
-    from unnest(v_ids, v_posted, v_held_in, v_held_out) as x (id, posted, held_in, held_out)
-   where a.tenant = p_tenant and a.id = x.id;
   insert into "在庫".entries (tenant, account, kind, op, key, posted, held_in, held_out, at)
-  select p_tenant, x.id, '引当', 'post', v_key, x.posted - a.posted, x.held_in - a.held_in, x.held_out - a.held_out, v_now
-    from unnest(v_ids, v_posted, v_held_in, v_held_out) as x (id, posted, held_in, held_out)
-    join unnest(v_ids, v_before_posted, v_before_held_in, v_before_held_out) as a (id, posted, held_in, held_out)
-      on a.id = x.id
-   where x.posted <> a.posted or x.held_in <> a.held_in or x.held_out <> a.held_out;
+    select p_tenant, x.account, '引当', 'post', v_key, x.posted, x.held_in, x.held_out, v_now
+      from (values (v_hold.from_ids[1], -v_amounts[1], 0, -v_hold.amounts[1]),
+             (v_hold.to_ids[1], v_amounts[1], -v_hold.amounts[1], 0))
+      as x (account, posted, held_in, held_out)
+     where x.posted <> 0 or x.held_in <> 0 or x.held_out <> 0;
   update "在庫".holds h set state = 'posted', posted = v_amounts
    where h.tenant = p_tenant and h.id = v_hold.id;
+  -- its row is locked from here to the commit
+  update "在庫".accounts r set posted = r.posted - v_amounts[1], held_out = r.held_out - v_hold.amounts[1]
+   where r.tenant = p_tenant and r.id = v_hold.from_ids[1];
   return ('done', null)::"在庫".result;
 end $$;
 
@@ -365,26 +383,16 @@ returns "在庫".result language plpgsql as $$
 declare
   v_now timestamptz := clock_timestamp();
   v_key text := json_build_array("p_注文", "p_sku")::text;
+  v_hold_id uuid := encode(substring(sha256('\x0000000763686f626f2f31000000087472616e7366657200000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to(p_tenant, 'UTF8'))) || convert_to(p_tenant, 'UTF8') || '\x00000006e5bc95e5bd9300000004686f6c64'::bytea || int4send(octet_length(convert_to("p_注文", 'UTF8'))) || convert_to("p_注文", 'UTF8') || int4send(octet_length(convert_to("p_sku", 'UTF8'))) || convert_to("p_sku", 'UTF8') || '\x0000000130'::bytea) from 1 for 16), 'hex')::uuid;
   v_hold "在庫".holds;
   v_prev "在庫".keys;
   v_partial boolean := false;
   v_amounts bigint[];
   v_content text;
   v_expired boolean;
-  v_i int;
-  v_ids uuid[];
-  v_posted bigint[];
-  v_held_in bigint[];
-  v_held_out bigint[];
-  v_before_posted bigint[];
-  v_before_held_in bigint[];
-  v_before_held_out bigint[];
-  v_from int;
-  v_to int;
 begin
-  select * into v_hold from "在庫".holds h
-   where h.tenant = p_tenant and h.id = "在庫".chobo_id(array['transfer', '在庫', p_tenant, '引当', 'hold', "p_注文", "p_sku", '0'])
-   for update;
+  v_hold_id := case v_hold_id when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_hold_id end;
+  select * into v_hold from "在庫".holds h where h.tenant = p_tenant and h.id = v_hold_id for update;
   if not found then
     return ('refused', 'no_such_hold')::"在庫".result;
   end if;
@@ -405,41 +413,36 @@ begin
   if v_expired then
     return ('refused', 'expired')::"在庫".result;
   end if;
+  -- the key, the entries and the hold's new state, then the inside accounts last
   insert into "在庫".keys (tenant, kind, op, key, content, definition, result, reason, at)
   values (p_tenant, '引当', 'void', v_key, v_content, '30e552748a22f88f31e107567882de3ef5b2de96157526be044ac3753f5b0832', 'done', null, v_now);
-  v_ids := array(select distinct x from unnest(v_hold.from_ids || v_hold.to_ids) as x order by x);
-  select array_agg(a.posted order by a.id), array_agg(a.held_in order by a.id), array_agg(a.held_out order by a.id)
-    into v_posted, v_held_in, v_held_out
-    from (select * from "在庫".accounts r where r.tenant = p_tenant and r.id = any(v_ids) order by r.id for update) as a;
-  v_before_posted := v_posted;
-  v_before_held_in := v_held_in;
-  v_before_held_out := v_held_out;
-  for v_i in 1 .. array_length(v_hold.amounts, 1) loop
-    v_from := array_position(v_ids, v_hold.from_ids[v_i]);
-    v_to := array_position(v_ids, v_hold.to_ids[v_i]);
-    v_held_out[v_from] := v_held_out[v_from] - v_hold.amounts[v_i];
-    v_held_in[v_to] := v_held_in[v_to] - v_hold.amounts[v_i];
-  end loop;
-  update "在庫".accounts a set posted = x.posted, held_in = x.held_in, held_out = x.held_out
-    from unnest(v_ids, v_posted, v_held_in, v_held_out) as x (id, posted, held_in, held_out)
-   where a.tenant = p_tenant and a.id = x.id;
   insert into "在庫".entries (tenant, account, kind, op, key, posted, held_in, held_out, at)
-  select p_tenant, x.id, '引当', 'void', v_key, x.posted - a.posted, x.held_in - a.held_in, x.held_out - a.held_out, v_now
-    from unnest(v_ids, v_posted, v_held_in, v_held_out) as x (id, posted, held_in, held_out)
-    join unnest(v_ids, v_before_posted, v_before_held_in, v_before_held_out) as a (id, posted, held_in, held_out)
-      on a.id = x.id
-   where x.posted <> a.posted or x.held_in <> a.held_in or x.held_out <> a.held_out;
+    select p_tenant, x.account, '引当', 'void', v_key, x.posted, x.held_in, x.held_out, v_now
+      from (values (v_hold.from_ids[1], 0, 0, -v_hold.amounts[1]),
+             (v_hold.to_ids[1], 0, -v_hold.amounts[1], 0))
+      as x (account, posted, held_in, held_out)
+     where x.posted <> 0 or x.held_in <> 0 or x.held_out <> 0;
   update "在庫".holds h set state = 'voided'
    where h.tenant = p_tenant and h.id = v_hold.id;
+  -- its row is locked from here to the commit
+  update "在庫".accounts r set held_out = r.held_out - v_hold.amounts[1]
+   where r.tenant = p_tenant and r.id = v_hold.from_ids[1];
   return ('done', null)::"在庫".result;
 end $$;
 
 create or replace function "在庫"."引当_status"(p_tenant text, "p_注文" text, "p_sku" text)
-returns text language sql stable as $$
+returns text language plpgsql stable as $$
+declare
+  v_hold_id uuid := encode(substring(sha256('\x0000000763686f626f2f31000000087472616e7366657200000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to(p_tenant, 'UTF8'))) || convert_to(p_tenant, 'UTF8') || '\x00000006e5bc95e5bd9300000004686f6c64'::bytea || int4send(octet_length(convert_to("p_注文", 'UTF8'))) || convert_to("p_注文", 'UTF8') || int4send(octet_length(convert_to("p_sku", 'UTF8'))) || convert_to("p_sku", 'UTF8') || '\x0000000130'::bytea) from 1 for 16), 'hex')::uuid;
+  v_state text;
+begin
+  v_hold_id := case v_hold_id when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_hold_id end;
   select case when h.state = 'held' and h.expires_at <= clock_timestamp() then 'expired' else h.state end
+    into v_state
     from "在庫".holds h
-   where h.tenant = p_tenant and h.id = "在庫".chobo_id(array['transfer', '在庫', p_tenant, '引当', 'hold', "p_注文", "p_sku", '0'])
-$$;
+   where h.tenant = p_tenant and h.id = v_hold_id;
+  return v_state;
+end $$;
 
 create or replace function "在庫"."返品_do"(p_tenant text, "p_返品伝票" text, "p_sku" text, "p_数" bigint)
 returns "在庫".result language plpgsql as $$
@@ -448,26 +451,21 @@ declare
   v_key text := json_build_array("p_返品伝票", "p_sku")::text;
   v_content text := json_build_array("p_返品伝票", "p_sku", "p_数")::text;
   v_prev "在庫".keys;
-  v_from_1 uuid := "在庫".chobo_id(array['account', '在庫', p_tenant, '客']);
-  v_to_1 uuid := "在庫".chobo_id(array['account', '在庫', p_tenant, '在庫', "p_sku"]);
+  v_from_1 uuid := encode(substring(sha256('\x0000000763686f626f2f31000000076163636f756e7400000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to(p_tenant, 'UTF8'))) || convert_to(p_tenant, 'UTF8') || '\x00000003e5aea2'::bytea) from 1 for 16), 'hex')::uuid;
+  v_to_1 uuid := encode(substring(sha256('\x0000000763686f626f2f31000000076163636f756e7400000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to(p_tenant, 'UTF8'))) || convert_to(p_tenant, 'UTF8') || '\x00000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to("p_sku", 'UTF8'))) || convert_to("p_sku", 'UTF8')) from 1 for 16), 'hex')::uuid;
   v_ids uuid[];
   v_posted bigint[];
   v_held_in bigint[];
   v_held_out bigint[];
-  v_before_posted bigint[];
-  v_before_held_in bigint[];
-  v_before_held_out bigint[];
-  v_from int;
-  v_to int;
+  v_differs boolean;
+  v_at int;
 begin
   if "p_数" is null or "p_数" < 0 then
     raise exception 'chobo: % is an amount from 0 to 2^63 - 1', '数' using errcode = '22023';
   end if;
-  -- (0) a move from an account to itself is refused before the key is touched (docs/reference.md#meaning)
-  if v_from_1 = v_to_1 then
-    return ('refused', 'same_account')::"在庫".result;
-  end if;
-  -- (1) the key: a second call waits here for the first to commit
+  v_from_1 := case v_from_1 when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_from_1 end;
+  v_to_1 := case v_to_1 when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_to_1 end;
+  -- (1) the key: a second call with the key waits here for the first to commit
   insert into "在庫".keys (tenant, kind, op, key, content, definition, result, reason, at)
   values (p_tenant, '返品', 'do', v_key, v_content, '50e3f9155e0a80eba2f3d56f8605c9b185fc1a3697efc6e704282e71a79890e8', 'done', null, v_now)
   on conflict do nothing;
@@ -481,81 +479,110 @@ begin
     end if;
     return ('refused', 'key_conflict')::"在庫".result;
   end if;
-  -- (2) the accounts: made when missing, locked in id order, read into arrays
-  insert into "在庫".accounts (tenant, id, kind, args, unit, lower_bound, upper_bound)
-  select p_tenant, x.id, x.kind, x.args, x.unit, x.lower_bound, x.upper_bound
-    from (values
-      (v_from_1, '客', array[]::text[], '個', null::bigint, null::bigint),
-      (v_to_1, '在庫', array["p_sku"]::text[], '個', 0::bigint, null::bigint)
-    ) as x (id, kind, args, unit, lower_bound, upper_bound)
-   order by x.id
-  on conflict do nothing;
-  v_ids := array(select distinct x from unnest(array[v_from_1, v_to_1]) as x order by x);
-  select array_agg(a.posted order by a.id), array_agg(a.held_in order by a.id), array_agg(a.held_out order by a.id)
-    into v_posted, v_held_in, v_held_out
-    from (select * from "在庫".accounts r where r.tenant = p_tenant and r.id = any(v_ids) order by r.id for update) as a;
-  if exists (
-    select 1 from "在庫".accounts r
-      join (values (v_from_1, null::bigint, null::bigint), (v_to_1, 0::bigint, null::bigint)) as b (id, lower_bound, upper_bound) on r.id = b.id
-     where r.tenant = p_tenant
-       and (r.lower_bound is distinct from b.lower_bound or r.upper_bound is distinct from b.upper_bound)
-  ) then
+  -- (2) the entries: they follow from the arguments alone, so they are written
+  -- before the inside account's row is locked, which then stays locked only from its UPDATE to the commit
+  insert into "在庫".entries (tenant, account, kind, op, key, posted, held_in, held_out, at)
+    select p_tenant, x.account, '返品', 'do', v_key, x.posted, x.held_in, x.held_out, v_now
+      from (values (v_from_1, -"p_数", 0, 0),
+             (v_to_1, "p_数", 0, 0))
+      as x (account, posted, held_in, held_out)
+     where x.posted <> 0 or x.held_in <> 0 or x.held_out <> 0;
+  -- (3) one inside account: one UPDATE locks its row, checks the book's bounds and every move, and writes
+  update "在庫".accounts r set posted = r.posted + "p_数"
+   where r.tenant = p_tenant
+     and r.id = v_to_1
+     and r.lower_bound = 0 and r.upper_bound is null;
+  if found then
+    return ('done', null)::"在庫".result;
+  end if;
+  -- (4) the inside accounts under lock: rows made when missing (before any is locked), then locked
+  -- in id order; the moves checked one by one in written order against the locked numbers
+  v_ids := array[v_to_1];
+  if (select count(*) from "在庫".accounts r where r.tenant = p_tenant and r.id = any(v_ids)) < cardinality(v_ids) then
+    -- an account with entries (not this call's) but no row was outside before: its bounds differ from the book's
+    if exists (
+      select 1 from "在庫".entries e
+       where e.tenant = p_tenant and e.account = any(v_ids)
+         and not (e.kind = '返品' and e.op = 'do' and e.key = v_key)
+         and not exists (select 1 from "在庫".accounts r where r.tenant = e.tenant and r.id = e.account)
+    ) then
+      raise exception 'chobo: an account row''s bounds differ from the book' using errcode = 'CB001';
+    end if;
+    insert into "在庫".accounts (tenant, id, kind, args, unit, lower_bound, upper_bound)
+    select p_tenant, x.id, x.kind, x.args, x.unit, x.lower_bound, x.upper_bound
+      from (values
+        (v_to_1, '在庫', array["p_sku"]::text[], '個', 0::bigint, null::bigint)
+      ) as x (id, kind, args, unit, lower_bound, upper_bound)
+     order by x.id
+    on conflict do nothing;
+  end if;
+  select array_agg(r.posted order by r.id), array_agg(r.held_in order by r.id),
+         array_agg(r.held_out order by r.id), bool_or((r.kind = '在庫' and (r.lower_bound is distinct from 0 or r.upper_bound is not null)))
+    into v_posted, v_held_in, v_held_out, v_differs
+    from (select * from "在庫".accounts r where r.tenant = p_tenant and r.id = any(v_ids) order by r.id for update) as r;
+  if v_differs then
     raise exception 'chobo: an account row''s bounds differ from the book' using errcode = 'CB001';
   end if;
-  v_before_posted := v_posted;
-  v_before_held_in := v_held_in;
-  v_before_held_out := v_held_out;
-  -- (3) the moves in written order, each against the bounds (docs/reference.md#meaning)
-  -- move 1: 数 from 客 to 在庫
-  v_from := array_position(v_ids, v_from_1);
-  v_to := array_position(v_ids, v_to_1);
-  v_posted[v_from] := v_posted[v_from] - "p_数";
-  v_posted[v_to] := v_posted[v_to] + "p_数";
-
-  -- (4) every move went through: the rows take what the moves left
+  -- move 1, to 在庫
+  v_at := array_position(v_ids, v_to_1);
+  v_posted[v_at] := v_posted[v_at] + "p_数";
   update "在庫".accounts a set posted = x.posted, held_in = x.held_in, held_out = x.held_out
     from unnest(v_ids, v_posted, v_held_in, v_held_out) as x (id, posted, held_in, held_out)
    where a.tenant = p_tenant and a.id = x.id;
-  insert into "在庫".entries (tenant, account, kind, op, key, posted, held_in, held_out, at)
-  select p_tenant, x.id, '返品', 'do', v_key, x.posted - a.posted, x.held_in - a.held_in, x.held_out - a.held_out, v_now
-    from unnest(v_ids, v_posted, v_held_in, v_held_out) as x (id, posted, held_in, held_out)
-    join unnest(v_ids, v_before_posted, v_before_held_in, v_before_held_out) as a (id, posted, held_in, held_out)
-      on a.id = x.id
-   where x.posted <> a.posted or x.held_in <> a.held_in or x.held_out <> a.held_out;
   return ('done', null)::"在庫".result;
 end $$;
 
 create or replace function "在庫"."balance_在庫"(p_tenant text, "p_sku" text)
-returns "在庫".balance language sql stable as $$
-  select coalesce(
-    (select (r.posted, r.held_in, r.held_out)::"在庫".balance from "在庫".accounts r
-      where r.tenant = p_tenant and r.id = "在庫".chobo_id(array['account', '在庫', p_tenant, '在庫', "p_sku"])),
-    (0, 0, 0)::"在庫".balance)
-$$;
+returns "在庫".balance language plpgsql stable as $$
+declare
+  v_id uuid := encode(substring(sha256('\x0000000763686f626f2f31000000076163636f756e7400000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to(p_tenant, 'UTF8'))) || convert_to(p_tenant, 'UTF8') || '\x00000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to("p_sku", 'UTF8'))) || convert_to("p_sku", 'UTF8')) from 1 for 16), 'hex')::uuid;
+  v_balance "在庫".balance;
+begin
+  v_id := case v_id when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_id end;
+  select r.posted, r.held_in, r.held_out into v_balance
+    from "在庫".accounts r
+   where r.tenant = p_tenant and r.id = v_id;
+  if not found then
+    return (0, 0, 0)::"在庫".balance;
+  end if;
+  return v_balance;
+end $$;
 
 create or replace function "在庫"."balance_仕入先"(p_tenant text)
-returns "在庫".balance language sql stable as $$
-  select coalesce(
-    (select (r.posted, r.held_in, r.held_out)::"在庫".balance from "在庫".accounts r
-      where r.tenant = p_tenant and r.id = "在庫".chobo_id(array['account', '在庫', p_tenant, '仕入先'])),
-    (0, 0, 0)::"在庫".balance)
-$$;
+returns "在庫".balance language plpgsql stable set plan_cache_mode = force_generic_plan as $$
+declare
+  v_id uuid := encode(substring(sha256('\x0000000763686f626f2f31000000076163636f756e7400000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to(p_tenant, 'UTF8'))) || convert_to(p_tenant, 'UTF8') || '\x00000009e4bb95e585a5e58588'::bytea) from 1 for 16), 'hex')::uuid;
+  v_balance "在庫".balance;
+begin
+  v_id := case v_id when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_id end;
+  select coalesce(sum(e.posted), 0)::bigint, coalesce(sum(e.held_in), 0)::bigint,
+         coalesce(sum(e.held_out), 0)::bigint
+    into v_balance
+    from "在庫".entries e
+   where e.tenant = p_tenant and e.account = v_id;
+  return v_balance;
+end $$;
 
 create or replace function "在庫"."balance_客"(p_tenant text)
-returns "在庫".balance language sql stable as $$
-  select coalesce(
-    (select (r.posted, r.held_in, r.held_out)::"在庫".balance from "在庫".accounts r
-      where r.tenant = p_tenant and r.id = "在庫".chobo_id(array['account', '在庫', p_tenant, '客'])),
-    (0, 0, 0)::"在庫".balance)
-$$;
+returns "在庫".balance language plpgsql stable set plan_cache_mode = force_generic_plan as $$
+declare
+  v_id uuid := encode(substring(sha256('\x0000000763686f626f2f31000000076163636f756e7400000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to(p_tenant, 'UTF8'))) || convert_to(p_tenant, 'UTF8') || '\x00000003e5aea2'::bytea) from 1 for 16), 'hex')::uuid;
+  v_balance "在庫".balance;
+begin
+  v_id := case v_id when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_id end;
+  select coalesce(sum(e.posted), 0)::bigint, coalesce(sum(e.held_in), 0)::bigint,
+         coalesce(sum(e.held_out), 0)::bigint
+    into v_balance
+    from "在庫".entries e
+   where e.tenant = p_tenant and e.account = v_id;
+  return v_balance;
+end $$;
 
 create or replace function "在庫".expire(p_max integer default 1000)
 returns integer language plpgsql as $$
 declare
   v_now timestamptz := clock_timestamp();
   v_holds "在庫".holds[];
-  v_hold "在庫".holds;
-  v_i int;
 begin
   select coalesce(array_agg(h::"在庫".holds order by h.expires_at, h.tenant, h.id), '{}') into v_holds
     from (select * from "在庫".holds r where r.state = 'held' and r.expires_at <= v_now
@@ -563,21 +590,33 @@ begin
   if cardinality(v_holds) = 0 then
     return 0;
   end if;
+  -- only an inside account has a row to lock and change
   perform 1 from "在庫".accounts a
     join (select distinct h.tenant, x.id from unnest(v_holds) as h, unnest(h.from_ids || h.to_ids) as x (id)) as l
       on a.tenant = l.tenant and a.id = l.id
+   where a.kind in ('在庫')
    order by a.tenant, a.id for update of a;
-  foreach v_hold in array v_holds loop
-    for v_i in 1 .. array_length(v_hold.amounts, 1) loop
-      update "在庫".accounts a set held_out = a.held_out - v_hold.amounts[v_i]
-       where a.tenant = v_hold.tenant and a.id = v_hold.from_ids[v_i];
-      update "在庫".accounts a set held_in = a.held_in - v_hold.amounts[v_i]
-       where a.tenant = v_hold.tenant and a.id = v_hold.to_ids[v_i];
-      insert into "在庫".entries (tenant, account, kind, op, key, posted, held_in, held_out, at)
-      values (v_hold.tenant, v_hold.from_ids[v_i], v_hold.kind, 'expire', v_hold.key, 0, 0, -v_hold.amounts[v_i], v_now),
-             (v_hold.tenant, v_hold.to_ids[v_i], v_hold.kind, 'expire', v_hold.key, 0, -v_hold.amounts[v_i], 0, v_now);
-    end loop;
-    update "在庫".holds h set state = 'expired' where h.tenant = v_hold.tenant and h.id = v_hold.id;
-  end loop;
+  with sides as (
+    select h.tenant, h.id as hold, h.kind, h.key, m.account, m.held_in, m.held_out
+      from unnest(v_holds) as h,
+           lateral (select f.id, 0::bigint, f.amount from unnest(h.from_ids, h.amounts) as f (id, amount)
+                    union all
+                    select t.id, t.amount, 0::bigint from unnest(h.to_ids, h.amounts) as t (id, amount))
+             as m (account, held_in, held_out)
+  ), given as (
+    update "在庫".accounts a set held_in = a.held_in - g.held_in, held_out = a.held_out - g.held_out
+      from (select x.tenant, x.account, sum(x.held_in)::bigint as held_in, sum(x.held_out)::bigint as held_out
+              from sides x group by x.tenant, x.account) as g
+     where a.tenant = g.tenant and a.id = g.account and a.kind in ('在庫')
+  ), logged as (
+    insert into "在庫".entries (tenant, account, kind, op, key, posted, held_in, held_out, at)
+    select x.tenant, x.account, x.kind, 'expire', x.key, 0, -sum(x.held_in), -sum(x.held_out), v_now
+      from sides x
+     group by x.tenant, x.hold, x.kind, x.key, x.account
+    having sum(x.held_in) <> 0 or sum(x.held_out) <> 0
+  )
+  update "在庫".holds h set state = 'expired'
+    from unnest(v_holds) as x
+   where h.tenant = x.tenant and h.id = x.id;
   return cardinality(v_holds);
 end $$;

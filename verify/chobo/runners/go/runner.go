@@ -186,7 +186,7 @@ func (r *runner) play(ctx context.Context, spec jobSpec) jobResult {
 	// The end state is read inside the job's time: another job's expire() gives back every hold
 	// past its expiry, whatever its tenant, so a late read counts as late like any step.
 	result.Accounts = r.rows(ctx, `select id::text, posted::text, held_in::text, held_out::text from `+
-		quote(spec.Book)+`.accounts where tenant = $1 order by id`, spec.Tenant)
+		quote(spec.Book)+`.balances where tenant = $1 order by id`, spec.Tenant)
 	result.Holds = r.rows(ctx, `select id::text, state from `+quote(spec.Book)+`.holds where tenant = $1 order by id`, spec.Tenant)
 	j.clock.check()
 	result.Late = j.clock.isLate()

@@ -31,7 +31,7 @@ Step = str | None | list[list[str]]
 # What a job's tenant ends with (README): its accounts' numbers and its holds' states.
 ACCOUNTS = (
     "select id::text, posted::text, held_in::text, held_out::text"
-    " from {}.accounts where tenant = %s order by id"
+    " from {}.balances where tenant = %s order by id"
 )
 HOLDS = "select id::text, state from {}.holds where tenant = %s order by id"
 # How long a step may wait for a pooled connection before the runner gives up.

@@ -138,7 +138,7 @@ async function main(path: string): Promise<void> {
     // counts as late like any step (another job's expire() may have given the hold back).
     const schema = `"${job.book.replaceAll('"', '""')}"`;
     const accounts = (await pool.query(
-      `select id::text, posted::text, held_in::text, held_out::text from ${schema}.accounts where tenant = $1 order by id`,
+      `select id::text, posted::text, held_in::text, held_out::text from ${schema}.balances where tenant = $1 order by id`,
       [job.tenant],
     )).rows.map((r) => {
       const x = r as Record<string, string>;

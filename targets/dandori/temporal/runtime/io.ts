@@ -1,0 +1,285 @@
+// How dandori-written activities reach the outside (docs/targets.md#temporal-typescript): the
+// `Transport` port, its default implementation (`fetch` for HTTP, the AWS SDK for JavaScript v3
+// for Lambda and AWS operations, loaded only when a call needs it, and chobo's generated
+// TypeScript clients for books), and how an answer becomes a result or a declared error. It is
+// the same for every flow; `io.ts` is this file followed by the flow's own book tables.
+
+import process from "node:process";
+import { ApplicationFailure, Context } from "@temporalio/activity";
+
+/** An HTTP request as it is sent: the body is the exact text. */
+export interface HttpRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: { readonly [name: string]: string };
+  readonly body?: string;
+}
+
+/** An HTTP response: its status and its body's text. */
+export interface HttpResponse {
+  readonly status: number;
+  readonly body: string;
+}
+
+/** A Lambda function's answer: its payload, or the function's error. */
+export type LambdaResult =
+  | { readonly payload: unknown }
+  | { readonly errorType: string; readonly errorMessage: string };
+
+/** An AWS operation's error: the exception's name and message. */
+export interface AwsError {
+  readonly name: string;
+  readonly message: string;
+}
+
+/** A book operation as a flow calls it: strings and amounts by the transfer's parameter names. */
+export interface BookCall {
+  readonly book: string;
+  readonly transfer: string;
+  readonly op: "do" | "hold" | "post" | "void";
+  readonly args: { readonly [name: string]: unknown };
+  /** A partial post's amounts. */
+  readonly amounts?: { readonly [name: string]: unknown };
+}
+
+/** A book's answer: done, done before, or refused with the reason. */
+export type BookResult =
+  | { readonly result: "done" | "done_before" }
+  | { readonly result: "refused"; readonly reason: string };
+
+/** Everything a dandori-written activity sends; a test swaps it for one that records. */
+export interface Transport {
+  http(request: HttpRequest): Promise<HttpResponse>;
+  lambda(fn: string, payload: unknown): Promise<LambdaResult>;
+  /** Resolves with the operation's output; rejects with an `AwsError` for the service's exception. */
+  aws(service: string, operation: string, args: unknown): Promise<unknown>;
+  book(call: BookCall): Promise<BookResult>;
+}
+
+/** A chobo client's book value (`postgres(pool, { tenant })`, `tigerbeetle(client)`), reached by member names. */
+export type BookValue = { readonly [transfer: string]: { readonly [op: string]: unknown } };
+
+/** What the default `Transport` is given: the books by the flow's names for them. */
+export interface TransportOptions {
+  readonly books?: { readonly [name: string]: BookValue };
+}
+
+/** A task run by this worker heartbeats while it works (4.2), so Temporal sees a worker that died. */
+export async function beating<R>(work: () => Promise<R>): Promise<R> {
+  const context = Context.current();
+  const timer = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** How often `beating` heartbeats (a test copy shortens it with the heartbeat timeout). */
+export const HEARTBEAT_EVERY_MS = 10_000;
+
+/** The error an activity fails with: a declared name as its type, anything else a failure. */
+function failure(type: string, message: string): ApplicationFailure {
+  return ApplicationFailure.create({ type, message, nonRetryable: true });
+}
+
+/** A declared error's name for what came over the wire, or null. */
+function declared(errors: readonly (readonly [string, string])[], wire: string): string | null {
+  return errors.find(([, w]) => w === wire)?.[0] ?? null;
+}
+
+/** Sends an HTTP request; a 2xx body is the result (JSON, or null when empty), a declared status its error. */
+export async function http(
+  transport: Transport,
+  request: HttpRequest,
+  errors: readonly (readonly [string, string])[],
+): Promise<unknown> {
+  const response = await transport.http(request);
+  if (response.status >= 200 && response.status < 300) {
+    return response.body === "" ? null : JSON.parse(response.body);
+  }
+  const name = declared(errors, String(response.status));
+  throw failure(name ?? `HTTP ${response.status}`, response.body);
+}
+
+/** Invokes a Lambda function; its payload is the result, a declared `errorType` its error. */
+export async function lambda(
+  transport: Transport,
+  fn: string,
+  payload: unknown,
+  errors: readonly (readonly [string, string])[],
+): Promise<unknown> {
+  const got = await transport.lambda(fn, payload);
+  if ("payload" in got) return got.payload;
+  throw failure(declared(errors, got.errorType) ?? got.errorType, got.errorMessage);
+}
+
+/** Calls an AWS operation; its output is the result, a declared exception its error. */
+export async function aws(
+  transport: Transport,
+  service: string,
+  operation: string,
+  args: unknown,
+  errors: readonly (readonly [string, string])[],
+): Promise<unknown> {
+  try {
+    return await transport.aws(service, operation, args);
+  } catch (e) {
+    const name = typeof e === "object" && e !== null && "name" in e ? String(e.name) : "Error";
+    const message = e instanceof Error
+      ? e.message
+      : typeof e === "object" && e !== null && "message" in e
+      ? String(e.message)
+      : "";
+    throw failure(declared(errors, name) ?? name, message);
+  }
+}
+
+/**
+ * Calls a book operation; done and done before are the result, a refusal its declared error or,
+ * when the task does not declare it, `Dandori.Failure.<reason>` (1.16).
+ */
+export async function booked(
+  transport: Transport,
+  call: BookCall,
+  errors: readonly string[],
+): Promise<unknown> {
+  const got = await transport.book(call);
+  if (got.result === "refused") {
+    throw failure(errors.includes(got.reason) ? got.reason : `Dandori.Failure.${got.reason}`, "");
+  }
+  return got;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The default implementation.
+
+/** The AWS SDK's client of a service and its command, loaded on first use. */
+type AwsModule = { readonly [name: string]: unknown };
+
+const AWS_PACKAGES: { readonly [service: string]: string } = {
+  lambda: "@aws-sdk/client-lambda",
+  sns: "@aws-sdk/client-sns",
+  sqs: "@aws-sdk/client-sqs",
+  dynamodb: "@aws-sdk/client-dynamodb",
+  s3: "@aws-sdk/client-s3",
+  eventbridge: "@aws-sdk/client-eventbridge",
+};
+
+const loaded = new Map<string, Promise<AwsModule>>();
+
+/** The AWS SDK package of `service` (`@aws-sdk/client-<service>`), imported once. */
+function awsModule(service: string): Promise<AwsModule> {
+  const name = AWS_PACKAGES[service] ?? `@aws-sdk/client-${service}`;
+  let m = loaded.get(name);
+  if (m === undefined) {
+    m = import(name) as Promise<AwsModule>;
+    loaded.set(name, m);
+  }
+  return m;
+}
+
+/** `sendMessage` → `SendMessage`: the SDK's names of commands. */
+function pascal(name: string): string {
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}
+
+type Constructor = new (input: unknown) => { send(command: unknown): Promise<unknown> };
+
+/**
+ * A client's configuration: SQS sends to the host of the queue's URL unless an endpoint is
+ * configured (`AWS_ENDPOINT_URL`, `AWS_ENDPOINT_URL_SQS`), which must then win, or a test's local
+ * server would be passed by.
+ */
+function clientConfig(service: string): { useQueueUrlAsEndpoint?: boolean } {
+  const configured = process.env.AWS_ENDPOINT_URL !== undefined ||
+    process.env.AWS_ENDPOINT_URL_SQS !== undefined;
+  return service === "sqs" && configured ? { useQueueUrlAsEndpoint: false } : {};
+}
+
+/** The message arguments of SNS and SQS are text: a record the flow gives there is sent as its JSON. */
+const TEXT_ARGUMENTS = ["Message", "MessageBody"];
+
+async function sendAws(service: string, operation: string, args: unknown): Promise<unknown> {
+  const m = await awsModule(service);
+  const input = typeof args === "object" && args !== null
+    ? Object.fromEntries(
+      Object.entries(args).map((
+        [k, v],
+      ) => [k, TEXT_ARGUMENTS.includes(k) && typeof v !== "string" ? JSON.stringify(v) : v]),
+    )
+    : args;
+  const client = Object.entries(m).find(([n]) => n.endsWith("Client") && !n.startsWith("_"))?.[1] as
+    | Constructor
+    | undefined;
+  const command = m[`${pascal(operation)}Command`] as Constructor | undefined;
+  if (client === undefined || command === undefined) {
+    throw new Error(`dandori: the AWS SDK has no ${service}:${operation}`);
+  }
+  const output = await new client(clientConfig(service)).send(new command(input)) as {
+    [key: string]: unknown;
+  };
+  const { $metadata: _, ...rest } = output;
+  return rest;
+}
+
+/** A book call through a chobo client: the member of the transfer and op, with amounts as bigint. */
+async function callBook(books: { readonly [name: string]: BookValue }, call: BookCall): Promise<BookResult> {
+  const book = books[call.book];
+  if (book === undefined) throw new Error(`dandori: no book ${call.book} was given to transport()`);
+  const names = BOOK_NAMES[call.book]?.[call.transfer];
+  if (names === undefined) throw new Error(`dandori: the book ${call.book} has no transfer ${call.transfer}`);
+  const member = book[names.member]?.[call.op];
+  if (typeof member !== "function") {
+    throw new Error(`dandori: ${call.book}.${call.transfer} has no ${call.op}`);
+  }
+  const client = (values: { readonly [name: string]: unknown } | undefined) =>
+    values === undefined ? undefined : Object.fromEntries(
+      Object.entries(values).map(([n, v]) => [
+        names.params[n] ?? n,
+        names.amounts.includes(n) && (typeof v === "number" || typeof v === "string") ? BigInt(v) : v,
+      ]),
+    );
+  const got = await (member as (a: unknown, b?: unknown) => Promise<unknown>)(
+    client(call.args),
+    client(call.amounts),
+  ) as { readonly result: string; readonly reason?: string };
+  if (got.result === "refused") return { result: "refused", reason: String(got.reason) };
+  if (got.result === "done" || got.result === "done_before") return { result: got.result };
+  throw new Error(`dandori: ${call.book}.${call.transfer}.${call.op} answered ${JSON.stringify(got)}`);
+}
+
+/**
+ * The default `Transport`: HTTP through `fetch`, Lambda and AWS through the AWS SDK for
+ * JavaScript v3 (its packages are imported only when a call needs one; `AWS_ENDPOINT_URL` and the
+ * usual AWS variables configure them), books through the chobo clients given.
+ */
+export function transport(options: TransportOptions = {}): Transport {
+  return {
+    async http(request) {
+      const response = await fetch(request.url, {
+        method: request.method,
+        headers: request.headers,
+        body: request.body,
+      });
+      return { status: response.status, body: await response.text() };
+    },
+    async lambda(fn, payload) {
+      const m = await awsModule("lambda");
+      const Client = m.LambdaClient as Constructor;
+      const Invoke = m.InvokeCommand as Constructor;
+      const out = await new Client({}).send(
+        new Invoke({ FunctionName: fn, Payload: new TextEncoder().encode(JSON.stringify(payload)) }),
+      ) as { Payload?: Uint8Array; FunctionError?: string };
+      const text = out.Payload === undefined ? "" : new TextDecoder().decode(out.Payload);
+      const body = text === "" ? null : JSON.parse(text);
+      if (out.FunctionError === undefined) return { payload: body };
+      const error = body as { errorType?: string; errorMessage?: string } | null;
+      return { errorType: error?.errorType ?? out.FunctionError, errorMessage: error?.errorMessage ?? "" };
+    },
+    aws: sendAws,
+    book(call) {
+      return callBook(options.books ?? {}, call);
+    },
+  };
+}

