@@ -20,8 +20,8 @@ const SELF = "tests/common/citations_test.ts";
 const READS_THE_DOCUMENT = "tests/dandori/syntax_test.ts";
 
 /**
- * How a comment cites the design documents: a section (`seed chobo 4.2`, `(seed 2.3)`, a bare `(17.3: …`,
- * `as 13.1 prints`), a line, a chapter.
+ * How a comment cites the design documents: a section (`seed chobo 4.2`, `(seed 2.3)`, a bare `(4.2)`,
+ * `(17.3: …`, `as 13.1 prints`), a line, a chapter.
  */
 const CITATIONS: readonly RegExp[] = [
   /\b[Ss]eed (chobo|dandori)\b/,
@@ -34,7 +34,7 @@ const CITATIONS: readonly RegExp[] = [
   /design, chapter/,
   /\b[0-9]\.[0-9]+'s (table|records?|rows?|cells|order|role)\b/,
   /\b[0-9]{1,2}\.[0-9]{1,2} (prints|says|shows|writes|lists|describes)\b/,
-  /\([1-9][0-9]?\.[0-9]{1,2}[:;]/,
+  /\((?:[1-9][0-9]?\.[0-9]{1,2}(?:, )?)+[:;)]/,
   /\bsection [0-9]/,
   /設計文?書/,
 ];

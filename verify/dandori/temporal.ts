@@ -1,7 +1,7 @@
 /**
  * `deno task verify temporal-typescript [<flow or dir> …]`: every generated scenario of every
  * test and example flow (or of the flows named) played on a real Temporal dev server and compared
- * with the reference interpreter (seed dandori 5 「Temporal の突き合わせ」). Per flow: the package
+ * with the reference interpreter (docs/targets.md#deno-task-verify-temporal-typescript-flow-or-dir-). Per flow: the package
  * `dandori build --target temporal-typescript` writes, a code copy that shortens what real time
  * would make long (`copy.ts`), one dev server, one runner process (`temporal_runner.ts`) with its
  * limit. Compared per run: every call as sent, in order, character for character with the

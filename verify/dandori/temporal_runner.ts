@@ -1,5 +1,5 @@
 /**
- * The Temporal TypeScript runner (seed dandori 5 「Temporal の突き合わせ」): one process per flow,
+ * The Temporal TypeScript runner (docs/targets.md#deno-task-verify-temporal-typescript-flow-or-dir-): one process per flow,
  * started by `temporal.ts` with a jobs file. It loads the flow's code copy, runs its generated
  * worker (`workerOptions`, with only `Transport` and the user's tasks swapped for stubs that record
  * what is sent and answer from the scenario) and a worker of child stubs per child queue, starts

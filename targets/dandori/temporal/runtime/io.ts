@@ -1,4 +1,4 @@
-// How dandori-written activities reach the outside (docs/targets.md#temporal-typescript): the
+// How dandori-written activities reach the outside (docs/targets.md#temporal-typescript-dandori-on-temporal): the
 // `Transport` port, its default implementation (`fetch` for HTTP, the AWS SDK for JavaScript v3
 // for Lambda and AWS operations, loaded only when a call needs it, and chobo's generated
 // TypeScript clients for books), and how an answer becomes a result or a declared error. It is
@@ -64,7 +64,7 @@ export interface TransportOptions {
   readonly books?: { readonly [name: string]: BookValue };
 }
 
-/** A task run by this worker heartbeats while it works (4.2), so Temporal sees a worker that died. */
+/** A task run by this worker heartbeats while it works, so Temporal sees a worker that died. */
 export async function beating<R>(work: () => Promise<R>): Promise<R> {
   const context = Context.current();
   const timer = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
@@ -137,7 +137,7 @@ export async function aws(
 
 /**
  * Calls a book operation; done and done before are the result, a refusal its declared error or,
- * when the task does not declare it, `Dandori.Failure.<reason>` (1.16).
+ * when the task does not declare it, `Dandori.Failure.<reason>` (docs/dandori.md#errors-retries-and-timeouts).
  */
 export async function booked(
   transport: Transport,
