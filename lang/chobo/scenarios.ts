@@ -250,7 +250,7 @@ function keyFamilies(book: Book, c: Collector): void {
           )
           : { ...first, strings: new Map([...first.strings, [other.name, syms.fresh()]]) };
         c.single(
-          `key: ${t.name}.${op} again with the same key and another ${other.name}`,
+          `key: ${t.name}.${op} again with the same key and another value for ${other.name}`,
           `キー: 同じキーで ${other.name} だけ違う ${t.name}.${op}`,
           [...done, { kind: "call", plan: second }],
           "refused",

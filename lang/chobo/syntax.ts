@@ -171,7 +171,8 @@ export interface BookAst {
   readonly transfers: TransferAst[];
 }
 
-type TokenKind = "name" | "number" | "string" | "punct";
+/** `digits` is a word that starts like a number and goes on with letters (`30x`): no number, no name. */
+type TokenKind = "name" | "number" | "string" | "punct" | "digits";
 
 interface Token {
   readonly kind: TokenKind;
@@ -239,13 +240,11 @@ function tokenize(chars: readonly string[], start: number): Token[] {
         j < chars.length && (DIGIT.test(chars[j]) || (chars[j] === "." && DIGIT.test(chars[j + 1] ?? "")))
       ) j++;
       if (j < chars.length && NAME_PART.test(chars[j])) {
-        throw new LineError(
-          col,
-          tr(
-            `a name cannot start with a digit: ${wordAt(chars, i)}`,
-            `名前は数字で始められません: ${wordAt(chars, i)}`,
-          ),
-        );
+        // What it should have been depends on where it stands: the parser says (`Line.name`, `Line.number_`).
+        const word = wordAt(chars, i);
+        tokens.push({ kind: "digits", text: word, col });
+        i += [...word].length;
+        continue;
       }
       tokens.push({ kind: "number", text: chars.slice(i, j).join(""), col });
       i = j;
@@ -341,6 +340,12 @@ class Line {
   /** A name that is not a reserved word. */
   name(what: Text): Word {
     const t = this.peek();
+    if (t?.kind === "digits") {
+      throw new LineError(
+        t.col,
+        tr(`a name cannot start with a digit: ${t.text}`, `名前は数字で始められません: ${t.text}`),
+      );
+    }
     if (t === undefined || t.kind !== "name") throw this.expected(what.en, what.ja);
     if (RESERVED.has(t.text)) {
       throw new LineError(
@@ -358,6 +363,31 @@ class Line {
 
   number_(what: Text): Word {
     const t = this.peek();
+    if (t?.kind === "digits") {
+      throw new LineError(
+        t.col,
+        tr(`${t.text} is not a number (${what.en})`, `${t.text} は数ではありません(${what.ja})`),
+        tr("write digits only", "数字だけで書いてください"),
+      );
+    }
+    if (t === undefined || t.kind !== "number") throw this.expected(what.en, what.ja);
+    this.pos++;
+    return { text: t.text, line: this.number, col: t.col };
+  }
+
+  /** An amount or a bound written as a number in its unit's scale. */
+  amount(what: Text): Word {
+    const t = this.peek();
+    if (t?.kind === "digits") {
+      throw new LineError(
+        t.col,
+        tr(`${t.text} is not an amount`, `${t.text} は額として読めません`),
+        tr(
+          "an amount is digits with as many decimals as the unit's scale, and no unit after it: 30 at scale 0, 30.00 at scale 2 (a bound may start with -)",
+          "額は数字だけで、単位の scale の桁数の小数をつけて書き、うしろに単位を書きません: scale 0 なら 30、scale 2 なら 30.00(境界は - で始めてもかまいません)",
+        ),
+      );
+    }
     if (t === undefined || t.kind !== "number") throw this.expected(what.en, what.ja);
     this.pos++;
     return { text: t.text, line: this.number, col: t.col };
@@ -669,7 +699,7 @@ function parseBound(line: Line, col: number): BoundAst {
       "most",
     ]);}
   line.next();
-  const value = line.number_(tr("the bound, a number", "境界の数"));
+  const value = line.amount(tr("the bound, a number", "境界の数"));
   let reason: Word | null = null;
   if (!line.atEnd()) {
     line.expectWord("refused");
@@ -701,11 +731,11 @@ function parseTransferItem(line: Line, decl: TransferAst): void {
       return;
     case "move": {
       const amountTok = line.peek();
-      if (amountTok === undefined || (amountTok.kind !== "name" && amountTok.kind !== "number")) {
+      if (amountTok === undefined || amountTok.kind === "string" || amountTok.kind === "punct") {
         throw line.expected("the amount, a parameter or a number", "額(引数か数)");
       }
-      const amount = amountTok.kind === "number"
-        ? { kind: "number" as const, word: line.number_(tr("the amount", "額")) }
+      const amount = amountTok.kind !== "name"
+        ? { kind: "number" as const, word: line.amount(tr("the amount", "額")) }
         : { kind: "name" as const, word: line.name(tr("the amount", "額")) };
       line.expectWord("from");
       const from = parseAccountRef(line);
@@ -729,8 +759,8 @@ function parsePendingEnd(line: Line): PendingEnd {
     return { kind: "never" };
   }
   if (
-    line.isWord("expires") && line.isWord("after", 1) && line.peek(2)?.kind === "number" &&
-    line.peek(3)?.kind === "name"
+    line.isWord("expires") && line.isWord("after", 1) &&
+    ((line.peek(2)?.kind === "number" && line.peek(3)?.kind === "name") || line.peek(2)?.kind === "digits")
   ) {
     line.next();
     line.next();
@@ -740,7 +770,11 @@ function parsePendingEnd(line: Line): PendingEnd {
       throw new LineError(
         wordTok.col,
         tr(`${wordTok.text} is not a time word`, `${wordTok.text} は時間の語ではありません`),
-        tr("write seconds, minutes, hours or days", "seconds、minutes、hours、days のどれかを書いてください"),
+        didYouMean(wordTok.text, TIME_WORDS.keys()) ??
+          tr(
+            "write seconds, minutes, hours or days",
+            "seconds、minutes、hours、days のどれかを書いてください",
+          ),
       );
     }
     line.end();

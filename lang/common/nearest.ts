@@ -33,8 +33,8 @@ function edits(a: readonly string[], b: readonly string[]): number {
 }
 
 /**
- * The known name nearest to `word`, when it is near enough to be what was meant; the first of the
- * nearest in `known`'s order on a tie; null when none is, or when `word` is known itself.
+ * The known name nearest to `word`, when it is near enough to be what was meant; null when none is,
+ * when two different names are as near (a guess would be a coin toss), or when `word` is known itself.
  *
  * @example
  * ```ts
@@ -43,19 +43,26 @@ function edits(a: readonly string[], b: readonly string[]): number {
  */
 export function nearest(word: string, known: Iterable<string>): string | null {
   const w = [...word];
-  let best: { name: string; edits: number } | null = null;
-  for (const name of known) {
+  let best: { name: string; edits: number; tied: boolean } | null = null;
+  for (const name of new Set(known)) {
     if (name === word) return null;
     const n = edits(w, [...name]);
     const letters = Math.max(w.length, [...name].length);
     if (n > MAX_SLIP_EDITS || n * LETTERS_PER_EDIT > letters) continue;
-    if (best === null || n < best.edits) best = { name, edits: n };
+    if (best === null || n < best.edits) best = { name, edits: n, tied: false };
+    else if (n === best.edits) best.tied = true;
   }
-  return best?.name ?? null;
+  return best === null || best.tied ? null : best.name;
 }
 
 /** "did you mean `wallet`?", for the known name nearest to `word`; null when none is near. */
 export function didYouMean(word: string, known: Iterable<string>): Text | null {
   const name = nearest(word, known);
   return name === null ? null : tr(`did you mean \`${name}\`?`, `\`${name}\` のことですか?`);
+}
+
+/** `message`, followed by "did you mean `wallet`?" when a known name is near `word`. */
+export function withGuess(message: Text, word: string, known: Iterable<string>): Text {
+  const guess = didYouMean(word, known);
+  return guess === null ? message : tr(`${message.en}; ${guess.en}`, `${message.ja}。${guess.ja}`);
 }

@@ -198,6 +198,7 @@ Deno.test("a bad scenario file is one error with the scenario and step, exit 1",
     ],
     [`[{"name": "ok", "steps": []}, {"name": "y", "steps": [1]}]`, "scenario 2 (y), step 1: not an object"],
     [`{"name": "x", "steps": [}`, "not JSON at 1:"],
+    [`[]`, "an empty list: the file holds no scenario to run"],
   ];
   for (const [text, message] of cases) {
     const run = runCli(["chobo", "run", "在庫.book", "--scenario", "s.json"], {
@@ -207,6 +208,42 @@ Deno.test("a bad scenario file is one error with the scenario and step, exit 1",
     ok(run.stderr.includes(message), `${message}\n${run.stderr}`);
     strictEqual(run.stderr.split("\n").length, 2, run.stderr);
   }
+});
+
+Deno.test("an empty scenario list is an error in both languages", () => {
+  for (const [lang, message] of [["en", "an empty list"], ["ja", "空のリストです"]]) {
+    const run = runCli(["chobo", "run", "在庫.book", "--scenario", "s.json", "--lang", lang], {
+      files: { "在庫.book": Deno.readTextFileSync(`${BOOKS}在庫.book`), "s.json": " [ ]\n" },
+    });
+    strictEqual(run.code, 1);
+    ok(run.stderr.startsWith(`chobo run: s.json: ${message}`), run.stderr);
+  }
+});
+
+Deno.test("a key scenario with another value names the parameter in plain English", () => {
+  const book = checkBook(
+    "seats.book",
+    [
+      "book seats v1",
+      "unit seat",
+      "account free(show: string) : seat",
+      "  at least 0 refused as sold_out",
+      "account audience : seat outside",
+      "transfer book_seats(booking: string, show: string, seats: seat)",
+      "  key booking, show",
+      "  move seats from free(show) to audience",
+      "transfer release(batch: string, show: string, seats: seat)",
+      "  key batch",
+      "  move seats from audience to free(show)",
+      "",
+    ].join("\n"),
+  ).book!;
+  const names = generateScenarios(book).map((s) => s.name);
+  ok(
+    names.includes("key: book_seats.do again with the same key and another value for seats"),
+    names.join("\n"),
+  );
+  ok(!names.some((n) => n.includes("another seats")));
 });
 
 Deno.test("amounts beyond 2⁵³ pass through a run exactly", () => {

@@ -7,7 +7,7 @@
  *   and the workflow task that reads it), a durable timer 5, a child workflow 9, an Update 5, a
  *   case's search attribute 1; a call its attempts and the timers between them and its largest
  *   handler; a loop its most iterations; a `match` its largest arm. The outermost loops continue
- *   as new (docs/targets.md#temporal-typescript-dandori-on-temporal), so a run holds at most `CONTINUE_AT` events and one more iteration of them.
+ *   as new (docs/targets.md#temporal-typescript), so a run holds at most `CONTINUE_AT` events and one more iteration of them.
  * - **E050**: what this target does not build: `history encrypted` (the payload codec and the
  *   encrypted client are not written yet).
  * @module

@@ -1,5 +1,5 @@
 /**
- * The `temporal-typescript` target (docs/targets.md#temporal-typescript-dandori-on-temporal): a flow as a Temporal TypeScript package — `types.ts`,
+ * The `temporal-typescript` target (docs/targets.md#temporal-typescript): a flow as a Temporal TypeScript package — `types.ts`,
  * `runtime.ts`, `io.ts`, `activities.ts`, `workflow.ts`, `worker.ts`, `client.ts` — every wire name
  * as that section fixes it: workflow type and task queue `<name>_v<n>`, activity names = task names, the
  * query `dandori.status`, the Updates `dandori.answer` and `dandori.event`, the signal

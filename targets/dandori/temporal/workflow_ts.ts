@@ -1,5 +1,5 @@
 /**
- * `workflow.ts`: the flow as one Temporal workflow function (docs/targets.md#temporal-typescript-dandori-on-temporal), printed statement by
+ * `workflow.ts`: the flow as one Temporal workflow function (docs/targets.md#temporal-typescript), printed statement by
  * statement from the plan. What each statement becomes:
  *
  * | statement | code |

@@ -1,4 +1,4 @@
-// How dandori-written activities reach the outside (docs/targets.md#temporal-typescript-dandori-on-temporal): the
+// How dandori-written activities reach the outside (docs/targets.md#temporal-typescript): the
 // `Transport` port, its default implementation (`fetch` for HTTP, the AWS SDK for JavaScript v3
 // for Lambda and AWS operations, loaded only when a call needs it, and chobo's generated
 // TypeScript clients for books), and how an answer becomes a result or a declared error. It is

@@ -1,5 +1,5 @@
 // The part of every dandori Temporal TypeScript package that is the same for every flow
-// (docs/targets.md#temporal-typescript-dandori-on-temporal): the rules every platform shares (which retrier takes an
+// (docs/targets.md#temporal-typescript): the rules every platform shares (which retrier takes an
 // error, how long a retry waits, seconds until a time, keys, URL segments, time ranges), the
 // attempts of a call (`attempt`), parallel iterations (`rounds`), the waits for an event or a
 // callback, the clock (`now`), the errors that end a run, and the constants a test copy shortens.
