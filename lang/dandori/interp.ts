@@ -139,6 +139,16 @@ export interface Run {
    * more than the visits); else null.
    */
   readonly snapshots: readonly Snapshot[] | null;
+  /** Every `wait` the run made, in order: where, and the clock before and after it (a target's waits are compared with these). */
+  readonly waits: readonly Wait[];
+}
+
+/** One `wait` of a run. */
+export interface Wait {
+  readonly place: string;
+  readonly loops: readonly number[];
+  readonly fromMs: number;
+  readonly toMs: number;
 }
 
 /** What happened at one statement (a place of the plan's graph). */
@@ -239,6 +249,7 @@ class Interp {
   private readonly calls: CallRecord[] = [];
   private readonly visits: Visit[] = [];
   private readonly snapshots: Snapshot[] | null;
+  private readonly waits: Wait[] = [];
   private readonly cases = new Map<string, Value>();
   private clockMs: number;
   private readonly nowText: readonly [string, string];
@@ -270,6 +281,7 @@ class Interp {
       clockMs: this.clockMs,
       visits: this.visits,
       snapshots: this.snapshots,
+      waits: this.waits,
     };
   }
 
@@ -427,7 +439,8 @@ class Interp {
         return NEXT;
       case "match":
         return this.match(s, ctx);
-      case "wait":
+      case "wait": {
+        const fromMs = this.clockMs;
         if (s.until !== null) {
           const until = timestampMs(textOf(this.expr(s.until, ctx)));
           assert(until !== null, "`wait until` reads a timestamp");
@@ -436,7 +449,9 @@ class Interp {
           assert(s.duration !== null, "a wait has a length or a time");
           this.advanceTo(this.clockMs + durationSeconds(s.duration) * 1000);
         }
+        this.waits.push({ place, loops: ctx.loops, fromMs, toMs: this.clockMs });
         return NEXT;
+      }
       case "repeat":
         return this.repeat(s, ctx);
       case "for":

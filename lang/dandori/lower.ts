@@ -242,6 +242,7 @@ class Lowering {
       tasks,
       cases: [...m.cases.values()].map((c) => machinePlan(c.name, c.record, c.machine)),
       blocks,
+      blockLines: { failure: m.onFailure?.line ?? null, cancel: m.onCancel?.line ?? null },
       graph: { nodes: this.nodes, edges: this.edges },
     };
   }
@@ -284,6 +285,7 @@ class Lowering {
         : def.sends !== null
         ? { kind: "sends", event: def.sends }
         : null,
+      connection: itemOf(ast, "connection")?.value.text ?? null,
     };
   }
 

@@ -15,12 +15,19 @@ import { NO_SUCH_FILE } from "../../lang/dandori/env.ts";
 import { DEFAULT_NOW } from "../../lang/dandori/interp.ts";
 import { lower } from "../../lang/dandori/lower.ts";
 import { TEMPORAL_TYPESCRIPT } from "../../targets/dandori/temporal/target.ts";
+import { DEFAULT_BUILD } from "../../targets/dandori/target.ts";
 import { findTemporal, startTemporal } from "../../verify/services/temporal_server.ts";
 import { makeCopy } from "../../verify/dandori/temporal_copy.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const FLOW = "tests/dandori/versions/approvals.flow";
-const ORIGIN = { file: "approvals.flow", text: "", sha: "0123456789abcdef", version: "test" };
+const ORIGIN = {
+  file: "approvals.flow",
+  path: "approvals.flow",
+  text: "",
+  sha: "0123456789abcdef",
+  version: "test",
+};
 const DEPLOYMENT = "approvals";
 /** How long a worker's version may take to appear after it starts polling. */
 const VERSION_APPEARS_MS = 30_000;
@@ -28,7 +35,7 @@ const VERSION_APPEARS_MS = 30_000;
 function build(text: string): ReadonlyMap<string, string> {
   const checked = checkFlow(FLOW, text, { read: () => NO_SUCH_FILE }).checked;
   ok(checked !== null, "the flow checks");
-  return TEMPORAL_TYPESCRIPT.generate(lower(checked), ORIGIN);
+  return TEMPORAL_TYPESCRIPT.generate(lower(checked), ORIGIN, DEFAULT_BUILD);
 }
 
 function buildId(files: ReadonlyMap<string, string>): string {
