@@ -208,7 +208,7 @@ export interface TaskPlan {
   readonly idempotent: boolean;
   readonly callback: CallbackPlan | null;
   readonly effect: CaseEffect | null;
-  /** `connection "<arn>"`: the EventBridge connection an HTTP Task authenticates through (4.1), or null. */
+  /** `connection "<arn>"`: the EventBridge connection an HTTP Task authenticates through, or null. */
   readonly connection: string | null;
 }
 

@@ -33,7 +33,7 @@ const CITATIONS: readonly RegExp[] = [
   /\b[Cc]hapter [0-9]/,
   /design, chapter/,
   /\b[0-9]\.[0-9]+'s (table|records?|rows?|cells|order|role)\b/,
-  /\b[0-9]{1,2}\.[0-9]{1,2} (prints|says|shows|writes|lists|describes)\b/,
+  /(?<![0-9.])\b[0-9]{1,2}\.[0-9]{1,2} (prints|says|shows|writes|lists|describes)\b/,
   /\((?:[1-9][0-9]?\.[0-9]{1,2}(?:, )?)+[:;)]/,
   /\bsection [0-9]/,
   /設計文?書/,
