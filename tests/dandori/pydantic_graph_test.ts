@@ -53,7 +53,7 @@ Deno.test("every flow's package is the same bytes twice and starts with the head
 /** A description with every line terminator a host language knows (the lexer refuses them, so the plan is given it). */
 const EVIL = 'first EVIL\nEVIL second\rEVIL\u0085EVIL\u2028EVIL\u2029--- EVIL\nEVIL \\n EVIL """ EVIL';
 
-Deno.test("a description never leaves its comment, whatever line terminators it holds (4.7)", () => {
+Deno.test("a description never leaves its comment, whatever line terminators it holds", () => {
   const f = buildable()[0];
   const files = PYDANTIC_GRAPH.generate(
     { ...f.plan, workflow: { ...f.plan.workflow, description: EVIL } },

@@ -1,7 +1,7 @@
 /**
  * The temporal-typescript target: its runtime passes the shared rule vectors; every test and
  * example flow's package is deterministic, starts with the header, keeps its description in
- * comments whatever line terminators it holds (4.7), and passes `tsc --strict` with the
+ * comments whatever line terminators it holds, and passes `tsc --strict` with the
  * `@temporalio/*` 1.24 types; and on a real dev server every scenario agrees with the interpreter
  * (`deno task verify temporal-typescript`), while a copy broken on purpose does not.
  */
@@ -54,7 +54,7 @@ Deno.test("every flow's package is the same bytes twice and starts with the head
  */
 const EVIL = "first EVIL\nEVIL second\rEVIL\u0085EVIL\u2028EVIL\u2029--- EVIL\nEVIL \\n EVIL */ EVIL";
 
-Deno.test("a description never leaves its comment, whatever line terminators it holds (4.7)", () => {
+Deno.test("a description never leaves its comment, whatever line terminators it holds", () => {
   const checked = checkFlow("evil.flow", "workflow evil v1\n\ninputs\n  x : string\n\nflow\n  succeed\n", {
     read: () => NO_SUCH_FILE,
   }).checked;

@@ -3,7 +3,7 @@
  * pydantic-graph 2.x — `graph.py` (`State`, `Deps`, one node per statement, `graph`), `types.py`,
  * `tasks.py` (`make_tasks(own, transport)`), `io.py` (the `Transport`), `runtime.py` and
  * `__init__.py` — run in the user's own process. Every file starts with the header and the
- * workflow's description as comment lines that cannot leave their comment (4.7).
+ * workflow's description as comment lines that cannot leave their comment.
  * @module
  */
 
