@@ -171,4 +171,3 @@ Deno.test("on a real dev server, a copy that enters `on failure` after a `fail` 
     `${report.agreed}/${report.scenarios} agree with on failure after fail`,
   );
 });
-
