@@ -10,6 +10,7 @@ import * as postgres from "../../targets/chobo/postgres/runtimes.ts";
 import * as tigerbeetle from "../../targets/chobo/tigerbeetle/runtimes.ts";
 import * as stepfunctions from "../../targets/dandori/stepfunctions/runtimes.ts";
 import * as temporal from "../../targets/dandori/temporal/runtimes.ts";
+import * as pydanticGraph from "../../targets/dandori/pydantic_graph/runtimes.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -70,6 +71,14 @@ const EMBEDDED: readonly {
     files: [
       ["RUNTIME", "runtime.ts", "`runtime/runtime.ts`: `runtime.ts` of every temporal-typescript package."],
       ["IO_RUNTIME", "io.ts", "`runtime/io.ts`: the start of `io.ts` of every temporal-typescript package."],
+    ],
+  },
+  {
+    folder: "targets/dandori/pydantic_graph",
+    values: pydanticGraph,
+    files: [
+      ["RUNTIME", "runtime.py", "`runtime/runtime.py`: `runtime.py` of every pydantic-graph package."],
+      ["IO_RUNTIME", "io.py", "`runtime/io.py`: the start of `io.py` of every pydantic-graph package."],
     ],
   },
 ];

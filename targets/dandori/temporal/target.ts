@@ -1,18 +1,17 @@
 /**
- * The `temporal-typescript` target (4.2): a flow as a Temporal TypeScript package — `types.ts`,
+ * The `temporal-typescript` target (docs/targets.md#temporal-typescript): a flow as a Temporal TypeScript package — `types.ts`,
  * `runtime.ts`, `io.ts`, `activities.ts`, `workflow.ts`, `worker.ts`, `client.ts` — every wire name
- * as 4.2 fixes it: workflow type and task queue `<name>_v<n>`, activity names = task names, the
+ * as that section fixes it: workflow type and task queue `<name>_v<n>`, activity names = task names, the
  * query `dandori.status`, the Updates `dandori.answer` and `dandori.event`, the signal
  * `dandori.callback`, the search attribute `DandoriCases` with the memo `dandori.cases`, child ids
  * `<parent id>/<place>/<loop counts>/<attempt>`. Every file starts with the header and the
- * workflow's description as comment lines that cannot leave their comment (4.7).
+ * workflow's description as comment lines that cannot leave their comment.
  * @module
  */
 
 import { createHash } from "node:crypto";
 import type { Plan } from "../../../lang/dandori/plan.ts";
-import { oneLine } from "../../../lang/common/visible.ts";
-import { type DandoriTarget, type FlowOrigin, headerLines } from "../target.ts";
+import { commentLines, type DandoriTarget, type FlowOrigin, headerLines } from "../target.ts";
 import { activitiesModule } from "./activities_ts.ts";
 import { temporalCheck } from "./check.ts";
 import { clientModule } from "./client_ts.ts";
@@ -22,17 +21,9 @@ import { typesModule } from "./types_ts.ts";
 import { workerModule } from "./worker_ts.ts";
 import { workflowModule } from "./workflow_ts.ts";
 
-/** The workflow type and task queue of a flow (4.2): `<name>_v<n>`. */
+/** The workflow type and task queue of a flow: `<name>_v<n>`. */
 export function workflowType(plan: Plan): string {
   return `${plan.workflow.name}_v${plan.workflow.version}`;
-}
-
-/** Characters any host language may read as the end of a line (4.7). */
-const LINE_END = /\r\n|[\n\r\u0085\u2028\u2029]/;
-
-/** A description's lines, split at every line terminator, each made safe for one comment line (4.7). */
-function commentLines(text: string): string[] {
-  return text.split(LINE_END).map(oneLine);
 }
 
 /** The comment lines every file starts with: the header, then the description, one line each. */

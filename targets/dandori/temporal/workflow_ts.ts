@@ -1,5 +1,5 @@
 /**
- * `workflow.ts`: the flow as one Temporal workflow function (4.2), printed statement by
+ * `workflow.ts`: the flow as one Temporal workflow function (docs/targets.md#temporal-typescript), printed statement by
  * statement from the plan. What each statement becomes:
  *
  * | statement | code |
@@ -30,7 +30,7 @@ import type {
 import { argsType, ident, prop, read, str, typeName } from "./names.ts";
 import { checkExpr, tsType } from "./types_ts.ts";
 
-/** A task's one attempt may take this long when its `timeout` is not written (4.2). */
+/** A task's one attempt may take this long when its `timeout` is not written. */
 export const DEFAULT_SECONDS = {
   http: 60,
   lambda: 900,
@@ -88,8 +88,8 @@ function taskOf(plan: Plan, name: string): TaskPlan {
 // ---------------------------------------------------------------------------------------------
 // Expressions
 
-/** Whether an expression reads `now`. */
-function readsNow(e: ExprPlan): boolean {
+/** Whether an expression reads `now` (every target reads it once before the statement, docs/design/dandori.md#the-workflow-period). */
+export function readsNow(e: ExprPlan): boolean {
   switch (e.kind) {
     case "now":
       return true;
@@ -218,7 +218,7 @@ function block(out: Out, depth: number, ss: readonly StmtPlan[], ctx: Ctx): void
 }
 
 /** The expressions a statement reads, for its `now`. */
-function stmtExprs(s: StmtPlan): ExprPlan[] {
+export function stmtExprs(s: StmtPlan): ExprPlan[] {
   switch (s.kind) {
     case "call":
       return s.call.args.map((a) => a.value);
@@ -653,7 +653,7 @@ function parallel(out: Out, depth: number, s: Extract<StmtPlan, { kind: "for" }>
 // ---------------------------------------------------------------------------------------------
 // The module
 
-/** The outermost loops that continue as new (4.2): `repeat` and `for` not in parallel, at the flow's top. */
+/** The outermost loops that continue as new: `repeat` and `for` not in parallel, at the flow's top. */
 function outermost(plan: Plan): Set<number> {
   const out = new Set<number>();
   plan.blocks.flow.forEach((s, i) => {
@@ -715,7 +715,7 @@ function proxies(plan: Plan): string[] {
   const activities = plan.tasks.filter((t) => !["flow", "child", "event"].includes(t.callee.kind));
   if (activities.length === 0) return [];
   const lines = [
-    "/** Each activity with its timeouts; Temporal tries it once, the workflow retries (4.2). */",
+    "/** Each activity with its timeouts; Temporal tries it once, the workflow retries. */",
     "const A = {",
   ];
   for (const t of activities) {
