@@ -6,11 +6,12 @@
 
 import { findOne } from "../../lang/common/assert.ts";
 import type { Plan } from "../../lang/dandori/plan.ts";
+import { DURABLE } from "./durable/target.ts";
 import { TEMPORAL_TYPESCRIPT } from "./temporal/target.ts";
 import { buildFlowTarget, type DandoriTarget, type FlowBuildResult, type FlowOrigin } from "./target.ts";
 
 /** The targets, in the order `--help` lists them. */
-export const DANDORI_TARGETS: readonly DandoriTarget[] = [TEMPORAL_TYPESCRIPT];
+export const DANDORI_TARGETS: readonly DandoriTarget[] = [TEMPORAL_TYPESCRIPT, DURABLE];
 
 /** The names `--target` accepts. */
 export const DANDORI_TARGET_NAMES: readonly string[] = DANDORI_TARGETS.map((t) => t.name);

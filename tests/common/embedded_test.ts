@@ -8,6 +8,7 @@
 import { strictEqual } from "node:assert/strict";
 import * as postgres from "../../targets/chobo/postgres/runtimes.ts";
 import * as tigerbeetle from "../../targets/chobo/tigerbeetle/runtimes.ts";
+import * as durable from "../../targets/dandori/durable/runtimes.ts";
 import * as temporal from "../../targets/dandori/temporal/runtimes.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -59,6 +60,11 @@ const EMBEDDED: readonly {
       ["RUNTIME", "runtime.ts", "`runtime/runtime.ts`: `runtime.ts` of every temporal-typescript package."],
       ["IO_RUNTIME", "io.ts", "`runtime/io.ts`: the start of `io.ts` of every temporal-typescript package."],
     ],
+  },
+  {
+    folder: "targets/dandori/durable",
+    values: durable,
+    files: [["RUNTIME", "runtime.ts", "`runtime/runtime.ts`: `runtime.ts` of every durable package."]],
   },
 ];
 

@@ -10,19 +10,13 @@
 
 import type { Plan, TaskPlan } from "../../../lang/dandori/plan.ts";
 import { argsType, prop, read } from "../typescript/names.ts";
-import { written } from "../typescript/task_bodies.ts";
-import { tsType } from "../typescript/types_ts.ts";
+import { ownResult, written } from "../typescript/task_bodies.ts";
 
 /** The tasks that run as activities (not child workflows or events). */
 export function activityTasks(plan: Plan): TaskPlan[] {
   return plan.tasks.filter((t) =>
     t.callee.kind !== "flow" && t.callee.kind !== "child" && t.callee.kind !== "event"
   );
-}
-
-function ownResult(t: TaskPlan): string {
-  if (t.callback !== null || t.result === null) return "Promise<void>";
-  return `Promise<${tsType(t.result.type, "T.")}>`;
 }
 
 /** The text of `activities.ts` after its header. */

@@ -10,6 +10,7 @@
 import { unreachable } from "../../../lang/common/assert.ts";
 import type { TaskPlan } from "../../../lang/dandori/plan.ts";
 import { prop, read, str } from "./names.ts";
+import { tsType } from "./types_ts.ts";
 
 function wires(t: TaskPlan): string {
   return `[${t.errors.map((e) => `[${str(e.name)}, ${str(e.wire ?? e.name)}]`).join(", ")}]`;
@@ -97,4 +98,10 @@ export function written(t: TaskPlan): string[] | null {
     default:
       return unreachable(c, "callee");
   }
+}
+
+/** What the user's own task returns: nothing for a callback's task, else its result. */
+export function ownResult(t: TaskPlan): string {
+  if (t.callback !== null || t.result === null) return "Promise<void>";
+  return `Promise<${tsType(t.result.type, "T.")}>`;
 }
