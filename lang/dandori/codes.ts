@@ -649,8 +649,8 @@ flow
       "一つの実行が、プラットフォームが持てる大きさを超えうる",
     ),
     when: tr(
-      "`dandori build` estimates the most one run may write on the target's platform, from the flow's loops, calls, retries and waits, and the platform cannot keep that much. Temporal (`temporal-typescript`): one run's history may exceed 51,200 events (the server terminates the run there); an activity's attempt counts 6 events, a timer 5, a child workflow 9, an Update 5, and the outermost loops continue as new at 10,000 events, so only loops inside others, in parallel or in a branch count whole.",
-      "`dandori build` が、フローのループ・呼び出し・リトライ・待ちから、出力先のプラットフォームで一つの実行が書きうる最大を見積もり、プラットフォームがそれを持てません。Temporal(`temporal-typescript`)では、一つの実行の履歴が 51,200 件を超ええます(サーバーはそこで実行を止めます)。アクティビティの一回の試しを 6 件、タイマーを 5 件、子ワークフローを 9 件、Update を 5 件と数え、一番外のループは 10,000 件で新しい実行に続くので、ほかのループの中、並列、分岐の中のループだけがまるごと数えられます。",
+      "`dandori build` estimates the most one run may write on the target's platform, from the flow's loops, calls, retries and waits, and the platform cannot keep that much. Temporal (`temporal-typescript`): one run's history may exceed 51,200 events (the server terminates the run there); an activity's attempt counts 6 events, a timer 5, a child workflow 9, an Update 5, and the outermost loops continue as new at 10,000 events, so only loops inside others, in parallel or in a branch count whole. Lambda durable functions (`durable`): one execution may use more than the 3,000 operations the service allows; a step, a wait, an invoke, a `map` and each of its iterations count 1, a callback's attempt 2 (3 with `timeout until`), each clock step (`now`, `wait until`, the period) 1, and no loop continues as new, so every loop counts whole.",
+      "`dandori build` が、フローのループ・呼び出し・リトライ・待ちから、出力先のプラットフォームで一つの実行が書きうる最大を見積もり、プラットフォームがそれを持てません。Temporal(`temporal-typescript`)では、一つの実行の履歴が 51,200 件を超ええます(サーバーはそこで実行を止めます)。アクティビティの一回の試しを 6 件、タイマーを 5 件、子ワークフローを 9 件、Update を 5 件と数え、一番外のループは 10,000 件で新しい実行に続くので、ほかのループの中、並列、分岐の中のループだけがまるごと数えられます。Lambda durable functions(`durable`)では、一つの実行が、サービスが許す 3,000 回を超える操作を使いえます。step、待ち、invoke、`map` とその一つひとつのイテレーションを 1 回、コールバックの一回の試しを 2 回(`timeout until` なら 3 回)、時計の step(`now`、`wait until`、期間)を 1 回ずつと数え、新しい実行に続くループが無いので、どのループもまるごと数えられます。",
     ),
     fix: tr(
       "Lower the loops' `at most`, or make the largest loop the flow's outermost one (not in parallel), so that each iteration can continue as a new run.",
@@ -681,8 +681,8 @@ flow
       "フローが求めることを、プラットフォームが動かせない",
     ),
     when: tr(
-      "`dandori build` for a target meets something of the flow its platform cannot run, or that this target does not build yet. Temporal (`temporal-typescript`): `history encrypted` (the payload codec and the encrypted client are not written yet).",
-      "`dandori build` が、出力先のプラットフォームで動かせないもの、またはこの出力先がまだ組まないものに、フローの中で出会いました。Temporal(`temporal-typescript`)では `history encrypted` です(ペイロードのコーデックと暗号化したクライアントを、まだ書きません)。",
+      "`dandori build` for a target meets something of the flow its platform cannot run, or that this target does not build yet. Temporal (`temporal-typescript`): `history encrypted` (the payload codec and the encrypted client are not written yet). Lambda durable functions (`durable`): `on cancel` (an execution is stopped, not cancelled into its code), a task that waits for an `event` (nothing but a callback sends into an execution), and `timeout` on a child (`context.invoke` takes none).",
+      "`dandori build` が、出力先のプラットフォームで動かせないもの、またはこの出力先がまだ組まないものに、フローの中で出会いました。Temporal(`temporal-typescript`)では `history encrypted` です(ペイロードのコーデックと暗号化したクライアントを、まだ書きません)。Lambda durable functions(`durable`)では、`on cancel`(実行は止められるだけで、コードにキャンセルが届きません)、`event` を待つタスク(実行に送れるのはコールバックだけです)、子の `timeout`(`context.invoke` はタイムアウトを取りません)です。",
     ),
     fix: tr(
       "Build the flow for a target that runs it, or write it without what the diagnostic names.",
