@@ -6,6 +6,7 @@
  */
 
 import { verifyPostgres, verifyTigerBeetle } from "./chobo/runs.ts";
+import { verifyDurable } from "./dandori/durable.ts";
 import { verifyTemporal } from "./dandori/temporal.ts";
 
 /** The runs by target name. */
@@ -13,6 +14,7 @@ const TARGETS: Record<string, (args: readonly string[]) => Promise<number>> = {
   postgres: verifyPostgres,
   tigerbeetle: verifyTigerBeetle,
   "temporal-typescript": verifyTemporal,
+  durable: verifyDurable,
 };
 const target = TARGETS[Deno.args[0] ?? ""];
 if (target === undefined) {

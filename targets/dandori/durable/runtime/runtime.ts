@@ -357,9 +357,10 @@ export async function waitUntil(dc: DurableContext, name: string, at: string): P
 }
 
 /**
- * A callback (4.3, 17.3): `createCallback` with the wait's timeout (`until`: the seconds left
- * after a clock step), then the step `name` that hands the id on within `HAND_ON_SECONDS`, then
- * the answer, a JSON value, or its error's name and message.
+ * A callback (4.3, 17.3): `createCallback` (`<name> callback`) with the wait's timeout (`until`:
+ * the seconds left after a clock step), then the step `name` that hands the id on within
+ * `HAND_ON_SECONDS`, then the answer: the JSON text `SendDurableExecutionCallbackSuccess` sent, or
+ * its error's name and message.
  */
 export async function awaitCallback(
   dc: DurableContext,
@@ -375,9 +376,10 @@ export async function awaitCallback(
     if (deadline === null) throw fail("Dandori.BadInput", `the deadline ${wait.until} is not a timestamp`);
     seconds = secondsUntil(deadline, await clock(dc, `${name} clock`));
   }
-  const [answer, id] = await dc.createCallback<unknown>(name, { timeout: { seconds } });
+  const [answer, id] = await dc.createCallback<string>(`${name} callback`, { timeout: { seconds } });
   await step(dc, name, atMostOnce, HAND_ON_SECONDS, () => handOn(id));
-  return await answer;
+  const text = await answer;
+  return text === "" ? null : JSON.parse(text);
 }
 
 /** A child durable function through `context.invoke` (4.3): its error's name comes in `ErrorData`. */
