@@ -13,6 +13,7 @@
 
 import { withDurableExecution } from "@aws/durable-execution-sdk-js";
 import { LocalDurableTestRunner } from "@aws/durable-execution-sdk-js-testing";
+import { AsyncLocalStorage } from "node:async_hooks";
 import { CREATED_CALLBACK_ID } from "../../lang/dandori/views.ts";
 
 /** One answer of a scenario, as JSON. */
@@ -62,8 +63,6 @@ interface RunState {
   timedOut: number;
   /** The ARN of the execution, once a task has seen it. */
   arn: string | null;
-  /** The answer of the current call and the id of its callback. */
-  current: { answer: AnswerJson; callback: string | null } | null;
   readonly pending: Promise<unknown>[];
 }
 
@@ -82,6 +81,23 @@ const generated = {
 };
 const runtimeNow =
   (globalThis as unknown as { DD_NOW: { value: readonly [string, string]; clock: () => number } }).DD_NOW;
+
+/** A call in flight: its task, its answer, its callback's id and its record. */
+interface InFlight {
+  readonly task: string;
+  readonly answer: AnswerJson;
+  readonly callback: string | null;
+  readonly record: RunState["calls"][number];
+}
+
+/** The call a stub serves: parallel iterations call at once, so each call carries its own. */
+const inFlight = new AsyncLocalStorage<InFlight>();
+
+function inCall(): InFlight {
+  const c = inFlight.getStore();
+  if (c === undefined) throw new Error("a stub was called outside a task");
+  return c;
+}
 
 let state: RunState | null = null;
 let runner: LocalDurableTestRunner | null = null;
@@ -169,32 +185,30 @@ async function answerCallback(s: RunState, id: string, a: AnswerJson): Promise<v
 }
 
 /** What a stub does before it answers: time out, hand a callback on; else the answer. */
-async function before(task: string): Promise<AnswerJson | null> {
-  const s = current();
-  const cur = s.current;
-  if (cur === null) throw new Error("a stub was called outside a task");
-  const a = cur.answer;
-  if (cur.callback !== null) return null;
-  if ("error" in a && a.error === "timeout") {
-    // The call took its timeout (the interpreter's reading of it), and the step read it as timed out.
-    current().timedOut += (jobs.tasks[task].timeoutSeconds ?? 0) * 1000;
-    throw named("Dandori.Timeout", "");
-  }
-  return a;
+function before(): Promise<AnswerJson | null> {
+  return Promise.resolve().then(() => {
+    const cur = inCall();
+    const a = cur.answer;
+    if (cur.callback !== null) return null;
+    if ("error" in a && a.error === "timeout") {
+      // The call took its timeout (the interpreter's reading of it), and the step read it as timed out.
+      current().timedOut += (jobs.tasks[cur.task].timeoutSeconds ?? 0) * 1000;
+      throw named("Dandori.Timeout", "");
+    }
+    return a;
+  });
 }
 
 function errorOf(a: AnswerJson): { error: string; cause: string } | null {
   return "error" in a ? { error: a.error, cause: cause(a) } : null;
 }
 
-let running = "";
-
 /** The stub `Transport`: records what is sent, in the `transport` view's shape, and answers. */
 const transport = {
   async http(request: { method: string; url: string; headers: Record<string, string>; body?: string }) {
     const s = current();
     const json = request.headers["Content-Type"] === "application/json";
-    s.calls[s.calls.length - 1].transport = plain(s, {
+    inCall().record.transport = plain(s, {
       http: {
         method: request.method,
         url: request.url,
@@ -202,40 +216,40 @@ const transport = {
         ...(request.body === undefined ? {} : { body: json ? JSON.parse(request.body) : request.body }),
       },
     });
-    const a = await before(running);
+    const a = await before();
     if (a === null) return { status: 200, body: "" };
     const e = errorOf(a);
     if (e === null) {
       const ok = (a as { ok: unknown }).ok;
       return { status: 200, body: ok === null ? "" : JSON.stringify(ok) };
     }
-    const wire = jobs.tasks[running].wires[e.error];
+    const wire = jobs.tasks[inCall().task].wires[e.error];
     return { status: wire === undefined ? 500 : Number(wire), body: e.cause };
   },
   async lambda(fn: string, payload: unknown) {
     const s = current();
-    s.calls[s.calls.length - 1].transport = plain(s, { lambda: fn, payload });
-    const a = await before(running);
+    inCall().record.transport = plain(s, { lambda: fn, payload });
+    const a = await before();
     if (a === null) return { payload: null };
     const e = errorOf(a);
     if (e === null) return { payload: (a as { ok: unknown }).ok };
-    const wire = jobs.tasks[running].wires[e.error];
+    const wire = jobs.tasks[inCall().task].wires[e.error];
     return { errorType: wire ?? "Error", errorMessage: e.cause };
   },
   async aws(service: string, operation: string, args: unknown) {
     const s = current();
-    s.calls[s.calls.length - 1].transport = plain(s, { aws: `${service}:${operation}`, args });
-    const a = await before(running);
+    inCall().record.transport = plain(s, { aws: `${service}:${operation}`, args });
+    const a = await before();
     if (a === null) return {};
     const e = errorOf(a);
     if (e === null) return (a as { ok: unknown }).ok;
-    const wire = jobs.tasks[running].wires[e.error];
+    const wire = jobs.tasks[inCall().task].wires[e.error];
     throw Object.assign(new Error(e.cause), { name: wire ?? "InternalFailure" });
   },
   async book(call: unknown) {
     const s = current();
-    s.calls[s.calls.length - 1].transport = plain(s, call);
-    const a = await before(running);
+    inCall().record.transport = plain(s, call);
+    const a = await before();
     if (a === null) return { result: "done" };
     const e = errorOf(a);
     if (e === null) return (a as { ok: unknown }).ok;
@@ -246,8 +260,8 @@ const transport = {
 
 /** The user's tasks: each answers from the scenario. */
 const own = new Proxy({}, {
-  get: (_t, name) => async () => {
-    const a = await before(String(name));
+  get: () => async () => {
+    const a = await before();
     if (a === null) return undefined;
     const e = errorOf(a);
     if (e === null) return (a as { ok: unknown }).ok;
@@ -268,11 +282,13 @@ function recorded(tasks: Record<string, (args: unknown, call: Record<string, unk
         if (call.key !== undefined) view.key = call.key;
         const id = call.callback_id;
         if (id !== undefined) view.callback_id = CREATED_CALLBACK_ID;
-        s.calls.push({ durable: plain(s, view), at: at() });
-        s.current = { answer, callback: id ?? null };
-        running = name;
-        const result = await f(args, call);
-        const last = s.calls[s.calls.length - 1];
+        const record: RunState["calls"][number] = { durable: plain(s, view), at: at() };
+        s.calls.push(record);
+        const result = await inFlight.run(
+          { task: name, answer, callback: id ?? null, record },
+          () => f(args, call),
+        );
+        const last = record;
         if (id !== undefined) {
           if (last.transport !== undefined) {
             last.transport = JSON.parse(JSON.stringify(last.transport).split(id).join(CREATED_CALLBACK_ID));
@@ -287,19 +303,21 @@ function recorded(tasks: Record<string, (args: unknown, call: Record<string, unk
 
 /** A child's stub durable function: records the invoke, and answers from the scenario. */
 function childStub(fn: string) {
-  return withDurableExecution(async (input: unknown) => {
-    const s = current();
-    const a = take(s);
-    s.calls.push({ durable: plain(s, { invoke: fn, input }), at: at() });
-    const e = errorOf(a);
-    if (e === null) return (a as { ok: unknown }).ok;
-    const error = e.error === "timeout"
-      ? "Dandori.Timeout"
-      : e.error === "failure"
-      ? "Dandori.Failure"
-      : e.error;
-    throw generated.runtime.fail(error, e.cause === "" ? null : e.cause);
-  });
+  return withDurableExecution((input: unknown) =>
+    Promise.resolve().then(() => {
+      const s = current();
+      const a = take(s);
+      s.calls.push({ durable: plain(s, { invoke: fn, input }), at: at() });
+      const e = errorOf(a);
+      if (e === null) return (a as { ok: unknown }).ok;
+      const error = e.error === "timeout"
+        ? "Dandori.Timeout"
+        : e.error === "failure"
+        ? "Dandori.Failure"
+        : e.error;
+      throw generated.runtime.fail(error, e.cause === "" ? null : e.cause);
+    })
+  );
 }
 
 /** The ending as `endingJson` writes it. */
@@ -330,7 +348,6 @@ async function play(scenario: DurableJobs["scenarios"][number]): Promise<Durable
     start: Date.parse(scenario.now[0]),
     timedOut: 0,
     arn: null,
-    current: null,
     pending: [],
   };
   state = s;
