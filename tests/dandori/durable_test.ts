@@ -1,11 +1,15 @@
 /**
  * The durable target: its runtime passes the shared rule vectors and keeps the rules' text of
  * Temporal's; every test and example flow it builds gives the same bytes twice, starts with the
- * header, has Temporal's `io.ts` byte for byte and passes `tsc --strict` with the
- * `@aws/durable-execution-sdk-js` 2.4.0 types; E040 and E050 are pinned in both languages.
+ * header, keeps its description in comments (4.7), has Temporal's `io.ts` byte for byte and passes
+ * `tsc --strict` with the `@aws/durable-execution-sdk-js` 2.4.0 types; E040 and E050 are pinned in
+ * both languages.
  */
 
 import { ok, strictEqual } from "node:assert/strict";
+import { checkFlow } from "../../lang/dandori/check.ts";
+import { NO_SUCH_FILE } from "../../lang/dandori/env.ts";
+import { lower } from "../../lang/dandori/lower.ts";
 import * as runtime from "../../targets/dandori/durable/runtime/runtime.ts";
 import { DURABLE } from "../../targets/dandori/durable/target.ts";
 import { RUNTIME as DURABLE_RUNTIME } from "../../targets/dandori/durable/runtimes.ts";
@@ -63,6 +67,23 @@ Deno.test("every flow's package is the same bytes twice, starts with the header,
     const temporal = TEMPORAL_TYPESCRIPT.generate(f.plan, ORIGIN);
     strictEqual(a.get("io.ts"), temporal.get("io.ts"), `${f.path}: io.ts is Temporal's`);
     strictEqual(a.get("types.ts"), temporal.get("types.ts"), `${f.path}: types.ts is Temporal's`);
+  }
+});
+
+/** A description with every line terminator a host language knows (as temporal_test gives the plan directly). */
+const EVIL = "first EVIL\nEVIL second\rEVIL\u0085EVIL\u2028EVIL\u2029--- EVIL\nEVIL \\n EVIL */ EVIL";
+
+Deno.test("a description never leaves its comment, whatever line terminators it holds (4.7)", () => {
+  const checked = checkFlow("evil.flow", "workflow evil v1\n\ninputs\n  x : string\n\nflow\n  succeed\n", {
+    read: () => NO_SUCH_FILE,
+  }).checked;
+  ok(checked !== null, "the flow checks");
+  const plan = lower(checked);
+  const files = DURABLE.generate({ ...plan, workflow: { ...plan.workflow, description: EVIL } }, ORIGIN);
+  for (const [name, text] of files) {
+    const evil = text.split(/\r\n|[\n\r\u0085\u2028\u2029]/).filter((l) => l.includes("EVIL"));
+    strictEqual(evil.length, 7, `${name}: the description's seven lines are in the file`);
+    for (const l of evil) ok(l.startsWith("// "), `${name}: ${JSON.stringify(l)} is a comment line`);
   }
 });
 
