@@ -74,6 +74,8 @@ console.info = console.error;
 console.debug = () => {};
 
 await LocalDurableTestRunner.setupTestEnvironment({ skipTime: true });
+/** The fake clock the runner installs with `skipTime`: a call that times out moves it. */
+const clock = (LocalDurableTestRunner as unknown as { fakeClock: { tick(ms: number): number } }).fakeClock;
 const generated = {
   workflow: await import(`${jobs.dir}/workflow.ts`),
   tasks: await import(`${jobs.dir}/tasks.ts`),
@@ -191,9 +193,14 @@ function before(): Promise<AnswerJson | null> {
     const a = cur.answer;
     if (cur.callback !== null) return null;
     if ("error" in a && a.error === "timeout") {
-      // The call took its timeout (the interpreter's reading of it), and the step read it as timed out.
-      current().timedOut += (jobs.tasks[cur.task].timeoutSeconds ?? 0) * 1000;
-      throw named("Dandori.Timeout", "");
+      const seconds = jobs.tasks[cur.task].timeoutSeconds;
+      // Without a written `timeout` the platform's limit ends the call at once, as the interpreter counts it.
+      if (seconds === null) throw named("Dandori.Timeout", "");
+      // With one, the call hangs and the fake clock is moved to the step's own limit (`within`),
+      // which times it out; the run's clock takes the same seconds.
+      current().timedOut += seconds * 1000;
+      Promise.resolve().then(() => clock.tick(seconds * 1000));
+      return new Promise<never>(() => {});
     }
     return a;
   });
