@@ -6,6 +6,7 @@
 
 import process from "node:process";
 import {
+  type Outcome,
   parseCommandLine,
   renderCommandHelp,
   renderToolHelp,
@@ -13,21 +14,21 @@ import {
   type ToolSpec,
 } from "./commands/table.ts";
 import { denoIo, type Io, shownIo } from "./commands/io.ts";
-import { chooseLang, type Lang, tr } from "./lang/common/text.ts";
+import { chooseLang, type Lang, langWarning, tr } from "./lang/common/text.ts";
 import { VERSION } from "./lang/common/version.ts";
 import { CHOBO } from "./commands/chobo.ts";
 import { DANDORI } from "./commands/dandori.ts";
 
 const TOOLS: readonly ToolSpec[] = [CHOBO, DANDORI];
 
-/** The language a command line asks for, before it is fully parsed (for usage errors too). */
-function langOf(argv: readonly string[], tool: string, io: Io): Lang {
+/** The `--lang` a command line gives, read before it is fully parsed (for usage errors too). */
+function langFlag(argv: readonly string[]): string | undefined {
   let flag: string | undefined;
   argv.forEach((w, i) => {
     if (w === "--lang") flag = argv[i + 1];
     else if (w.startsWith("--lang=")) flag = w.slice("--lang=".length);
   });
-  return chooseLang(flag, tool, io.env);
+  return flag;
 }
 
 function ritsuHelp(lang: Lang): string {
@@ -45,15 +46,23 @@ function ritsuHelp(lang: Lang): string {
 }
 
 /**
- * Runs one command line (the words after `ritsu`) and returns the exit code. Never throws: an
+ * Runs one command line (the words after `ritsu`) and returns the exit code, or a promise of it
+ * for a command that waits (`chobo verify`, `chobo check --watch`). Never throws nor rejects: an
  * unexpected exception is reported in one line as an internal error, exit 2. Everything it prints
  * goes through `shownIo`: no key and no terminal control reaches the output.
  */
-export function main(argv: readonly string[], world: Io): number {
+export function main(argv: readonly string[], world: Io): number | Promise<number> {
   const io = shownIo(world);
   const [toolName, ...rest] = argv;
   const tool = TOOLS.find((t) => t.name === toolName);
-  const lang = langOf(argv, tool?.name ?? "ritsu", io);
+  const flag = langFlag(argv);
+  const lang = chooseLang(flag, tool?.name ?? "ritsu", io.env);
+  const warning = langWarning(flag, tool?.name ?? "ritsu", io.env);
+  if (warning !== null) {
+    io.stderr(
+      `${tool?.name ?? "ritsu"}: warning: ${warning.en}\n${tool?.name ?? "ritsu"}: 警告: ${warning.ja}\n`,
+    );
+  }
   if (tool === undefined) {
     if (toolName === undefined || toolName === "--help" || toolName === "help") {
       io.stdout(ritsuHelp(lang));
@@ -84,17 +93,27 @@ export function main(argv: readonly string[], world: Io): number {
         io.stderr(renderUsageError(tool, parsed, lang));
         return 2;
       case "run": {
+        const finish = (result: Outcome): number => {
+          if (typeof result === "number") return result;
+          io.stderr(renderUsageError(tool, { command: parsed.command, message: result.usage }, lang));
+          return 2;
+        };
         const result = parsed.command.run(parsed.args, parsed.flags, io, lang);
-        if (typeof result === "number") return result;
-        io.stderr(renderUsageError(tool, { command: parsed.command, message: result.usage }, lang));
-        return 2;
+        return result instanceof Promise
+          ? result.then(finish, (e) => internalError(tool, e, io, lang))
+          : finish(result);
       }
     }
   } catch (e) {
-    const what = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-    io.stderr(`${tool.name}: ${tr("internal error", "内部の異常")[lang]}: ${what}\n`);
-    return 2;
+    return internalError(tool, e, io, lang);
   }
+}
+
+/** Says in one line that a command failed in a way it should not have; exit 2. */
+function internalError(tool: ToolSpec, e: unknown, io: Io, lang: Lang): number {
+  const what = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  io.stderr(`${tool.name}: ${tr("internal error", "内部の異常")[lang]}: ${what}\n`);
+  return 2;
 }
 
 /** `chobo` when started through a link of that name, else the words as given. */
@@ -104,4 +123,4 @@ function commandLine(): string[] {
   return tool === undefined ? Deno.args : [tool.name, ...Deno.args];
 }
 
-if (import.meta.main) Deno.exit(main(commandLine(), denoIo()));
+if (import.meta.main) Deno.exit(await main(commandLine(), denoIo()));

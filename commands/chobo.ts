@@ -5,7 +5,6 @@
 
 import { command, type CommandSpec, type Outcome, type ToolSpec } from "./table.ts";
 import {
-  type Diagnostic,
   diagnosticJson,
   DIAGNOSTICS_JSON_VERSION,
   hasErrors,
@@ -40,7 +39,9 @@ import {
 } from "../lang/chobo/scenario.ts";
 import { generateScenarios } from "../lang/chobo/scenarios.ts";
 import { CODES } from "../lang/chobo/codes.ts";
-import { refusedForKeys } from "./keys.ts";
+import { loadBook, readBook } from "./books.ts";
+import { VERIFY_TARGETS, verifyBooks } from "./chobo_verify.ts";
+import { STORES } from "../verify/chobo/stores.ts";
 import { explainAllMarkdown, explainAllText, explainText, findCode } from "../lang/chobo/explain.ts";
 
 const CHECK_EXITS: CommandSpec["exits"] = [
@@ -160,8 +161,8 @@ export const CHOBO: ToolSpec = {
           name: "out",
           value: "dir",
           help: tr(
-            "write <dir>/<book file name>.scenarios.json instead of printing",
-            "出力せずに <dir>/<帳簿のファイル名>.scenarios.json に書く",
+            "write <dir>/<name>.scenarios.json instead of printing: the book's file name without .book (stock.ja.book → stock.ja.scenarios.json)",
+            "出力せずに <dir>/<名前>.scenarios.json に書く。名前は帳簿のファイル名から .book を除いたもの(stock.ja.book → stock.ja.scenarios.json)",
           ),
         },
       ],
@@ -247,21 +248,86 @@ export const CHOBO: ToolSpec = {
           name: "out",
           value: "dir",
           help: tr(
-            "write <dir>/<book file name>.md (or .html) instead of printing",
-            "出力せずに <dir>/<帳簿のファイル名>.md(または .html)に書く",
+            "write <dir>/<name>.md (or .html) instead of printing: the book's file name without .book (refunds.ja.book → refunds.ja.md)",
+            "出力せずに <dir>/<名前>.md(または .html)に書く。名前は帳簿のファイル名から .book を除いたもの(refunds.ja.book → refunds.ja.md)",
+          ),
+        },
+        {
+          name: "scenario",
+          value: "file.json",
+          help: tr(
+            "hand-written scenarios to show before the generated ones (one, or a list as chobo run reads)",
+            "生成したシナリオの前に見せる、手で書いたシナリオ(一つか、chobo run が読む並び)",
           ),
         },
       ],
       exits: [
         { code: 0, meaning: tr("the page was written", "ページを書いた") },
-        { code: 1, meaning: tr("the book has errors: it is not drawn", "帳簿にエラーがある(描かない)") },
+        {
+          code: 1,
+          meaning: tr(
+            "the book has errors (it is not drawn), or the scenario file cannot be read or does not fit the book",
+            "帳簿にエラーがある(描かない)、またはシナリオのファイルが読めないか帳簿に合わない",
+          ),
+        },
         { code: 2, meaning: tr("a usage error, or an internal error", "使い方の誤り、または内部の異常") },
       ],
       examples: [
         "chobo doc examples/refunds/refunds.book",
         "chobo doc examples/refunds/refunds.ja.book --lang ja --out /tmp/doc",
+        "chobo doc examples/refunds/refunds.book --format html --scenario examples/refunds/refunds.more.json",
       ],
-      run: ({ args, flags, io, lang }) => doc(args[0], flags.format === "html", flags.out, io, lang),
+      run: ({ args, flags, io, lang }) =>
+        doc(args[0], flags.format === "html", flags.out, flags.scenario, io, lang),
+    }),
+    command({
+      name: "verify",
+      summary: tr(
+        "play every scenario of books on a real store (a disposable PostgreSQL server, PGlite, or a TigerBeetle replica) and compare each with the reference interpreter",
+        "帳簿のシナリオをすべて本物の保存先(使い捨ての PostgreSQL サーバー、PGlite、TigerBeetle のレプリカ)で流し、参照インタプリタと比べる",
+      ),
+      args: {
+        placeholder: "<file.book>",
+        min: 1,
+        max: null,
+        help: tr(
+          "the books; each one's <book>.more.json is played too, when there is one",
+          "帳簿(<帳簿>.more.json があれば、それも流す)",
+        ),
+      },
+      flags: [
+        {
+          name: "target",
+          value: "target",
+          choices: VERIFY_TARGETS,
+          help: tr(
+            "postgres (the default): a disposable server, or PGlite when this machine has no server binaries; pglite: PGlite in this process; tigerbeetle: a disposable replica of the binary CHOBO_TIGERBEETLE names",
+            "postgres(既定): 使い捨てのサーバー(サーバーのプログラムが無ければ PGlite)。pglite: このプロセスの中の PGlite。tigerbeetle: CHOBO_TIGERBEETLE が指すプログラムの使い捨てレプリカ",
+          ),
+        },
+      ],
+      exits: [
+        {
+          code: 0,
+          meaning: tr(
+            "every scenario agrees with the interpreter",
+            "どのシナリオも参照インタプリタと一致した",
+          ),
+        },
+        {
+          code: 1,
+          meaning: tr(
+            "a scenario disagrees (printed with its step and both answers), a book cannot be read or has errors, or the store cannot start",
+            "一致しないシナリオがある(ステップと両方の答えを出す)、帳簿を読めないかエラーがある、または保存先が起動しない",
+          ),
+        },
+        { code: 2, meaning: tr("a usage error, or an internal error", "使い方の誤り、または内部の異常") },
+      ],
+      examples: [
+        "chobo verify examples/refunds/refunds.book",
+        "chobo verify examples/inventory/inventory.book examples/points/points.book --target pglite",
+      ],
+      run: ({ args, flags, io, lang }) => verifyBooks(args, flags.target ?? "postgres", io, lang, STORES),
     }),
     command({
       name: "api",
@@ -350,6 +416,9 @@ function check(
     if ("error" in input) {
       io.stderr(`chobo check: ${input.error[lang]}\n`);
       exit = 1;
+      if (json) {
+        files.push({ file: path, ok: false, error: input.error[lang], diagnostics: [], report: null });
+      }
       continue;
     }
     const base = diffBase === undefined ? undefined : baseBook(path, diffBase, io, lang);
@@ -383,41 +452,6 @@ function check(
   return exit;
 }
 
-/**
- * Reads a book once and checks it, for a command that needs it whole: the bytes and the checked
- * book come from the same read. Prints why not and returns null.
- */
-/**
- * The bytes and checked book of `path`, or null (and why not, on stderr). A command that writes
- * the book out (`writesOut`) refuses one that holds a key (commands/keys.ts).
- */
-function readBook(
-  path: string,
-  command: string,
-  io: Io,
-  lang: Lang,
-  writesOut = false,
-): { bytes: Uint8Array; book: Book; diagnostics: readonly Diagnostic[] } | null {
-  const input = readInput(io, path);
-  if ("error" in input) {
-    io.stderr(`chobo ${command}: ${input.error[lang]}\n`);
-    return null;
-  }
-  const result = checkBookBytes(path, input.bytes);
-  if (result.book === null) {
-    io.stderr(result.diagnostics.map((d) => renderDiagnostic(d, lang)).join(""));
-    io.stderr(`${summaryLine(path, result.diagnostics.map((d) => d.severity), lang)}\n`);
-    return null;
-  }
-  if (writesOut && refusedForKeys(`chobo ${command}`, path, result.diagnostics, io, lang)) return null;
-  return { bytes: input.bytes, book: result.book, diagnostics: result.diagnostics };
-}
-
-/** The checked book of `path`, or null (and why not, on stderr). */
-function loadBook(path: string, command: string, io: Io, lang: Lang, writesOut = false): Book | null {
-  return readBook(path, command, io, lang, writesOut)?.book ?? null;
-}
-
 function run(
   bookPath: string,
   scenarioPath: string,
@@ -428,19 +462,8 @@ function run(
 ): number {
   const book = loadBook(bookPath, "run", io, lang);
   if (book === null) return 1;
-  const input = readInput(io, scenarioPath);
-  if ("error" in input) {
-    io.stderr(`chobo run: ${input.error[lang]}\n`);
-    return 1;
-  }
-  let scenarios: Scenario[];
-  try {
-    scenarios = readScenarios(book, input.bytes);
-  } catch (e) {
-    if (!(e instanceof ScenarioError)) throw e;
-    io.stderr(`chobo run: ${scenarioPath}: ${e.text[lang]}\n`);
-    return 1;
-  }
+  const scenarios = scenarioFile(book, scenarioPath, "run", io, lang);
+  if (scenarios === null) return 1;
   if (show !== undefined) {
     const [asJson, asText] = show === "postgres"
       ? [sentJson, sentText]
@@ -459,6 +482,22 @@ function run(
     io.stdout(runs.map(({ s, branches }) => runText(bookPath, s, branches, lang)).join("\n"));
   }
   return 0;
+}
+
+/** The scenarios of the file at `path` for `book`, or null (and why not, on stderr). */
+function scenarioFile(book: Book, path: string, command: string, io: Io, lang: Lang): Scenario[] | null {
+  const input = readInput(io, path);
+  if ("error" in input) {
+    io.stderr(`chobo ${command}: ${input.error[lang]}\n`);
+    return null;
+  }
+  try {
+    return readScenarios(book, input.bytes);
+  } catch (e) {
+    if (!(e instanceof ScenarioError)) throw e;
+    io.stderr(`chobo ${command}: ${path}: ${e.text[lang]}\n`);
+    return null;
+  }
 }
 
 function buildCommand(bookPath: string, target: ChoboTargetName, out: string, io: Io, lang: Lang): number {
@@ -486,10 +525,21 @@ function buildCommand(bookPath: string, target: ChoboTargetName, out: string, io
   return 0;
 }
 
-function doc(bookPath: string, html: boolean, out: string | undefined, io: Io, lang: Lang): number {
+function doc(
+  bookPath: string,
+  html: boolean,
+  out: string | undefined,
+  scenarioPath: string | undefined,
+  io: Io,
+  lang: Lang,
+): number {
   const read = readBook(bookPath, "doc", io, lang, true);
   if (read === null) return 1;
-  const page = buildPage(read.book, read.diagnostics, lang);
+  const handWritten = scenarioPath === undefined
+    ? []
+    : scenarioFile(read.book, scenarioPath, "doc", io, lang);
+  if (handWritten === null) return 1;
+  const page = buildPage(read.book, read.diagnostics, lang, handWritten);
   const text = html ? pageHtml(page) : pageMarkdown(page);
   if (out === undefined) {
     io.stdout(text);

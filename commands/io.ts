@@ -123,6 +123,8 @@ function writeAllOrNone(files: ReadonlyMap<string, string>): Text | null {
     try {
       if (isDirectory(path)) throw new Deno.errors.IsADirectory(path);
       const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : ".";
+      const blocking = fileAbove(dir);
+      if (blocking !== null) throw new FileInTheWay(blocking);
       Deno.mkdirSync(dir, { recursive: true });
       // createNew opens exclusively: a name planted beforehand (a symlink too) is never written through.
       Deno.writeTextFileSync(temp, text, { createNew: true, mode: 0o644 });
@@ -155,6 +157,25 @@ function writeAllOrNone(files: ReadonlyMap<string, string>): Text | null {
   return failed;
 }
 
+/** A path where a directory must be (a file's directory, `--out`) that holds something else. */
+class FileInTheWay extends Error {
+  constructor(readonly path: string) {
+    super(path);
+  }
+}
+
+/** The nearest of `dir` and its parents that exists, when it is not a directory; else null. */
+function fileAbove(dir: string): string | null {
+  for (let at = dir; at !== "" && at !== "."; at = at.includes("/") ? at.slice(0, at.lastIndexOf("/")) : "") {
+    try {
+      return Deno.statSync(at).isDirectory ? null : at;
+    } catch {
+      // Not there (or under a file): look further up.
+    }
+  }
+  return null;
+}
+
 function isDirectory(path: string): boolean {
   try {
     return Deno.lstatSync(path).isDirectory;
@@ -174,6 +195,12 @@ function modeOf(path: string): number | null {
 }
 
 function whyUnwritable(path: string, e: unknown): Text {
+  if (e instanceof FileInTheWay) {
+    return tr(
+      `${e.path}: is a file, but it must be a directory to write ${path} into (--out names a directory)`,
+      `${e.path}: ファイルですが、${path} を書き込むにはディレクトリでなければなりません(--out にはディレクトリを渡します)`,
+    );
+  }
   if (e instanceof Deno.errors.IsADirectory) {
     return tr(`${path}: is a directory`, `${path}: ディレクトリです`);
   }

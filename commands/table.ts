@@ -10,6 +10,7 @@
  * @module
  */
 
+import { withGuess } from "../lang/common/nearest.ts";
 import { type Lang, LANGS, type Text, tr } from "../lang/common/text.ts";
 import type { Io } from "./io.ts";
 
@@ -60,6 +61,12 @@ export interface Invocation<Fs extends readonly FlagSpec[]> {
 /** What a command returns: its exit code, or a usage error for the caller to print with its usage (exit 2). */
 export type Outcome = number | { readonly usage: Text };
 
+/**
+ * What a command's `run` gives back: its outcome, or a promise of it for a command that waits on
+ * the outside world (`chobo verify` plays on a database; `chobo check --watch` waits for changes).
+ */
+export type Ran = Outcome | Promise<Outcome>;
+
 /** One command as its tool's table writes it, with the flags typed for its `run`. */
 export interface CommandDef<Fs extends readonly FlagSpec[]> {
   readonly name: string;
@@ -68,7 +75,7 @@ export interface CommandDef<Fs extends readonly FlagSpec[]> {
   readonly flags: Fs;
   readonly exits: readonly { readonly code: number; readonly meaning: Text }[];
   readonly examples: readonly string[];
-  readonly run: (c: Invocation<Fs>) => Outcome;
+  readonly run: (c: Invocation<Fs>) => Ran;
 }
 
 /** One command of a tool: its table entry, and `run` over the flags the parser read. */
@@ -84,7 +91,7 @@ export interface CommandSpec {
     flags: ReadonlyMap<string, string | true>,
     io: Io,
     lang: Lang,
-  ) => Outcome;
+  ) => Ran;
 }
 
 /**
@@ -260,9 +267,13 @@ function unknownCommand(tool: ToolSpec, name: string): Parsed {
   return {
     kind: "usage",
     command: null,
-    message: tr(
-      `unknown command ${name}; the commands are ${names}`,
-      `知らないコマンドです: ${name}。コマンドは ${names} です`,
+    message: withGuess(
+      tr(
+        `unknown command ${name}; the commands are ${names}`,
+        `知らないコマンドです: ${name}。コマンドは ${names} です`,
+      ),
+      name,
+      tool.commands.map((c) => c.name),
     ),
   };
 }

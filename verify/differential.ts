@@ -10,6 +10,15 @@
  * @module
  */
 
+import { type Text, tr } from "../lang/common/text.ts";
+
+/** Why a run cannot go on (a store that does not start, SQL that does not load), in both languages. */
+export class VerifyError extends Error {
+  constructor(readonly text: Text) {
+    super(text.en);
+  }
+}
+
 /** One scenario to play on a target: its id in the run, and where it comes from for messages. */
 export interface DiffJob {
   readonly id: string;
@@ -20,15 +29,18 @@ export interface DiffJob {
 export interface Judged<P> {
   readonly played: P;
   readonly late: boolean;
-  readonly problems: readonly string[];
+  readonly problems: readonly Text[];
 }
 
 /** The outcome of one combination of target and runner. */
 export interface Report {
   readonly scenarios: number;
   readonly agreed: number;
+  /** The ids of the jobs that agreed, with nothing wrong in what they sent. */
+  readonly agreedJobs: ReadonlySet<string>;
   readonly ranAgain: readonly string[];
-  readonly failures: readonly string[];
+  /** Each failure with the job's `where` first. */
+  readonly failures: readonly Text[];
 }
 
 /** How a run compares a job's play with the interpreter, and prints a play that disagrees. */
@@ -37,8 +49,8 @@ export interface Comparison<J extends DiffJob, P> {
   readonly attempt: (batch: readonly J[], round: number) => Promise<ReadonlyMap<string, Judged<P>>>;
   /** True when the play of `job` in `round` is what the interpreter says. */
   readonly agrees: (job: J, round: number, played: P) => boolean;
-  /** A play in a failure's line. */
-  readonly show: (played: P) => string;
+  /** Where the play of `job` in `round` leaves the interpreter, for a failure's lines. */
+  readonly show: (job: J, round: number, played: P) => Text;
 }
 
 /**
@@ -49,23 +61,28 @@ export async function inRounds<J extends DiffJob, P>(
   jobs: readonly J[],
   c: Comparison<J, P>,
 ): Promise<Report> {
-  const failures: string[] = [];
+  const failures: Text[] = [];
+  const at = (job: J, t: Text) => tr(`${job.where}: ${t.en}`, `${job.where}: ${t.ja}`);
   const ranAgain: string[] = [];
-  let agreed = 0;
+  const agreedJobs = new Set<string>();
   const judge = async (batch: readonly J[], round: number): Promise<J[]> => {
     const results = await c.attempt(batch, round);
     const late: J[] = [];
     for (const job of batch) {
       const r = results.get(job.id);
       if (r === undefined) {
-        failures.push(`${job.where}: the runner gave no result`);
+        failures.push(at(job, tr("the runner gave no result", "ランナーが結果を返さなかった")));
         continue;
       }
-      failures.push(...r.problems.map((p) => `${job.where}: ${p}`));
+      failures.push(...r.problems.map((p) => at(job, p)));
       if (c.agrees(job, round, r.played)) {
-        if (r.problems.length === 0) agreed++;
+        if (r.problems.length === 0) agreedJobs.add(job.id);
       } else if (r.late && round === 1) late.push(job);
-      else failures.push(`${job.where}: ${r.late ? "late again" : "disagrees"}: ${c.show(r.played)}`);
+      else {
+        const shown = c.show(job, round, r.played);
+        const why = r.late ? tr("late again", "再び遅れた") : tr("disagrees", "一致しない");
+        failures.push(at(job, tr(`${why.en}: ${shown.en}`, `${why.ja}: ${shown.ja}`)));
+      }
     }
     return late;
   };
@@ -74,7 +91,7 @@ export async function inRounds<J extends DiffJob, P>(
     ranAgain.push(...late.map((j) => j.where));
     await judge(late, 2);
   }
-  return { scenarios: jobs.length, agreed, ranAgain, failures };
+  return { scenarios: jobs.length, agreed: agreedJobs.size, agreedJobs, ranAgain, failures };
 }
 
 /** How long a runner may take over one round before it is killed. */

@@ -1,24 +1,39 @@
 /**
- * `deno task verify <target> [<flow or dir> …]`: plays every scenario on a target for real and compares it with the
- * reference interpreter (`verify/chobo/runs.ts`); exits 1 when anything disagrees, 2 for an
- * unknown target.
+ * `deno task verify <target> [path…]`: plays every scenario of the books or flows of `path…` (files,
+ * and directories searched for `.book` or `.flow` files; every test and example book or flow when
+ * none is given) on a target for real and compares it with the reference interpreter (`verify/chobo/runs.ts`); exits 1
+ * when anything disagrees, 2 for an unknown target or a path that does not exist.
  * @module
  */
 
-import { verifyPostgres, verifyTigerBeetle } from "./chobo/runs.ts";
+import { DEFAULT_PATHS, verifyPostgres, verifyTigerBeetle } from "./chobo/runs.ts";
 import { verifyDurable } from "./dandori/durable.ts";
 import { verifyTemporal } from "./dandori/temporal.ts";
 
 /** The runs by target name. */
-const TARGETS: Record<string, (args: readonly string[]) => Promise<number>> = {
-  postgres: verifyPostgres,
-  tigerbeetle: verifyTigerBeetle,
+const TARGETS: Record<string, (paths: readonly string[]) => Promise<number>> = {
+  postgres: (paths) => verifyPostgres(paths.length === 0 ? DEFAULT_PATHS : paths),
+  tigerbeetle: (paths) => verifyTigerBeetle(paths.length === 0 ? DEFAULT_PATHS : paths),
   "temporal-typescript": verifyTemporal,
   durable: verifyDurable,
 };
-const target = TARGETS[Deno.args[0] ?? ""];
+const [name, ...given] = Deno.args;
+const target = TARGETS[name ?? ""];
+const usage = `usage: deno task verify <${Object.keys(TARGETS).join("|")}> [path…]`;
 if (target === undefined) {
-  console.error(`usage: deno task verify <${Object.keys(TARGETS).join("|")}>`);
+  console.error(usage);
   Deno.exit(2);
 }
-Deno.exit(await target(Deno.args.slice(1)));
+const absent = given.filter((p) => {
+  try {
+    Deno.statSync(p);
+    return false;
+  } catch {
+    return true;
+  }
+});
+if (absent.length > 0) {
+  console.error(`deno task verify: no such file or directory: ${absent.join(", ")}\n${usage}`);
+  Deno.exit(2);
+}
+Deno.exit(await target(given));

@@ -55,6 +55,8 @@ const WORDS: Record<WordKey, [string, string]> = {
   previous: ["previous", "前へ"],
   next: ["next", "次へ"],
   scenario: ["scenario", "シナリオ"],
+  hand_written: ["Written by hand", "手で書いたシナリオ"],
+  generated: ["Generated", "生成したシナリオ"],
 };
 
 const STATES: Record<string, [string, string]> = {
@@ -292,7 +294,12 @@ function trace(book: Book, b: Branch, lang: Lang): PageStep[] {
 }
 
 /** Everything the page of a book shows, in one language. */
-export function buildPage(book: Book, warnings: readonly Diagnostic[], lang: Lang): Page {
+export function buildPage(
+  book: Book,
+  warnings: readonly Diagnostic[],
+  lang: Lang,
+  handWritten: readonly Scenario[] = [],
+): Page {
   const accounts: PageAccount[] = book.accounts.map((a, i) => ({
     id: `a${i}`,
     name: a.name,
@@ -302,9 +309,13 @@ export function buildPage(book: Book, warnings: readonly Diagnostic[], lang: Lan
     bounds: boundsOf(a, lang),
     description: shown(a.description),
   }));
-  const scenarios = generateScenarios(book).map((s: Scenario) => ({
+  const scenarios = [
+    ...handWritten.map((s) => [s, true] as const),
+    ...generateScenarios(book).map((s) => [s, false] as const),
+  ].map(([s, byHand]) => ({
     name: s.name,
     title: lang === "ja" ? s.titleJa ?? s.name : s.name,
+    handWritten: byHand,
     outcomes: runScenario(book, s).map((b) => trace(book, b, lang)),
   }));
   const words = Object.fromEntries(Object.entries(WORDS).map(([k, v]) => [k, say(v, lang)])) as Record<
@@ -425,7 +436,11 @@ export function pageMarkdown(page: Page): string {
     );
   }
   out.push(`## ${w.scenarios}`, "");
-  for (const s of page.scenarios) {
+  const grouped = page.scenarios.some((s) => s.handWritten);
+  page.scenarios.forEach((s, i) => {
+    if (grouped && (i === 0 || s.handWritten !== page.scenarios[i - 1].handWritten)) {
+      out.push(`### ${s.handWritten ? w.hand_written : w.generated}`, "");
+    }
     out.push("<details>", `<summary>${escapeHtml(s.title)}</summary>`, "");
     s.outcomes.forEach((steps, i) => {
       if (s.outcomes.length > 1) out.push(`${w.outcome} ${i + 1}:`, "");
@@ -439,7 +454,7 @@ export function pageMarkdown(page: Page): string {
       out.push(...table([w.step, w.call, w.result, ...accounts], rows), "");
     });
     out.push("</details>", "");
-  }
+  });
   return out.join("\n");
 }
 

@@ -500,7 +500,17 @@ function scenarioJson(page: Page): string {
 
 function stepper(page: Page): string {
   const w = page.words;
-  const options = page.scenarios.map((s, i) => `<option value="${i}">${esc(s.title)}</option>`).join("\n");
+  const option = (i: number) => `<option value="${i}">${esc(page.scenarios[i].title)}</option>`;
+  const indices = page.scenarios.map((_, i) => i);
+  const group = (byHand: boolean, label: string) => {
+    const inGroup = indices.filter((i) => page.scenarios[i].handWritten === byHand);
+    return inGroup.length === 0
+      ? []
+      : [`<optgroup label="${esc(label)}">`, ...inGroup.map(option), "</optgroup>"];
+  };
+  const options = page.scenarios.some((s) => s.handWritten)
+    ? [...group(true, w.hand_written), ...group(false, w.generated)].join("\n")
+    : indices.map(option).join("\n");
   return `<section id="scenarios">
 <h2>${esc(w.scenarios)}</h2>
 <div class="controls">
@@ -742,7 +752,7 @@ const SCRIPT = `
       td.className = "changed";
       const mark = span("mark", "●");
       mark.setAttribute("aria-hidden", "true");
-      td.append(mark, " ");
+      td.append(mark, "\\u00a0");
     }
     td.append(text);
   }

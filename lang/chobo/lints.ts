@@ -4,13 +4,12 @@
  * @module
  */
 
-import { lookup } from "../common/assert.ts";
 import type { Reporter } from "../common/reporter.ts";
 import { tr } from "../common/text.ts";
 import type { ChoboCode } from "./codes.ts";
 import { isRefused, type Outcome } from "./interp.ts";
 import type { Account, Book, Move, Transfer } from "./model.ts";
-import { amountChoices, feed, lastOutcome, makeDone, planFor, play, Symbols } from "./search.ts";
+import { amountChoices, feed, lastOutcome, makeDone, netOf, planFor, play, Symbols } from "./search.ts";
 import { operationLines, quantityText } from "./words.ts";
 
 /** `shop_sales(shop)`: an account as a move names it, with the transfer's parameter names. */
@@ -135,21 +134,13 @@ function alwaysRefused(book: Book, r: Reporter<ChoboCode>): void {
   }
 }
 
-/** The net change of the account `ref` over all of a transfer's moves, for given amounts. */
-function net(t: Transfer, ref: Move["from"], amounts: ReadonlyMap<string, bigint>): bigint {
-  let sum = 0n;
-  for (const m of t.moves) {
-    const a = m.amount.kind === "literal" ? m.amount.value : lookup(amounts, m.amount.param, "amount");
-    if (sameRef(m.to, ref)) sum += a;
-    if (sameRef(m.from, ref)) sum -= a;
-  }
-  return sum;
-}
-
 /**
- * W103 (immediate transfers) and W104 (holds): a bound refuses move i or j because of the order
- * of moves on one account — a take before a put on a lower bound, a put before a take on an upper
- * bound; in a hold, what one move puts in (or takes out) is held and never counts for another.
+ * W103 (immediate transfers) and W104 (holds): a bound refuses a move because of how the moves of
+ * one transfer meet on one account. In an immediate transfer it is their order: a take before a put
+ * on a lower bound, a put before a take on an upper bound, and the first move is refused. In a hold
+ * the order does not matter: what one move puts in (or takes out) is held and never counts for
+ * another, so the move that takes (lower bound) or puts (upper bound) is refused whichever comes
+ * first.
  */
 function moveOrder(book: Book, r: Reporter<ChoboCode>): void {
   for (const t of book.transfers) {
@@ -158,28 +149,40 @@ function moveOrder(book: Book, r: Reporter<ChoboCode>): void {
     for (let i = 0; i < t.moves.length; i++) {
       for (let j = i + 1; j < t.moves.length; j++) {
         const [first, second] = [t.moves[i], t.moves[j]];
-        const pairs: ["lower" | "upper", Move["from"], Account][] = [];
-        if (sameRef(first.from, second.to) && first.from.account.lower !== null) {
-          pairs.push(["lower", first.from, first.from.account]);
+        // Each meeting: the side of the bound, the account, the move refused and the other move.
+        const meetings: ["lower" | "upper", Move["from"], Move, Move][] = [];
+        const lower = (ref: Move["from"]) => ref.account.lower !== null;
+        const upper = (ref: Move["from"]) => ref.account.upper !== null;
+        if (!held) {
+          if (sameRef(first.from, second.to) && lower(first.from)) {
+            meetings.push(["lower", first.from, first, second]);
+          }
+          if (sameRef(first.to, second.from) && upper(first.to)) {
+            meetings.push(["upper", first.to, first, second]);
+          }
+        } else {
+          if (sameRef(first.to, second.from) && lower(second.from)) {
+            meetings.push(["lower", first.to, second, first]);
+          }
+          if (sameRef(first.from, second.to) && upper(second.to)) {
+            meetings.push(["upper", first.from, second, first]);
+          }
+          if (sameRef(first.from, second.to) && lower(first.from)) {
+            meetings.push(["lower", first.from, first, second]);
+          }
+          if (sameRef(first.to, second.from) && upper(first.to)) {
+            meetings.push(["upper", first.to, first, second]);
+          }
         }
-        if (sameRef(first.to, second.from) && first.to.account.upper !== null) {
-          pairs.push(["upper", first.to, first.to.account]);
-        }
-        if (held && sameRef(first.to, second.from) && second.from.account.lower !== null) {
-          pairs.push(["lower", first.to, first.to.account]);
-        }
-        if (held && sameRef(first.from, second.to) && second.to.account.upper !== null) {
-          pairs.push(["upper", first.from, first.from.account]);
-        }
-        for (const [side, ref, account] of pairs) {
-          // Immediate: the first move is refused; a hold: the second, by what the first held.
-          const refused = held ? second : first;
-          const bounded = held ? (side === "lower" ? second.from : second.to) : ref;
-          if (reported.has(refused.index) || !sameRef(bounded, ref)) continue;
-          const found = findOrderRefusal(book, t, refused.index, side, ref, account, held);
+        for (const [side, ref, refused, other] of meetings) {
+          if (reported.has(refused.index)) continue;
+          const found = findOrderRefusal(book, t, refused.index, side, ref, ref.account, held);
           if (found === null) continue;
           reported.add(refused.index);
-          report(r, t, first.index, second.index, refused, side, ref, found);
+          // The words read move i, then move j: the taker and the filler of an immediate transfer in
+          // written order; in a hold, the move whose amount is held, then the one it does not help.
+          const [a, b] = held ? [other.index, refused.index] : [refused.index, other.index];
+          report(r, t, a, b, refused, side, ref, found);
         }
       }
     }
@@ -205,18 +208,15 @@ function findOrderRefusal(
     const played = play(book, acts);
     const o = lastOutcome(played);
     if (!isIt(o) || o.kind !== "refused" || o.at === null) continue;
-    if (held) {
-      // The hold is refused although what another of its moves holds would have covered it.
-      const counted = side === "lower" ? o.at.balance.heldIn : o.at.balance.heldOut;
-      if (counted > 0n) return played;
-      continue;
-    }
     const b = o.at.balance;
-    const total = net(t, ref, amounts);
+    const total = netOf(t, ref, amounts);
     const within = side === "lower"
       ? b.posted - b.heldOut + total >= bound.value
       : b.posted + b.heldIn + total <= bound.value;
-    if (within) return played;
+    // A hold is refused although what another of its moves holds would have covered it: held
+    // already when that move comes first, or counted in the hold's net when it comes after.
+    const counted = side === "lower" ? b.heldIn : b.heldOut;
+    if (held ? counted > 0n || within : within) return played;
   }
   return null;
 }

@@ -77,6 +77,8 @@ export interface PageStep {
 export interface PageScenario {
   readonly name: string;
   readonly title: string;
+  /** Written by hand (`chobo doc --scenario`), not generated. */
+  readonly handWritten: boolean;
   readonly outcomes: readonly (readonly PageStep[])[];
 }
 
@@ -132,4 +134,6 @@ export type WordKey =
   | "outcome"
   | "previous"
   | "next"
-  | "scenario";
+  | "scenario"
+  | "hand_written"
+  | "generated";

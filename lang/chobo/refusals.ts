@@ -14,6 +14,7 @@ import {
   type Act,
   amountChoices,
   feed,
+  fillAccount,
   lastOutcome,
   makeDone,
   pastExpiry,
@@ -89,7 +90,7 @@ function boundsOf(t: Transfer): BoundOf[] {
 }
 
 /** A sequence ending in `t.op` refused by the bound `b`, or null. */
-function boundExample(book: Book, t: Transfer, op: OpName, b: { side: string; bound: Bound }): Act[] | null {
+function boundExample(book: Book, t: Transfer, op: OpName, b: BoundOf): Act[] | null {
   const choices = amountChoices(t);
   // One call of the bound's size reaches an upper bound the tried amounts stay below.
   if (b.side === "upper" && b.bound.value >= 0n) {
@@ -107,6 +108,26 @@ function boundExample(book: Book, t: Transfer, op: OpName, b: { side: string; bo
       0,
       (o) => isRefused(o, b.bound),
     );
+    if (verified(book, acts, b.bound) !== null) return acts;
+  }
+  return b.side === "upper" ? filledToUpper(book, t, op, b) : null;
+}
+
+/**
+ * An upper bound no single call reaches from an empty account, because the source cannot hold
+ * that much either (a wallet paying a wallet, both with the bound): the target filled to the bound
+ * first by a transfer that puts into it, then a call of 1.
+ */
+function filledToUpper(book: Book, t: Transfer, op: OpName, b: BoundOf): Act[] | null {
+  if (b.bound.value <= 0n) return null;
+  for (const m of t.moves) {
+    if (m.to.account !== b.account) continue;
+    const syms = new Symbols();
+    const plan = planFor(t, op, syms, new Map(), 1n);
+    const target = m.to.args.map((a) => lookup(plan.strings, a, "string symbol"));
+    const filled = fillAccount(book, [], m.to.account.name, target, b.bound.value, syms);
+    if (filled === null) continue;
+    const acts = feed(book, filled, plan, syms, 0, (o) => isRefused(o, b.bound));
     if (verified(book, acts, b.bound) !== null) return acts;
   }
   return null;

@@ -6,6 +6,7 @@
  */
 
 import { lookup } from "../common/assert.ts";
+import { didYouMean } from "../common/nearest.ts";
 import type { Reporter } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
 import type { ChoboCode } from "./codes.ts";
@@ -422,10 +423,11 @@ function resolveBound(b: BoundAst, unit: Unit | undefined, r: Reporter<ChoboCode
 function unknownUnit(r: Reporter<ChoboCode>, w: Word, units: ReadonlyMap<string, Unit>): void {
   const known = [...units.keys()].join(", ");
   r.error("E002", w, tr(`no unit is named ${w.text}`, `${w.text} という単位はありません`), {
-    hint: known === "" ? tr(`declare it: \`unit ${w.text}\``, `宣言してください: \`unit ${w.text}\``) : tr(
-      `declare it with \`unit ${w.text}\`, or use one of: ${known}`,
-      `\`unit ${w.text}\` で宣言するか、次のどれかを使ってください: ${known}`,
-    ),
+    hint: didYouMean(w.text, units.keys()) ??
+      (known === "" ? tr(`declare it: \`unit ${w.text}\``, `宣言してください: \`unit ${w.text}\``) : tr(
+        `declare it with \`unit ${w.text}\`, or use one of: ${known}`,
+        `\`unit ${w.text}\` で宣言するか、次のどれかを使ってください: ${known}`,
+      )),
   });
 }
 
@@ -466,7 +468,7 @@ function resolveTransfer(
       });
     } else {
       r.error("E002", p.type, tr(`no type is named ${p.type.text}`, `${p.type.text} という型はありません`), {
-        hint: tr(
+        hint: didYouMean(p.type.text, ["string", ...units.keys()]) ?? tr(
           "a parameter is a `string` or an amount of a declared unit",
           "引数は `string` か、宣言した単位の額です",
         ),
@@ -516,7 +518,8 @@ function resolveTransfer(
               `${t.name.text} に引数 ${m.amount.word.text} はありません`,
             ),
             {
-              hint: tr("the amount is a parameter of the transfer or a number", "額は振替の引数か数です"),
+              hint: didYouMean(m.amount.word.text, t.params.map((q) => q.name.text)) ??
+                tr("the amount is a parameter of the transfer or a number", "額は振替の引数か数です"),
             },
           );
         }
@@ -725,7 +728,7 @@ function resolveRef(
         ref.name,
         tr(`no account is named ${ref.name.text}`, `${ref.name.text} という勘定はありません`),
         {
-          hint: tr(
+          hint: didYouMean(ref.name.text, accountLines.keys()) ?? tr(
             `declare it: \`account ${ref.name.text} : <unit>\``,
             `宣言してください: \`account ${ref.name.text} : <単位>\``,
           ),
@@ -757,7 +760,8 @@ function resolveRef(
     const p = params.get(arg.text);
     if (p === undefined) {
       r.error("E002", arg, tr(`no parameter is named ${arg.text}`, `${arg.text} という引数はありません`), {
-        hint: tr("an account is given parameters of the transfer", "勘定には振替の引数を渡します"),
+        hint: didYouMean(arg.text, params.keys()) ??
+          tr("an account is given parameters of the transfer", "勘定には振替の引数を渡します"),
       });
       ok = false;
     } else if (p.type.kind === "amount") {

@@ -89,6 +89,14 @@ export function readScenarios(book: Book, text: string | Uint8Array): Scenario[]
     );
   }
   const list = Array.isArray(json) ? json : [json];
+  if (list.length === 0) {
+    throw new ScenarioError(
+      tr(
+        "an empty list: the file holds no scenario to run",
+        "空のリストです。流すシナリオがファイルにありません",
+      ),
+    );
+  }
   return list.map((s, i) => readScenario(book, s, i + 1));
 }
 

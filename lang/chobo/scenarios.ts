@@ -17,6 +17,7 @@ import {
   feed,
   lastOutcome,
   makeDone,
+  netOf,
   pastExpiry,
   type Plan,
   planFor,
@@ -122,7 +123,9 @@ function atBalance(
   if (balance === 0n) return { syms, plan, prefix: [] as Act[] };
   const ref = refOf(m, side);
   const bind = new Map(ref.args.map((a) => [a, lookup(plan.strings, a, "string symbol")]));
-  const filler = book.transfers.find((f) => f !== t && f.moves.some((n) => n.to.account === ref.account));
+  // Another transfer fills it when one does; else the transfer itself, with a key of its own.
+  const fills = (f: Transfer) => f.moves.some((n) => n.to.account === ref.account);
+  const filler = book.transfers.find((f) => f !== t && fills(f)) ?? (fills(t) ? t : undefined);
   if (filler === undefined) return null;
   const fm = findOne(
     filler.moves,
@@ -130,7 +133,13 @@ function atBalance(
     `move of ${filler.name} into ${ref.account.name}`,
   );
   const fillBind = new Map(fm.to.args.map((a, i) => [a, lookup(bind, ref.args[i], "string symbol")]));
-  const fill = planFor(filler, opOf(filler), syms, fillBind, amountsFor(filler, fm, balance));
+  // The filler's other moves may take part of it back out (a sale and its fee): put in that much more.
+  const first = amountsFor(filler, fm, balance);
+  const amounts = fm.amount.kind === "param"
+    ? new Map([...first, [fm.amount.param, balance + balance - netOf(filler, fm.to, first)]])
+    : first;
+  if (netOf(filler, fm.to, amounts) !== balance) return null;
+  const fill = planFor(filler, opOf(filler), syms, fillBind, amounts);
   const prefix = feed(book, [], fill, syms);
   if (prefix === null || lastOutcome(play(book, prefix)).kind !== "done") return null;
   if (filler.pending === null) return { syms, plan, prefix };
@@ -141,7 +150,38 @@ function atBalance(
   };
 }
 
-/** Family 1: below, at and beyond each bound a transfer meets. */
+/**
+ * The steps of a bound scenario: the account at `start`, then the move's transfer with `amount`,
+ * with whatever its other accounts need fed first (a source that must hold what a move puts into a
+ * bounded target). `refused` is the bound the last call must be refused by, or null when it passes.
+ */
+function boundSteps(
+  book: Book,
+  t: Transfer,
+  m: Move,
+  side: "lower" | "upper",
+  start: bigint,
+  amount: bigint,
+  refused: Bound | null,
+): Act[] | null {
+  const built = atBalance(book, t, m, side, start, amount);
+  if (built === null) return null;
+  return feed(
+    book,
+    built.prefix,
+    built.plan,
+    built.syms,
+    0,
+    (o) => refused !== null && isRefused(o, refused),
+  );
+}
+
+/**
+ * Family 1: below, at and beyond each bound a transfer meets. Lower: fill to a start
+ * balance, then take to one above, exactly, one below the bound. Upper: from empty, put to one
+ * below, exactly, one above; where the source cannot hold that much (a wallet that moves to a
+ * wallet, both with the bound), from three below the bound, put 2, 3 and 4.
+ */
 function boundFamilies(book: Book, c: Collector): void {
   for (const t of book.transfers) {
     const op = opOf(t);
@@ -154,9 +194,8 @@ function boundFamilies(book: Book, c: Collector): void {
         const k = accountKindText(account);
         const v = quantityText(bound.value, account.unit.scale);
         const word = side === "lower" ? "at least" : "at most";
-        // Lower: fill to a start balance, then take to one above, exactly, one below the bound.
-        // Upper: from empty, put to one below, exactly, one above.
         const start = side === "lower" ? (bound.value + 3n > 0n ? bound.value + 3n : 0n) : 0n;
+        const near = bound.value - 3n;
         const cases: [bigint, string, string, boolean][] = side === "lower"
           ? [
             [start - bound.value - 1n, `one above ${word} ${v}`, `下限 ${v} の一つ上`, true],
@@ -170,10 +209,11 @@ function boundFamilies(book: Book, c: Collector): void {
           ];
         for (const [amount, en, ja, passes] of cases) {
           if (amount < 0n) continue;
-          const built = atBalance(book, t, m, side, start, amount);
-          const steps = built === null
-            ? null
-            : [...built.prefix, { kind: "call" as const, plan: built.plan }];
+          const refused = passes ? null : bound;
+          const steps = boundSteps(book, t, m, side, start, amount, refused) ??
+            (side === "upper" && near > 0n
+              ? boundSteps(book, t, m, side, near, amount - near, refused)
+              : null);
           c.single(
             `bound: ${t.name}.${op} leaves ${k} ${en}`,
             `境界: ${t.name}.${op} のあとの ${k} が${ja}`,
@@ -210,7 +250,7 @@ function keyFamilies(book: Book, c: Collector): void {
           )
           : { ...first, strings: new Map([...first.strings, [other.name, syms.fresh()]]) };
         c.single(
-          `key: ${t.name}.${op} again with the same key and another ${other.name}`,
+          `key: ${t.name}.${op} again with the same key and another value for ${other.name}`,
           `キー: 同じキーで ${other.name} だけ違う ${t.name}.${op}`,
           [...done, { kind: "call", plan: second }],
           "refused",
@@ -361,13 +401,18 @@ function togetherFamilies(book: Book, c: Collector): void {
         const ref = refOf(m, side);
         const bind = new Map(ref.args.map((a) => [a, lookup(built.plan.strings, a, "string symbol")]));
         const second = planFor(t, op, built.syms, bind, amountsFor(t, m, 1n));
+        // Each caller's other accounts are fed first, one after the other, so that only the bound
+        // decides between them (two payers of one payee each need what they pay).
+        const fedFirst = feed(book, built.prefix, built.plan, built.syms);
+        const fed = fedFirst === null ? null : feed(book, fedFirst.slice(0, -1), second, built.syms);
+        if (fed === null) continue;
         const k = accountKindText(account);
         const what = side === "lower" ? `the last 1 of ${k}` : `the last room of 1 in ${k}`;
         const whatJa = side === "lower" ? `${k} の最後の 1` : `${k} の最後の空き 1`;
         c.add(
           `together: two callers take ${what} with ${t.name}.${op}`,
           `同時: 二つの呼び出し元が ${t.name}.${op} で ${whatJa} を取りに来る`,
-          [...built.prefix, { kind: "together", callers: [[built.plan], [second]] }],
+          [...fed.slice(0, -1), { kind: "together", callers: [[built.plan], [second]] }],
           (bs) =>
             bs.length === 2 && bs.every((b) => {
               const last = b.steps[b.steps.length - 1];

@@ -11,7 +11,7 @@
 
 import { findOne, lookup } from "../common/assert.ts";
 import { type Call, Ledger, type OpName, type Outcome } from "./interp.ts";
-import type { Book, Transfer } from "./model.ts";
+import type { Book, Move, Transfer } from "./model.ts";
 
 /** The amounts tried, in order. */
 export const AMOUNTS: readonly bigint[] = [1n, 2n, 3n, 5n, 10n, 100n, 1000n];
@@ -235,6 +235,38 @@ function feedAccount(
 }
 
 /**
+ * `prefix` and calls that put `need` into the account `account(target)` (posted), by a transfer
+ * that moves into it; null when none can.
+ */
+export function fillAccount(
+  book: Book,
+  prefix: readonly Act[],
+  account: string,
+  target: readonly number[],
+  need: bigint,
+  syms: Symbols,
+): Act[] | null {
+  return feedAccount(book, prefix, account, target, need, "lower", syms, 0);
+}
+
+/**
+ * The net change a transfer's moves make to the account `ref` names (the same account and the same
+ * parameters), for given amounts.
+ */
+export function netOf(t: Transfer, ref: Move["from"], amounts: ReadonlyMap<string, bigint>): bigint {
+  const same = (r: Move["from"]) =>
+    r.account === ref.account && r.args.length === ref.args.length &&
+    r.args.every((a, i) => a === ref.args[i]);
+  let net = 0n;
+  for (const m of t.moves) {
+    const a = m.amount.kind === "literal" ? m.amount.value : lookup(amounts, m.amount.param, "amount");
+    if (same(m.to)) net += a;
+    if (same(m.from)) net -= a;
+  }
+  return net;
+}
+
+/**
  * Amounts for a feeding transfer that move at least `need` into (lower) or out of (upper) the
  * account `ref` names, over all its moves: each tried combination whose net goes the right way,
  * scaled up until it is enough. A transfer whose later move takes back part of what an earlier
@@ -247,17 +279,8 @@ function feedingAmounts(
   need: bigint,
 ): Map<string, bigint>[] {
   const out: Map<string, bigint>[] = [];
-  const same = (r: typeof ref) =>
-    r.account === ref.account && r.args.length === ref.args.length &&
-    r.args.every((a, i) => a === ref.args[i]);
   for (const c of amountChoices(t)) {
-    let net = 0n;
-    for (const m of t.moves) {
-      const a = m.amount.kind === "literal" ? m.amount.value : lookup(c, m.amount.param, "amount");
-      if (same(m.to)) net += a;
-      if (same(m.from)) net -= a;
-    }
-    if (side === "upper") net = -net;
+    const net = side === "upper" ? -netOf(t, ref, c) : netOf(t, ref, c);
     if (net <= 0n) continue;
     const k = (need + net - 1n) / net;
     out.push(new Map([...c].map(([name, a]) => [name, a * k])));

@@ -10,6 +10,7 @@
  */
 
 import { unreachable } from "../common/assert.ts";
+import { didYouMean } from "../common/nearest.ts";
 import type { Reporter } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
 import { isCombining } from "../common/width.ts";
@@ -170,7 +171,8 @@ export interface BookAst {
   readonly transfers: TransferAst[];
 }
 
-type TokenKind = "name" | "number" | "string" | "punct";
+/** `digits` is a word that starts like a number and goes on with letters (`30x`): no number, no name. */
+type TokenKind = "name" | "number" | "string" | "punct" | "digits";
 
 interface Token {
   readonly kind: TokenKind;
@@ -238,13 +240,11 @@ function tokenize(chars: readonly string[], start: number): Token[] {
         j < chars.length && (DIGIT.test(chars[j]) || (chars[j] === "." && DIGIT.test(chars[j + 1] ?? "")))
       ) j++;
       if (j < chars.length && NAME_PART.test(chars[j])) {
-        throw new LineError(
-          col,
-          tr(
-            `a name cannot start with a digit: ${wordAt(chars, i)}`,
-            `名前は数字で始められません: ${wordAt(chars, i)}`,
-          ),
-        );
+        // What it should have been depends on where it stands: the parser says (`Line.name`, `Line.number_`).
+        const word = wordAt(chars, i);
+        tokens.push({ kind: "digits", text: word, col });
+        i += [...word].length;
+        continue;
       }
       tokens.push({ kind: "number", text: chars.slice(i, j).join(""), col });
       i = j;
@@ -328,7 +328,7 @@ class Line {
   }
 
   expectWord(text: string): void {
-    if (!this.isWord(text)) throw this.expected(`\`${text}\``, `\`${text}\``);
+    if (!this.isWord(text)) throw this.expected(`\`${text}\``, `\`${text}\``, [text]);
     this.pos++;
   }
 
@@ -340,6 +340,12 @@ class Line {
   /** A name that is not a reserved word. */
   name(what: Text): Word {
     const t = this.peek();
+    if (t?.kind === "digits") {
+      throw new LineError(
+        t.col,
+        tr(`a name cannot start with a digit: ${t.text}`, `名前は数字で始められません: ${t.text}`),
+      );
+    }
     if (t === undefined || t.kind !== "name") throw this.expected(what.en, what.ja);
     if (RESERVED.has(t.text)) {
       throw new LineError(
@@ -357,6 +363,31 @@ class Line {
 
   number_(what: Text): Word {
     const t = this.peek();
+    if (t?.kind === "digits") {
+      throw new LineError(
+        t.col,
+        tr(`${t.text} is not a number (${what.en})`, `${t.text} は数ではありません(${what.ja})`),
+        tr("write digits only", "数字だけで書いてください"),
+      );
+    }
+    if (t === undefined || t.kind !== "number") throw this.expected(what.en, what.ja);
+    this.pos++;
+    return { text: t.text, line: this.number, col: t.col };
+  }
+
+  /** An amount or a bound written as a number in its unit's scale. */
+  amount(what: Text): Word {
+    const t = this.peek();
+    if (t?.kind === "digits") {
+      throw new LineError(
+        t.col,
+        tr(`${t.text} is not an amount`, `${t.text} は額として読めません`),
+        tr(
+          "an amount is digits with as many decimals as the unit's scale, and no unit after it: 30 at scale 0, 30.00 at scale 2 (a bound may start with -)",
+          "額は数字だけで、単位の scale の桁数の小数をつけて書き、うしろに単位を書きません: scale 0 なら 30、scale 2 なら 30.00(境界は - で始めてもかまいません)",
+        ),
+      );
+    }
     if (t === undefined || t.kind !== "number") throw this.expected(what.en, what.ja);
     this.pos++;
     return { text: t.text, line: this.number, col: t.col };
@@ -384,12 +415,14 @@ class Line {
     }
   }
 
-  expected(en: string, ja: string): LineError {
+  /** The line's error where `en` (`ja`) was expected; a word near one of `words` is said to be a slip of it. */
+  expected(en: string, ja: string, words: readonly string[] = []): LineError {
     const t = this.peek();
     const found = t === undefined ? tr("the end of the line", "行の終わり") : tr(show(t), show(t));
     return new LineError(
       this.col(),
       tr(`expected ${en} here, found ${found.en}`, `ここには ${ja} が来るはずですが、${found.ja} があります`),
+      t?.kind === "name" ? didYouMean(t.text, words) : null,
     );
   }
 }
@@ -410,7 +443,9 @@ function isOneOf<W extends string>(t: Token, words: readonly W[]): t is Token & 
 type Block =
   | { readonly kind: "account"; readonly decl: AccountAst }
   | { readonly kind: "transfer"; readonly decl: TransferAst }
-  | { readonly kind: "none" };
+  | { readonly kind: "none" }
+  // A declaration line that could not be read: its items are its own and say nothing more of it.
+  | { readonly kind: "unread" };
 
 /**
  * Parses a book. Never throws for any input: every unreadable line becomes an E001 diagnostic
@@ -446,6 +481,9 @@ export function parseBook(text: string, r: Reporter<"E001">): BookAst {
         itemIndent = 0;
         return;
       }
+      // One mistake, one diagnostic: the items of a declaration that could not be read are not
+      // orphans to report again.
+      if (block.kind === "unread") return;
       if (block.kind === "none") {
         throw new LineError(
           1,
@@ -475,7 +513,7 @@ export function parseBook(text: string, r: Reporter<"E001">): BookAst {
     } catch (e) {
       if (!(e instanceof LineError)) throw e;
       r.error("E001", { line: lineNo, col: e.col }, e.message, e.hint === null ? {} : { hint: e.hint });
-      if (leading === 0) block = { kind: "none" };
+      if (leading === 0) block = { kind: "unread" };
     }
   });
   if (ast.headers.length === 0 && !r.hasErrors()) {
@@ -504,7 +542,7 @@ function parseDeclaration(line: Line, ast: BookAst): Block {
     throw new LineError(
       head.col,
       tr(`${show(head)} does not start a declaration`, `${show(head)} では宣言が始まりません`),
-      tr(
+      (head.kind === "name" ? didYouMean(head.text, DECLARATION_HEADS) : null) ?? tr(
         "a line at the left edge starts with book, description, unit, account or transfer",
         "左端の行は book、description、unit、account、transfer のどれかで始めます",
       ),
@@ -629,7 +667,8 @@ function itemHead<W extends string>(
     throw new LineError(
       head.col,
       tr(`${show(head)} is not an item of ${where.en}`, `${show(head)} は${where.ja}の下に書けません`),
-      tr(`under ${where.en} come: ${list}`, `${where.ja}の下に書けるのは ${list} です`),
+      (head.kind === "name" ? didYouMean(head.text, allowed) : null) ??
+        tr(`under ${where.en} come: ${list}`, `${where.ja}の下に書けるのは ${list} です`),
     );
   }
   line.next();
@@ -655,9 +694,12 @@ function parseBound(line: Line, col: number): BoundAst {
   let kind: "lower" | "upper";
   if (line.isWord("least")) kind = "lower";
   else if (line.isWord("most")) kind = "upper";
-  else throw line.expected("`least` or `most` after `at`", "`at` のあとに `least` か `most`");
+  else {throw line.expected("`least` or `most` after `at`", "`at` のあとに `least` か `most`", [
+      "least",
+      "most",
+    ]);}
   line.next();
-  const value = line.number_(tr("the bound, a number", "境界の数"));
+  const value = line.amount(tr("the bound, a number", "境界の数"));
   let reason: Word | null = null;
   if (!line.atEnd()) {
     line.expectWord("refused");
@@ -689,11 +731,11 @@ function parseTransferItem(line: Line, decl: TransferAst): void {
       return;
     case "move": {
       const amountTok = line.peek();
-      if (amountTok === undefined || (amountTok.kind !== "name" && amountTok.kind !== "number")) {
+      if (amountTok === undefined || amountTok.kind === "string" || amountTok.kind === "punct") {
         throw line.expected("the amount, a parameter or a number", "額(引数か数)");
       }
-      const amount = amountTok.kind === "number"
-        ? { kind: "number" as const, word: line.number_(tr("the amount", "額")) }
+      const amount = amountTok.kind !== "name"
+        ? { kind: "number" as const, word: line.amount(tr("the amount", "額")) }
         : { kind: "name" as const, word: line.name(tr("the amount", "額")) };
       line.expectWord("from");
       const from = parseAccountRef(line);
@@ -717,8 +759,8 @@ function parsePendingEnd(line: Line): PendingEnd {
     return { kind: "never" };
   }
   if (
-    line.isWord("expires") && line.isWord("after", 1) && line.peek(2)?.kind === "number" &&
-    line.peek(3)?.kind === "name"
+    line.isWord("expires") && line.isWord("after", 1) &&
+    ((line.peek(2)?.kind === "number" && line.peek(3)?.kind === "name") || line.peek(2)?.kind === "digits")
   ) {
     line.next();
     line.next();
@@ -728,7 +770,11 @@ function parsePendingEnd(line: Line): PendingEnd {
       throw new LineError(
         wordTok.col,
         tr(`${wordTok.text} is not a time word`, `${wordTok.text} は時間の語ではありません`),
-        tr("write seconds, minutes, hours or days", "seconds、minutes、hours、days のどれかを書いてください"),
+        didYouMean(wordTok.text, TIME_WORDS.keys()) ??
+          tr(
+            "write seconds, minutes, hours or days",
+            "seconds、minutes、hours、days のどれかを書いてください",
+          ),
       );
     }
     line.end();

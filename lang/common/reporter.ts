@@ -18,6 +18,11 @@ export interface Extra {
   readonly operations?: readonly Text[];
 }
 
+/** An `Extra` with `hint` when there is one: `{ ...hintOf(didYouMean(…)) }`. */
+export function hintOf(hint: Text | null): Pick<Extra, "hint"> {
+  return hint === null ? {} : { hint };
+}
+
 /**
  * Collects diagnostics about one source file. `C` is the set of codes it takes: a language's whole
  * registry where a check starts (`ChoboCode`, `DandoriCode`), or the few a stage emits where it is

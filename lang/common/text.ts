@@ -44,9 +44,45 @@ export function chooseLang(
   env: Readonly<Record<string, string | undefined>>,
 ): Lang {
   if (flag === "ja" || flag === "en") return flag;
+  const read = langVariable(tool, env);
+  return read !== null && read.value.toLowerCase().startsWith("ja") ? "ja" : "en";
+}
+
+/** The environment variable `chooseLang` reads: the first of `<TOOL>_LANG`, `RITSU_LANG` that is set. */
+function langVariable(
+  tool: string,
+  env: Readonly<Record<string, string | undefined>>,
+): { name: string; value: string } | null {
   for (const name of [`${tool.toUpperCase()}_LANG`, "RITSU_LANG"]) {
     const value = env[name];
-    if (value !== undefined && value !== "") return value.toLowerCase().startsWith("ja") ? "ja" : "en";
+    if (value !== undefined && value !== "") return { name, value };
   }
-  return "en";
+  return null;
+}
+
+/**
+ * Why the language `chooseLang` read from the environment may not be what was meant: the variable
+ * it read starts with neither `ja` nor `en` (`CHOBO_LANG=xx`), so English is used; null when
+ * `--lang` decides or the value is one of the two. Said in both languages, since the reader's
+ * language is what could not be read.
+ *
+ * @example
+ * ```ts
+ * langWarning(undefined, "chobo", { CHOBO_LANG: "xx" })?.en;
+ * // "CHOBO_LANG=xx is neither ja… nor en…; English is used"
+ * ```
+ */
+export function langWarning(
+  flag: string | undefined,
+  tool: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Text | null {
+  if (flag === "ja" || flag === "en") return null;
+  const read = langVariable(tool, env);
+  if (read === null || /^(ja|en)/i.test(read.value)) return null;
+  const setting = `${read.name}=${read.value}`;
+  return tr(
+    `${setting} is neither ja… nor en…; English is used`,
+    `${setting} は ja… でも en… でもないので、英語を使います`,
+  );
 }

@@ -8,7 +8,8 @@
  */
 
 import type { OpName } from "../chobo/interp.ts";
-import type { Reporter } from "../common/reporter.ts";
+import { didYouMean } from "../common/nearest.ts";
+import { hintOf, type Reporter } from "../common/reporter.ts";
 import type { DandoriCode } from "./codes.ts";
 import { type Text, tr } from "../common/text.ts";
 import type { TaskAst, TaskItemAst } from "./ast.ts";
@@ -57,7 +58,7 @@ function transferOf(
       item.book,
       tr(`there is no book \`${item.book.text}\``, `帳簿 \`${item.book.text}\` はありません`),
       {
-        hint: tr(
+        hint: didYouMean(item.book.text, books.keys()) ?? tr(
           `read it with \`use book ${item.book.text} from "<path>.book"\``,
           `\`use book ${item.book.text} from "<パス>.book"\` で読んでください`,
         ),
@@ -81,6 +82,7 @@ function transferOf(
           `振替は ${book.transfers.map((x) => x.name).join("、")} です`,
         ),
       ],
+      ...hintOf(didYouMean(item.transfer.text, book.transfers.map((x) => x.name))),
     },
   );
   return null;
@@ -109,6 +111,7 @@ function hasOperation(r: Reporter<DandoriCode>, item: BookItem, transfer: BookTr
             `\`${transfer.name}\` は仮押さえの振替で、操作は \`hold\`・\`post\`・\`void\` です`,
           ),
       ],
+      ...hintOf(didYouMean(op, transfer.ops)),
     },
   );
   return false;

@@ -1,8 +1,8 @@
 /**
  * `dandori check` on one file, with the stop rules of chobo's checker: an unreadable line stops
  * before names are resolved; a construct this dandori cannot read stops there with one E018; a
- * name or type error stops before the checks along the flow; key-shaped values are looked for in
- * any case (W901).
+ * name or type error stops before the checks along the flow (the secrets among them); key-shaped
+ * values are looked for in any case (W901).
  * @module
  */
 
@@ -18,6 +18,7 @@ import { checkAlongFlow } from "./lints.ts";
 import type { FlowModel } from "./model.ts";
 import { resolveFlow } from "./resolve.ts";
 import { firstUnsupported } from "./support.ts";
+import { checkSecrets } from "./secrecy.ts";
 import { parseFlow } from "./syntax.ts";
 import { typeFlow } from "./typing.ts";
 
@@ -77,6 +78,7 @@ export function checkFlow(file: string, text: string, env: CheckEnv): FlowCheck 
   const typed = typeFlow(model, r);
   if (r.hasErrors()) return result(model);
   checkAlongFlow(model, typed, r);
+  checkSecrets(model, typed, r);
   const reached = checkCases(model, typed, r);
   return result(model, false, { model, typed, children, reached });
 }

@@ -186,8 +186,8 @@ flow
     severity: "error",
     title: tr("A book cannot be read", "帳簿を読めない"),
     when: tr(
-      "The `.book` of a `use book` does not exist beside the flow, or does not pass chobo's check; the first of chobo's errors is in the note. Paths are read from the directory of the `.flow` file.",
-      "`use book` の `.book` が、フローのあるところから見て無いか、chobo の検査を通りません。chobo の最初のエラーを注に書きます。パスは `.flow` のあるディレクトリから読みます。",
+      "The `.book` of a `use book` does not exist beside the flow, or does not pass chobo's check; the first of chobo's errors is in the note. Paths are read from the directory of the `.flow` file. The check stops there: the types, tasks and cases of the book would only be said again as names that do not exist.",
+      "`use book` の `.book` が、フローのあるところから見て無いか、chobo の検査を通りません。chobo の最初のエラーを注に書きます。パスは `.flow` のあるディレクトリから読みます。検査はそこで止まります。帳簿の型、タスク、案件を確かめても、無い名前として言い直すだけだからです。",
     ),
     fix: tr(
       "Fix the path, or run `chobo check` on the book and fix it.",
@@ -704,6 +704,35 @@ flow
     build: "temporal-typescript",
   },
   {
+    code: "E906",
+    severity: "error",
+    title: tr(
+      "A secret is sent to a party outside the project",
+      "秘密の値を、プロジェクトの外の相手に送る",
+    ),
+    when: tr(
+      "A call passes a secret to a task that sends its arguments outside the project: a Lambda function, an `http` URL that is not this machine, or an AWS service, which the flow names only by an address. A value is secret when it is read from a place marked `secret` (an input, an output, a record's field, a task's argument or result) or made from one: a record carries the secrets of its fields, a list those of its items, a string those of the values written into it, and a variable those of every place that gives it a value. The diagnostic names the secret as the flow reads it, says where the mark is, and lists the statements that carry it to the call. A book, a child flow and a task of the user's own code are inside the project.",
+      "秘密の値を、引数をプロジェクトの外へ送るタスクに渡しています。Lambda の関数、このマシンでない `http` の URL、AWS のサービスで、フローはどれもアドレスでしか知りません。`secret` の印を付けた場所(入力、出力、レコードのフィールド、タスクの引数と結果)から読んだ値と、それから作った値が秘密です。レコードはフィールドの、リストは項目の、文字列は埋め込んだ値の、変数は値を入れるすべての場所の秘密を持ちます。診断は、秘密の値をフローが読んだ書き方で言い、印の場所と、呼び出しまで運んだ文を出します。帳簿、子のフロー、利用者のコードのタスクはプロジェクトの中です。",
+    ),
+    fix: tr(
+      'Send a reference (an ID, the name of a secret) or only what the party needs. If sending it there is meant, write `discloses <argument>, … "<reason>"` under the task; it lets E906 pass and nothing else (the argument is still kept in the history, W904).',
+      '参照(ID、シークレットの名前)か、相手に要るものだけを送ってください。そこへ送ることを意図しているなら、タスクの下に `discloses <引数>, … "<理由>"` と書きます。通すのは E906 だけで、引数が履歴に残ること(W904)は変わりません。',
+    ),
+    example: `workflow payout v1
+  history encrypted
+
+inputs
+  account_number : string secret
+
+task pay(reference: string)
+  http POST "https://bank.example.com/payouts"
+
+flow
+  pay(reference: "payout to {account_number}")
+`,
+    files: {},
+  },
+  {
     code: "W030",
     severity: "warning",
     title: tr(
@@ -830,6 +859,62 @@ flow
 `,
     files: {},
   },
+  {
+    code: "W902",
+    severity: "warning",
+    title: tr(
+      "A task calls `http://` off this machine",
+      "このマシンの外へ、暗号化しない HTTP で送る",
+    ),
+    when: tr(
+      "An `http` task's URL is `http://` and its host is not this machine (`localhost`, a name under `.localhost`, `127.0.0.0/8`, `::1`): what it sends and what comes back travel unencrypted, and whoever is on the way can read and change them. A host written with a value in braces is not known to be this machine. Step Functions' HTTP Task calls HTTPS only, so its build refuses such a task whatever the flow says.",
+      "`http` のタスクの URL が `http://` で、ホストがこのマシン(`localhost`、`.localhost` の下の名前、`127.0.0.0/8`、`::1`)ではありません。送るものも返るものも暗号化されずに運ばれ、途中のだれでも読み、書き換えられます。波括弧で値を埋め込んだホストは、このマシンとは分かりません。Step Functions の HTTP Task は HTTPS しか呼ばないので、そのビルドはフローに何を書いても、このタスクを受け付けません。",
+    ),
+    fix: tr(
+      'Call `https://`. If plain HTTP is meant (a network you trust end to end), write `plaintext "<reason>"` under the task.',
+      '`https://` で呼んでください。暗号化しない HTTP を意図しているなら(端から端まで信頼できるネットワーク)、タスクの下に `plaintext "<理由>"` と書きます。',
+    ),
+    example: `workflow notify v1
+
+task notify(order: string)
+  http POST "http://hooks.example.com/orders/{order}"
+
+flow
+  notify(order: "o-1")
+`,
+    files: {},
+  },
+  {
+    code: "W904",
+    severity: "warning",
+    title: tr(
+      "A secret is kept in a platform's history",
+      "秘密の値が、プラットフォームの履歴に残る",
+    ),
+    when: tr(
+      "A secret is where the platforms keep it in the history of every execution: an input or an output (said on its declaration, and on a `succeed` that gives an output a secret), the result of a task the flow calls (on the task's declaration: the result is kept even when the flow does not read it), an argument of any call (tasks, books, child flows), or the reason of a `fail`. Temporal, Step Functions, Lambda durable functions and Argo Workflows keep them, and whoever may read the executions can read them. Secrets are followed as for E906.",
+      "秘密の値が、プラットフォームが実行ごとに履歴に残すところにあります。入力と出力(宣言の行と、出力に秘密の値を書く `succeed` の行)、フローが呼ぶタスクの結果(タスクの宣言の行。フローが読まなくても履歴に残ります)、どの呼び出しの引数(タスク、帳簿、子のフロー)、`fail` の理由です。Temporal・Step Functions・Lambda durable functions・Argo Workflows がそれを残し、実行を読める人はだれでも読めます。秘密の値の追い方は E906 と同じです。",
+    ),
+    fix: tr(
+      "Pass a reference (an ID, the name of a secret) and fetch the value inside the task. If the history is encrypted with a key you hold (Temporal: a payload codec; Step Functions and Lambda durable functions: a customer managed KMS key), write `history encrypted` under `workflow`; a Temporal build then makes a client that cannot be built without a payload codec.",
+      "参照(ID、シークレットの名前)を渡し、値はタスクの中で取ってきてください。履歴を自分の持つ鍵で暗号化しているなら(Temporal はペイロードのコーデック、Step Functions と Lambda durable functions はカスタマー管理の KMS キー)、`workflow` の下に `history encrypted` と書きます。Temporal のビルドは、そのときペイロードのコーデックなしには作れないクライアントを作ります。",
+    ),
+    example: `workflow payout v1
+
+record Account
+  id     : string
+  number : string secret
+
+inputs
+  account : Account
+
+task note(text: string)
+
+flow
+  note(text: account.number)
+`,
+    files: {},
+  },
 ] as const satisfies readonly CodeInfo[];
 
 /** A code of dandori's registry: the codes a dandori `Reporter` takes. */
@@ -855,13 +940,6 @@ export const NOT_CHECKED: readonly NotChecked[] = [
     ),
   },
   {
-    code: "E906",
-    why: tr(
-      "secret values (`secret`, `debug_redact`, OpenAPI marks) are parsed but not followed through the flow yet.",
-      "秘密の値(`secret`、`debug_redact`、OpenAPI の印)は読みますが、まだ流れに沿って追いません。",
-    ),
-  },
-  {
     code: "W032",
     why: tr(
       "decision-model tasks (`jev`) get E018 here.",
@@ -873,20 +951,6 @@ export const NOT_CHECKED: readonly NotChecked[] = [
     why: tr(
       "it asks a task that starts a rule's case for a `key`; rules get E018 here, and a book's hold may not have `key` (its book key makes it idempotent, docs/design/dandori.md#books).",
       "規則の案件を始めるタスクに `key` を求めるもので、規則はここでは E018 になります。帳簿の仮押さえには `key` を書けません(帳簿のキーで冪等。docs/design/dandori.md#books)。",
-    ),
-  },
-  {
-    code: "W902",
-    why: tr(
-      "the check of plain `http://` URLs leaving the machine is not built yet.",
-      "このマシンの外への暗号化しない `http://` の検査は、まだ作っていません。",
-    ),
-  },
-  {
-    code: "W904",
-    why: tr(
-      "secret values are not followed through the flow yet (as E906).",
-      "秘密の値は、まだ流れに沿って追いません(E906 と同じ)。",
     ),
   },
 ];

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { didYouMean } from "../common/nearest.ts";
 import { type Text, tr } from "../common/text.ts";
 import { isCombining } from "../common/width.ts";
 import type { Word } from "./ast.ts";
@@ -392,7 +393,14 @@ export class Cursor {
   }
 
   expectWord(text: string): Token {
-    if (!this.isWord(text)) throw this.expected(`\`${text}\``, `\`${text}\``);
+    if (!this.isWord(text)) {
+      const t = this.peek();
+      throw this.expected(
+        `\`${text}\``,
+        `\`${text}\``,
+        t?.kind === "name" ? didYouMean(t.text, [text]) : null,
+      );
+    }
     return this.next();
   }
 

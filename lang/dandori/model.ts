@@ -10,7 +10,7 @@ import type { Reporter } from "../common/reporter.ts";
 import type { BodyAst, FlowAst, TypeAst } from "./ast.ts";
 import type { BookPort, BookTransfer } from "./books.ts";
 import type { Machine } from "./machine.ts";
-import type { FieldDef, Range, Ty, TypeTable } from "./types.ts";
+import type { FieldDef, Range, SecretMark, Ty, TypeTable } from "./types.ts";
 
 /**
  * How a task is called (docs/design/dandori.md#ways-of-calling-a-task). `own` is a task with no call written:
@@ -42,10 +42,20 @@ export interface TaskDef {
   readonly line: number;
   readonly col: number;
   readonly params: readonly FieldDef[];
-  readonly result: { readonly type: Ty; readonly range: Range | null } | null;
+  readonly result:
+    | { readonly type: Ty; readonly range: Range | null; readonly secret: SecretMark | null }
+    | null;
   readonly method: Method;
   /** The HTTP method of an `http` task, the operation of an `aws` one. */
   readonly verb: string | null;
+  /** The URL an `http` task calls, as written (values in braces), with where it is written. */
+  readonly url: { readonly text: string; readonly line: number; readonly col: number } | null;
+  /** Who a `lambda` or an `aws` task calls: the function as written, or `<service>:<operation>`. */
+  readonly callee: string | null;
+  /** The arguments `discloses` lets the task send outside the project (docs/dandori.md#secrets-and-plain-http). */
+  readonly discloses: ReadonlySet<string>;
+  /** True when the task says why it calls its `http://` URL in plain text (`plaintext "<reason>"`). */
+  readonly plaintext: boolean;
   readonly book: BookCall | null;
   /** The child `.flow` of a `flow` task, as written. */
   readonly child: { readonly path: string; readonly line: number; readonly col: number } | null;

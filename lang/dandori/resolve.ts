@@ -9,6 +9,7 @@
 import type { FileRead } from "./env.ts";
 import { dirname, join, normalize } from "node:path";
 import { unreachable } from "../common/assert.ts";
+import { didYouMean } from "../common/nearest.ts";
 import type { Reporter } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
 import type { DandoriCode } from "./codes.ts";
@@ -88,7 +89,9 @@ class Resolver {
     this.twice(ast.onCancel, (f) => f, tr("`on cancel`", "`on cancel`"));
     this.twice(ast.inputs, (f) => f, tr("`inputs`", "`inputs`"));
     this.twice(ast.outputs, (f) => f, tr("`outputs`", "`outputs`"));
-    this.uses(ast.uses);
+    // A book that cannot be read stops here: its types, tasks and cases would all be said again as
+    // names that do not exist, each following from the one E005 already said.
+    if (!this.uses(ast.uses)) return null;
     this.declareTypes();
     for (const rec of ast.records) this.recordFields(rec);
     this.selfContaining();
@@ -166,7 +169,9 @@ class Resolver {
     );
   }
 
-  private uses(uses: readonly UseAst[]): void {
+  /** Reads the books of `use book`; false when one of them cannot be read (E005). */
+  private uses(uses: readonly UseAst[]): boolean {
+    let read = true;
     const seen = new Set<string>();
     for (const u of uses) {
       if (seen.has(u.name.text)) {
@@ -204,11 +209,12 @@ class Resolver {
           ),
           { notes: [tr(`looked for ${path}`, `${path} を探しました`)], hint: pathHint() },
         );
+        read = false;
         continue;
       }
-      const read = readBook(path, bytes);
-      if ("errors" in read) {
-        const first = read.errors[0];
+      const book = readBook(path, bytes);
+      if ("errors" in book) {
+        const first = book.errors[0];
         this.r.error(
           "E005",
           u.path,
@@ -229,10 +235,12 @@ class Resolver {
             ),
           },
         );
+        read = false;
         continue;
       }
-      this.books.set(u.name.text, read.book);
+      this.books.set(u.name.text, book.book);
     }
+    return read;
   }
 
   /**
@@ -252,9 +260,16 @@ class Resolver {
           fields: [
             ...t.key.map((k) => {
               const p = t.params.find((x) => x.name === k);
-              return { name: k, type: p?.amount ? INT : STRING, range: null, line: 0, col: 0 };
+              return { name: k, type: p?.amount ? INT : STRING, range: null, secret: null, line: 0, col: 0 };
             }),
-            { name: "state", type: { kind: "enum", name: state }, range: null, line: 0, col: 0 },
+            {
+              name: "state",
+              type: { kind: "enum", name: state },
+              range: null,
+              secret: null,
+              line: 0,
+              col: 0,
+            },
           ],
         });
       }
@@ -370,7 +385,7 @@ class Resolver {
     const type = this.type(f.type);
     if (type === null) return null;
     const range = f.range === null ? null : this.range(f.range, type);
-    return { name: f.name.text, type, range, line: f.name.line, col: f.name.col };
+    return { name: f.name.text, type, range, secret: f.secret, line: f.name.line, col: f.name.col };
   }
 
   private range(ast: NonNullable<FieldAst["range"]>, type: Ty): Range | null {
@@ -459,8 +474,9 @@ class Resolver {
         return null;
       }
     }
+    const known = [...SIMPLE_TYPES.keys(), ...this.recordNames, ...this.enums.keys()];
     r?.error("E002", at, tr(`there is no type \`${name}\``, `型 \`${name}\` はありません`), {
-      hint: tr(
+      hint: didYouMean(name, known) ?? tr(
         "declare it with `record` or `enum`, or use int, string, bool, timestamp, date, json, a unit type such as money[円], list[T] or T?",
         "`record` か `enum` で宣言するか、int・string・bool・timestamp・date・json、money[円] のような単位の型、list[T]、T? を使ってください",
       ),
@@ -470,6 +486,13 @@ class Resolver {
 
   // -------------------------------------------------------------------------------------------
   // Cases (docs/design/dandori.md#cases)
+
+  /** The machines a case may follow: every hold of the books read, `<book>.<transfer>`. */
+  private holdMachines(): string[] {
+    return [...this.books].flatMap(([b, book]) =>
+      book.transfers.filter((t) => t.machine !== null).map((t) => `${b}.${t.name}`)
+    );
+  }
 
   private caseDef(c: CaseAst): CaseDef | null {
     const name = c.follows.map((w) => w.text).join(".");
@@ -484,7 +507,7 @@ class Resolver {
         c.follows[0],
         tr(`there is no state machine \`${name}\``, `ステートマシン \`${name}\` はありません`),
         {
-          hint: tr(
+          hint: didYouMean(name, this.holdMachines()) ?? tr(
             "a case follows the hold of a book: `case c : <book>.<transfer> follows <book>.<transfer>`",
             "案件は帳簿の仮押さえに従います: `case c : <帳簿>.<振替> follows <帳簿>.<振替>`",
           ),

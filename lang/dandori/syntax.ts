@@ -10,6 +10,7 @@
  */
 
 import { unreachable } from "../common/assert.ts";
+import { didYouMean } from "../common/nearest.ts";
 import type { Reporter } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
 import type {
@@ -59,8 +60,19 @@ const USE_SOURCES = keywordsAt("use source");
 const USE_ITEMS = keywordsAt("use item");
 const TASK_ITEM_LIST = keywordsAt("task item").join(", ");
 const CASE_ITEM_LIST = keywordsAt("case item").join(", ");
-const STATEMENT_LIST = [...new Set(keywordsAt("statement").map((w) => w.split(" ")[0]))].join(", ") +
-  ", a call `t(…)` or `c <- t(…)`";
+const STATEMENT_WORDS = [...new Set(keywordsAt("statement").map((w) => w.split(" ")[0]))];
+const STATEMENT_LIST = tr(
+  `${STATEMENT_WORDS.join(", ")}, a call \`t(…)\` or \`c <- t(…)\``,
+  `${STATEMENT_WORDS.join("、")}、呼び出し \`t(…)\`、\`c <- t(…)\``,
+);
+
+/** The first words of the declarations, for the word a slip was meant to be. */
+const DECLARATION_WORDS = [...new Set(keywordsAt("declaration").map((w) => w.split(" ")[0]))];
+
+/** "did you mean `task`?" for a word near one of `words`, else `hint`. */
+function slipOr(head: Token, words: readonly string[], hint: Text): Text {
+  return (head.kind === "name" ? didYouMean(head.text, words) : null) ?? hint;
+}
 
 /** One line of the source with the lines indented under it; `cursor` is null when it could not be read. */
 interface LineNode {
@@ -306,9 +318,13 @@ class Parser {
         throw new LineError(
           head.col,
           tr(`${show(head)} does not start a declaration`, `${show(head)} では宣言が始まりません`),
-          tr(
-            `a line at the left edge starts with ${DECLARATION_LIST}`,
-            `左端の行は ${DECLARATION_LIST} のどれかで始めます`,
+          slipOr(
+            head,
+            DECLARATION_WORDS,
+            tr(
+              `a line at the left edge starts with ${DECLARATION_LIST}`,
+              `左端の行は ${DECLARATION_LIST} のどれかで始めます`,
+            ),
           ),
         );
     }
@@ -369,7 +385,11 @@ class Parser {
     c.next();
     const s = c.peek();
     if (s === undefined || s.kind !== "name" || !USE_SOURCES.includes(s.text)) {
-      throw c.expected(`what is read (${USE_SOURCES.join(", ")})`, `読むもの(${USE_SOURCES.join("、")})`);
+      throw c.expected(
+        `what is read (${USE_SOURCES.join(", ")})`,
+        `読むもの(${USE_SOURCES.join("、")})`,
+        s?.kind === "name" ? didYouMean(s.text, USE_SOURCES) : null,
+      );
     }
     const source = c.word(c.next());
     const name = c.name(tr("the name it is used by", "使うときの名前"));
@@ -399,9 +419,13 @@ class Parser {
         throw new LineError(
           head.col,
           tr(`${show(head)} is not a line of \`use\``, `${show(head)} は \`use\` の下に書けません`),
-          tr(
-            `under \`use\` come: ${USE_ITEMS.join(", ")}`,
-            `\`use\` の下に書けるのは ${USE_ITEMS.join(", ")} です`,
+          slipOr(
+            head,
+            USE_ITEMS,
+            tr(
+              `under \`use\` come: ${USE_ITEMS.join(", ")}`,
+              `\`use\` の下に書けるのは ${USE_ITEMS.join(", ")} です`,
+            ),
           ),
         );
       }
@@ -498,7 +522,11 @@ class Parser {
       throw new LineError(
         head.col,
         tr(`${show(head)} is not an item of a task`, `${show(head)} はタスクの下に書けません`),
-        tr(`under a task come: ${TASK_ITEM_LIST}`, `タスクの下に書けるのは ${TASK_ITEM_LIST} です`),
+        slipOr(
+          head,
+          [...TASK_ITEM_READERS.keys(), "jev"],
+          tr(`under a task come: ${TASK_ITEM_LIST}`, `タスクの下に書けるのは ${TASK_ITEM_LIST} です`),
+        ),
       );
     }
     c.next();
@@ -611,7 +639,11 @@ class Parser {
         throw new LineError(
           head.col,
           tr(`${show(head)} is not an item of a case`, `${show(head)} は案件の下に書けません`),
-          tr(`under a case come: ${CASE_ITEM_LIST}`, `案件の下に書けるのは ${CASE_ITEM_LIST} です`),
+          slipOr(
+            head,
+            [...new Set(keywordsAt("case item").map((w) => w.split(" ")[0]))],
+            tr(`under a case come: ${CASE_ITEM_LIST}`, `案件の下に書けるのは ${CASE_ITEM_LIST} です`),
+          ),
         );
       }
       d.end();
@@ -919,7 +951,14 @@ class Parser {
         throw new LineError(
           head.col,
           tr(`${show(head)} does not start a statement`, `${show(head)} では文が始まりません`),
-          tr(`a statement starts with ${STATEMENT_LIST}`, `文は ${STATEMENT_LIST} のどれかで始めます`),
+          slipOr(
+            head,
+            STATEMENT_WORDS,
+            tr(
+              `a statement starts with ${STATEMENT_LIST.en}`,
+              `文は ${STATEMENT_LIST.ja} のどれかで始めます`,
+            ),
+          ),
         );
     }
     c.end();

@@ -7,7 +7,8 @@
  */
 
 import { assert, unreachable } from "../common/assert.ts";
-import type { Reporter } from "../common/reporter.ts";
+import { didYouMean } from "../common/nearest.ts";
+import { hintOf, type Reporter } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
 import type { DandoriCode } from "./codes.ts";
 import type { ElidedAst, FieldAst, Pos, Str, TaskAst, TaskItemAst, TypeAst, Word } from "./ast.ts";
@@ -101,6 +102,11 @@ function definition(
     col: t.col,
     ...parts,
     verb: http?.method.text ?? (aws === undefined ? null : aws.operation.text),
+    url: http === undefined ? null : { text: http.url.text, line: http.url.line, col: http.url.col },
+    callee: firstOf(items, "lambda")?.value.text ??
+      (aws === undefined ? null : `${aws.service.text}:${aws.operation.text}`),
+    discloses: new Set(items.flatMap((i) => i.kind === "discloses" ? i.params.map((w) => w.text) : [])),
+    plaintext: firstOf(items, "plaintext") !== undefined,
     child: flow === undefined ? null : { path: flow.value.text, line: flow.line, col: flow.value.col },
     retry: retry === undefined ? null : { line: retry.line, col: retry.col },
     key: firstOf(items, "key") !== undefined,
@@ -305,7 +311,7 @@ class ItemCheck {
     return true;
   }
 
-  private no(at: Pos, what: string, why: Text): void {
+  private no(at: Pos, what: string, why: Text, hint: Text | null = null): void {
     this.r.error(
       "E007",
       at,
@@ -313,6 +319,7 @@ class ItemCheck {
         `\`${what}\` cannot be written under \`${this.t.name.text}\`: ${why.en}`,
         `\`${this.t.name.text}\` の下に \`${what}\` は書けません。${why.ja}`,
       ),
+      hintOf(hint),
     );
   }
 
@@ -327,6 +334,7 @@ class ItemCheck {
       at,
       what,
       tr(`the task has no argument \`${w.text}\``, `タスクに引数 \`${w.text}\` がありません`),
+      didYouMean(w.text, this.def.params.map((p) => p.name)),
     );
   }
 
@@ -342,7 +350,7 @@ class ItemCheck {
         `\`${name}\` はエラー \`${w.text}\` を宣言していません(${where.ja})`,
       ),
       {
-        hint: tr(
+        hint: didYouMean(w.text, [...this.def.errors.keys(), ...BUILTIN_ERRORS]) ?? tr(
           `declare it with \`errors ${w.text}\`, or use failure or timeout`,
           `\`errors ${w.text}\` で宣言するか、failure か timeout を使ってください`,
         ),
@@ -406,6 +414,7 @@ class ItemCheck {
           `\`${name}\` has no argument \`${until.text}\``,
           `\`${name}\` に引数 \`${until.text}\` はありません`,
         ),
+        hintOf(didYouMean(until.text, this.def.params.map((p) => p.name))),
       );
     } else if (p.type.kind !== "timestamp") {
       const ty = showTy(p.type);
@@ -510,6 +519,7 @@ class TaskResolver {
     const result = resultType === null || t.result === null ? null : {
       type: resultType,
       range: t.result.range === null ? null : this.s.range(t.result.range, resultType),
+      secret: t.result.secret,
     };
     const { method, at } = methodOf(t, items, this.s.r);
     writtenOnce(t, items, this.s.r);
@@ -528,6 +538,9 @@ class TaskResolver {
    * post and void send to it.
    */
   private caseItems(t: TaskAst, def: TaskDef, items: readonly Item[]): void {
+    // A book task whose book, transfer or operation is not there has had its diagnostic; what it
+    // would start or send is not known, and saying so again would blame lines that are right.
+    if (unreadBookCall(def)) return;
     this.starts(t, def.book, firstOf(items, "starts"));
     this.sends(t, def.book, firstOf(items, "sends"));
     const observes = firstOf(items, "observes");
@@ -572,7 +585,12 @@ class TaskResolver {
         starts,
         tr(`there is no state machine \`${name}\``, `ステートマシン \`${name}\` はありません`),
         {
-          hint: tr(
+          hint: didYouMean(
+            name,
+            [...this.s.books].flatMap(([b, book]) =>
+              book.transfers.filter((x) => x.machine !== null).map((x) => `${b}.${x.name}`)
+            ),
+          ) ?? tr(
             "a hold's machine is named `<book>.<transfer>` of a `use book`",
             "仮押さえのステートマシンは、`use book` の `<帳簿>.<振替>` です",
           ),
@@ -644,6 +662,11 @@ class TaskResolver {
       );
     }
   }
+}
+
+/** True for a `book` task whose book, transfer or operation is not there (E002, E007 said it). */
+export function unreadBookCall(t: TaskDef): boolean {
+  return t.method === "book" && t.book === null;
 }
 
 /** Resolves one task against the flow's books and types. */

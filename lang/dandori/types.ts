@@ -32,11 +32,21 @@ export interface Range {
   readonly days?: { readonly lo: bigint | null; readonly hi: bigint | null; readonly offset: string | null };
 }
 
-/** A field of a record, an input, an output or a task's parameter: a name, a type, maybe a range. */
+/** Where `secret` is written on a place (docs/dandori.md#secrets-and-plain-http): the word's line and column. */
+export interface SecretMark {
+  readonly line: number;
+  readonly col: number;
+}
+
+/**
+ * A field of a record, an input, an output or a task's parameter: a name, a type, maybe a range,
+ * and the `secret` mark when the place holds a secret.
+ */
 export interface FieldDef {
   readonly name: string;
   readonly type: Ty;
   readonly range: Range | null;
+  readonly secret: SecretMark | null;
   readonly line: number;
   readonly col: number;
 }

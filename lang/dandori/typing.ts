@@ -7,7 +7,8 @@
  */
 
 import { lookup, unreachable } from "../common/assert.ts";
-import type { Reporter } from "../common/reporter.ts";
+import { didYouMean } from "../common/nearest.ts";
+import { hintOf, type Reporter } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
 import type { DandoriCode } from "./codes.ts";
 import type {
@@ -23,6 +24,7 @@ import type {
 } from "./ast.ts";
 import { BUILTIN_ERRORS, type CaseDef, type FlowModel, type TaskDef } from "./model.ts";
 import { dayNumber } from "./ranges.ts";
+import { unreadBookCall } from "./tasks.ts";
 import {
   assignable,
   BOOL,
@@ -354,6 +356,7 @@ class Typer {
               "E002",
               c,
               tr(`there is no case \`${c.text}\` to leave`, `引き渡す案件 \`${c.text}\` はありません`),
+              hintOf(didYouMean(c.text, this.m.cases.keys())),
             );
           }
         }
@@ -379,6 +382,7 @@ class Typer {
             `the workflow has no output \`${o.name.text}\``,
             `ワークフローに出力 \`${o.name.text}\` はありません`,
           ),
+          hintOf(didYouMean(o.name.text, this.m.outputs.map((x) => x.name))),
         );
         continue;
       }
@@ -420,7 +424,8 @@ class Typer {
     const t = s.call.callee.length === 1 ? this.m.tasks.get(name) : undefined;
     if (t === undefined) {
       report?.error("E002", s.call, tr(`there is no task \`${name}\``, `タスク \`${name}\` はありません`), {
-        hint: tr("declare it with `task`", "`task` で宣言してください"),
+        hint: didYouMean(name, this.m.tasks.keys()) ??
+          tr("declare it with `task`", "`task` で宣言してください"),
       });
       return null;
     }
@@ -451,6 +456,7 @@ class Typer {
                 `引数は ${t.params.map((x) => x.name).join("、") || "ありません"}`,
               ),
             ],
+            ...hintOf(didYouMean(a.name.text, t.params.map((x) => x.name))),
           },
         );
         continue;
@@ -494,7 +500,7 @@ class Typer {
             `\`${t.name}\` はエラー \`${e.text}\` を宣言していません`,
           ),
           {
-            hint: tr(
+            hint: didYouMean(e.text, [...t.errors.keys(), ...BUILTIN_ERRORS]) ?? tr(
               `declare it under the task with \`errors ${e.text}\`, or handle failure or timeout`,
               `タスクの下に \`errors ${e.text}\` と書くか、failure か timeout を処理してください`,
             ),
@@ -506,6 +512,8 @@ class Typer {
   }
 
   private bind(s: CallStmtAst, t: TaskDef): void {
+    // What a book task that could not be read does to a case is not known: its diagnostic is said.
+    if (unreadBookCall(t)) return;
     const acts = t.book !== null && t.book.op !== "do";
     if (s.bind?.kind === "case") {
       const c = this.m.cases.get(s.bind.name.text);
@@ -515,7 +523,8 @@ class Typer {
           s.bind.name,
           tr(`there is no case \`${s.bind.name.text}\``, `案件 \`${s.bind.name.text}\` はありません`),
           {
-            hint: tr("declare it with `case`", "`case` で宣言してください"),
+            hint: didYouMean(s.bind.name.text, this.m.cases.keys()) ??
+              tr("declare it with `case`", "`case` で宣言してください"),
           },
         );
         return;
@@ -595,6 +604,7 @@ class Typer {
               `its states: ${c.machine.states.join(", ")}, and none before it starts`,
               `状態は ${c.machine.states.join("、")} と、始まる前の none です`,
             ),
+            didYouMean(patternText(p), c.machine.states),
           );
         }
       }
@@ -682,6 +692,7 @@ class Typer {
             ),
             {
               notes: [tr(`its values: ${kind.values.join(", ")}`, `値は ${kind.values.join("、")} です`)],
+              ...hintOf(didYouMean(text, kind.values)),
             },
           );
         }
@@ -689,8 +700,8 @@ class Typer {
     }
   }
 
-  private badPattern(p: PatternAst, message: Text, note: Text | null): void {
-    this.r.error("E003", p, message, note === null ? {} : { notes: [note] });
+  private badPattern(p: PatternAst, message: Text, note: Text | null, hint: Text | null = null): void {
+    this.r.error("E003", p, message, { ...(note === null ? {} : { notes: [note] }), ...hintOf(hint) });
   }
 
   /** The case a `match <case>.state` reads, or null when the subject is something else. */
@@ -917,6 +928,7 @@ class Typer {
                 `フィールドは ${def.fields.map((x) => x.name).join("、")} です`,
               ),
             ],
+            ...hintOf(didYouMean(f.name.text, def.fields.map((x) => x.name))),
           },
         );
         continue;
@@ -955,6 +967,13 @@ class Typer {
     let t = this.nameType(head, want);
     if (t === undefined) {
       const enumHint = want?.kind === "enum" ? this.m.types.enums.get(want.name) : undefined;
+      const known = [
+        ...this.sources.keys(),
+        ...this.m.inputs.map((i) => i.name),
+        ...this.m.cases.keys(),
+        ...(enumHint?.values ?? []),
+      ];
+      const slip = hintOf(didYouMean(head.text, known));
       r?.error(
         "E002",
         head,
@@ -972,8 +991,9 @@ class Typer {
                 `\`${enumHint.name}\` の値は ${enumHint.values.join("、")} です`,
               ),
             ],
+            ...slip,
           }
-          : {},
+          : slip,
       );
       return null;
     }
@@ -1011,6 +1031,9 @@ class Typer {
               `\`${written}\` is \`${showTy(t)}\` and has no fields`,
               `\`${written}\` は \`${showTy(t)}\` で、フィールドがありません`,
             ),
+          t.kind === "record"
+            ? hintOf(didYouMean(f.text, this.m.types.records.get(t.name)?.fields.map((x) => x.name) ?? []))
+            : {},
         );
         return null;
       }

@@ -202,6 +202,42 @@ Deno.test("the W103 and W104 diagnostics of the order fixtures, character for ch
   }
 });
 
+Deno.test("acceptance: W104's book with its two moves swapped still gets W104, at the move that takes", () => {
+  const run = checkFixture(FIXTURES, "hold_order_swapped.book", "en", "text");
+  ok(
+    run.stdout.startsWith(
+      `warning[W104]: hold_order_swapped.book:14:3: in a hold, what move 2 puts into held(order) is held coming in, and does not count when move 1 takes from held(order): unless held(order) has enough already, the hold is refused with held_short
+    14 |   move price from held(order) to shop_payout
+  the operations that get there:
+       1  settle.hold(order: order-1, price: 1)  refused: held_short (move 1 takes 1 from held(order-1): posted 0, held out 0)
+`,
+    ),
+    run.stdout,
+  );
+});
+
+Deno.test("acceptance: an unknown keyword or name is one diagnostic with the nearest name, in both languages", () => {
+  const hints = (name: string, lang: "en" | "ja") =>
+    JSON.parse(checkFixture(FIXTURES, name, lang, "json").stdout).files[0].diagnostics.map((
+      d: { hint: string },
+    ) => d.hint);
+  deepStrictEqual(hints("misspelt_words.book", "en"), [
+    "did you mean `account`?",
+    "did you mean `move`?",
+    "did you mean `least`?",
+  ]);
+  deepStrictEqual(hints("misspelt_names.book", "ja"), [
+    "`JPY` のことですか?",
+    "`wallet` のことですか?",
+    "`amount` のことですか?",
+    "`member` のことですか?",
+  ]);
+  deepStrictEqual(hints("綴りの誤り_名前.book", "ja").slice(1, 3), [
+    "`ウォレット` のことですか?",
+    "`手数料額` のことですか?",
+  ]);
+});
+
 Deno.test("the report of 在庫.book after the diagnostics, character for character, in both languages", () => {
   const en = `在庫.book: ok
   入荷.do    may be refused: key_conflict

@@ -10,6 +10,7 @@
 
 import { deepStrictEqual, notStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
 import { checkBook } from "../../lang/chobo/check.ts";
+import { readScenarios, type Scenario } from "../../lang/chobo/scenario.ts";
 import { buildPage, flowchart } from "../../lang/chobo/doc.ts";
 import { pageHtml } from "../../lang/chobo/draw.ts";
 import type { Page, PageBalance, PageStep, WordKey } from "../../lang/chobo/page.ts";
@@ -54,6 +55,8 @@ const WORDS_EN: Record<WordKey, string> = {
   previous: "previous",
   next: "next",
   scenario: "scenario",
+  hand_written: "Written by hand",
+  generated: "Generated",
 };
 
 const WORDS_JA: Record<WordKey, string> = {
@@ -73,6 +76,8 @@ const WORDS_JA: Record<WordKey, string> = {
   previous: "前へ",
   next: "次へ",
   scenario: "シナリオ",
+  hand_written: "手で書いたシナリオ",
+  generated: "生成したシナリオ",
 };
 
 function balance(account: string, posted: string, held = "", changed = true): PageBalance {
@@ -194,6 +199,7 @@ const STOCKROOM: Page = {
     {
       name: "ship an order",
       title: "ship an order",
+      handWritten: false,
       outcomes: [[
         step("receive.do(delivery: delivery-1, sku: sku-2, qty: 5)", "done", ["receive"], [
           balance("stock(sku-2)", "5"),
@@ -219,6 +225,7 @@ const STOCKROOM: Page = {
     {
       name: "together: two orders for the last 3",
       title: "together: two orders for the last 3",
+      handWritten: false,
       outcomes: [1, 2].map((first) => [
         step("receive.do(delivery: delivery-1, sku: sku-2, qty: 3)", "done", ["receive"], [
           balance("stock(sku-2)", "3"),
@@ -292,6 +299,7 @@ const WAREHOUSE: Page = {
   scenarios: [{
     name: "expire",
     title: "引当が期限切れになる",
+    handWritten: false,
     outcomes: [[
       step("直送.do(品番: p-1, 数量: 2)", "done", ["直送"], [
         balance("在庫(東, p-1)", "2"),
@@ -322,7 +330,13 @@ function examplePages(): [string, Page][] {
     (["en", "ja"] as const).map((lang): [string, Page] => {
       const path = `examples/${name}/${name}${lang === "ja" ? ".ja" : ""}.book`;
       const checked = checkBook(path, Deno.readTextFileSync(path));
-      return [`${name}.${lang}`, buildPage(checked.book!, checked.diagnostics, lang)];
+      let more: Scenario[] = [];
+      try {
+        more = readScenarios(checked.book!, Deno.readTextFileSync(path.replace(/\.book$/, ".more.json")));
+      } catch (e) {
+        if (!(e instanceof Deno.errors.NotFound)) throw e;
+      }
+      return [`${name}.${lang}`, buildPage(checked.book!, checked.diagnostics, lang, more)];
     })
   );
 }
@@ -579,6 +593,37 @@ async function checkStepper(browser: Browser, url: string, page: Page): Promise<
     expected.map((b) => [b.account, b.changed, b.changed]),
   );
   await close(opened);
+
+  // At 360 px a changed value's mark stays on the line of the value it marks, also where the
+  // value wraps (a held amount in a narrow column).
+  const held = where(page, (s) => s.balances.some((b) => b.changed && b.held !== ""));
+  if (held !== null) {
+    opened = await open(browser, url + hashOf(held), 360, "light");
+    const marks = await opened.tab.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>("#balances td.changed .mark")].map((mark) => {
+        const walker = document.createTreeWalker(mark.parentElement!, NodeFilter.SHOW_TEXT);
+        let value: Text | null = null;
+        for (let n = walker.nextNode(); n !== null; n = walker.nextNode()) {
+          if (!mark.contains(n) && n.textContent!.trim() !== "") {
+            value = n as Text;
+            break;
+          }
+        }
+        const range = document.createRange();
+        const start = value!.textContent!.search(/\S/);
+        range.setStart(value!, start);
+        range.setEnd(value!, start + 1);
+        return {
+          text: mark.parentElement!.textContent,
+          mark: Math.round(mark.getBoundingClientRect().bottom),
+          value: Math.round(range.getBoundingClientRect().bottom),
+        };
+      })
+    );
+    ok(marks.length > 0, "a changed value is marked");
+    for (const m of marks) ok(Math.abs(m.mark - m.value) <= 2, `the mark of "${m.text}" is on another line`);
+    await close(opened);
+  }
 }
 
 Deno.test({

@@ -99,11 +99,11 @@ Deno.test("a test copy (3-second expiries) answers every scenario as the book do
   }
 });
 
-async function everyScenario(db: Db): Promise<void> {
+async function everyScenario(db: Db, target: string): Promise<void> {
   const list = subjects(["tests/chobo/books", "examples"]);
   await loadSchemas(db, list);
   await loadSchemas(db, list);
-  const report = await verifyScenarios(db, list, `test-${Date.now()}`);
+  const report = await verifyScenarios(db, list, `test-${Date.now()}`, target);
   deepStrictEqual(report.failures, []);
   strictEqual(report.agreed, report.scenarios);
   ok(report.together > 0);
@@ -113,7 +113,7 @@ async function everyScenario(db: Db): Promise<void> {
 Deno.test("PGlite: every scenario agrees with the interpreter, and balances equal their entries", async () => {
   const db = await pgliteDb();
   try {
-    await everyScenario(db);
+    await everyScenario(db, "PGlite");
   } finally {
     await db.end();
   }
@@ -157,7 +157,7 @@ async function withPgbench(
 }
 
 Deno.test("server: every scenario agrees with the interpreter, together callers on their own connections", async () => {
-  await onServer("every scenario", (db) => everyScenario(db));
+  await onServer("every scenario", (db) => everyScenario(db, "postgres server"));
 });
 
 /** The rows of a query as text, each column `::text` in the SQL. */
@@ -410,10 +410,9 @@ Deno.test("server: every scenario through the TypeScript, Python and Go clients 
   try {
     await loadSchemas(db, list);
     for (const runner of [TYPESCRIPT_RUNNER, PYTHON_RUNNER, goRunner({ path: null })]) {
-      if (runner.lang === "python" && !(await pythonReady())) {
-        console.log(
-          "SKIP: chobo: postgres-python: psycopg is not installed (pip install -r verify/requirements.txt)",
-        );
+      const lacks = await runner.lacks();
+      if (lacks !== null) {
+        console.log(`SKIP: chobo: postgres-${runner.lang}: ${lacks}`);
         continue;
       }
       const report = await verifyWithRunner(cluster.socketDir, list, runner, `clients-${Date.now()}`);
@@ -425,12 +424,3 @@ Deno.test("server: every scenario through the TypeScript, Python and Go clients 
     await cluster.stop();
   }
 });
-
-async function pythonReady(): Promise<boolean> {
-  try {
-    return (await new Deno.Command("python3", { args: ["-c", "import psycopg, psycopg_pool"] }).output())
-      .success;
-  } catch {
-    return false;
-  }
-}

@@ -32,6 +32,22 @@ function runsJson(book: Book, scenarios: readonly Scenario[]): string {
   return stringifyJson(scenarios.map((s) => runJson(s, runScenario(book, s))), 2) + "\n";
 }
 
+Deno.test("acceptance: a bound on the receiving account gets its scenarios when the source is bounded too", () => {
+  const cases: [string, string, string][] = [
+    ["tickets.book", "buy.do", "fan_seats(fan)"],
+    ["wallet.book", "remittance.do", "wallet(member)"],
+    ["チケット.book", "購入.do", "ファンの席(ファン)"],
+    ["ウォレット.book", "送金.do", "ウォレット(会員)"],
+  ];
+  for (const [file, op, account] of cases) {
+    const names = generateScenarios(load(BOOKS + file)).map((s) => s.name);
+    for (const end of ["one below", "exactly on", "one beyond"]) {
+      ok(names.some((n) => n.startsWith(`bound: ${op} leaves ${account} ${end} at most`)), `${file}: ${end}`);
+    }
+    ok(names.includes(`together: two callers take the last room of 1 in ${account} with ${op}`), file);
+  }
+});
+
 Deno.test("every test book's generated scenarios and their runs are pinned in <book>.runs.json", () => {
   for (const name of testBooks()) {
     const book = load(BOOKS + name);
@@ -182,6 +198,7 @@ Deno.test("a bad scenario file is one error with the scenario and step, exit 1",
     ],
     [`[{"name": "ok", "steps": []}, {"name": "y", "steps": [1]}]`, "scenario 2 (y), step 1: not an object"],
     [`{"name": "x", "steps": [}`, "not JSON at 1:"],
+    [`[]`, "an empty list: the file holds no scenario to run"],
   ];
   for (const [text, message] of cases) {
     const run = runCli(["chobo", "run", "在庫.book", "--scenario", "s.json"], {
@@ -191,6 +208,42 @@ Deno.test("a bad scenario file is one error with the scenario and step, exit 1",
     ok(run.stderr.includes(message), `${message}\n${run.stderr}`);
     strictEqual(run.stderr.split("\n").length, 2, run.stderr);
   }
+});
+
+Deno.test("an empty scenario list is an error in both languages", () => {
+  for (const [lang, message] of [["en", "an empty list"], ["ja", "空のリストです"]]) {
+    const run = runCli(["chobo", "run", "在庫.book", "--scenario", "s.json", "--lang", lang], {
+      files: { "在庫.book": Deno.readTextFileSync(`${BOOKS}在庫.book`), "s.json": " [ ]\n" },
+    });
+    strictEqual(run.code, 1);
+    ok(run.stderr.startsWith(`chobo run: s.json: ${message}`), run.stderr);
+  }
+});
+
+Deno.test("a key scenario with another value names the parameter in plain English", () => {
+  const book = checkBook(
+    "seats.book",
+    [
+      "book seats v1",
+      "unit seat",
+      "account free(show: string) : seat",
+      "  at least 0 refused as sold_out",
+      "account audience : seat outside",
+      "transfer book_seats(booking: string, show: string, seats: seat)",
+      "  key booking, show",
+      "  move seats from free(show) to audience",
+      "transfer release(batch: string, show: string, seats: seat)",
+      "  key batch",
+      "  move seats from audience to free(show)",
+      "",
+    ].join("\n"),
+  ).book!;
+  const names = generateScenarios(book).map((s) => s.name);
+  ok(
+    names.includes("key: book_seats.do again with the same key and another value for seats"),
+    names.join("\n"),
+  );
+  ok(!names.some((n) => n.includes("another seats")));
 });
 
 Deno.test("amounts beyond 2⁵³ pass through a run exactly", () => {

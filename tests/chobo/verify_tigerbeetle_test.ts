@@ -179,6 +179,7 @@ Deno.test("a runner that does not finish (a client retrying for ever) is killed 
   try {
     const hanging: ClientRunner = {
       lang: "typescript",
+      lacks: () => Promise.resolve(null),
       writeClients: () => Promise.resolve({}),
       command: () => ["sleep", "30"],
     };

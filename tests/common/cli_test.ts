@@ -3,7 +3,7 @@
  * `--flag=value`, the language choice, and files that cannot be read.
  */
 
-import { ok, strictEqual } from "node:assert/strict";
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { chooseLang } from "../../lang/common/text.ts";
 import { CHOBO } from "../../commands/chobo.ts";
 import { runCli } from "../support/run.ts";
@@ -38,9 +38,11 @@ Deno.test("an unknown command or tool exits 2 and names the known ones", () => {
   strictEqual(command.code, 2);
   ok(
     command.stderr.includes(
-      "unknown command chek; the commands are check, run, scenarios, build, doc, api, explain",
+      "unknown command chek; the commands are check, run, scenarios, build, doc, verify, api, explain; did you mean `check`?",
     ),
+    command.stderr,
   );
+  ok(runCli(["chobo", "zzz"]).stderr.includes("explain\n"), "no guess for what is near nothing");
   const tool = runCli(["choboo"]);
   strictEqual(tool.code, 2);
   ok(tool.stderr.includes("unknown tool choboo"));
@@ -96,6 +98,52 @@ Deno.test("the language: --lang, else CHOBO_LANG, else RITSU_LANG, else English"
       .startsWith("エラー[E001]"),
   );
   ok(runCli(["chobo", "check", "x.book"], { files: broken }).stdout.startsWith("error[E001]"));
+});
+
+Deno.test("CHOBO_LANG or RITSU_LANG that is neither ja… nor en… warns once on stderr, in both languages", () => {
+  const books = { "a.book": Deno.readTextFileSync(BOOK), "b.book": Deno.readTextFileSync(BOOK) };
+  const run = runCli(["chobo", "check", "a.book", "b.book"], { files: books, env: { CHOBO_LANG: "xx" } });
+  strictEqual(run.code, 0);
+  strictEqual(
+    run.stderr,
+    "chobo: warning: CHOBO_LANG=xx is neither ja… nor en…; English is used\n" +
+      "chobo: 警告: CHOBO_LANG=xx は ja… でも en… でもないので、英語を使います\n",
+  );
+  ok(run.stdout.startsWith("a.book: ok"), run.stdout);
+  const ritsu = runCli(["dandori", "--version"], { env: { RITSU_LANG: "C.UTF-8" } });
+  ok(ritsu.stderr.startsWith("dandori: warning: RITSU_LANG=C.UTF-8 is neither"), ritsu.stderr);
+  const fine: Record<string, string>[] = [{ CHOBO_LANG: "ja_JP.UTF-8" }, { CHOBO_LANG: "en_US" }, {
+    RITSU_LANG: "EN",
+  }, {}];
+  for (const env of fine) {
+    strictEqual(runCli(["chobo", "check", "a.book"], { files: books, env }).stderr, "", JSON.stringify(env));
+  }
+  strictEqual(
+    runCli(["chobo", "check", "a.book", "--lang", "ja"], { files: books, env: { CHOBO_LANG: "xx" } }).stderr,
+    "",
+    "--lang decides, and the variable is not read",
+  );
+});
+
+Deno.test("check --format json lists a file that cannot be read with why, in both languages", () => {
+  for (
+    const [lang, why] of [["en", "missing.book: no such file"], ["ja", "missing.book: ファイルがありません"]]
+  ) {
+    const run = runCli(["chobo", "check", "missing.book", BOOK, "--format", "json", "--lang", lang]);
+    strictEqual(run.code, 1);
+    const out = JSON.parse(run.stdout);
+    strictEqual(out.files.length, 2);
+    deepStrictEqual(out.files[0], {
+      file: "missing.book",
+      ok: false,
+      error: why,
+      diagnostics: [],
+      report: null,
+    });
+    strictEqual(out.files[1].file, BOOK);
+    strictEqual(out.files[1].ok, true);
+    strictEqual(run.stderr, `chobo check: ${why}\n`);
+  }
 });
 
 Deno.test("a file that cannot be read is one line and exit 1; the other files are still checked", () => {

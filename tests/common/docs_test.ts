@@ -1,12 +1,19 @@
 /**
- * The docs a user reads: every `console` block's `chobo` command in README and docs/ still prints the
- * lines shown, in order (`…` stands for lines left out); relative links resolve; the keyword table of
- * docs/reference.md is the parser's; the pre-commit hook and the Action's script check what they say.
+ * The docs a user reads: every `console` block's `chobo` and `dandori` command in README and docs/
+ * still prints the lines shown, in order (`…` stands for lines left out); README's counts are the
+ * repository's; relative links resolve; the keyword table of docs/reference.md is the parser's; the
+ * pre-commit hook and the Action's script check what they say.
  */
 
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { parse } from "yaml";
+import { CODES as CHOBO_CODES } from "../../lang/chobo/codes.ts";
 import { KEYWORDS } from "../../lang/chobo/syntax.ts";
+import { CODES as DANDORI_CODES } from "../../lang/dandori/codes.ts";
+import { generateFlowScenarios } from "../../lang/dandori/scenarios.ts";
+import { bookPaths } from "../../verify/chobo/books.ts";
+import { subjects } from "../../verify/chobo/differential.ts";
+import { runnableFlows } from "../../verify/dandori/flows.ts";
 import { anchorsOf } from "../support/anchors.ts";
 import { runCli } from "../support/run.ts";
 
@@ -33,16 +40,25 @@ function consoleBlocks(text: string): { command: string; shown: string[] }[] {
   return out;
 }
 
-Deno.test("every console block's chobo command prints the lines shown, in order", () => {
+/**
+ * The exit a console block shows: 0, unless a line it shows is an error (1), or E018, which says what
+ * this toolchain cannot read (2).
+ */
+function shownExit(shown: readonly string[]): number {
+  if (shown.some((l) => /^(error|エラー)\[E018\]/.test(l))) return 2;
+  return shown.some((l) => /^(error|エラー)\[/.test(l)) ? 1 : 0;
+}
+
+Deno.test("every console block's chobo and dandori command prints the lines shown, in order", () => {
   let commands = 0;
   for (const page of pages()) {
     for (const { command, shown } of consoleBlocks(Deno.readTextFileSync(ROOT + page))) {
       const words = command.split(" ");
-      const at = words.indexOf("chobo");
+      const at = words.findIndex((w) => w === "chobo" || w === "dandori");
       if (at < 0) continue;
       commands++;
       const run = runCli(words.slice(at));
-      strictEqual(run.code, 0, `${page}: ${command}\n${run.stderr}`);
+      strictEqual(run.code, shownExit(shown), `${page}: ${command}\n${run.stdout}${run.stderr}`);
       const lines = run.stdout.split("\n");
       let from = 0;
       for (const want of shown) {
@@ -54,6 +70,40 @@ Deno.test("every console block's chobo command prints the lines shown, in order"
     }
   }
   ok(commands >= 4, `only ${commands} commands found`);
+});
+
+/** The one number README writes where `pattern`'s group is. */
+function readmeNumber(readme: string, pattern: RegExp): number {
+  const found = [...readme.matchAll(new RegExp(pattern.source, "g"))].map((m) => Number(m[1]));
+  strictEqual(found.length, 1, `README writes ${pattern} ${found.length} times`);
+  return found[0];
+}
+
+/** Every `.flow` under `dir` of the repository, as `deno task bench check` counts them. */
+function flowCount(dir: string): number {
+  let n = 0;
+  for (const e of Deno.readDirSync(ROOT + dir)) {
+    if (e.isDirectory) n += flowCount(`${dir}/${e.name}`);
+    else if (e.name.endsWith(".flow")) n++;
+  }
+  return n;
+}
+
+Deno.test("README's counts are the repository's: codes, books, flows and scenarios", () => {
+  const readme = Deno.readTextFileSync(`${ROOT}README.md`);
+  strictEqual(readmeNumber(readme, /what each of the (\d+) codes means/), CHOBO_CODES.length);
+  strictEqual(readmeNumber(readme, /what each of its (\d+) codes means/), DANDORI_CODES.length);
+  strictEqual(readmeNumber(readme, /\((\d+) books\)/), bookPaths([`${ROOT}tests`, `${ROOT}examples`]).length);
+  strictEqual(readmeNumber(readme, /\((\d+) flows\)/), flowCount("tests"));
+  const flows = runnableFlows(ROOT, ["tests/dandori/flows/", "examples/"]);
+  strictEqual(readmeNumber(readme, /\((\d+) flows, \d+ scenarios\)/), flows.length);
+  strictEqual(
+    readmeNumber(readme, /\(\d+ flows, (\d+) scenarios\)/),
+    flows.reduce((n, f) => n + generateFlowScenarios(f.checked, f.plan).scenarios.length, 0),
+  );
+  const played = subjects(["tests/chobo/books", "examples"]).reduce((n, s) => n + s.scenarios.length, 0);
+  strictEqual(readmeNumber(readme, /every test and example book \((\d+)\)/), played);
+  strictEqual(readmeNumber(readme, /\((\d+)\/\d+ agree in each language\)/), played);
 });
 
 Deno.test("relative links in README and docs/ resolve, and their anchors name headings", () => {

@@ -49,6 +49,41 @@ Deno.test("files are written whole, a replaced file keeps its mode, a planted sy
   });
 });
 
+Deno.test("--out naming a file says it must be a directory, in both languages, and writes nothing", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "ritsu-io-" });
+  try {
+    Deno.writeTextFileSync(`${dir}/file`, "kept");
+    const cli = new URL("../../cli.ts", import.meta.url).pathname;
+    const cases: [string[], string][] = [
+      [["build", "examples/refunds/refunds.book", "--target", "postgres", "--out", `${dir}/file`], "en"],
+      [["doc", "examples/refunds/refunds.book", "--out", `${dir}/file`, "--lang", "ja"], "ja"],
+      [["scenarios", "examples/refunds/refunds.book", "--out", `${dir}/file/sub`], "en"],
+    ];
+    for (const [args, lang] of cases) {
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", cli, "chobo", ...args],
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const stderr = new TextDecoder().decode(out.stderr);
+      strictEqual(out.code, 1, stderr);
+      ok(
+        stderr.startsWith(
+          lang === "en"
+            ? `chobo ${args[0]}: ${dir}/file: is a file, but it must be a directory to write ${dir}/file/`
+            : `chobo ${args[0]}: ${dir}/file: ファイルですが、${dir}/file/`,
+        ),
+        stderr,
+      );
+      ok(stderr.includes(lang === "en" ? "(--out names a directory)" : "(--out にはディレクトリを渡します)"));
+    }
+    strictEqual(Deno.readTextFileSync(`${dir}/file`), "kept");
+    deepStrictEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["file"]);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
 Deno.test("only regular files are read: a symlink, a device, a directory and a file past the limit are refused", () => {
   withDir((dir) => {
     Deno.writeTextFileSync(`${dir}/.env`, "SECRET=hunter2\n");

@@ -145,6 +145,45 @@ Deno.test("acceptance: a bool match without false is E010; a book argument the t
   strictEqual(rule.stdout.split("error[").length, 2, "one E018, nothing that follows from it");
 });
 
+Deno.test("acceptance: a misspelt book operation is one E007 with the operation meant, and nothing that follows from it", () => {
+  for (
+    const [name, lang, hint] of [
+      ["misspelt_operation.flow", "en", "did you mean `post`?"],
+      ["操作の綴り.flow", "ja", "`post` のことですか?"],
+    ] as const
+  ) {
+    const run = check(name, lang, "json");
+    const diags = JSON.parse(run.stdout).files[0].diagnostics;
+    strictEqual(run.code, 1);
+    deepStrictEqual(diags.map((d: { code: string }) => d.code), ["E007"], name);
+    strictEqual(diags[0].hint, hint);
+  }
+});
+
+Deno.test("acceptance: an unknown keyword or name is one diagnostic with the nearest name, in both languages", () => {
+  const hints = (name: string, lang: "en" | "ja") =>
+    JSON.parse(check(name, lang, "json").stdout).files[0].diagnostics.map((d: { hint: string }) => d.hint);
+  deepStrictEqual(hints("misspelt_words.flow", "en"), [
+    "did you mean `task`?",
+    "did you mean `lambda`?",
+    "did you mean `wait`?",
+  ]);
+  deepStrictEqual(hints("misspelt_names.flow", "en"), [
+    "did you mean `Order`?",
+    "did you mean `wallet`?",
+    "did you mean `unreachable`?",
+    "did you mean `ping`?",
+    "did you mean `address`?",
+  ]);
+  deepStrictEqual(hints("綴りの誤り_名前.flow", "ja"), [
+    "`注文書` のことですか?",
+    "`ウォレット` のことですか?",
+    "`届かない` のことですか?",
+    "`呼び出す` のことですか?",
+    "`届け先` のことですか?",
+  ]);
+});
+
 Deno.test("the E022 docs/design/dandori.md#holds-of-a-book prints for book_refusals.flow, character for character", () => {
   const text = check("book_refusals.flow", "ja", "text").stdout;
   const page = Deno.readTextFileSync(`${ROOT}docs/design/dandori.md`);

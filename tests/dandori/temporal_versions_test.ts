@@ -1,5 +1,5 @@
 /**
- * Worker Deployment Versioning of the temporal-typescript target (4.2, seed dandori 5): two builds
+ * Worker Deployment Versioning of the temporal-typescript target (docs/targets.md#temporal-typescript): two builds
  * A and B of `tests/dandori/versions/approvals.flow` (they differ in what they tell, so in their
  * build ids), each the generated worker with `deployment`, on one dev server. A run started while A
  * is current stays on A after B becomes current, its continuation (a new run of the outermost

@@ -12,7 +12,7 @@ import { createRequire } from "node:module";
 import { type Browser, chromium } from "npm:playwright-core@1.65.1";
 // deno-lint-ignore no-import-prefix
 import playwrightPackage from "npm:playwright-core@1.65.1/package.json" with { type: "json" };
-// Importing the package makes Deno install it; the bundle is then read from node_modules.
+// `deno install` (the first step of the test tasks) puts the package in node_modules, where the bundle is read.
 // deno-lint-ignore no-import-prefix
 import mermaidPackage from "npm:mermaid@12.3.0/package.json" with { type: "json" };
 

@@ -15,14 +15,16 @@ export interface Run {
   readonly written: Readonly<Record<string, string>>;
 }
 
-/**
- * Runs `ritsu <argv>` in-process. Files come from `files` when given (path → content), else from
- * disk; the environment is empty unless `env` says otherwise, so no outer variable leaks in.
- */
-export function runCli(
-  argv: readonly string[],
-  opts: { files?: Record<string, string | Uint8Array>; env?: Record<string, string> } = {},
-): Run {
+/** Where a run reads its files and environment from. */
+export interface RunOptions {
+  /** path → content; without it, files come from disk. */
+  readonly files?: Record<string, string | Uint8Array>;
+  /** The environment; empty unless given, so no outer variable leaks in. */
+  readonly env?: Record<string, string>;
+}
+
+/** An `Io` that reads `opts.files` (or the disk) and keeps what is printed and written, for tests. */
+export function capturingIo(opts: RunOptions = {}): { io: Io; done(code: number): Run } {
   const written: Record<string, string> = {};
   let stdout = "";
   let stderr = "";
@@ -43,6 +45,22 @@ export function runCli(
       return null;
     },
   };
+  return { io, done: (code) => ({ code, stdout, stderr, written }) };
+}
+
+/**
+ * Runs `ritsu <argv>` in-process, for a command that answers at once. Files come from `files` when
+ * given (path → content), else from disk; the environment is empty unless `env` says otherwise.
+ */
+export function runCli(argv: readonly string[], opts: RunOptions = {}): Run {
+  const { io, done } = capturingIo(opts);
   const code = main(argv, io);
-  return { code, stdout, stderr, written };
+  if (typeof code !== "number") throw new Error(`${argv.join(" ")} waits: run it with runCliAsync`);
+  return done(code);
+}
+
+/** Runs `ritsu <argv>` in-process as `runCli` does, waiting for a command that waits (`chobo verify`). */
+export async function runCliAsync(argv: readonly string[], opts: RunOptions = {}): Promise<Run> {
+  const { io, done } = capturingIo(opts);
+  return done(await main(argv, io));
 }

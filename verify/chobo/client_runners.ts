@@ -18,14 +18,40 @@ const ORIGIN = { sha: "test", version: "test" };
 
 type Generate = (book: Book, origin: { file: string; sha: string; version: string }) => Map<string, string>;
 
+/** What running `command` says is missing, or null when it runs: `what` when it cannot start or fails. */
+async function missing(command: readonly string[], what: string): Promise<string | null> {
+  const [cmd, ...args] = command;
+  try {
+    const out = await new Deno.Command(cmd, { args, stdout: "null", stderr: "piped" }).output();
+    if (out.success) return null;
+    const said = new TextDecoder().decode(out.stderr).trim().split("\n").pop() ?? "";
+    return `${what} (${said})`;
+  } catch {
+    return `${what} (${cmd} is not on PATH)`;
+  }
+}
+
+const NOTHING = (): Promise<string | null> => Promise.resolve(null);
+
+/** The Python packages a runner imports: what to install when they are missing. */
+function pythonLacks(modules: string, requirements: string): () => Promise<string | null> {
+  return () =>
+    missing(
+      ["python3", "-c", `import ${modules}`],
+      `python3 cannot import ${modules}: pip install -r ${requirements}`,
+    );
+}
+
 /** A runner of a language whose clients are files the runner loads: it writes each book's client. */
 function fileRunner(
   lang: ClientRunner["lang"],
   generate: Generate,
   command: (jobs: string) => string[],
+  lacks: () => Promise<string | null>,
 ): ClientRunner {
   return {
     lang,
+    lacks,
     writeClients: (list: readonly Subject[], dir: string) => {
       const clients: Record<string, string> = {};
       for (const s of list) {
@@ -47,6 +73,7 @@ export const TYPESCRIPT_RUNNER: ClientRunner = fileRunner(
   "typescript",
   typescriptClient,
   (jobs) => [Deno.execPath(), "run", "-A", runnerPath("./runners/typescript/runner.ts"), jobs],
+  NOTHING,
 );
 
 /** The Python client on psycopg 3, in a Python process. */
@@ -54,6 +81,7 @@ export const PYTHON_RUNNER: ClientRunner = fileRunner(
   "python",
   pythonClient,
   (jobs) => ["python3", runnerPath("./runners/python/runner.py"), jobs],
+  pythonLacks("psycopg, psycopg_pool", "verify/requirements.txt"),
 );
 
 /** The TypeScript client on tigerbeetle-node 0.17.9, in a Deno process. */
@@ -61,6 +89,7 @@ export const TB_TYPESCRIPT_RUNNER: ClientRunner = fileRunner(
   "typescript",
   tigerbeetleTypescriptClient,
   (jobs) => [Deno.execPath(), "run", "-A", runnerPath("./runners/typescript/tigerbeetle.ts"), jobs],
+  NOTHING,
 );
 
 /** The Python client on tigerbeetle 0.17.9's `ClientSync`, in a Python process. */
@@ -68,6 +97,7 @@ export const TB_PYTHON_RUNNER: ClientRunner = fileRunner(
   "python",
   tigerbeetlePythonClient,
   (jobs) => ["python3", runnerPath("./runners/python/tigerbeetle_runner.py"), jobs],
+  pythonLacks("tigerbeetle", "verify/requirements-tigerbeetle.txt"),
 );
 
 /**
@@ -77,6 +107,7 @@ export const TB_PYTHON_RUNNER: ClientRunner = fileRunner(
 export function goRunner(binary: { path: string | null }): ClientRunner {
   return {
     lang: "go",
+    lacks: () => missing(["go", "version"], "go does not run: install Go (https://go.dev/dl/)"),
     writeClients: async (list: readonly Subject[], dir: string) => {
       binary.path = await buildGoRunner(
         `${dir}/go`,

@@ -11,13 +11,24 @@
 
 import { checkBook } from "../../lang/chobo/check.ts";
 import { accountId, holdId, uuidText } from "../../lang/chobo/ids.ts";
-import type { Call, Outcome } from "../../lang/chobo/interp.ts";
+import type { Call } from "../../lang/chobo/interp.ts";
 import type { Book } from "../../lang/chobo/model.ts";
 import { type Branch, readScenarios, runScenario, type Scenario } from "../../lang/chobo/scenario.ts";
 import { generateScenarios } from "../../lang/chobo/scenarios.ts";
 import { type ClientLang, type Members, members } from "../../targets/chobo/names.ts";
-import { type DiffJob, inRounds, type Report, RUNNER_LIMIT_MS, runRunner } from "../differential.ts";
+import { type Text, tr } from "../../lang/common/text.ts";
+import {
+  type DiffJob,
+  inRounds,
+  type Report,
+  RUNNER_LIMIT_MS,
+  runRunner,
+  VerifyError,
+} from "../differential.ts";
 import { bookPaths } from "./books.ts";
+import { disagreement, expectedStep, type Played } from "./disagreement.ts";
+
+export type { Played } from "./disagreement.ts";
 
 /** How long a hold lasts in the test copies. */
 export const TEST_EXPIRY_SECONDS = 3;
@@ -32,48 +43,55 @@ export interface Subject {
   readonly scenarios: readonly Scenario[];
 }
 
-const EXPIRY = /pending expires after [0-9]+ (seconds?|minutes?|hours?|days?)/g;
+const EXPIRY = /pending +expires +after +[0-9]+ +(seconds?|minutes?|hours?|days?)/g;
 
 /** The test copy of a book: every `pending expires after …` becomes 3 seconds. */
 export function testCopy(path: string, text: string): Book {
   const rewritten = text.replace(EXPIRY, `pending expires after ${TEST_EXPIRY_SECONDS} seconds`);
   const book = checkBook(path, rewritten).book;
-  if (book === null) throw new Error(`${path}: the test copy has errors`);
+  if (book === null) {
+    throw new VerifyError(
+      tr(
+        `${path}: the copy with ${TEST_EXPIRY_SECONDS}-second expiries has errors`,
+        `${path}: 期限を ${TEST_EXPIRY_SECONDS} 秒にした写しにエラーがあります`,
+      ),
+    );
+  }
   for (const t of book.transfers) {
     if (t.pending?.expires === "after" && t.pending.seconds !== BigInt(TEST_EXPIRY_SECONDS)) {
-      throw new Error(`${path}: ${t.name}'s expiry was not rewritten`);
+      throw new VerifyError(
+        tr(
+          `${path}: ${t.name}'s expiry could not be shortened to ${TEST_EXPIRY_SECONDS} seconds for the run`,
+          `${path}: ${t.name} の期限を、流すために ${TEST_EXPIRY_SECONDS} 秒に縮められませんでした`,
+        ),
+      );
     }
   }
   return book;
 }
 
-/** Every test and example book, with its copy, generated scenarios and `<book>.more.json`. */
-export function subjects(dirs: readonly string[]): Subject[] {
-  return bookPaths(dirs).map((path) => {
+/**
+ * A checked book with its test copy (made from its `text`), its generated scenarios and `more`,
+ * the hand-written ones of its `<book>.more.json`.
+ */
+export function subjectOf(path: string, book: Book, text: string, more: readonly Scenario[]): Subject {
+  return { path, book, copy: testCopy(path, text), scenarios: [...generateScenarios(book), ...more] };
+}
+
+/** The books of `paths` (files, and directories searched for `.book` files), each with `<book>.more.json`. */
+export function subjects(paths: readonly string[]): Subject[] {
+  return bookPaths(paths).map((path) => {
     const text = Deno.readTextFileSync(path);
     const book = checkBook(path, text).book;
     if (book === null) throw new Error(`${path} has errors`);
-    const scenarios = [...generateScenarios(book)];
+    let more: Scenario[] = [];
     try {
-      scenarios.push(...readScenarios(book, Deno.readTextFileSync(path.replace(/\.book$/, ".more.json"))));
+      more = readScenarios(book, Deno.readTextFileSync(path.replace(/\.book$/, ".more.json")));
     } catch (e) {
       if (!(e instanceof Deno.errors.NotFound)) throw e;
     }
-    return { path, book, copy: testCopy(path, text), scenarios };
+    return subjectOf(path, book, text, more);
   });
-}
-
-function outcomeKey(o: Outcome): string {
-  return o.kind === "refused" ? `refused:${o.reason}` : o.kind;
-}
-
-/** What one scenario did on a target, as the verifier compares it with the interpreter. */
-export interface Played {
-  /** Per step: a call's result, a pass (null), or per caller per call. */
-  readonly steps: (string | null | string[][])[];
-  readonly accounts: Map<string, [bigint, bigint, bigint]>;
-  readonly holds: Map<string, string>;
-  readonly late: boolean;
 }
 
 /**
@@ -83,11 +101,8 @@ export interface Played {
 export function agrees(subject: Subject, tenant: string, b: Branch, p: Played): boolean {
   const { book } = subject;
   for (const [i, step] of b.steps.entries()) {
-    const got = p.steps[i];
-    if (step.kind === "call" && got !== outcomeKey(step.outcome)) return false;
-    if (step.kind === "together") {
-      const want = step.callers.map((c) => c.map((r) => outcomeKey(r.outcome)));
-      if (JSON.stringify(want) !== JSON.stringify(got)) return false;
+    if (step.kind !== "pass" && JSON.stringify(p.steps[i]) !== JSON.stringify(expectedStep(step))) {
+      return false;
     }
   }
   const zero: [bigint, bigint, bigint] = [0n, 0n, 0n];
@@ -140,6 +155,8 @@ export function jobsOf(list: readonly Subject[]): Job[] {
 /** A client language's runner: writes each book's client into a directory, and how to start it. */
 export interface ClientRunner {
   readonly lang: ClientLang;
+  /** What this machine lacks to run it, with what to install; null when nothing. */
+  lacks(): Promise<string | null>;
   /** Writes the clients of every subject's test copy under `dir`; returns book name → client path. */
   writeClients(list: readonly Subject[], dir: string): Promise<Record<string, string>>;
   /** The command line that plays `jobs` (a path). */
@@ -230,24 +247,27 @@ export interface ChoboReport extends Report {
 /** What a chobo runner did of one job, and what it sent that it should not have. */
 export interface ChoboJudged {
   readonly played: Played;
-  readonly problems: readonly string[];
+  readonly problems: readonly Text[];
 }
 
 /**
  * The rounds of `verify/differential.ts` over chobo's jobs: a job agrees when its play is one of
- * the interpreter's branches; `tenant` names a job's tenant in a round.
+ * the interpreter's branches; `tenant` names a job's tenant in a round, `target` what played it
+ * (in the lines of a disagreement).
  */
 export async function choboRounds(
   jobs: readonly Job[],
   attempt: (batch: readonly Job[], round: number) => Promise<ReadonlyMap<string, ChoboJudged>>,
   tenant: (job: Job, round: number) => string,
+  target: string,
 ): Promise<ChoboReport> {
   const report = await inRounds<Job, Played>(jobs, {
     attempt: async (batch, round) =>
       new Map([...await attempt(batch, round)].map(([id, j]) => [id, { ...j, late: j.played.late }])),
     agrees: (job, round, played) =>
       job.branches.some((b) => agrees(job.subject, tenant(job, round), b, played)),
-    show: (played) => JSON.stringify(played.steps),
+    show: (job, round, played) =>
+      disagreement(job.subject.book, tenant(job, round), job.branches, played, target),
   });
   const together = jobs.filter((j) => j.s.steps.some((s) => s.kind === "together")).length;
   return { ...report, together };

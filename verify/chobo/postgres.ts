@@ -13,6 +13,7 @@ import { accountId, uuidText } from "../../lang/chobo/ids.ts";
 import type { AccountId, Call } from "../../lang/chobo/interp.ts";
 import type { Scenario } from "../../lang/chobo/scenario.ts";
 import { findOne } from "../../lang/common/assert.ts";
+import { type Text, tr } from "../../lang/common/text.ts";
 import { balanceStatement, callStatement, expireStatement } from "../../targets/chobo/postgres/calls.ts";
 import { sentSteps } from "../../targets/chobo/postgres/show.ts";
 import { postgresSql } from "../../targets/chobo/postgres/sql.ts";
@@ -47,7 +48,7 @@ async function play(
   expiring: OneAtATime,
   acquiring: OneAtATime,
   named: readonly AccountId[],
-): Promise<{ played: Played; problems: string[] }> {
+): Promise<{ played: Played; problems: Text[] }> {
   const { copy } = subject;
   const steps: Played["steps"] = [];
   let holdsSince: number | null = null;
@@ -55,12 +56,14 @@ async function play(
   const holdTimes: number[] = [];
   const call = async (conn: Conn, c: Call): Promise<string> => {
     const copyCall = { ...c, transfer: copy.transfers.find((t) => t.name === c.transfer.name)! };
+    const sent = Date.now();
     const [row] = await conn.query(callStatement(copy, copyCall, tenant));
     const key = resultKey(row as Result);
     if (c.op === "hold" && key === "done") {
-      const now = Date.now();
-      holdTimes.push(now);
-      holdsSince ??= now;
+      // The hold was made between sending and the answer: a pass waits from the latest it can
+      // have been, lateness counts from the earliest (a busy process may read the answer late).
+      holdTimes.push(Date.now());
+      holdsSince ??= sent;
     }
     return key;
   };
@@ -145,9 +148,9 @@ async function balanceProblems(
   tenant: string,
   named: readonly AccountId[],
   fromView: ReadonlyMap<string, [bigint, bigint, bigint]>,
-): Promise<string[]> {
+): Promise<Text[]> {
   const { copy } = subject;
-  const problems: string[] = [];
+  const problems: Text[] = [];
   for (const id of named) {
     const account = findOne(copy.accounts, (a) => a.name === id.account, `account ${id.account}`);
     const [row] = await db.query(balanceStatement(copy, account, id.args, tenant));
@@ -155,8 +158,12 @@ async function balanceProblems(
     const viewed = fromView.get(uuidText(accountId(copy, tenant, id.account, id.args)));
     const want = (viewed ?? [0n, 0n, 0n]).map(String);
     if (got.join() !== want.join()) {
+      const call = `balance_${id.account}(${id.args.join(", ")})`;
       problems.push(
-        `balance_${id.account}(${id.args.join(", ")}) answers ${got.join(", ")}, balances ${want.join(", ")}`,
+        tr(
+          `${call} answers ${got.join(", ")}, balances ${want.join(", ")}`,
+          `${call} の答えは ${got.join(", ")}、balances では ${want.join(", ")}`,
+        ),
       );
     }
   }
@@ -177,20 +184,31 @@ export async function loadSchemas(db: Db, list: readonly Subject[]): Promise<voi
 
 /**
  * Plays every scenario of every subject at once on `db` and compares each with the interpreter.
- * `run` names this run, so tenants never meet those of another run on the same database.
+ * `run` names this run, so tenants never meet those of another run on the same database; `target`
+ * names the database in a disagreement's lines.
  */
-export function verifyScenarios(db: Db, list: readonly Subject[], run: string): Promise<ChoboReport> {
+export function verifyScenarios(
+  db: Db,
+  list: readonly Subject[],
+  run: string,
+  target: string,
+): Promise<ChoboReport> {
   const expiring = new OneAtATime();
   const acquiring = new OneAtATime();
   const tenant = (job: Job, round: number) => `${run}/${job.id}/${round}`;
-  return choboRounds(jobsOf(list), async (batch, round) => {
-    const played = await Promise.all(
-      batch.map((job) =>
-        play(db, job.subject, job.s, tenant(job, round), expiring, acquiring, namedAccounts(job))
-      ),
-    );
-    return new Map(batch.map((job, i) => [job.id, played[i]]));
-  }, tenant);
+  return choboRounds(
+    jobsOf(list),
+    async (batch, round) => {
+      const played = await Promise.all(
+        batch.map((job) =>
+          play(db, job.subject, job.s, tenant(job, round), expiring, acquiring, namedAccounts(job))
+        ),
+      );
+      return new Map(batch.map((job, i) => [job.id, played[i]]));
+    },
+    tenant,
+    target,
+  );
 }
 
 /** Every balance equals the sum of its `entries` (docs/design/chobo.md#differential-verification). */
@@ -248,35 +266,42 @@ export async function verifyWithRunner(
   try {
     const clients = await runner.writeClients(list, dir);
     const tenant = (job: Job, round: number) => `${run}/${runner.lang}/${job.id}/${round}`;
-    return await choboRounds(jobsOf(list), async (batch, round) => {
-      const results = await runJobs<RunnerResult>(runner, list, dir, round, clients, {
-        socket_dir: socketDir,
-        pool: 20,
-        jobs: batch.map((j) => ({
-          id: j.id,
-          book: j.subject.copy.name,
-          tenant: tenant(j, round),
-          steps: jobSteps(j.s),
-        })),
-      });
-      return new Map(batch.flatMap((job) => {
-        const r = results.get(job.id);
-        if (r === undefined) return [];
-        const played: Played = {
-          steps: r.steps,
-          late: r.late,
-          accounts: new Map(r.accounts.map(([id, p, i, o]) => [id, [BigInt(p), BigInt(i), BigInt(o)]])),
-          holds: new Map(r.holds.map(([id, state]) => [id, state])),
-        };
-        const sent = r.sent.map((x) => JSON.stringify([x.text, x.values])).sort();
-        const sentOk = JSON.stringify(sent) ===
-          JSON.stringify(expectedSent(job.subject, job.s, tenant(job, round)));
-        return [[job.id, {
-          played,
-          problems: sentOk ? [] : ["sent other statements than run --show postgres"],
-        }]];
-      }));
-    }, tenant);
+    return await choboRounds(
+      jobsOf(list),
+      async (batch, round) => {
+        const results = await runJobs<RunnerResult>(runner, list, dir, round, clients, {
+          socket_dir: socketDir,
+          pool: 20,
+          jobs: batch.map((j) => ({
+            id: j.id,
+            book: j.subject.copy.name,
+            tenant: tenant(j, round),
+            steps: jobSteps(j.s),
+          })),
+        });
+        return new Map(batch.flatMap((job) => {
+          const r = results.get(job.id);
+          if (r === undefined) return [];
+          const played: Played = {
+            steps: r.steps,
+            late: r.late,
+            accounts: new Map(r.accounts.map(([id, p, i, o]) => [id, [BigInt(p), BigInt(i), BigInt(o)]])),
+            holds: new Map(r.holds.map(([id, state]) => [id, state])),
+          };
+          const sent = r.sent.map((x) => JSON.stringify([x.text, x.values])).sort();
+          const sentOk = JSON.stringify(sent) ===
+            JSON.stringify(expectedSent(job.subject, job.s, tenant(job, round)));
+          return [[job.id, {
+            played,
+            problems: sentOk ? [] : [
+              tr("sent other statements than run --show postgres", "run --show postgres と違う文を送った"),
+            ],
+          }]];
+        }));
+      },
+      tenant,
+      `postgres × ${runner.lang}`,
+    );
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }

@@ -7,6 +7,9 @@
  *   directly and each client language through its runner; then embedded PGlite.
  * - `tigerbeetle`: on a disposable replica of the binary `CHOBO_TIGERBEETLE` names, each client
  *   language through its runner; without the variable it says SKIP and passes.
+ *
+ * A client language this machine cannot run (no `go`, Python without its packages) says SKIP with
+ * what to install, and the other combinations still run.
  * @module
  */
 
@@ -44,15 +47,23 @@ function summary(target: string, failures: readonly string[]): number {
   return failures.length === 0 ? 0 : 1;
 }
 
-/** Runs each combination in turn, printing its line; returns the failures. */
-async function play(runs: readonly [string, () => Promise<ChoboReport>][]): Promise<string[]> {
+/** One combination of a target and a client language: its label, the runner (none: the SQL itself), the run. */
+type Combination = readonly [string, ClientRunner | null, () => Promise<ChoboReport>];
+
+/** Runs each combination in turn, printing its line (or SKIP and why); returns the failures. */
+async function play(runs: readonly Combination[]): Promise<string[]> {
   const failures: string[] = [];
-  for (const [label, run] of runs) {
+  for (const [label, runner, run] of runs) {
+    const lacks = runner === null ? null : await runner.lacks();
+    if (lacks !== null) {
+      console.log(`SKIP: chobo: ${label}: ${lacks}`);
+      continue;
+    }
     const started = performance.now();
     const report = await run();
     console.log(line(label, report, (performance.now() - started) / 1000));
     for (const r of report.ranAgain) console.log(`  run again: ${r}`);
-    failures.push(...report.failures.map((f) => `${label}: ${f}`));
+    failures.push(...report.failures.map((f) => `${label}: ${f.en}`));
   }
   return failures;
 }
@@ -61,16 +72,22 @@ async function play(runs: readonly [string, () => Promise<ChoboReport>][]): Prom
 async function combinations(
   db: Db,
   list: readonly Subject[],
-  runs: readonly [string, () => Promise<ChoboReport>][],
+  runs: readonly Combination[],
   where: string,
 ): Promise<string[]> {
   const failures = await play(runs);
   return [...failures, ...(await entriesAddUp(db, list)).map((w) => `${where}: entries do not add up: ${w}`)];
 }
 
-/** `deno task verify postgres`: the server (when its binaries exist) × SQL and every client language, then PGlite. */
-export async function verifyPostgres(): Promise<number> {
-  const list = subjects(["tests/chobo/books", "examples"]);
+/** What `deno task verify` plays when it is given no paths: every test and example book. */
+export const DEFAULT_PATHS: readonly string[] = ["tests/chobo/books", "examples"];
+
+/**
+ * `deno task verify postgres [path…]`: the server (when its binaries exist) × SQL and every client
+ * language, then PGlite, on the books of `paths`.
+ */
+export async function verifyPostgres(paths: readonly string[]): Promise<number> {
+  const list = subjects(paths);
   const failures: string[] = [];
   const bin = findPgBin();
   if (bin === null) {
@@ -83,9 +100,10 @@ export async function verifyPostgres(): Promise<number> {
       const run = `verify-${Date.now()}`;
       failures.push(
         ...await combinations(db, list, [
-          ["postgres server × SQL", () => verifyScenarios(db, list, run)],
-          ...RUNNERS.map((r): [string, () => Promise<ChoboReport>] => [
+          ["postgres server × SQL", null, () => verifyScenarios(db, list, run, "postgres server")],
+          ...RUNNERS.map((r): Combination => [
             `postgres server × ${r.lang}`,
+            r,
             () => verifyWithRunner(cluster.socketDir, list, r, run),
           ]),
         ], "postgres server"),
@@ -101,7 +119,8 @@ export async function verifyPostgres(): Promise<number> {
     failures.push(
       ...await combinations(lite, list, [[
         "PGlite × SQL",
-        () => verifyScenarios(lite, list, `verify-${Date.now()}`),
+        null,
+        () => verifyScenarios(lite, list, `verify-${Date.now()}`, "PGlite"),
       ]], "PGlite"),
     );
   } finally {
@@ -117,8 +136,11 @@ const TB_RUNNERS: readonly ClientRunner[] = [
   tbGoRunner({ path: null }),
 ];
 
-/** `deno task verify tigerbeetle`: a disposable replica of `CHOBO_TIGERBEETLE` × every client language, or SKIP. */
-export async function verifyTigerBeetle(): Promise<number> {
+/**
+ * `deno task verify tigerbeetle [path…]`: a disposable replica of `CHOBO_TIGERBEETLE` × every client
+ * language on the books of `paths`, or SKIP.
+ */
+export async function verifyTigerBeetle(paths: readonly string[]): Promise<number> {
   const bin = Deno.env.get("CHOBO_TIGERBEETLE") ?? "";
   if (bin === "") {
     console.log("SKIP: chobo: tigerbeetle: CHOBO_TIGERBEETLE is not set");
@@ -127,13 +149,14 @@ export async function verifyTigerBeetle(): Promise<number> {
   const failures: string[] = [];
   try {
     console.log(`CHOBO_TIGERBEETLE: ${await checkVersion(bin)}`);
-    const list = subjects(["tests/chobo/books", "examples"]);
+    const list = subjects(paths);
     const replica = await startReplica(bin);
     try {
       const run = `verify-${Date.now()}`;
       failures.push(
-        ...await play(TB_RUNNERS.map((r): [string, () => Promise<ChoboReport>] => [
+        ...await play(TB_RUNNERS.map((r): Combination => [
           `tigerbeetle × ${r.lang}`,
+          r,
           () => verifyOnTigerBeetle({ addresses: replica.address }, list, r, run),
         ])),
       );

@@ -24,6 +24,7 @@ import { findOne } from "../../lang/common/assert.ts";
 import { stringArg } from "../../lang/chobo/interp.ts";
 import { runScenario, type Scenario } from "../../lang/chobo/scenario.ts";
 import type { Book } from "../../lang/chobo/model.ts";
+import { type Text, tr } from "../../lang/common/text.ts";
 import { requests, type TbAccount, type TbTransfer } from "../../targets/chobo/tigerbeetle/chain.ts";
 import { ACCOUNT_FLAGS, TRANSFER_FLAGS } from "../../targets/chobo/tigerbeetle/runtime/runtime.ts";
 import { isRandom, type SentOperation, sentTigerBeetleSteps } from "../../targets/chobo/tigerbeetle/show.ts";
@@ -172,19 +173,31 @@ export function sentProblems(
   s: Scenario,
   tenant: string,
   sent: TigerBeetleRunnerResult["sent"],
-): string[] {
+): Text[] {
   const shown = sentTigerBeetleSteps(
     copy,
     { ...s, steps: s.steps.map((st) => swapTransfers(copy, st)) },
     tenant,
   );
-  if (sent.length !== shown.length) return [`sent ${sent.length} steps, --show has ${shown.length}`];
-  const problems: string[] = [];
+  if (sent.length !== shown.length) {
+    return [
+      tr(
+        `sent ${sent.length} steps, --show has ${shown.length}`,
+        `${sent.length} ステップ分を送ったが、--show には ${shown.length} ステップある`,
+      ),
+    ];
+  }
+  const problems: Text[] = [];
   const own = new Set<bigint>();
   shown.forEach((step, i) => {
     const callers = new Map<number, Set<bigint>>();
     if (sent[i].length !== step.operations.length) {
-      problems.push(`step ${i + 1}: ${sent[i].length} operations, --show has ${step.operations.length}`);
+      problems.push(
+        tr(
+          `step ${i + 1}: ${sent[i].length} operations, --show has ${step.operations.length}`,
+          `ステップ ${i + 1}: 操作が ${sent[i].length} 個で、--show には ${step.operations.length} 個ある`,
+        ),
+      );
       return;
     }
     step.operations.forEach((op, k) => {
@@ -192,12 +205,20 @@ export function sentProblems(
       if (op.caller !== null) callers.set(op.caller, created);
       const want = expectedRequests(op, created);
       const got = withRandomIds(sent[i][k].requests, want);
-      if (got === null) problems.push(`step ${i + 1}: the status chain's ids are not distinct valid ids`);
-      else if (canonical(got) !== canonical(want)) {
+      if (got === null) {
         problems.push(
-          `step ${
-            i + 1
-          } (${op.call.transfer.name}.${op.call.op}): sent other requests than run --show tigerbeetle`,
+          tr(
+            `step ${i + 1}: the status chain's ids are not distinct valid ids`,
+            `ステップ ${i + 1}: 状態を問うチェーンの ID が、重ならない正しい ID になっていない`,
+          ),
+        );
+      } else if (canonical(got) !== canonical(want)) {
+        const call = `${op.call.transfer.name}.${op.call.op}`;
+        problems.push(
+          tr(
+            `step ${i + 1} (${call}): sent other requests than run --show tigerbeetle`,
+            `ステップ ${i + 1}(${call}): run --show tigerbeetle と違うリクエストを送った`,
+          ),
         );
       }
     });
@@ -288,7 +309,10 @@ function judged(job: Job, tenant: string, r: TigerBeetleRunnerResult): ChoboJudg
   r.steps.forEach((st, i) => {
     if (st === "unsettled") {
       problems.push(
-        `step ${i + 1}: the held amounts did not return within ${SETTLE_MS / 1000} s of the pass`,
+        tr(
+          `step ${i + 1}: the held amounts did not return within ${SETTLE_MS / 1000} s of the pass`,
+          `ステップ ${i + 1}: pass から ${SETTLE_MS / 1000} 秒のうちに、押さえた額が戻らなかった`,
+        ),
       );
     }
   });
@@ -324,20 +348,25 @@ export async function verifyOnTigerBeetle(
   try {
     const clients = await runner.writeClients(list, dir);
     const tenant = (job: Job, round: number) => `${run}/${runner.lang}/${job.id}/${round}`;
-    return await choboRounds(jobsOf(list), async (batch, round) => {
-      const results = await runJobs<TigerBeetleRunnerResult>(runner, list, dir, round, clients, {
-        ...where,
-        connections: CONNECTIONS,
-        settle_ms: SETTLE_MS,
-        jobs: batch.map((j) => jobJson(j, tenant(j, round))),
-      });
-      return new Map(
-        batch.flatMap((job) => {
-          const r = results.get(job.id);
-          return r === undefined ? [] : [[job.id, judged(job, tenant(job, round), r)]];
-        }),
-      );
-    }, tenant);
+    return await choboRounds(
+      jobsOf(list),
+      async (batch, round) => {
+        const results = await runJobs<TigerBeetleRunnerResult>(runner, list, dir, round, clients, {
+          ...where,
+          connections: CONNECTIONS,
+          settle_ms: SETTLE_MS,
+          jobs: batch.map((j) => jobJson(j, tenant(j, round))),
+        });
+        return new Map(
+          batch.flatMap((job) => {
+            const r = results.get(job.id);
+            return r === undefined ? [] : [[job.id, judged(job, tenant(job, round), r)]];
+          }),
+        );
+      },
+      tenant,
+      `tigerbeetle × ${runner.lang}`,
+    );
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }

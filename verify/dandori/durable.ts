@@ -14,6 +14,7 @@
  */
 
 import { stringifyJson } from "../../lang/common/json.ts";
+import { tr } from "../../lang/common/text.ts";
 import { VERSION } from "../../lang/common/version.ts";
 import { runFlow } from "../../lang/dandori/interp.ts";
 import type { Plan } from "../../lang/dandori/plan.ts";
@@ -242,15 +243,14 @@ export async function verifyDurableFlow(
       return played;
     },
     agrees: (job, _round, played) => playedOf(played) === job.expected,
-    show: (played) => playedOf(played),
-  });
-  const failures = report.failures.map((f) => {
-    const job = subject.jobs.find((j) => f.startsWith(`${j.where}: `));
-    return job === undefined || !f.includes("disagrees") ? f : `${f}\n      expected: ${job.expected}`;
+    show: (job, _round, played) =>
+      tr(
+        `${playedOf(played)}\n      expected: ${job.expected}`,
+        `${playedOf(played)}\n      期待: ${job.expected}`,
+      ),
   });
   return {
     ...report,
-    failures,
     flow: subject.flow.path,
     excluded: subject.excluded,
     seconds: (performance.now() - started) / 1000,
@@ -305,7 +305,7 @@ export async function verifyDurable(args: readonly string[]): Promise<number> {
         r.seconds.toFixed(1)
       } s`,
     );
-    failures.push(...r.failures);
+    failures.push(...r.failures.map((f) => f.en));
   }
   const seconds = (performance.now() - started) / 1000;
   console.log(

@@ -14,6 +14,7 @@
 import { withDurableExecution } from "@aws/durable-execution-sdk-js";
 import { LocalDurableTestRunner } from "@aws/durable-execution-sdk-js-testing";
 import { AsyncLocalStorage } from "node:async_hooks";
+import { type Text, tr } from "../../lang/common/text.ts";
 import { CREATED_CALLBACK_ID } from "../../lang/dandori/views.ts";
 
 /** One answer of a scenario, as JSON. */
@@ -47,7 +48,7 @@ export interface DurableResult {
   readonly id: string;
   readonly calls: unknown[];
   readonly ending: unknown;
-  readonly problems: string[];
+  readonly problems: Text[];
   readonly operations: number;
   readonly ms: number;
 }
@@ -57,7 +58,7 @@ interface RunState {
   readonly answers: AnswerJson[];
   next: number;
   readonly calls: { durable: unknown; transport?: unknown; at: string }[];
-  readonly problems: string[];
+  readonly problems: Text[];
   /** The scenario's start, and the milliseconds the stubs' timeouts took. */
   readonly start: number;
   timedOut: number;
@@ -183,7 +184,11 @@ async function answerCallback(s: RunState, id: string, a: AnswerJson): Promise<v
     ? api.sendCallbackSuccess({ Result: new TextEncoder().encode(JSON.stringify(a.ok)), CallbackId: id })
     : api.sendCallbackFailure({ Error: { ErrorType: a.error, ErrorMessage: cause(a) }, CallbackId: id });
   const took = await sent.then(() => true, (e: unknown) => String(e));
-  if (took !== true) s.problems.push(`the answer to the callback was refused: ${took}`);
+  if (took !== true) {
+    s.problems.push(
+      tr(`the answer to the callback was refused: ${took}`, `コールバックへの答えが拒まれた: ${took}`),
+    );
+  }
 }
 
 /** What a stub does before it answers: time out, hand a callback on; else the answer. */
@@ -372,7 +377,10 @@ async function play(scenario: DurableJobs["scenarios"][number]): Promise<Durable
   runner = r;
   const result = await r.run({ payload: scenario.input });
   await Promise.all(s.pending);
-  if (s.next !== s.answers.length) s.problems.push(`${s.answers.length - s.next} answers were left`);
+  if (s.next !== s.answers.length) {
+    const left = s.answers.length - s.next;
+    s.problems.push(tr(`${left} answers were left`, `答えが ${left} 個残った`));
+  }
   return {
     id: s.id,
     calls: s.calls.map((c) => ({

@@ -1,7 +1,7 @@
 /**
  * `deno task verify temporal-typescript [<flow or dir> …]`: every generated scenario of every
  * test and example flow (or of the flows named) played on a real Temporal dev server and compared
- * with the reference interpreter (seed dandori 5 「Temporal の突き合わせ」). Per flow: the package
+ * with the reference interpreter (docs/targets.md#temporal-typescript). Per flow: the package
  * `dandori build --target temporal-typescript` writes, a code copy that shortens what real time
  * would make long (`copy.ts`), one dev server, one runner process (`temporal_runner.ts`) with its
  * limit. Compared per run: every call as sent, in order, character for character with the
@@ -24,6 +24,7 @@ import { viewOf } from "../../lang/dandori/views.ts";
 import { VERSION } from "../../lang/common/version.ts";
 import { TEMPORAL_TYPESCRIPT } from "../../targets/dandori/temporal/target.ts";
 import { historyEvents } from "../../targets/dandori/temporal/check.ts";
+import { tr } from "../../lang/common/text.ts";
 import { type DiffJob, inRounds, type Judged, type Report, runRunnerOutput } from "../differential.ts";
 import { findTemporal, startTemporal, type TemporalServer } from "../services/temporal_server.ts";
 import { type CopyRun, makeCopy } from "./temporal_copy.ts";
@@ -199,7 +200,11 @@ export async function playFlow(
       const r = out.results.get(j.run);
       if (r === undefined) continue;
       const problems = [...r.problems];
-      if (replay !== null) problems.push(`its flow's histories do not replay: ${replay}`);
+      if (replay !== null) {
+        problems.push(
+          tr(`its flow's histories do not replay: ${replay}`, `このフローの履歴が再生できない: ${replay}`),
+        );
+      }
       judged.set(j.id, { played: r, late: r.late, problems });
     }
     return judged;
@@ -242,15 +247,17 @@ export async function verifyFlow(
       return played;
     },
     agrees: (job, _round, played) => playedOf(played) === job.expected,
-    show: (played) => `${playedOf(played)}${played.late ? ` (late: ${played.lateWhy.join("; ")})` : ""}`,
-  });
-  const failures = report.failures.map((f) => {
-    const job = subject.jobs.find((j) => f.startsWith(`${j.where}: `));
-    return job === undefined || !f.includes("disagrees") ? f : `${f}\n      expected: ${job.expected}`;
+    show: (job, _round, played) => {
+      const late = played.late ? ` (late: ${played.lateWhy.join("; ")})` : "";
+      const expected = `\n      expected: ${job.expected}`;
+      return tr(
+        `${playedOf(played)}${late}${expected}`,
+        `${playedOf(played)}${late}\n      期待: ${job.expected}`,
+      );
+    },
   });
   return {
     ...report,
-    failures,
     flow: subject.flow.path,
     seconds: (performance.now() - started) / 1000,
     continued,
@@ -312,7 +319,7 @@ export async function verifyTemporal(args: readonly string[]): Promise<number> {
         } s`,
       );
       for (const again of r.ranAgain) console.log(`  run again: ${again}`);
-      failures.push(...r.failures);
+      failures.push(...r.failures.map((f) => f.en));
     }
   }));
   const seconds = (performance.now() - started) / 1000;

@@ -1,5 +1,5 @@
 /**
- * Books for real (seed dandori 5 「帳簿を本物のデータベースで」): every distinct sequence of book
+ * Books for real (docs/targets.md#temporal-typescript): every distinct sequence of book
  * operations the test and example flows' runs make (as the `transport` view shows them to
  * `Transport.book`) goes through the generated `io.ts`'s `transport({ books })` into chobo's
  * generated TypeScript client — `postgres-typescript` on a disposable PostgreSQL cluster,

@@ -1,5 +1,5 @@
 /**
- * The code copy a Temporal run plays (seed dandori 5): the generated package written into a temp
+ * The code copy a Temporal run plays (docs/targets.md#temporal-typescript): the generated package written into a temp
  * dir beside a link to the repository's `node_modules` (the worker's bundler resolves
  * `@temporalio/*` from there), with what real time would make long shortened in `runtime.ts` and
  * `io.ts` — every durable timer to at most 10 ms, an event's wait to at most 5 s (the runner must

@@ -1,5 +1,5 @@
 /**
- * Recorded histories (seed dandori 5 「Temporal の再生」): for every example flow, the history of
+ * Recorded histories (docs/targets.md#temporal-typescript): for every example flow, the history of
  * its run with the most calls (every run of it, continuations included) is kept in
  * `tests/histories/`, the machine's names neutralised (the worker's identity `@localhost`, the
  * host's name `localhost`, the code copy's and the repository's paths `/tmp/` and

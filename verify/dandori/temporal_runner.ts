@@ -1,5 +1,5 @@
 /**
- * The Temporal TypeScript runner (seed dandori 5 「Temporal の突き合わせ」): one process per flow,
+ * The Temporal TypeScript runner (docs/targets.md#temporal-typescript): one process per flow,
  * started by `temporal.ts` with a jobs file. It loads the flow's code copy, runs its generated
  * worker (`workerOptions`, with only `Transport` and the user's tasks swapped for stubs that record
  * what is sent and answer from the scenario) and a worker of child stubs per child queue, starts
@@ -14,6 +14,7 @@ import { ApplicationFailure, Context } from "@temporalio/activity";
 import { Client, Connection, WorkflowFailedError } from "@temporalio/client";
 import { CancelledFailure } from "@temporalio/common";
 import { historyToJSON } from "@temporalio/common/lib/proto-utils.js";
+import { type Text, tr } from "../../lang/common/text.ts";
 import { AT_ONCE } from "./temporal_runner_limits.ts";
 import {
   DefaultLogger,
@@ -61,7 +62,7 @@ export interface RunnerResult {
   readonly searchAttribute: unknown;
   readonly late: boolean;
   readonly lateWhy: readonly string[];
-  readonly problems: string[];
+  readonly problems: Text[];
   readonly runs: number;
   /** Milliseconds from the start to the ending. */
   readonly ms: number;
@@ -73,7 +74,7 @@ interface RunState {
   readonly answers: AnswerJson[];
   next: number;
   readonly calls: { temporal: unknown; transport?: unknown }[];
-  readonly problems: string[];
+  readonly problems: Text[];
   timeoutsGiven: number;
   late: boolean;
   unknownTried: boolean;
@@ -165,7 +166,12 @@ async function answerCallback(s: RunState, id: string, a: AnswerJson): Promise<v
     s.unknownTried = true;
     const unknown = JSON.stringify({ workflow: workflowId, call: "s0/0" });
     if (await generated.client.answer(client, workflowId, unknown, value).then(() => true, () => false)) {
-      s.problems.push(`an answer to the unknown callback ${unknown} was taken`);
+      s.problems.push(
+        tr(
+          `an answer to the unknown callback ${unknown} was taken`,
+          `知らないコールバック ${unknown} への答えが受け付けられた`,
+        ),
+      );
     }
   }
   const took = await generated.client.answer(client, workflowId, id, value).then(
@@ -179,7 +185,7 @@ async function answerCallback(s: RunState, id: string, a: AnswerJson): Promise<v
     return;
   }
   if (await generated.client.answer(client, workflowId, id, value).then(() => true, () => false)) {
-    s.problems.push(`a second answer to ${id} was taken`);
+    s.problems.push(tr(`a second answer to ${id} was taken`, `${id} への二度目の答えが受け付けられた`));
   }
 }
 
@@ -384,7 +390,12 @@ async function events(id: string, done: { value: boolean }): Promise<void> {
       if (
         await generated.client.send(client, id, "dandori.not-awaited", value).then(() => true, () => false)
       ) {
-        s.problems.push("an event the workflow does not wait for was taken");
+        s.problems.push(
+          tr(
+            "an event the workflow does not wait for was taken",
+            "ワークフローが待たないイベントが受け付けられた",
+          ),
+        );
       }
     }
     const sent = await generated.client.send(client, id, name, value).then(
@@ -450,7 +461,9 @@ async function play(scenario: RunnerJobs["scenarios"][number]): Promise<RunnerRe
   replays.push(...histories.map((h: { workflowId: string; runId: string; history: unknown }) => h));
   // A late run stops short of its answers; it runs again, and only its second round is judged.
   if (!s.late && s.next !== s.answers.length) {
-    s.problems.push(`${s.answers.length - s.next} answers were left`);
+    s.problems.push(
+      tr(`${s.answers.length - s.next} answers were left`, `答えが ${s.answers.length - s.next} 個残った`),
+    );
   }
   return {
     id: scenario.id,

