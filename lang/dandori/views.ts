@@ -11,7 +11,7 @@
  *   key when the task has one, the callback's id), or the child workflow with its type and id.
  * - `durable`: the task a step runs, its arguments, the key and the callback's id (the SDK makes
  *   it, so the view writes `CREATED_CALLBACK_ID`), or the durable function a child is invoked as
- *   with its input (docs/targets.md#durable-dandori-on-lambda-durable-functions).
+ *   with its input (docs/targets.md#durable).
  *
  * `docs/formats.md` (「Views」) writes each shape down.
  * @module

@@ -1,7 +1,7 @@
 /**
  * `deno task verify durable [<flow or dir> …]`: every generated scenario of every test and example
  * flow (or of the flows named) played on `@aws/durable-execution-sdk-js-testing`'s local runner
- * with time skipped, and compared with the reference interpreter (docs/targets.md#durable-dandori-on-lambda-durable-functions). Per
+ * with time skipped, and compared with the reference interpreter (docs/targets.md#durable). Per
  * flow: the package `dandori build --target durable` writes, a code copy whose `now` reads the
  * scenario's (as Temporal's copy does), one runner process (`durable_runner.ts`). Compared per
  * run, character for character: every call as sent, in order, with the `durable` and `transport`

@@ -1,5 +1,5 @@
 /**
- * The durable functions runner (docs/targets.md#durable-dandori-on-lambda-durable-functions): one process per flow, started by
+ * The durable functions runner (docs/targets.md#durable): one process per flow, started by
  * `durable.ts` with a jobs file. It loads the flow's code copy, and plays every scenario, one
  * after another, on `@aws/durable-execution-sdk-js-testing`'s `LocalDurableTestRunner` with time
  * skipped (its fake clock set to the scenario's start): the generated `workflow` over the

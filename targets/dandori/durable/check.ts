@@ -1,5 +1,5 @@
 /**
- * What stops a Lambda durable functions build (docs/targets.md#durable-dandori-on-lambda-durable-functions):
+ * What stops a Lambda durable functions build (docs/targets.md#durable):
  *
  * - **E040**: one execution may use more operations than the service allows (3,000, which cannot
  *   be raised). The estimate counts the most each statement may use: a task's attempt 1 step, a

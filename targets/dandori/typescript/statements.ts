@@ -1,7 +1,7 @@
 /**
  * The statements of a flow as TypeScript, shared by the code targets that run a workflow as one
- * function (Temporal, Lambda durable functions: docs/targets.md#temporal-typescript-dandori-on-temporal,
- * docs/targets.md#durable-dandori-on-lambda-durable-functions), printed statement by statement from the plan. What each becomes:
+ * function (Temporal, Lambda durable functions: docs/targets.md#temporal-typescript,
+ * docs/targets.md#durable), printed statement by statement from the plan. What each becomes:
  *
  * | statement | code |
  * |---|---|

@@ -1,5 +1,5 @@
 // The part of every dandori durable functions package that is the same for every flow
-// (docs/targets.md#durable-dandori-on-lambda-durable-functions): the rules every platform shares (which retrier takes an error, how
+// (docs/targets.md#durable): the rules every platform shares (which retrier takes an error, how
 // long a retry waits, seconds until a time, keys, URL segments, time ranges; the same text as the
 // Temporal target's runtime, which a test keeps), the attempts of a call (`attempt`, waiting with
 // `context.wait`), every task in a `context.step` the SDK never retries, callbacks, children,
