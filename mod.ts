@@ -24,6 +24,7 @@ export { type CodeInfo, CODES } from "./lang/chobo/codes.ts";
 export { explainAllMarkdown, explainText, findCode } from "./lang/chobo/explain.ts";
 export { KEYWORDS } from "./lang/chobo/syntax.ts";
 export {
+  type AccountBalance,
   type AccountId,
   type Balance,
   type Call,
@@ -35,6 +36,8 @@ export {
 } from "./lang/chobo/interp.ts";
 export {
   type Branch,
+  MAX_OUTCOME_STEPS,
+  MAX_OUTCOMES,
   MAX_TOGETHER_OPS,
   readScenarios,
   runScenario,
@@ -43,7 +46,7 @@ export {
   scenarioJson,
 } from "./lang/chobo/scenario.ts";
 export { generateScenarios } from "./lang/chobo/scenarios.ts";
-export { runJson, runText } from "./lang/chobo/run.ts";
+export { runJson, runsJsonParts, runsTextParts, runText, type ScenarioRun } from "./lang/chobo/run.ts";
 export { type OpRefusals, type Refusal, refusalsOf } from "./lang/chobo/refusals.ts";
 export { BUILTIN_REASONS, type BuiltinReason } from "./lang/chobo/resolve.ts";
 export { apiJson } from "./lang/chobo/api.ts";

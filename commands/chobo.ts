@@ -28,7 +28,7 @@ import { checkBook, checkBookBytes } from "../lang/chobo/check.ts";
 import { refusalsOf } from "../lang/chobo/refusals.ts";
 import type { Book } from "../lang/chobo/model.ts";
 import { reportJson, reportText } from "../lang/chobo/report.ts";
-import { runJson, runText } from "../lang/chobo/run.ts";
+import { runsJsonParts, runsTextParts, type ScenarioRun } from "../lang/chobo/run.ts";
 import { play } from "../lang/chobo/search.ts";
 import {
   readScenarios,
@@ -473,13 +473,19 @@ function run(
     } else io.stdout(scenarios.map((s) => asText(bookPath, book, s, lang)).join("\n"));
     return 0;
   }
-  const runs = scenarios.map((s) => ({ s, branches: runScenario(book, s) }));
-  if (json) {
-    io.stdout(
-      stringifyJson({ file: bookPath, runs: runs.map(({ s, branches }) => runJson(s, branches)) }, 2) + "\n",
-    );
-  } else {
-    io.stdout(runs.map(({ s, branches }) => runText(bookPath, s, branches, lang)).join("\n"));
+  // Each scenario runs when its turn to print comes, so only one scenario's outcomes are held at a
+  // time; one that passes a limit of the run stops it there (docs/reference.md#limits).
+  const runs = (function* (): Generator<ScenarioRun> {
+    for (const s of scenarios) yield { s, branches: runScenario(book, s) };
+  })();
+  try {
+    for (const part of json ? runsJsonParts(bookPath, runs) : runsTextParts(bookPath, book, runs, lang)) {
+      io.stdout(part);
+    }
+  } catch (e) {
+    if (!(e instanceof ScenarioError)) throw e;
+    io.stderr(`chobo run: ${scenarioPath}: ${e.text[lang]}\n`);
+    return 1;
   }
   return 0;
 }

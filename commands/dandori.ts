@@ -272,6 +272,14 @@ export const DANDORI: ToolSpec = {
             "書き込むディレクトリ(既定は今のディレクトリ)",
           ),
         },
+        {
+          name: "express",
+          value: null,
+          help: tr(
+            "build for a Step Functions Express state machine, and say what it cannot run (E031)",
+            "Step Functions の Express のステートマシン向けに組み、走らせられないものを言う(E031)",
+          ),
+        },
       ],
       exits: [
         {
@@ -284,8 +292,8 @@ export const DANDORI: ToolSpec = {
         {
           code: 1,
           meaning: tr(
-            "the flow has errors or the platform cannot run it (E040, E050); nothing was written",
-            "フローにエラーがある、またはプラットフォームで走らせられない(E040、E050)。何も書いていない",
+            "the flow has errors or the platform cannot run it (E031, E040, E050); nothing was written",
+            "フローにエラーがある、またはプラットフォームで走らせられない(E031、E040、E050)。何も書いていない",
           ),
         },
         {
@@ -297,7 +305,8 @@ export const DANDORI: ToolSpec = {
         },
       ],
       examples: ["dandori build examples/orders/orders.flow --target <target> --out /tmp/orders"],
-      run: ({ args, flags, io, lang }) => buildCommand(args[0], flags.target, flags.out ?? ".", io, lang),
+      run: ({ args, flags, io, lang }) =>
+        buildCommand(args[0], flags.target, flags.out ?? ".", { express: flags.express }, io, lang),
     }),
     command({
       name: "explain",

@@ -32,7 +32,8 @@ import { createHash } from "node:crypto";
 import { dirname, isAbsolute, normalize } from "node:path";
 import { type FileRead, NO_SUCH_FILE } from "../lang/dandori/env.ts";
 import { VERSION } from "../lang/common/version.ts";
-import { buildFlow } from "../targets/dandori/targets.ts";
+import { buildFlow, DANDORI_TARGETS, dandoriTarget } from "../targets/dandori/targets.ts";
+import { type BuildOptions, DEFAULT_BUILD, type FlowOrigin } from "../targets/dandori/target.ts";
 
 /** A flow read once and checked, with its plan. */
 export interface LoadedFlow {
@@ -143,8 +144,23 @@ export function runScenario(flow: LoadedFlow, s: FlowScenario, index: number, f:
 
 /** `dandori run`: every scenario of a file on the reference interpreter. */
 export function runCommand(path: string, scenarioPath: string, f: RunFlags, io: Io, lang: Lang): number {
-  const flow = loadFlow(path, "run", io, lang);
+  const source = readInput(io, path);
+  if ("error" in source) {
+    io.stderr(`dandori run: ${source.error[lang]}\n`);
+    return 1;
+  }
+  const flow = loadFlowBytes(path, source.bytes, io, lang);
   if (typeof flow === "number") return flow;
+  // A view of a target says what the target sends, so it is shown only of a flow the target can build.
+  const target = DANDORI_TARGETS.find((t) => t.name === f.view);
+  if (target !== undefined) {
+    const stop = target.check(flow.plan, originOf(path, source.bytes), DEFAULT_BUILD);
+    if (stop.length > 0) {
+      io.stderr(stop.map((d) => renderDiagnostic(d, lang)).join(""));
+      io.stderr(`${summaryLine(path, stop.map((d) => d.severity), lang)}\n`);
+      return 1;
+    }
+  }
   const input = readInput(io, scenarioPath);
   if ("error" in input) {
     io.stderr(`dandori run: ${input.error[lang]}\n`);
@@ -201,8 +217,37 @@ export function scenariosCommand(path: string, out: string | undefined, io: Io, 
   return 0;
 }
 
+/** Where a flow came from, for a target's header and diagnostics. */
+function originOf(path: string, bytes: Uint8Array): FlowOrigin {
+  return {
+    file: path.split("/").pop() ?? path,
+    path,
+    text: new TextDecoder().decode(bytes),
+    sha: createHash("sha256").update(bytes).digest("hex").slice(0, 16),
+    version: VERSION,
+  };
+}
+
 /** `dandori build`: a target's files for a flow, all of them or none (the flow read once). */
-export function buildCommand(path: string, target: string, out: string, io: Io, lang: Lang): number {
+export function buildCommand(
+  path: string,
+  target: string,
+  out: string,
+  options: BuildOptions,
+  io: Io,
+  lang: Lang,
+): number {
+  if (options.express && !dandoriTarget(target).express) {
+    io.stderr(
+      `dandori build: ${
+        tr(
+          `--express is for --target stepfunctions, not ${target}`,
+          `--express は --target stepfunctions のものです(${target} には使えません)`,
+        )[lang]
+      }\n`,
+    );
+    return 2;
+  }
   const input = readInput(io, path);
   if ("error" in input) {
     io.stderr(`dandori build: ${input.error[lang]}\n`);
@@ -211,14 +256,7 @@ export function buildCommand(path: string, target: string, out: string, io: Io, 
   const flow = loadFlowBytes(path, input.bytes, io, lang);
   if (typeof flow === "number") return flow;
   if (refusedForKeys("dandori build", path, flow.diagnostics, io, lang)) return 1;
-  const sha = createHash("sha256").update(input.bytes).digest("hex").slice(0, 16);
-  const origin = {
-    file: path.split("/").pop() ?? path,
-    text: new TextDecoder().decode(input.bytes),
-    sha,
-    version: VERSION,
-  };
-  const result = buildFlow(flow.plan, target, origin);
+  const result = buildFlow(flow.plan, target, originOf(path, input.bytes), options);
   if ("diagnostics" in result) {
     io.stderr(result.diagnostics.map((d) => renderDiagnostic(d, lang)).join(""));
     io.stderr(`${summaryLine(path, result.diagnostics.map((d) => d.severity), lang)}\n`);

@@ -692,12 +692,12 @@ ${FORTY_THREE_MOVES}`,
       "PostgreSQL の名前が長すぎる、または二度できる",
     ),
     when: tr(
-      'A `chobo build` for PostgreSQL found a schema, function or parameter name longer than 63 bytes, such as the function `"<transfer>_<op>"`. PostgreSQL silently cuts longer identifiers short, so the build stops instead and gives the name and its length in bytes. A Japanese character takes 3 bytes, so a Japanese name reaches the limit at 21 characters. The build stops too when two functions would get one name: a transfer `balance` with its `do` and an account `do` with its `"balance_<account>"` both make `balance_do`.',
-      'PostgreSQL 向けの `chobo build` で、63 バイトを超えるスキーマ、関数、引数の名前が見つかりました(関数 `"<振替の種類>_<操作>"` など)。PostgreSQL は長すぎる識別子を黙って切り詰めるので、ビルドで止め、その名前と何バイトかを言います。日本語は一字 3 バイトなので、21 字で限りに達します。二つの関数が同じ名前になるときも止めます(振替 `balance` の `do` と、勘定 `do` の `"balance_<勘定>"` は、どちらも `balance_do` になります)。',
+      'A `chobo build` for PostgreSQL found a schema, function or parameter name longer than 63 bytes, such as the function `"<transfer>_<op>"`. PostgreSQL silently cuts longer identifiers short, so the build stops instead and gives the name and its length in bytes. A Japanese character takes 3 bytes, so a Japanese name reaches the limit at 21 characters. The build stops too when two functions would get one name: a transfer `balance` with its `do` and an account `do` with its `"balance_<account>"` both make `balance_do`; when the book is named with `pg_` at its start, which PostgreSQL keeps for its own schemas; and when a parameter is named `tenant`, since its `p_tenant` is the parameter every function already takes for the tenant.',
+      'PostgreSQL 向けの `chobo build` で、63 バイトを超えるスキーマ、関数、引数の名前が見つかりました(関数 `"<振替の種類>_<操作>"` など)。PostgreSQL は長すぎる識別子を黙って切り詰めるので、ビルドで止め、その名前と何バイトかを言います。日本語は一字 3 バイトなので、21 字で限りに達します。二つの関数が同じ名前になるとき(振替 `balance` の `do` と、勘定 `do` の `"balance_<勘定>"` は、どちらも `balance_do` になります)、帳簿の名前が `pg_` で始まるとき(PostgreSQL が自分のスキーマに取ってある名前です)、引数の名前が `tenant` のとき(その `p_tenant` は、どの関数もテナントを受け取る引数です)も止めます。',
     ),
     fix: tr(
-      "Shorten the book, transfer, account or parameter name so that every generated identifier stays within 63 bytes; rename a transfer or account whose function takes another's name.",
-      "生成する識別子がどれも 63 バイトに収まるように、帳簿、振替、勘定、引数の名前を短くしてください。ほかの関数と同じ名前になる振替か勘定は、名前を変えてください。",
+      "Shorten the book, transfer, account or parameter name so that every generated identifier stays within 63 bytes; rename a transfer or account whose function takes another's name, a book whose name starts with `pg_`, a parameter named `tenant`.",
+      "生成する識別子がどれも 63 バイトに収まるように、帳簿、振替、勘定、引数の名前を短くしてください。ほかの関数と同じ名前になる振替か勘定、`pg_` で始まる帳簿、`tenant` という引数は、名前を変えてください。",
     ),
     example: `book inventory v1
 

@@ -11,6 +11,7 @@ import type { Reporter } from "../common/reporter.ts";
 import { same, type Text, tr } from "../common/text.ts";
 import type { ChoboCode } from "./codes.ts";
 import type { Account, AccountRef, Book, Bound, Move, Param, Pending, Transfer, Unit } from "./model.ts";
+import { quantityText } from "./words.ts";
 
 /** E050, E051, W107: what changed between the book at the base revision and now. */
 export function diffBooks(before: Book, after: Book, r: Reporter<ChoboCode>): void {
@@ -144,7 +145,7 @@ function accountChanges(was: Account, now: Account): Text[] {
   for (const kind of ["lower", "upper"] as const) {
     const a = was[kind];
     const b = now[kind];
-    if (boundText(kind, a, was.unit, true).en === boundText(kind, b, now.unit, true).en) continue;
+    if (sameBound(a, was.unit, b, now.unit)) continue;
     // The reason is shown only when it is part of the change, so a new value reads `at least 0 → at least 3`.
     const withReason = a === null || b === null || a.reason !== b.reason;
     out.push(
@@ -163,7 +164,7 @@ function boundText(kind: "lower" | "upper", b: Bound | null, unit: Unit, withRea
     return kind === "lower" ? tr("no lower bound", "下限なし") : tr("no upper bound", "上限なし");
   }
   const word = kind === "lower" ? "at least" : "at most";
-  return same(`${word} ${quantity(b.value, unit.scale)}${withReason ? ` refused as ${b.reason}` : ""}`);
+  return same(`${word} ${quantityText(b.value, unit.scale)}${withReason ? ` refused as ${b.reason}` : ""}`);
 }
 
 /** A unit as its `unit` line names it; scale 0 is the default and goes unsaid. */
@@ -172,14 +173,17 @@ function unitText(u: Unit): string {
 }
 
 /**
- * An amount in the smallest unit, written back in the unit with trailing zeros dropped, so that
- * `2.50` and `2.5` compare equal and a bound reads as in the book.
+ * True when two amounts, each counted in the smallest unit of its scale, are the same number as the
+ * book writes it: `2.50` at scale 2 and `2.500` at scale 3 are one amount, so changing `scale`
+ * reports the unit, not every bound and move.
  */
-function quantity(value: bigint, scale: number): string {
-  const digits = (value < 0n ? -value : value).toString().padStart(scale + 1, "0");
-  const whole = digits.slice(0, digits.length - scale);
-  const fraction = digits.slice(digits.length - scale).replace(/0+$/, "");
-  return `${value < 0n ? "-" : ""}${whole}${fraction === "" ? "" : `.${fraction}`}`;
+function sameQuantity(a: bigint, scaleA: number, b: bigint, scaleB: number): boolean {
+  return a * 10n ** BigInt(scaleB) === b * 10n ** BigInt(scaleA);
+}
+
+function sameBound(a: Bound | null, unitA: Unit, b: Bound | null, unitB: Unit): boolean {
+  if (a === null || b === null) return a === b;
+  return a.reason === b.reason && sameQuantity(a.value, unitA.scale, b.value, unitB.scale);
 }
 
 function transferChanges(was: Transfer, now: Transfer): Text[] {
@@ -194,9 +198,9 @@ function transferChanges(was: Transfer, now: Transfer): Text[] {
     out.push(changed(NO_LABEL, pendingText(was.pending), pendingText(now.pending)));
   }
   for (let i = 0; i < Math.max(was.moves.length, now.moves.length); i++) {
-    const a = moveText(was.moves[i]);
-    const b = moveText(now.moves[i]);
-    if (a.en !== b.en) out.push(changed(tr(`move ${i + 1}:`, `${i + 1} つ目の移動:`), a, b));
+    const [a, b] = [was.moves[i], now.moves[i]];
+    if (sameMove(a, b)) continue;
+    out.push(changed(tr(`move ${i + 1}:`, `${i + 1} つ目の移動:`), moveText(a), moveText(b)));
   }
   return out;
 }
@@ -223,9 +227,17 @@ function count(n: bigint, word: string): string {
   return `${n} ${word}${n === 1n ? "" : "s"}`;
 }
 
+function sameMove(a: Move | undefined, b: Move | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  const amount = a.amount.kind === "param"
+    ? b.amount.kind === "param" && a.amount.param === b.amount.param
+    : b.amount.kind === "literal" && sameQuantity(a.amount.value, a.unit.scale, b.amount.value, b.unit.scale);
+  return amount && refText(a.from) === refText(b.from) && refText(a.to) === refText(b.to);
+}
+
 function moveText(m: Move | undefined): Text {
   if (m === undefined) return tr("none", "なし");
-  const amount = m.amount.kind === "param" ? m.amount.param : quantity(m.amount.value, m.unit.scale);
+  const amount = m.amount.kind === "param" ? m.amount.param : quantityText(m.amount.value, m.unit.scale);
   return same(`move ${amount} from ${refText(m.from)} to ${refText(m.to)}`);
 }
 

@@ -21,7 +21,7 @@ import { keyLine } from "./report.ts";
 import { type Branch, runScenario, type Scenario } from "./scenario.ts";
 import { generateScenarios } from "./scenarios.ts";
 import { play } from "./search.ts";
-import { operationLines, outcomeText, quantityText, type Scale, scaledCallText } from "./words.ts";
+import { callText, operationLines, outcomeText, quantityText } from "./words.ts";
 
 const WORDS: Record<WordKey, [string, string]> = {
   accounts: ["Accounts", "勘定"],
@@ -195,11 +195,6 @@ function meaning(r: OpRefusals["refusals"][number], lang: Lang): string {
   return say(texts[r.reason], lang);
 }
 
-function scaleOf(book: Book): Scale {
-  const scales = new Map(book.accounts.map((a) => [a.name, a.unit.scale]));
-  return (account) => scales.get(account) ?? 0;
-}
-
 function transfers(book: Book, report: readonly OpRefusals[], lang: Lang): PageTransfer[] {
   return book.transfers.map((t) => ({
     name: t.name,
@@ -214,7 +209,7 @@ function transfers(book: Book, report: readonly OpRefusals[], lang: Lang): PageT
       refusals: r.refusals.map((x) => ({
         reason: x.reason,
         meaning: meaning(x, lang),
-        example: operationLines(play(book, x.example), scaleOf(book)).map((line) => line[lang]),
+        example: operationLines(play(book, x.example)).map((line) => line[lang]),
       })),
     })),
   }));
@@ -233,7 +228,7 @@ function trace(book: Book, b: Branch, lang: Lang): PageStep[] {
     let called: string[] = [];
     if (step.kind === "call") {
       ledger.apply(step.call);
-      label = scaledCallText(step.call);
+      label = callText(step.call);
       result = outcomeText(step.outcome, lang);
       refused = step.outcome.kind === "refused";
       called = [step.call.transfer.name];
@@ -252,7 +247,7 @@ function trace(book: Book, b: Branch, lang: Lang): PageStep[] {
       const who = (i: number) => tr(`caller ${i + 1}`, `呼び出し元 ${i + 1}`)[lang];
       label = [
         "together",
-        ...step.callers.map((c, i) => `${who(i)}: ${c.map((r) => scaledCallText(r.call)).join("; ")}`),
+        ...step.callers.map((c, i) => `${who(i)}: ${c.map((r) => callText(r.call)).join("; ")}`),
       ].join("\n");
       result = step.callers.map((c, i) =>
         `${who(i)}: ${c.map((r) => outcomeText(r.outcome, lang)).join("; ")}`

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { callProblem } from "./arguments.ts";
 import { assert, lookup } from "../common/assert.ts";
 import { type Text, tr } from "../common/text.ts";
 import type { Bound, Move, Transfer } from "./model.ts";
@@ -161,24 +162,63 @@ function idKey(id: AccountId): string {
 
 const ZERO: Balance = { posted: 0n, heldOut: 0n, heldIn: 0n };
 
+/** An account and its balance. */
+export interface AccountBalance {
+  readonly id: AccountId;
+  readonly balance: Balance;
+}
+
+/** One change made while a trial records: the table, the entry and what it was before. */
+type Change =
+  | { readonly table: "balances"; readonly key: string; readonly before: AccountBalance | undefined }
+  | { readonly table: "holds"; readonly key: string; readonly before: Hold | undefined }
+  | { readonly table: "keys"; readonly key: string; readonly before: KeyRecord | undefined }
+  | { readonly table: "clock"; readonly before: bigint }
+  | { readonly table: "expiring"; readonly transfer: string }
+  | { readonly table: "expired"; readonly transfer: string; readonly before: number };
+
+/**
+ * The holds of one transfer that expire, in the order they were made, which is the order they
+ * expire in (one duration, and a clock that only moves on); `passed` of them the clock has reached.
+ * `made` numbers each among all the ledger's holds, to give expired holds back in the order made.
+ */
+interface Expiring {
+  readonly holds: { readonly key: string; readonly expiresAt: bigint; readonly made: number }[];
+  passed: number;
+}
+
 /**
  * One tenant's state. `apply` runs an operation, `pass` moves the clock and expires the holds it
- * reaches; `clone` gives an independent copy (for `together` orders).
+ * reaches; `clone` gives an independent copy. A `trial` records every change so that it can be
+ * taken back: how a `together` tries each order of its calls from one state without copying the
+ * ledger for each.
  */
 export class Ledger {
+  /** The changes since the trial began, oldest first; null when no trial is recording. */
+  private journal: Change[] | null = null;
+
   private constructor(
     private readonly accountOrder: ReadonlyMap<string, number>,
     private now_: bigint,
-    private readonly balances_: Map<string, { id: AccountId; balance: Balance }>,
+    private readonly balances_: Map<string, AccountBalance>,
     private readonly holds_: Map<string, Hold>,
     private readonly keys: Map<string, KeyRecord>,
+    private readonly expiring: Map<string, Expiring>,
   ) {}
 
   /** An empty ledger for a book whose account kinds are declared in `accountNames` order. */
   static empty(accountNames: readonly string[]): Ledger {
-    return new Ledger(new Map(accountNames.map((n, i) => [n, i])), 0n, new Map(), new Map(), new Map());
+    return new Ledger(
+      new Map(accountNames.map((n, i) => [n, i])),
+      0n,
+      new Map(),
+      new Map(),
+      new Map(),
+      new Map(),
+    );
   }
 
+  /** An independent copy of the state as it is now (a copy records no trial). */
   clone(): Ledger {
     return new Ledger(
       this.accountOrder,
@@ -186,7 +226,111 @@ export class Ledger {
       new Map(this.balances_),
       new Map(this.holds_),
       new Map(this.keys),
+      new Map([...this.expiring].map(([t, e]) => [t, { holds: [...e.holds], passed: e.passed }])),
     );
+  }
+
+  /**
+   * Runs `f` while every change is recorded, then takes them all back: the ledger is as it was,
+   * even when `f` throws. Inside, `mark` and `undo` take back part of them.
+   */
+  trial(f: () => void): void {
+    assert(this.journal === null, "one trial at a time");
+    this.journal = [];
+    try {
+      f();
+    } finally {
+      this.undo(0);
+      this.journal = null;
+    }
+  }
+
+  /** Where the trial is now, for `undo` to come back to. */
+  mark(): number {
+    assert(this.journal !== null, "a mark inside a trial");
+    return this.journal.length;
+  }
+
+  /** Takes back every change of the trial since `mark`. */
+  undo(mark: number): void {
+    const journal = this.journal;
+    assert(journal !== null && mark <= journal.length, "undo to a mark of the trial");
+    for (let i = journal.length - 1; i >= mark; i--) {
+      const c = journal[i];
+      switch (c.table) {
+        case "balances":
+          restore(this.balances_, c.key, c.before);
+          break;
+        case "holds":
+          restore(this.holds_, c.key, c.before);
+          break;
+        case "keys":
+          restore(this.keys, c.key, c.before);
+          break;
+        case "clock":
+          this.now_ = c.before;
+          break;
+        case "expiring":
+          lookup(this.expiring, c.transfer, "holds of a transfer that expire").holds.pop();
+          break;
+        case "expired":
+          lookup(this.expiring, c.transfer, "holds of a transfer that expire").passed = c.before;
+          break;
+      }
+    }
+    journal.length = mark;
+  }
+
+  /**
+   * The balances and holds' states that differ from what they were at `mark`, as a canonical text:
+   * two states reached from the one at `mark` by operations are equal as `snapshot` says exactly
+   * when these texts are. `everything` adds what else a later operation reads (the keys used, what
+   * each hold posted), so that equal texts mean equal answers to every operation after.
+   */
+  changesSince(mark: number, everything: boolean): string {
+    const journal = this.journal;
+    assert(journal !== null && mark <= journal.length, "changes since a mark of the trial");
+    const first = new Map<string, { was: string; now: () => string }>();
+    for (let i = mark; i < journal.length; i++) {
+      const c = journal[i];
+      if (c.table === "clock" || c.table === "expiring" || c.table === "expired") continue;
+      if (first.has(`${c.table}:${c.key}`)) continue;
+      const key = c.key;
+      if (c.table === "balances") {
+        first.set(`balances:${key}`, {
+          was: rowText(c.before),
+          now: () => rowText(this.balances_.get(key)),
+        });
+      } else if (c.table === "holds") {
+        first.set(`holds:${key}`, {
+          was: holdStateText(c.before, everything),
+          now: () => holdStateText(this.holds_.get(key), everything),
+        });
+      } else if (everything) {
+        first.set(`keys:${key}`, { was: keyText(c.before), now: () => keyText(this.keys.get(key)) });
+      }
+    }
+    const changed: string[] = [];
+    for (const [id, { was, now }] of first) {
+      const text = now();
+      if (text !== was) changed.push(`${id}=${text}`);
+    }
+    return changed.sort().join("\n");
+  }
+
+  private setBalance(key: string, row: AccountBalance): void {
+    this.journal?.push({ table: "balances", key, before: this.balances_.get(key) });
+    this.balances_.set(key, row);
+  }
+
+  private setHold(key: string, hold: Hold): void {
+    this.journal?.push({ table: "holds", key, before: this.holds_.get(key) });
+    this.holds_.set(key, hold);
+  }
+
+  private setKey(key: string, record: KeyRecord): void {
+    this.journal?.push({ table: "keys", key, before: this.keys.get(key) });
+    this.keys.set(key, record);
   }
 
   /** Seconds since the scenario began. */
@@ -200,7 +344,7 @@ export class Ledger {
   }
 
   /** Every account an operation named, by the book's order of account kinds, then first use. */
-  accounts(): { id: AccountId; balance: Balance }[] {
+  accounts(): AccountBalance[] {
     const rows = [...this.balances_.values()];
     return rows.map((row, i) => ({ row, i }))
       .sort((a, b) =>
@@ -228,21 +372,47 @@ export class Ledger {
    * Moves the clock; every held hold whose expiry it reaches expires (docs/design/chobo.md#time-and-expiry).
    */
   pass(seconds: bigint): Hold[] {
+    this.journal?.push({ table: "clock", before: this.now_ });
     this.now_ += seconds;
-    const expired: Hold[] = [];
-    for (const [k, h] of this.holds_) {
-      if (h.state === "held" && h.expiresAt !== null && h.expiresAt <= this.now_) {
-        for (const [key, row] of this.release(h)) this.balances_.set(key, row);
-        const ended = { ...h, state: "expired" as const };
-        this.holds_.set(k, ended);
-        expired.push(ended);
+    const reached: { key: string; made: number; hold: Hold }[] = [];
+    for (const [transfer, e] of this.expiring) {
+      let passed = e.passed;
+      for (; passed < e.holds.length; passed++) {
+        const { key, expiresAt, made } = e.holds[passed];
+        if (expiresAt > this.now_) break;
+        const hold = lookup(this.holds_, key, "a hold that expires");
+        if (hold.state === "held") reached.push({ key, made, hold });
       }
+      if (passed === e.passed) continue;
+      this.journal?.push({ table: "expired", transfer, before: e.passed });
+      e.passed = passed;
     }
-    return expired;
+    return reached.sort((a, b) => a.made - b.made).map(({ key, hold }) => {
+      for (const [k, row] of this.release(hold)) this.setBalance(k, row);
+      const ended = { ...hold, state: "expired" as const };
+      this.setHold(key, ended);
+      return ended;
+    });
   }
 
-  /** Runs one operation. */
+  /** Files a new hold that expires behind the earlier ones of its transfer (see `Expiring`). */
+  private expiresLater(transfer: string, key: string, expiresAt: bigint): void {
+    const e = this.expiring.get(transfer) ?? { holds: [], passed: 0 };
+    this.expiring.set(transfer, e);
+    const last = e.holds[e.holds.length - 1];
+    assert(
+      last === undefined || last.expiresAt <= expiresAt,
+      "a transfer's holds expire in the order they are made",
+    );
+    const made = [...this.expiring.values()].reduce((n, x) => n + x.holds.length, 0);
+    this.journal?.push({ table: "expiring", transfer });
+    e.holds.push({ key, expiresAt, made });
+  }
+
+  /** Runs one operation; a string argument no target can take (docs/reference.md#limits) fails it, changing nothing. */
   apply(call: Call): Outcome {
+    const problem = callProblem(call);
+    if (problem !== null) return { kind: "failed", why: problem };
     switch (call.op) {
       case "do":
       case "hold":
@@ -266,7 +436,7 @@ export class Ledger {
 
   private touch(id: AccountId): void {
     const k = idKey(id);
-    if (!this.balances_.has(k)) this.balances_.set(k, { id, balance: ZERO });
+    if (!this.balances_.has(k)) this.setBalance(k, { id, balance: ZERO });
   }
 
   /**
@@ -288,19 +458,19 @@ export class Ledger {
       if (used.refusedByBound) return refused("already_refused");
       return used.content === content ? { kind: "done_before" } : refused("key_conflict");
     }
-    const scratch = new Map<string, { id: AccountId; balance: Balance }>();
+    const scratch = new Map<string, AccountBalance>();
     const read = (id: AccountId) => scratch.get(idKey(id))?.balance ?? this.balance(id);
     for (const [i, m] of moves.entries()) {
       const from = read(m.from);
       const lower = m.move.from.account.lower;
       if (lower !== null && from.posted - from.heldOut - m.amount < lower.value) {
-        this.keys.set(keyId, { content, refusedByBound: true });
+        this.setKey(keyId, { content, refusedByBound: true });
         return boundRefusal(i + 1, "lower", m.from, m.amount, from, lower);
       }
       const to = read(m.to);
       const upper = m.move.to.account.upper;
       if (upper !== null && to.posted + to.heldIn + m.amount > upper.value) {
-        this.keys.set(keyId, { content, refusedByBound: true });
+        this.setKey(keyId, { content, refusedByBound: true });
         return boundRefusal(i + 1, "upper", m.to, m.amount, to, upper);
       }
       const held = call.op === "hold";
@@ -316,19 +486,22 @@ export class Ledger {
     }
     const failure = outOfRange(scratch);
     if (failure !== null) return failure;
-    for (const [k, row] of scratch) this.balances_.set(k, row);
-    this.keys.set(keyId, { content, refusedByBound: false });
+    for (const [k, row] of scratch) this.setBalance(k, row);
+    this.setKey(keyId, { content, refusedByBound: false });
     if (call.op === "hold") {
       const pending = call.transfer.pending!;
-      this.holds_.set(JSON.stringify([call.transfer.name, ...key]), {
+      const holdKey = JSON.stringify([call.transfer.name, ...key]);
+      const expiresAt = pending.expires === "after" ? this.now_ + pending.seconds : null;
+      this.setHold(holdKey, {
         transfer: call.transfer.name,
         key,
         moves: moves.map(({ from, to, amount }) => ({ from, to, amount })),
         state: "held",
         posted: null,
         createdAt: this.now_,
-        expiresAt: pending.expires === "after" ? this.now_ + pending.seconds : null,
+        expiresAt,
       });
+      if (expiresAt !== null) this.expiresLater(call.transfer.name, holdKey, expiresAt);
     }
     return { kind: "done" };
   }
@@ -346,8 +519,8 @@ export class Ledger {
   private release(
     h: Hold,
     posted: readonly bigint[] | null = null,
-  ): Map<string, { id: AccountId; balance: Balance }> {
-    const scratch = new Map<string, { id: AccountId; balance: Balance }>();
+  ): Map<string, AccountBalance> {
+    const scratch = new Map<string, AccountBalance>();
     const read = (id: AccountId) => scratch.get(idKey(id))?.balance ?? this.balance(id);
     h.moves.forEach((m, i) => {
       const p = posted === null ? 0n : posted[i];
@@ -391,8 +564,8 @@ export class Ledger {
     const after = this.release(h, amounts);
     const failure = outOfRange(after);
     if (failure !== null) return failure;
-    for (const [key, row] of after) this.balances_.set(key, row);
-    this.holds_.set(k, { ...h, state: "posted", posted: amounts });
+    for (const [key, row] of after) this.setBalance(key, row);
+    this.setHold(k, { ...h, state: "posted", posted: amounts });
     return { kind: "done" };
   }
 
@@ -409,10 +582,28 @@ export class Ledger {
       case "expired":
         return refused("expired");
     }
-    for (const [key, row] of this.release(h)) this.balances_.set(key, row);
-    this.holds_.set(k, { ...h, state: "voided" });
+    for (const [key, row] of this.release(h)) this.setBalance(key, row);
+    this.setHold(k, { ...h, state: "voided" });
     return { kind: "done" };
   }
+}
+
+function rowText(row: AccountBalance | undefined): string {
+  return row === undefined ? "none" : `${row.balance.posted} ${row.balance.heldOut} ${row.balance.heldIn}`;
+}
+
+function holdStateText(h: Hold | undefined, everything: boolean): string {
+  if (h === undefined) return "none";
+  return everything ? `${h.state} ${h.posted?.join(",") ?? ""}` : h.state;
+}
+
+function keyText(k: KeyRecord | undefined): string {
+  return k === undefined ? "none" : `${k.refusedByBound} ${k.content}`;
+}
+
+function restore<V>(map: Map<string, V>, key: string, before: V | undefined): void {
+  if (before === undefined) map.delete(key);
+  else map.set(key, before);
 }
 
 function boundRefusal(

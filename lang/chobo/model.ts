@@ -7,6 +7,13 @@
 /** The largest amount and the bound of every balance: 2⁶³ − 1 (PostgreSQL `bigint`). */
 export const MAX_AMOUNT = (1n << 63n) - 1n;
 
+/**
+ * The longest string argument (a key part, an account's argument, the tenant): 256 UTF-8 bytes, so a
+ * tenant beside the book's names stays far inside PostgreSQL's 2,704-byte index row
+ * (docs/reference.md#limits).
+ */
+export const MAX_STRING_BYTES = 256;
+
 /** The longest hold: 2³² − 1 seconds (TigerBeetle's 32-bit `timeout`). */
 export const MAX_EXPIRY_SECONDS = (1n << 32n) - 1n;
 

@@ -10,11 +10,14 @@
  * @module
  */
 
+import { stringProblem } from "./arguments.ts";
 import { type Json, JsonError, parseJson } from "../common/json.ts";
 import { type Text, tr } from "../common/text.ts";
 import { type Call, callArgs, type Hold, Ledger, type OpName, type Outcome } from "./interp.ts";
-import { type Book, MAX_AMOUNT, type Transfer } from "./model.ts";
+import { type Book, MAX_AMOUNT, type Transfer, type Unit } from "./model.ts";
+import { parseQuantity } from "./resolve.ts";
 import { TIME_WORDS } from "./syntax.ts";
+import { quantityText } from "./words.ts";
 
 /**
  * At most this many calls in one `together` (docs/design/chobo.md#together): 8! orders is the most
@@ -128,6 +131,10 @@ function readScenario(book: Book, s: Json, index: number): Scenario {
     throw new ScenarioError(
       tr(`${named.en}: "tenant" must be a string`, `${named.ja}: "tenant" は文字列です`),
     );
+  }
+  const tenantProblem = s.tenant === undefined ? null : stringProblem("tenant", s.tenant);
+  if (tenantProblem !== null) {
+    throw new ScenarioError(tr(`${named.en}: ${tenantProblem.en}`, `${named.ja}: ${tenantProblem.ja}`));
   }
   if (!Array.isArray(s.steps)) {
     throw new ScenarioError(tr(`${named.en}: "steps" must be a list`, `${named.ja}: "steps" はリストです`));
@@ -279,15 +286,7 @@ function readCall(book: Book, step: { [key: string]: Json }, where: Text): Call 
       }
       strings.set(p.name, v);
     } else {
-      if (typeof v !== "bigint" || v < 0n || v > MAX_AMOUNT) {
-        throw new ScenarioError(
-          tr(
-            `${where.en}: ${p.name} is an amount of ${p.type.unit.name}, a whole number from 0 to 2⁶³ − 1 in its smallest unit`,
-            `${where.ja}: ${p.name} は ${p.type.unit.name} の額で、いちばん小さい単位で 0 から 2⁶³ − 1 までの整数です`,
-          ),
-        );
-      }
-      amounts.set(p.name, v);
+      amounts.set(p.name, readAmount(v, p.name, p.type.unit, where));
     }
   }
   for (const k of Object.keys(given)) {
@@ -303,87 +302,220 @@ function readCall(book: Book, step: { [key: string]: Json }, where: Text): Call 
   return { transfer, op, strings, amounts };
 }
 
+/**
+ * An amount argument: a whole number of the unit's smallest unit, or a string in the unit's scale
+ * as the book writes it (`"12.50"` for 1250 at scale 2, with at most `scale` decimals).
+ */
+function readAmount(v: Json, name: string, unit: Unit, where: Text): bigint {
+  if (typeof v === "bigint" && v >= 0n && v <= MAX_AMOUNT) return v;
+  const read = typeof v === "string" ? parseQuantity(v, unit.scale, false) : null;
+  if (typeof read === "bigint") return read;
+  const example = quantityText(1250n, unit.scale);
+  const why = read === null ? tr("", "") : tr(` (${read.en})`, `(${read.ja})`);
+  throw new ScenarioError(
+    tr(
+      `${where.en}: ${name} is an amount of ${unit.name}${why.en}: a whole number from 0 to 2⁶³ − 1 in its smallest unit, or a string in its scale with at most ${unit.scale} decimal places such as "${example}"`,
+      `${where.ja}: ${name} は ${unit.name} の額です${why.ja}。いちばん小さい単位で 0 から 2⁶³ − 1 までの整数か、"${example}" のように単位の桁で小数 ${unit.scale} 桁までで書いた文字列です`,
+    ),
+  );
+}
+
 function outcomeKey(o: Outcome): string {
   return o.kind === "refused" ? `refused:${o.reason}` : o.kind;
 }
 
-function stepKey(s: StepResult): unknown {
-  switch (s.kind) {
-    case "call":
-      return outcomeKey(s.outcome);
-    case "pass":
-      return s.expired.map((h) => [h.transfer, ...h.key]);
-    case "together":
-      return s.callers.map((c) => c.map((r) => outcomeKey(r.outcome)));
+/**
+ * The most outcomes a run keeps of one scenario (docs/reference.md#limits): every outcome is a
+ * ledger of its own and is printed whole, and `together` steps whose outcomes multiply would
+ * otherwise fill memory.
+ */
+export const MAX_OUTCOMES = 1000;
+
+/**
+ * The most steps a run keeps over all the outcomes of one scenario, every outcome keeping every step
+ * (docs/reference.md#limits): what `chobo run` prints grows with it. A scenario without `together`
+ * has one outcome, and no scenario file of 8 MiB holds this many steps.
+ */
+export const MAX_OUTCOME_STEPS = 1_000_000;
+
+/** One outcome's results, newest first; outcomes that branched from one share what came before. */
+interface Trail {
+  readonly step: StepResult;
+  readonly before: Trail | null;
+}
+
+/** An outcome while the scenario runs: its results so far, and its ledger, which the next step changes. */
+interface Running {
+  readonly trail: Trail | null;
+  /** Equal for two outcomes of one step exactly when their results so far are equal. */
+  readonly results: number;
+  readonly ledger: Ledger;
+}
+
+/**
+ * The outcomes after one step, merged as they come: two with equal results so far and equal
+ * balances and holds are one (docs/decisions.md#the-interpreter), the first found kept. Past
+ * `MAX_OUTCOMES` or `MAX_OUTCOME_STEPS` it throws a `ScenarioError` naming the step.
+ */
+class NextOutcomes {
+  readonly list: Running[] = [];
+  private readonly ids = new Map<string, number>();
+  private readonly byResults = new Map<number, { outcome: Running; snapshot: string | null }[]>();
+
+  /**
+   * After `before` outcomes, at step `step` of `scenario`. From one outcome there is nothing to merge
+   * across: `tryOrders` already merged the orders of one state.
+   */
+  constructor(
+    private readonly scenario: Scenario,
+    private readonly step: number,
+    private readonly before: number,
+  ) {}
+
+  /**
+   * Adds the outcome that follows `before` by `step` (its results written `key`), in the state
+   * `live` is in now; `keep` gives the ledger to keep, called only when the outcome is new.
+   */
+  add(before: Running, step: StepResult, key: string, live: Ledger, keep: () => Ledger): void {
+    const path = `${before.results}|${key}`;
+    const results = this.ids.get(path) ?? this.ids.size;
+    this.ids.set(path, results);
+    const same = this.byResults.get(results) ?? [];
+    if (this.before > 1 && same.length > 0) {
+      const snapshot = live.snapshot();
+      for (const other of same) {
+        other.snapshot ??= other.outcome.ledger.snapshot();
+        if (other.snapshot === snapshot) return;
+      }
+    }
+    this.checkRoom();
+    const outcome = { trail: { step, before: before.trail }, results, ledger: keep() };
+    same.push({ outcome, snapshot: null });
+    this.byResults.set(results, same);
+    this.list.push(outcome);
+  }
+
+  private checkRoom(): void {
+    const count = this.list.length + 1;
+    const steps = this.scenario.steps.length;
+    if (count <= MAX_OUTCOMES && count * steps <= MAX_OUTCOME_STEPS) return;
+    const where = tr(
+      `scenario (${this.scenario.name}), step ${this.step}`,
+      `シナリオ(${this.scenario.name})のステップ ${this.step}`,
+    );
+    if (count > MAX_OUTCOMES) {
+      throw new ScenarioError(
+        tr(
+          `${where.en}: more than ${MAX_OUTCOMES} possible outcomes, the most a run keeps (MAX_OUTCOMES); split the scenario, or give its together steps fewer callers`,
+          `${where.ja}: とりうる結果が ${MAX_OUTCOMES} 通りを超えます。一度の実行で持てるのは ${MAX_OUTCOMES} 通りまでです(MAX_OUTCOMES)。シナリオを分けるか、together の呼び出し元を減らしてください`,
+        ),
+      );
+    }
+    throw new ScenarioError(
+      tr(
+        `${where.en}: ${count} possible outcomes of ${steps} steps each are more than ${MAX_OUTCOME_STEPS} steps, the most a run keeps (MAX_OUTCOME_STEPS); split the scenario`,
+        `${where.ja}: ${steps} ステップの結果が ${count} 通りで、一度の実行で持てる ${MAX_OUTCOME_STEPS} ステップを超えます(MAX_OUTCOME_STEPS)。シナリオを分けてください`,
+      ),
+    );
   }
 }
 
-/** Every order of the callers' calls that keeps each caller's own order. */
-function* interleavings(counts: readonly number[]): Generator<number[]> {
-  const total = counts.reduce((a, b) => a + b, 0);
-  const left = [...counts];
+/**
+ * Tries every order of the callers' calls that keeps each caller's own order, from the state
+ * `ledger` is in (which it is in again afterwards), and says each outcome that differs from the
+ * ones before in its results or in the balances and holds. Orders that reach the same state with
+ * the same results after the same calls go on alike, so only the first is followed: the outcomes
+ * and the order each is shown with are those of trying every order, first found first.
+ */
+function tryOrders(
+  ledger: Ledger,
+  callers: readonly (readonly Call[])[],
+  found: (step: StepResult, key: string, keep: () => Ledger) => void,
+): void {
+  const total = callers.reduce((n, c) => n + c.length, 0);
+  const done = callers.map(() => 0);
+  const results = callers.map(() => [] as { call: Call; outcome: Outcome }[]);
   const order: number[] = [];
-  function* go(): Generator<number[]> {
+  const followed = new Set<string>();
+  const ends = new Set<string>();
+  const resultsKey = () => JSON.stringify(results.map((r) => r.map((x) => outcomeKey(x.outcome))));
+  const go = (): void => {
     if (order.length === total) {
-      yield [...order];
+      const key = resultsKey();
+      const end = `${key}\n${ledger.changesSince(0, false)}`;
+      if (ends.has(end)) return;
+      ends.add(end);
+      const step: StepResult = { kind: "together", callers: results.map((r) => [...r]), order: [...order] };
+      found(step, key, () => ledger.clone());
       return;
     }
-    for (let c = 0; c < left.length; c++) {
-      if (left[c] === 0) continue;
-      left[c]--;
+    const state = `${done.join(",")}\n${resultsKey()}\n${ledger.changesSince(0, true)}`;
+    if (followed.has(state)) return;
+    followed.add(state);
+    callers.forEach((calls, c) => {
+      if (done[c] === calls.length) return;
+      const mark = ledger.mark();
+      const call = calls[done[c]];
+      done[c]++;
+      results[c].push({ call, outcome: ledger.apply(call) });
       order.push(c);
-      yield* go();
+      go();
       order.pop();
-      left[c]++;
-    }
-  }
-  yield* go();
+      results[c].pop();
+      done[c]--;
+      ledger.undo(mark);
+    });
+  };
+  ledger.trial(go);
+}
+
+function stepsOf(trail: Trail | null): StepResult[] {
+  const steps: StepResult[] = [];
+  for (let t = trail; t !== null; t = t.before) steps.push(t.step);
+  return steps.reverse();
 }
 
 /**
  * Runs a scenario on the reference interpreter. A `together` branches into every order of its
  * calls; identical outcomes (results per step, balances and holds) are merged, first found first.
+ * The time and memory grow with the steps times the outcomes; a scenario that would keep more than
+ * `MAX_OUTCOMES` outcomes or `MAX_OUTCOME_STEPS` steps is a `ScenarioError` naming the step.
  */
 export function runScenario(book: Book, scenario: Scenario): Branch[] {
-  let branches: Branch[] = [{ steps: [], ledger: Ledger.empty(book.accounts.map((a) => a.name)) }];
-  for (const step of scenario.steps) {
-    const next: Branch[] = [];
-    for (const b of branches) {
-      if (step.kind === "call") {
-        const ledger = b.ledger.clone();
-        next.push({
-          steps: [...b.steps, { kind: "call", call: step.call, outcome: ledger.apply(step.call) }],
-          ledger,
-        });
-      } else if (step.kind === "pass") {
-        const ledger = b.ledger.clone();
-        const expired = ledger.pass(step.seconds);
-        next.push({
-          steps: [...b.steps, { kind: "pass", text: step.text, seconds: step.seconds, expired }],
-          ledger,
-        });
-      } else {
-        for (const order of interleavings(step.callers.map((c) => c.length))) {
-          const ledger = b.ledger.clone();
-          const results = step.callers.map(() => [] as { call: Call; outcome: Outcome }[]);
-          const done = step.callers.map(() => 0);
-          for (const c of order) {
-            const call = step.callers[c][done[c]++];
-            results[c].push({ call, outcome: ledger.apply(call) });
-          }
-          next.push({ steps: [...b.steps, { kind: "together", callers: results, order }], ledger });
+  let running: Running[] = [{
+    trail: null,
+    results: 0,
+    ledger: Ledger.empty(book.accounts.map((a) => a.name)),
+  }];
+  scenario.steps.forEach((step, i) => {
+    const next = new NextOutcomes(scenario, i + 1, running.length);
+    for (const r of running) {
+      const keep = () => r.ledger;
+      switch (step.kind) {
+        case "call": {
+          const outcome = r.ledger.apply(step.call);
+          next.add(r, { kind: "call", call: step.call, outcome }, outcomeKey(outcome), r.ledger, keep);
+          break;
         }
+        case "pass": {
+          const expired = r.ledger.pass(step.seconds);
+          const result: StepResult = { kind: "pass", text: step.text, seconds: step.seconds, expired };
+          const key = JSON.stringify(expired.map((h) => [h.transfer, ...h.key]));
+          next.add(r, result, key, r.ledger, keep);
+          break;
+        }
+        case "together":
+          tryOrders(
+            r.ledger,
+            step.callers,
+            (result, key, keepLeaf) => next.add(r, result, key, r.ledger, keepLeaf),
+          );
+          break;
       }
     }
-    const seen = new Set<string>();
-    branches = next.filter((b) => {
-      const key = JSON.stringify([b.steps.map(stepKey), b.ledger.snapshot()]);
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
-  }
-  return branches;
+    running = next.list;
+  });
+  return running.map((r) => ({ steps: stepsOf(r.trail), ledger: r.ledger }));
 }
 
 function callStepJson(call: Call): Record<string, unknown> {

@@ -407,8 +407,9 @@ function togetherFamilies(book: Book, c: Collector): void {
         const fed = fedFirst === null ? null : feed(book, fedFirst.slice(0, -1), second, built.syms);
         if (fed === null) continue;
         const k = accountKindText(account);
-        const what = side === "lower" ? `the last 1 of ${k}` : `the last room of 1 in ${k}`;
-        const whatJa = side === "lower" ? `${k} の最後の 1` : `${k} の最後の空き 1`;
+        const one = quantityText(1n, account.unit.scale);
+        const what = side === "lower" ? `the last ${one} of ${k}` : `the last room of ${one} in ${k}`;
+        const whatJa = side === "lower" ? `${k} の最後の ${one}` : `${k} の最後の空き ${one}`;
         c.add(
           `together: two callers take ${what} with ${t.name}.${op}`,
           `同時: 二つの呼び出し元が ${t.name}.${op} で ${whatJa} を取りに来る`,

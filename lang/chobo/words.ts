@@ -1,13 +1,15 @@
 /**
  * How chobo writes its values wherever a person reads them — diagnostics, the report, runs and
- * pages: amounts in a unit's scale, account kinds and bounds, calls and their outcomes, and the
- * numbered operations that get somewhere.
+ * pages: amounts in a unit's scale (docs/design/chobo.md#units-and-amounts), account kinds and
+ * bounds, calls and their outcomes, balances, and the numbered operations that get somewhere.
+ * Programs read amounts as integers of the smallest unit in JSON; people read them here, as the book
+ * writes them.
  * @module
  */
 
 import { type Lang, type Text, tr } from "../common/text.ts";
 import { displayWidth, padEnd } from "../common/width.ts";
-import { accountText, type Call, callArgs, type Outcome } from "./interp.ts";
+import { accountText, type Balance, type Call, type Outcome } from "./interp.ts";
 import type { Account, Bound } from "./model.ts";
 import type { Played } from "./search.ts";
 
@@ -33,11 +35,15 @@ function ordinal(n: number, lang: Lang): string {
   return tr(`move ${n}`, `${n} つ目の移動`)[lang];
 }
 
-/** An outcome with the place a bound refused it: which move, which account, its numbers there. */
-function detailedOutcome(o: Outcome, lang: Lang, scale: Scale | null): string {
+/**
+ * An outcome with the place a bound refused it: which move, which account, its numbers there, in
+ * the unit of the call's move.
+ */
+function detailedOutcome(call: Call, o: Outcome, lang: Lang): string {
   if (o.kind !== "refused" || o.at === null) return outcomeText(o, lang);
   const { move, side, account, balance } = o.at;
-  const q = (v: bigint) => scale === null ? String(v) : quantityText(v, scale(account.account));
+  const scale = call.transfer.moves[move - 1].unit.scale;
+  const q = (v: bigint) => quantityText(v, scale);
   const amount = q(o.at.amount);
   const acct = accountText(account);
   const numbers: [string, string, bigint][] = side === "lower"
@@ -61,11 +67,27 @@ function detailedOutcome(o: Outcome, lang: Lang, scale: Scale | null): string {
   })`;
 }
 
-/** The scale of an account kind's unit, for pages that write numbers as the book does. */
-export type Scale = (account: string) => number;
+/** The numbered lines of a played sequence, results aligned, bound refusals explained. */
+export function operationLines(p: Played): Text[] {
+  const render = (lang: Lang) => {
+    const rows = p.calls.map((c, i) => {
+      const head = `${String(i + 1).padStart(4)}  `;
+      if ("pass" in c) return [`${head}pass ${c.pass}`, ""];
+      return [head + callText(c.call), detailedOutcome(c.call, c.outcome, lang)];
+    });
+    const width = Math.max(...rows.map(([a]) => displayWidth(a)));
+    return rows.map(([a, b]) => b === "" ? a : `${padEnd(a, width)}  ${b}`);
+  };
+  const en = render("en");
+  const ja = render("ja");
+  return en.map((line, i) => tr(line, ja[i]));
+}
 
-/** A call with its amounts in their units' scale: `sale.do(order: order-1, amount: 0.01)`. */
-export function scaledCallText(call: Call): string {
+/**
+ * `reserve.hold(order: order-3, sku: sku-2, qty: 2)`, `sale.do(order: order-1, amount: 0.01)`:
+ * arguments in the transfer's order, amounts in their units' scale.
+ */
+export function callText(call: Call): string {
   const args = call.transfer.params.flatMap((p) => {
     if (p.type.kind === "string") {
       const v = call.strings.get(p.name);
@@ -77,31 +99,13 @@ export function scaledCallText(call: Call): string {
   return `${call.transfer.name}.${call.op}(${args.join(", ")})`;
 }
 
-/**
- * The numbered lines of a played sequence, results aligned, bound refusals explained. Numbers are
- * integers of the smallest unit, as scenarios and diagnostics write them (docs/design/chobo.md#the-page),
- * unless `scale` is given: then they are written in each unit's scale, as pages write them.
- */
-export function operationLines(p: Played, scale: Scale | null = null): Text[] {
-  const render = (lang: Lang) => {
-    const rows = p.calls.map((c, i) => {
-      const head = `${String(i + 1).padStart(4)}  `;
-      if ("pass" in c) return [`${head}pass ${c.pass}`, ""];
-      const call = scale === null ? callText(c.call) : scaledCallText(c.call);
-      return [head + call, detailedOutcome(c.outcome, lang, scale)];
-    });
-    const width = Math.max(...rows.map(([a]) => displayWidth(a)));
-    return rows.map(([a, b]) => b === "" ? a : `${padEnd(a, width)}  ${b}`);
-  };
-  const en = render("en");
-  const ja = render("ja");
-  return en.map((line, i) => tr(line, ja[i]));
-}
-
-/** `reserve.hold(order: order-3, sku: sku-2, qty: 2)`: arguments in the transfer's order. */
-export function callText(call: Call): string {
-  const args = callArgs(call).map(([name, value]) => `${name}: ${value}`);
-  return `${call.transfer.name}.${call.op}(${args.join(", ")})`;
+/** `posted 2.50, held out 0.00, held in 0.00` / `確定 2.50、出ていく仮押さえ 0.00、入ってくる仮押さえ 0.00`. */
+export function balanceText(b: Balance, scale: number, lang: Lang): string {
+  const q = (v: bigint) => quantityText(v, scale);
+  return tr(
+    `posted ${q(b.posted)}, held out ${q(b.heldOut)}, held in ${q(b.heldIn)}`,
+    `確定 ${q(b.posted)}、出ていく仮押さえ ${q(b.heldOut)}、入ってくる仮押さえ ${q(b.heldIn)}`,
+  )[lang];
 }
 
 /** `done`, `refused: expired` / `通る`, `在庫切れ で拒否される`. */

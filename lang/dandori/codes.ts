@@ -27,10 +27,10 @@ export interface CodeInfo {
   /** The other files the example reads, by their path beside it. */
   readonly files: Readonly<Record<string, string>>;
   /**
-   * For a code a build reports (what a platform cannot run), the target whose `dandori build`
-   * reproduces it; absent for the checker's codes.
+   * For a code a platform's build reports (E031, E040, E050) rather than `check`: the target and
+   * the flags of the `dandori build` that reproduces it.
    */
-  readonly build?: string;
+  readonly build?: { readonly target: string; readonly flags: readonly string[] };
 }
 
 /** A code of the design's table this checker does not emit, and why. */
@@ -230,8 +230,8 @@ flow
     severity: "error",
     title: tr("An item of a task is wrong", "タスクの項目の誤り"),
     when: tr(
-      "A task is called two ways; an item is written twice; an item does not fit the way the task is called: a book task with `key`, `refused as` or an error written `= …`, an operation the transfer does not have, an `http` error without its status or two with one status, a callback through a way that cannot pass one, `timeout until` on a task that waits for no answer, an event task with arguments or a call, a `flow` task with `image`, `key` or `callback`, `model` or `effort` on a task that is no agent, `plaintext` without a URL of its own, `discloses` naming no argument. Also an item under `use book` other than `lambda`.",
-      "タスクの呼び出し方が二つある、項目が二つある、項目が呼び出し方に合わない、のどれかです。帳簿のタスクの `key`・`refused as`・`= …` を書いたエラー、振替に無い操作、ステータスの無い `http` のエラーや同じステータスの二つのエラー、コールバックを渡せない呼び出し方のコールバック、答えを待たないタスクの `timeout until`、引数や呼び出し方のあるイベントのタスク、`image`・`key`・`callback` のある `flow` のタスク、エージェントでないタスクの `model` や `effort`、自分の URL の無い `plaintext`、無い引数を書いた `discloses` がこれに当たります。`use book` の下の `lambda` のほかの項目も E007 です。",
+      "A task is called two ways; an item is written twice; an item does not fit the way the task is called: a book task with `key`, `refused as` or an error written `= …`, an operation the transfer does not have, an `http` error without its status or two with one status, a callback through a way that cannot pass one, `timeout until` on a task that waits for no answer, an event task with arguments or a call, a `flow` task with `image`, `key` or `callback`, `model` or `effort` on a task that is no agent, `plaintext` without a URL of its own, `discloses` naming no argument, an `aws` service that Step Functions' table of AWS SDK integrations does not have (`dynamo` for `dynamodb`: the table gives each service's error names). Also an item under `use book` other than `lambda`.",
+      "タスクの呼び出し方が二つある、項目が二つある、項目が呼び出し方に合わない、のどれかです。帳簿のタスクの `key`・`refused as`・`= …` を書いたエラー、振替に無い操作、ステータスの無い `http` のエラーや同じステータスの二つのエラー、コールバックを渡せない呼び出し方のコールバック、答えを待たないタスクの `timeout until`、引数や呼び出し方のあるイベントのタスク、`image`・`key`・`callback` のある `flow` のタスク、エージェントでないタスクの `model` や `effort`、自分の URL の無い `plaintext`、無い引数を書いた `discloses`、Step Functions の AWS SDK の統合の表に無い `aws` のサービス(`dynamodb` のつもりの `dynamo`。表がサービスごとのエラーの名前を決めます)がこれに当たります。`use book` の下の `lambda` のほかの項目も E007 です。",
     ),
     fix: tr(
       "Keep one way of calling, and only the items it takes (docs/design/dandori.md#ways-of-calling-a-task).",
@@ -642,6 +642,37 @@ flow
     files: {},
   },
   {
+    code: "E031",
+    severity: "error",
+    title: tr(
+      "Step Functions Express cannot run the flow (`--express`)",
+      "Step Functions の Express では走らせられない(`--express`)",
+    ),
+    when: tr(
+      "`dandori build --target stepfunctions --express` builds for an Express state machine, which runs at most five minutes, at least once, and without a history to wait in. The flow waits longer than five minutes (`wait` over 300 seconds, or `wait until`, whose length is not known), waits for a callback, starts a nested execution (`state machine`), or makes a call that may change outside data without a `key` (a task that is neither keyed nor `idempotent`: Express may run it twice).",
+      "`dandori build --target stepfunctions --express` は Express のステートマシン向けに組みます。Express は五分までしか走らず、少なくとも一度走り(二度走ることがある)、待つための履歴を持ちません。フローが五分を超えて待つ(300 秒を超える `wait`、長さの分からない `wait until`)、コールバックを待つ、ネストした実行(`state machine`)を始める、`key` なしで外部のデータを変えうる呼び出し(`key` も `idempotent` も無いタスク。Express は二度走らせることがあります)をする、のどれかです。",
+    ),
+    fix: tr(
+      "Build it without `--express` (a Standard state machine), or move the waits, the callbacks and the children into a Standard state machine the Express one starts; write `key` or `idempotent` under a task that changes data.",
+      "`--express` なしで(Standard のステートマシンとして)組むか、待ち・コールバック・子を、Express から始める Standard のステートマシンに移してください。データを変えるタスクには `key` か `idempotent` を書いてください。",
+    ),
+    example: `workflow reminder v1
+
+inputs
+  user : string
+
+task remind(user: string)
+  lambda "arn:aws:lambda:ap-northeast-1:123456789012:function:remind"
+  key
+
+flow
+  wait 1 hour
+  remind(user: user)
+`,
+    files: {},
+    build: { target: "stepfunctions", flags: ["--express"] },
+  },
+  {
     code: "E040",
     severity: "error",
     title: tr(
@@ -649,12 +680,12 @@ flow
       "一つの実行が、プラットフォームが持てる大きさを超えうる",
     ),
     when: tr(
-      "`dandori build` estimates the most one run may write on the target's platform, from the flow's loops, calls, retries and waits, and the platform cannot keep that much. Temporal (`temporal-typescript`): one run's history may exceed 51,200 events (the server terminates the run there); an activity's attempt counts 6 events, a timer 5, a child workflow 9, an Update 5, and the outermost loops continue as new at 10,000 events, so only loops inside others, in parallel or in a branch count whole. Lambda durable functions (`durable`): one execution may use more than the 3,000 operations the service allows; a step, a wait, an invoke, a `map` and each of its iterations count 1, a callback's attempt 2 (3 with `timeout until`), each clock step (`now`, `wait until`, the period) 1, and no loop continues as new, so every loop counts whole.",
-      "`dandori build` が、フローのループ・呼び出し・リトライ・待ちから、出力先のプラットフォームで一つの実行が書きうる最大を見積もり、プラットフォームがそれを持てません。Temporal(`temporal-typescript`)では、一つの実行の履歴が 51,200 件を超ええます(サーバーはそこで実行を止めます)。アクティビティの一回の試しを 6 件、タイマーを 5 件、子ワークフローを 9 件、Update を 5 件と数え、一番外のループは 10,000 件で新しい実行に続くので、ほかのループの中、並列、分岐の中のループだけがまるごと数えられます。Lambda durable functions(`durable`)では、一つの実行が、サービスが許す 3,000 回を超える操作を使いえます。step、待ち、invoke、`map` とその一つひとつのイテレーションを 1 回、コールバックの一回の試しを 2 回(`timeout until` なら 3 回)、時計の step(`now`、`wait until`、期間)を 1 回ずつと数え、新しい実行に続くループが無いので、どのループもまるごと数えられます。",
+      "`dandori build` estimates the most one run may write on the target's platform, from the flow's loops, calls, retries and waits, and the platform cannot keep that much. Step Functions (`stepfunctions`): one execution's history may exceed 25,000 events; every loop goes round `at most` times and every call is tried as often as its retries allow, a state entered and left counts 2 events, a Task's try 4 more, a Map's iteration 2 more. Temporal (`temporal-typescript`): one run's history may exceed 51,200 events (the server terminates the run there); an activity's attempt counts 6 events, a timer 5, a child workflow 9, an Update 5, and the outermost loops continue as new at 10,000 events, so only loops inside others, in parallel or in a branch count whole. Lambda durable functions (`durable`): one execution may use more than the 3,000 operations the service allows; a step, a wait, an invoke, a `map` and each of its iterations count 1, a callback's attempt 2 (3 with `timeout until`), each clock step (`now`, `wait until`, the period) 1, and no loop continues as new, so every loop counts whole.",
+      "`dandori build` が、フローのループ・呼び出し・リトライ・待ちから、出力先のプラットフォームで一つの実行が書きうる最大を見積もり、プラットフォームがそれを持てません。Step Functions(`stepfunctions`)では、一つの実行の履歴が 25,000 件を超ええます。どのループも `at most` の回数だけ回り、どの呼び出しもリトライの許すだけ試すとして、ステートに入って出ると 2 件、Task の試し一回でさらに 4 件、Map のイテレーション一つでさらに 2 件と数えます。Temporal(`temporal-typescript`)では、一つの実行の履歴が 51,200 件を超ええます(サーバーはそこで実行を止めます)。アクティビティの一回の試しを 6 件、タイマーを 5 件、子ワークフローを 9 件、Update を 5 件と数え、一番外のループは 10,000 件で新しい実行に続くので、ほかのループの中、並列、分岐の中のループだけがまるごと数えられます。Lambda durable functions(`durable`)では、一つの実行が、サービスが許す 3,000 回を超える操作を使いえます。step、待ち、invoke、`map` とその一つひとつのイテレーションを 1 回、コールバックの一回の試しを 2 回(`timeout until` なら 3 回)、時計の step(`now`、`wait until`、期間)を 1 回ずつと数え、新しい実行に続くループが無いので、どのループもまるごと数えられます。",
     ),
     fix: tr(
-      "Lower the loops' `at most`, or make the largest loop the flow's outermost one (not in parallel), so that each iteration can continue as a new run.",
-      "ループの `at most` を下げるか、いちばん大きいループをフローの一番外の(並列でない)ループにして、イテレーションごとに新しい実行で続けられるようにしてください。",
+      "Lower the loops' `at most` or the retries. On Temporal, make the largest loop the flow's outermost one (not in parallel), so that each iteration can continue as a new run; on Step Functions, run each round as a child (`state machine`), or start a new execution to go on.",
+      "ループの `at most` かリトライの回数を下げてください。Temporal では、いちばん大きいループをフローの一番外の(並列でない)ループにして、イテレーションごとに新しい実行で続けられるようにします。Step Functions では、一回りずつを子(`state machine`)で走らせるか、新しい実行を始めて続けます。",
     ),
     example: `workflow labels v1
 
@@ -671,7 +702,7 @@ flow
     print_label(parcel: p)
 `,
     files: {},
-    build: "temporal-typescript",
+    build: { target: "temporal-typescript", flags: [] },
   },
   {
     code: "E050",
@@ -681,12 +712,12 @@ flow
       "フローが求めることを、プラットフォームが動かせない",
     ),
     when: tr(
-      "`dandori build` for a target meets something of the flow its platform cannot run, or that this target does not build yet. Temporal (`temporal-typescript`): `history encrypted` (the payload codec and the encrypted client are not written yet). Lambda durable functions (`durable`): `on cancel` (an execution is stopped, not cancelled into its code), a task that waits for an `event` (nothing but a callback sends into an execution), and `timeout` on a child (`context.invoke` takes none).",
-      "`dandori build` が、出力先のプラットフォームで動かせないもの、またはこの出力先がまだ組まないものに、フローの中で出会いました。Temporal(`temporal-typescript`)では `history encrypted` です(ペイロードのコーデックと暗号化したクライアントを、まだ書きません)。Lambda durable functions(`durable`)では、`on cancel`(実行は止められるだけで、コードにキャンセルが届きません)、`event` を待つタスク(実行に送れるのはコールバックだけです)、子の `timeout`(`context.invoke` はタイムアウトを取りません)です。",
+      "`dandori build` for a target meets something of the flow its platform cannot run, an item the platform needs that the flow does not write, or what this target does not build yet. Other platforms may run the same flow, so the build says it, not `check`. Step Functions (`stepfunctions`): a task with no way of calling (the user's own code) or an `event` task (a state machine takes a value only through a token a Task hands on); `on cancel`; a `flow` task without `state machine`, or a nested execution with declared errors (the child's `fail` reaches the parent only inside `Cause`); an `http` task without `connection`, with a `timeout` over 60 seconds (an HTTP Task's limit) or to a URL that is not `https://`; a book task whose `use book` has no `lambda`. Temporal (`temporal-typescript`): `history encrypted` (the payload codec and the encrypted client are not written yet). Lambda durable functions (`durable`): `on cancel` (an execution is stopped, not cancelled into its code), a task that waits for an `event` (nothing but a callback sends into an execution), and `timeout` on a child (`context.invoke` takes none).",
+      "`dandori build` が、出力先のプラットフォームで動かせないもの、プラットフォームに要るのにフローに書いていない項目、またはこの出力先がまだ組まないものに、フローの中で出会いました。ほかのプラットフォームでは同じフローが走りうるので、`check` ではなくビルドが言います。Step Functions(`stepfunctions`)では、呼び出し方の無いタスク(利用者のコード)と `event` のタスク(ステートマシンが値を受け取れるのは、Task が渡すトークンを通してだけです)、`on cancel`、`state machine` の無い `flow` のタスクと、エラーを宣言したネストした実行(子の `fail` は親には `Cause` の中にしか届きません)、`connection` の無い `http` のタスク、60 秒を超える `timeout`(HTTP Task の上限)の `http` のタスク、`https://` でない URL、`lambda` を書いていない `use book` の帳簿のタスクがこれに当たります。Temporal(`temporal-typescript`)では `history encrypted` です(ペイロードのコーデックと暗号化したクライアントを、まだ書きません)。Lambda durable functions(`durable`)では、`on cancel`(実行は止められるだけで、コードにキャンセルが届きません)、`event` を待つタスク(実行に送れるのはコールバックだけです)、子の `timeout`(`context.invoke` はタイムアウトを取りません)です。",
     ),
     fix: tr(
-      "Build the flow for a target that runs it, or write it without what the diagnostic names.",
-      "それを動かせる出力先に組むか、診断が名指すものを使わずに書いてください。",
+      "Write the item the platform needs (on Step Functions `lambda`, `state machine`, `connection`, `lambda` under `use book`), write the flow without what the diagnostic names, or build it for a target that runs it.",
+      "プラットフォームに要る項目(Step Functions では `lambda`、`state machine`、`connection`、`use book` の下の `lambda`)を書くか、診断が名指すものを使わずに書くか、それを動かせる出力先に組んでください。",
     ),
     example: `workflow order v1
   history encrypted
@@ -701,7 +732,7 @@ flow
   charge(order: order)
 `,
     files: {},
-    build: "temporal-typescript",
+    build: { target: "temporal-typescript", flags: [] },
   },
   {
     code: "E906",
@@ -930,13 +961,6 @@ export const NOT_CHECKED: readonly NotChecked[] = [
     why: tr(
       "`implements` needs `.proto` services, which this dandori does not read; a flow that uses it gets E018.",
       "`implements` には `.proto` のサービスが要り、この dandori はそれを読みません。使うフローは E018 になります。",
-    ),
-  },
-  {
-    code: "E031",
-    why: tr(
-      "Step Functions Express is a build's check, and this project has no dandori build yet.",
-      "Step Functions の Express はビルドの検査で、このプロジェクトにはまだ dandori のビルドがありません。",
     ),
   },
   {

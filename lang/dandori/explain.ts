@@ -10,19 +10,21 @@ import { type CodeInfo, CODES, NOT_CHECKED } from "./codes.ts";
 const SEVERITY = { error: tr("error", "エラー"), warning: tr("warning", "警告") };
 const WHEN = tr("when", "いつ出るか");
 const FIX = tr("fix", "直し方");
-/** The command that reproduces a code: the check, or a build of the target that reports it. */
-function command(c: CodeInfo): string {
+/** The command that reproduces a code: `dandori check`, or the build that reports it. */
+export function reproduceCommand(c: CodeInfo): string {
   return c.build === undefined
     ? "dandori check example.flow"
-    : `dandori build example.flow --target ${c.build}`;
+    : ["dandori build example.flow --target", c.build.target, ...c.build.flags].join(" ");
 }
 
 function reproduce(c: CodeInfo): Text {
-  return tr(`reproduce with ${command(c)}`, `${command(c)} で再現します`);
+  const command = reproduceCommand(c);
+  return tr(`reproduce with ${command}`, `${command} で再現します`);
 }
 
 function reproducePage(c: CodeInfo): Text {
-  return tr(`Reproduce with \`${command(c)}\``, `\`${command(c)}\` で再現します`);
+  const command = reproduceCommand(c);
+  return tr(`Reproduce with \`${command}\``, `\`${command}\` で再現します`);
 }
 
 /** The code's entry, accepting lower case (`e020`). */
@@ -113,7 +115,7 @@ export function explainJson(c: CodeInfo, lang: Lang): Record<string, unknown> {
     fix: c.fix[lang],
     example: c.example,
     files: c.files,
-    reproduce: command(c),
+    reproduce: reproduceCommand(c),
   };
 }
 

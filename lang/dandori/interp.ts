@@ -134,6 +134,16 @@ export interface Run {
   readonly clockMs: number;
   /** The statements the run passed, in order, with what happened there (the page lights them). */
   readonly visits: readonly Visit[];
+  /** Every `wait` the run made, in order: where, and the clock before and after it (a target's waits are compared with these). */
+  readonly waits: readonly Wait[];
+}
+
+/** One `wait` of a run. */
+export interface Wait {
+  readonly place: string;
+  readonly loops: readonly number[];
+  readonly fromMs: number;
+  readonly toMs: number;
 }
 
 /** What happened at one statement. */
@@ -206,6 +216,7 @@ interface Ctx {
 class Interp {
   private readonly calls: CallRecord[] = [];
   private readonly visits: Visit[] = [];
+  private readonly waits: Wait[] = [];
   private readonly cases = new Map<string, Value>();
   private clockMs: number;
   private readonly nowText: readonly [string, string];
@@ -228,7 +239,14 @@ class Interp {
   run(): Run {
     const scope = new Scope(null);
     const ending = this.start(scope);
-    return { calls: this.calls, ending, cases: this.cases, clockMs: this.clockMs, visits: this.visits };
+    return {
+      calls: this.calls,
+      ending,
+      cases: this.cases,
+      clockMs: this.clockMs,
+      visits: this.visits,
+      waits: this.waits,
+    };
   }
 
   private start(scope: Scope): Ending {
@@ -374,7 +392,8 @@ class Interp {
         return NEXT;
       case "match":
         return this.match(s, ctx);
-      case "wait":
+      case "wait": {
+        const fromMs = this.clockMs;
         if (s.until !== null) {
           const until = timestampMs(textOf(this.expr(s.until, ctx)));
           assert(until !== null, "`wait until` reads a timestamp");
@@ -383,7 +402,9 @@ class Interp {
           assert(s.duration !== null, "a wait has a length or a time");
           this.advanceTo(this.clockMs + durationSeconds(s.duration) * 1000);
         }
+        this.waits.push({ place, loops: ctx.loops, fromMs, toMs: this.clockMs });
         return NEXT;
+      }
       case "repeat":
         return this.repeat(s, ctx);
       case "for":

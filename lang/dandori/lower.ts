@@ -233,6 +233,7 @@ class Lowering {
       tasks: m.ast.tasks.map((t) => this.task(t, lookup(m.tasks, t.name.text, "task"))),
       cases: [...m.cases.values()].map((c) => machinePlan(c.name, c.record, c.machine)),
       blocks,
+      blockLines: { failure: m.onFailure?.line ?? null, cancel: m.onCancel?.line ?? null },
       graph: { nodes: this.nodes, edges: this.edges },
     };
   }
@@ -274,6 +275,7 @@ class Lowering {
         : def.sends !== null
         ? { kind: "sends", event: def.sends }
         : null,
+      connection: itemOf(ast, "connection")?.value.text ?? null,
     };
   }
 

@@ -201,6 +201,8 @@ export interface TaskPlan {
   readonly idempotent: boolean;
   readonly callback: CallbackPlan | null;
   readonly effect: CaseEffect | null;
+  /** `connection "<arn>"`: the EventBridge connection an HTTP Task authenticates through (4.1), or null. */
+  readonly connection: string | null;
 }
 
 /** Where a call's error goes when no handler of the call takes it. */
@@ -335,8 +337,9 @@ export interface BookUsePlan {
   readonly path: string;
   readonly lambda: string | null;
   /**
-   * Every transfer of the book in the book's order, with its parameters in order: a client's
-   * member names are spelled from all of them (chobo's `members`), not only from those the flow calls.
+   * Every transfer of the book in its declared order, with its parameters in theirs: the names
+   * chobo's clients are made from (a client names a member apart from the others of its kind),
+   * so a target that calls a client spells its members as chobo does.
    */
   readonly transfers: readonly { readonly name: string; readonly params: readonly string[] }[];
 }
@@ -408,5 +411,7 @@ export interface Plan {
     readonly failure: readonly StmtPlan[] | null;
     readonly cancel: readonly StmtPlan[] | null;
   };
+  /** The lines `on failure` and `on cancel` are written on (null where the flow has none), for a target's diagnostics. */
+  readonly blockLines: { readonly failure: number | null; readonly cancel: number | null };
   readonly graph: { readonly nodes: readonly NodePlan[]; readonly edges: readonly EdgePlan[] };
 }

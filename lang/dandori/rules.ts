@@ -67,12 +67,20 @@ export function idempotencyKey(execution: string, place: string, loops: readonly
  * and `-_.!~*'()` stay, every other UTF-8 byte becomes `%XX`).
  */
 export function urlSegment(value: unknown): string {
-  const text = typeof value === "string"
+  return encodeURIComponent(urlText(value));
+}
+
+/**
+ * A value as text before it is escaped into a URL (14.3): a string as it is, a missing value as
+ * the empty string, anything else as JSON. A platform that escapes the text itself (Step
+ * Functions' `QueryParameters` and URL-encoded bodies) is handed this.
+ */
+export function urlText(value: unknown): string {
+  return typeof value === "string"
     ? value
     : value === null || value === undefined
     ? ""
     : stringifyJson(value);
-  return encodeURIComponent(text);
 }
 
 /** The first second of a time as the 19 characters every platform compares (`YYYY-MM-DDTHH:MM:SS`). */

@@ -10,6 +10,7 @@ import { assert, unreachable } from "../common/assert.ts";
 import { didYouMean } from "../common/nearest.ts";
 import { hintOf, type Reporter } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
+import { AWS_SERVICES } from "./aws.ts";
 import type { DandoriCode } from "./codes.ts";
 import type { ElidedAst, FieldAst, Pos, Str, TaskAst, TaskItemAst, TypeAst, Word } from "./ast.ts";
 import { bookCall } from "./booktasks.ts";
@@ -275,9 +276,10 @@ class ItemCheck {
       case "discloses":
         return this.discloses(item);
       // How the task is called (methodOf), what every method takes, and what the case rules judge (E008).
+      case "aws":
+        return this.awsService(item);
       case "lambda":
       case "http":
-      case "aws":
       case "connect":
       case "agent":
       case "jev":
@@ -438,6 +440,19 @@ class ItemCheck {
         ),
       );
     }
+  }
+
+  /** E007 for a service Step Functions' table does not have: no error of it could be named. */
+  private awsService(item: ItemOf<"aws">): void {
+    if (AWS_SERVICES.has(item.service.text)) return;
+    this.no(
+      item.service,
+      `aws ${item.service.text}:${item.operation.text}`,
+      tr(
+        `\`${item.service.text}\` is not an AWS service Step Functions calls (its table of AWS SDK integrations); services are written in lower case, as \`dynamodb\` or \`sesv2\``,
+        `\`${item.service.text}\` は Step Functions が呼ぶ AWS のサービス(AWS SDK の統合の表)にありません。サービスは \`dynamodb\` や \`sesv2\` のように小文字で書きます`,
+      ),
+    );
   }
 
   /** An `aws` task sends a callback only through `sqs:sendMessage`. */

@@ -12,6 +12,13 @@
  * - `durable`: the task a step runs, its arguments, the key and the callback's id (the SDK makes
  *   it, so the view writes `CREATED_CALLBACK_ID`), or the durable function a child is invoked as
  *   with its input (docs/targets.md#durable).
+ * - `stepfunctions`: what the state machine's Task sends (docs/targets.md#step-functions) — the
+ *   Lambda function and payload (`idempotency_key`, and `task_token` for a callback), the HTTP
+ *   Task's request as its arguments say it (`ApiEndpoint`, `Method`, `Headers`, `QueryParameters`, `RequestBody`,
+ *   `Transform`; the connection aside), an AWS SDK integration's arguments (an SQS callback's
+ *   token in `MessageBody`), a book's Lambda payload `{transfer, op, args, amounts?}` and a nested
+ *   execution's state machine and input. A task token is Step Functions' own; the ASL runner hands
+ *   the call's callback id as the token (`taskToken`), so the view can say it.
  *
  * `docs/formats.md` (「Views」) writes each shape down.
  * @module
@@ -20,16 +27,21 @@
 import { unreachable } from "../common/assert.ts";
 import type { CallRecord } from "./interp.ts";
 import type { KeyPlan, Plan, TaskPlan } from "./plan.ts";
-import { idempotencyKey, urlSegment } from "./rules.ts";
+import { idempotencyKey, urlSegment, urlText } from "./rules.ts";
 import { isRecord, type Value } from "./values.ts";
 
 /** The views `dandori run --target` prints. */
-export const VIEWS = ["transport", "temporal", "durable"] as const;
+export const VIEWS = ["transport", "temporal", "durable", "stepfunctions"] as const;
 export type ViewName = typeof VIEWS[number];
 
 /** The id a callback's answer is sent back with: the execution, the call's place, its loops and attempt. */
 export function callbackId(c: Pick<CallRecord, "execution" | "place" | "loops" | "attempt">): string {
   return JSON.stringify({ workflow: c.execution, call: [c.place, ...c.loops, c.attempt].join("/") });
+}
+
+/** The task token the ASL runner hands a callback's Task (Step Functions makes its own): the call's callback id. */
+export function taskToken(c: Pick<CallRecord, "execution" | "place" | "loops" | "attempt">): string {
+  return callbackId(c);
 }
 
 /** The id of a child workflow (docs/design/dandori.md#platforms): `<parent id>/<place>/<loop counts>/<attempt>`. */
@@ -51,6 +63,8 @@ export function viewOf(name: ViewName, plan: Plan, c: CallRecord): Value {
       return temporalView(task, c);
     case "durable":
       return durableView(task, c);
+    case "stepfunctions":
+      return stepFunctionsView(plan, task, c);
     default:
       return unreachable(name, "view");
   }
@@ -93,18 +107,8 @@ function transportView(task: TaskPlan, c: CallRecord): Value {
       }
       return { aws: `${callee.service}:${callee.operation}`, args: p };
     }
-    case "book": {
-      const strings = Object.fromEntries(callee.strings.map((n) => [n, c.args[n] ?? null]));
-      const amounts = Object.fromEntries(callee.amounts.map((n) => [n, c.args[n] ?? null]));
-      const partial = callee.op === "post" && callee.amounts.length > 0;
-      return {
-        book: callee.book,
-        transfer: callee.transfer,
-        op: callee.op,
-        args: partial ? strings : { ...strings, ...amounts },
-        ...(partial ? { amounts } : {}),
-      };
-    }
+    case "book":
+      return { book: callee.book, ...bookPayload(task, c) };
     case "flow":
       return { child: callee.platforms.workflow ?? `${callee.workflow}_v${callee.version}`, input: args };
     case "child":
@@ -196,4 +200,91 @@ function durableView(task: TaskPlan, c: CallRecord): Value {
     default:
       return unreachable(callee, "callee");
   }
+}
+
+/** The book's payload as every platform's book Lambda takes it: `{transfer, op, args, amounts?}`. */
+function bookPayload(task: TaskPlan, c: CallRecord): Record<string, Value> {
+  const callee = task.callee;
+  if (callee.kind !== "book") throw new Error(`dandori: ${task.name} is not a book task`);
+  const strings = Object.fromEntries(callee.strings.map((n) => [n, c.args[n] ?? null]));
+  const amounts = Object.fromEntries(callee.amounts.map((n) => [n, c.args[n] ?? null]));
+  const partial = callee.op === "post" && callee.amounts.length > 0;
+  return {
+    transfer: callee.transfer,
+    op: callee.op,
+    args: partial ? strings : { ...strings, ...amounts },
+    ...(partial ? { amounts } : {}),
+  };
+}
+
+/** What a Task of the state machine sends; a task Step Functions cannot call stops at E050 before. */
+function stepFunctionsView(plan: Plan, task: TaskPlan, c: CallRecord): Value {
+  const callee = task.callee;
+  const args = payload(task, c);
+  switch (callee.kind) {
+    case "lambda": {
+      const p = withKey(task.key, c, args);
+      if (task.callback !== null) p.task_token = taskToken(c);
+      return { lambda: callee.function, payload: p };
+    }
+    case "http":
+      return { http: httpTaskArguments(task, c, args) };
+    case "aws": {
+      const p = withKey(task.key, c, args);
+      if (task.callback !== null) {
+        const body = p.MessageBody;
+        p.MessageBody = isRecord(body)
+          ? { ...body, task_token: taskToken(c) }
+          : { message: body ?? null, task_token: taskToken(c) };
+      }
+      return { aws: `${callee.service}:${callee.operation}`, args: p };
+    }
+    case "book": {
+      const fn = plan.books.find((b) => b.name === callee.book)?.lambda ?? null;
+      if (fn === null) throw new Error(`dandori: the book ${callee.book} has no lambda (E050)`);
+      return { lambda: fn, payload: bookPayload(task, c) };
+    }
+    case "flow":
+    case "child": {
+      const arn = callee.platforms.stateMachine;
+      if (arn === null) throw new Error(`dandori: ${task.name} has no state machine (E050)`);
+      return { "state machine": arn, input: args };
+    }
+    case "event":
+    case "own":
+      throw new Error(`dandori: Step Functions cannot call ${task.name} (E050)`);
+    default:
+      return unreachable(callee, "callee");
+  }
+}
+
+/**
+ * The arguments of an HTTP Task, its connection aside: the URL with its arguments escaped, the
+ * headers, and the other arguments as `QueryParameters` (GET, DELETE), a JSON `RequestBody`, or a
+ * `RequestBody` of texts that `Transform` URL-encodes (`form`). Step Functions escapes query
+ * parameters and URL-encoded bodies itself, so they are handed as text (`urlText`).
+ */
+function httpTaskArguments(
+  task: TaskPlan,
+  c: CallRecord,
+  args: Record<string, Value>,
+): Record<string, Value> {
+  const callee = task.callee;
+  if (callee.kind !== "http") throw new Error(`dandori: ${task.name} is not an http task`);
+  const url = callee.url.map((p) => "text" in p ? p.text : urlSegment(c.args[p.param] ?? null)).join("");
+  const rest = callee.rest.filter((n) => Object.hasOwn(args, n));
+  const headers: Record<string, Value> = {};
+  if (task.key !== null) headers["Idempotency-Key"] = keyOf(c);
+  const out: Record<string, Value> = { ApiEndpoint: url, Method: callee.method };
+  const texts = Object.fromEntries(rest.map((n) => [n, urlText(args[n])]));
+  if (callee.restIn === "query") {
+    if (Object.keys(headers).length > 0) out.Headers = headers;
+    if (rest.length > 0) out.QueryParameters = texts;
+    return out;
+  }
+  headers["Content-Type"] = callee.form ? "application/x-www-form-urlencoded" : "application/json";
+  out.Headers = headers;
+  out.RequestBody = callee.form ? texts : Object.fromEntries(rest.map((n) => [n, args[n]]));
+  if (callee.form) out.Transform = { RequestBodyEncoding: "URL_ENCODED" };
+  return out;
 }

@@ -148,13 +148,28 @@ export interface Members {
  */
 export const BOOK_MEMBERS: readonly string[] = ["balance", "expire"];
 
+/**
+ * The member names of a book's transfers and of their parameters in one language, from the names
+ * alone (the transfers in declared order, each with its parameters in theirs): what a caller of
+ * the client that does not read the book itself (a dandori target's book Lambda) spells.
+ */
+export function transferMembers(
+  transfers: readonly { readonly name: string; readonly params: readonly string[] }[],
+  lang: ClientLang,
+): Pick<Members, "transfers" | "transferParams"> {
+  return {
+    transfers: unique(transfers.map((t) => t.name), lang, BOOK_MEMBERS),
+    transferParams: new Map(transfers.map((t) => [t.name, unique(t.params, lang, [])])),
+  };
+}
+
 /** Every member name of a book in one language. */
 export function members(book: Book, lang: ClientLang): Members {
-  const transfers = unique(book.transfers.map((t) => t.name), lang, BOOK_MEMBERS);
-  const accounts = unique(book.accounts.map((a) => a.name), lang, []);
-  const transferParams = new Map(
-    book.transfers.map((t) => [t.name, unique(t.params.map((p) => p.name), lang, [])]),
+  const { transfers, transferParams } = transferMembers(
+    book.transfers.map((t) => ({ name: t.name, params: t.params.map((p) => p.name) })),
+    lang,
   );
+  const accounts = unique(book.accounts.map((a) => a.name), lang, []);
   const accountParams = new Map(book.accounts.map((a) => [a.name, unique(a.params, lang, [])]));
   return { transfers, accounts, transferParams, accountParams };
 }

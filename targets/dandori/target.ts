@@ -14,6 +14,8 @@ import { oneLine } from "../../lang/common/visible.ts";
 export interface FlowOrigin {
   /** The file name the header names (no directory). */
   readonly file: string;
+  /** The path as the command was given it: the diagnostics' file. */
+  readonly path: string;
   /** The text of the flow, decoded from the same bytes `sha` is taken over. */
   readonly text: string;
   /** The first 16 hex digits of the SHA-256 of the file's bytes. */
@@ -21,13 +23,24 @@ export interface FlowOrigin {
   readonly version: string;
 }
 
+/** How a build is asked for beyond its target (the flags of `dandori build`). */
+export interface BuildOptions {
+  /** `--express`: a Step Functions Express state machine (E031); only the `stepfunctions` target takes it. */
+  readonly express: boolean;
+}
+
+/** A build with no flag. */
+export const DEFAULT_BUILD: BuildOptions = { express: false };
+
 /** One target of `dandori build --target`. */
 export interface DandoriTarget<N extends string = string> {
   readonly name: N;
+  /** Whether the target takes `--express`. */
+  readonly express: boolean;
   /** What stops this target's build: none when the platform can run the flow. */
-  check(plan: Plan, origin: FlowOrigin): readonly Diagnostic[];
+  check(plan: Plan, origin: FlowOrigin, options: BuildOptions): readonly Diagnostic[];
   /** The files, by path relative to the output directory. */
-  generate(plan: Plan, origin: FlowOrigin): ReadonlyMap<string, string>;
+  generate(plan: Plan, origin: FlowOrigin, options: BuildOptions): ReadonlyMap<string, string>;
 }
 
 /** What a build gives: files (path relative to the output directory → text), or why not. */
@@ -36,9 +49,14 @@ export type FlowBuildResult =
   | { readonly diagnostics: readonly Diagnostic[] };
 
 /** Builds one target: its check, then, when nothing stops it, its files. */
-export function buildFlowTarget(target: DandoriTarget, plan: Plan, origin: FlowOrigin): FlowBuildResult {
-  const stop = target.check(plan, origin);
-  return stop.length > 0 ? { diagnostics: stop } : { files: target.generate(plan, origin) };
+export function buildFlowTarget(
+  target: DandoriTarget,
+  plan: Plan,
+  origin: FlowOrigin,
+  options: BuildOptions,
+): FlowBuildResult {
+  const stop = target.check(plan, origin, options);
+  return stop.length > 0 ? { diagnostics: stop } : { files: target.generate(plan, origin, options) };
 }
 
 /** The header's first two lines, as every generated file writes them (in its comment syntax). */

@@ -7,16 +7,33 @@
 import { findOne } from "../../lang/common/assert.ts";
 import type { Plan } from "../../lang/dandori/plan.ts";
 import { DURABLE } from "./durable/target.ts";
+import { STEPFUNCTIONS } from "./stepfunctions/target.ts";
 import { TEMPORAL_TYPESCRIPT } from "./temporal/target.ts";
-import { buildFlowTarget, type DandoriTarget, type FlowBuildResult, type FlowOrigin } from "./target.ts";
+import {
+  buildFlowTarget,
+  type BuildOptions,
+  type DandoriTarget,
+  type FlowBuildResult,
+  type FlowOrigin,
+} from "./target.ts";
 
 /** The targets, in the order `--help` lists them. */
-export const DANDORI_TARGETS: readonly DandoriTarget[] = [TEMPORAL_TYPESCRIPT, DURABLE];
+export const DANDORI_TARGETS: readonly DandoriTarget[] = [DURABLE, STEPFUNCTIONS, TEMPORAL_TYPESCRIPT];
 
 /** The names `--target` accepts. */
 export const DANDORI_TARGET_NAMES: readonly string[] = DANDORI_TARGETS.map((t) => t.name);
 
+/** The target of a name. */
+export function dandoriTarget(name: string): DandoriTarget {
+  return findOne(DANDORI_TARGETS, (t) => t.name === name, `target ${name}`);
+}
+
 /** Builds the target of a name: its check, then its files. */
-export function buildFlow(plan: Plan, name: string, origin: FlowOrigin): FlowBuildResult {
-  return buildFlowTarget(findOne(DANDORI_TARGETS, (t) => t.name === name, `target ${name}`), plan, origin);
+export function buildFlow(
+  plan: Plan,
+  name: string,
+  origin: FlowOrigin,
+  options: BuildOptions,
+): FlowBuildResult {
+  return buildFlowTarget(dandoriTarget(name), plan, origin, options);
 }

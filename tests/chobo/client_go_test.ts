@@ -180,7 +180,7 @@ Deno.test("postgres-go: names: packages, members, and names Go cannot spell", ()
       "func (t *X引当Transfer) Status(ctx context.Context, key X引当Key) (HoldState, error) {",
       "func (b *Balances) X在庫(ctx context.Context, a X在庫Account) (Balance, error) {",
       "func (b *Book) Expire(ctx context.Context) (int, error) {",
-      '\treturn t.c.write(ctx, `select result, reason from "在庫"."引当_hold"($1, $2, $3, $4)`, a.X注文, a.Sku, a.X数)',
+      '\treturn t.c.write(ctx, `select result, reason from "在庫"."引当_hold"($1, $2, $3, $4)`, []string{`注文`, `sku`, `数`}, a.X注文, a.Sku, a.X数)',
     ]
   ) {
     ok(go.includes(want), want);

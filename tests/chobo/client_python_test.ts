@@ -17,6 +17,7 @@ import { postgresSql } from "../../targets/chobo/postgres/sql.ts";
 import { findPgBin, startCluster } from "../../verify/services/pg_cluster.ts";
 import { serverDb } from "../../verify/services/pg_db.ts";
 import { loadBook as load } from "../support/books.ts";
+import { HOSTILE_STRINGS } from "../support/hostile.ts";
 import { jobCall } from "../support/calls.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -352,7 +353,8 @@ Deno.test("server: the runner plays jobs through the client, which sends calls.t
     strictEqual(two.steps.length, 3);
     ok(String(two.steps[0]).startsWith("failed:chobo: 数 is an amount"), String(two.steps[0]));
     deepStrictEqual(two.steps.slice(1), ["refused:no_such_hold", "refused:在庫切れ"]);
-    deepStrictEqual(two.sent, [negative, noHold, hold("o-9")].map((s) => expected(book, s, second)));
+    // The amount −1 is refused by the client (ChoboArgumentError): it is never sent.
+    deepStrictEqual(two.sent, [noHold, hold("o-9")].map((s) => expected(book, s, second)));
   });
 });
 
@@ -394,7 +396,7 @@ import importlib.util
 import json
 import sys
 
-kind, path, socket_dir, tenant = sys.argv[1:]
+kind, path, socket_dir, tenant, hostile = sys.argv[1:]
 spec = importlib.util.spec_from_file_location("chobo_client", path)
 client = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(client)
@@ -449,8 +451,21 @@ out = {
 }
 try:
     book.入荷.do(納品書="d-x", sku="s", 数=-1)
-except Exception as e:
-    out["negative"] = code(e)
+except client.ChoboArgumentError as e:
+    out["negative"] = type(e).__name__
+counted = Counting(auto)
+strings = client.postgres(counted, tenant + "-strings")
+answers = []
+for i, sku in enumerate(json.loads(hostile)):
+    try:
+        answers.append(strings.入荷.do(納品書=f"h-{i}", sku=sku, 数=1).result)
+    except client.ChoboArgumentError as e:
+        answers.append(str(e).split(":")[0] + ": " + type(e).__name__)
+out["hostile strings"] = [answers, counted.sent]
+try:
+    client.postgres(auto, "t" * 257)
+except client.ChoboArgumentError as e:
+    out["long tenant"] = str(e)
 cursor = tx.cursor()
 cursor.execute("select 1")
 cursor.fetchone()
@@ -477,6 +492,7 @@ Deno.test("server: on psycopg 3 and psycopg2 every operation answers, and 40001 
         client,
         socketDir,
         `py-driver-${kind}-${Date.now()}`,
+        JSON.stringify(HOSTILE_STRINGS.map((h) => h.sku)),
       ]);
       ok(run.ok, run.stderr);
       deepStrictEqual(JSON.parse(run.stdout), {
@@ -489,7 +505,12 @@ Deno.test("server: on psycopg 3 and psycopg2 every operation answers, and 40001 
         "outside": [1, 0, 0],
         "expire": "int",
         "refused": ["refused", "在庫切れ"],
-        "negative": "22023",
+        "negative": "ChoboArgumentError",
+        "hostile strings": [
+          HOSTILE_STRINGS.map((h) => h.failed ? "chobo: ChoboArgumentError" : "done"),
+          HOSTILE_STRINGS.filter((h) => !h.failed).length,
+        ],
+        "long tenant": "chobo: tenant is 257 UTF-8 bytes, longer than the 256 a string argument may be",
         "in a failed transaction": ["40001", 2],
         "after the rollback": ["done", null],
         "at the end": [6, 0, 0],

@@ -54,6 +54,7 @@ import {
 } from "../../targets/chobo/tigerbeetle/results.ts";
 import { sentTigerBeetleJson } from "../../targets/chobo/tigerbeetle/show.ts";
 import { type Sums, TigerBeetleDouble } from "../support/tigerbeetle_double.ts";
+import { HOSTILE_STRINGS } from "../support/hostile.ts";
 import { loadBook as load } from "../support/books.ts";
 import { callOf } from "../support/calls.ts";
 
@@ -898,6 +899,12 @@ Deno.test("results read as the table of results says, row by row; the status cha
         { path: ["reserve", "hold"], kwargs: { order: "o", sku: "s", qty: -1n }, answers: [] },
         { path: ["reserve", "hold"], kwargs: { order: "o", sku: "s", qty: 1n << 63n }, answers: [] },
         { path: ["reserve", "post"], kwargs: { order: "o", sku: "s", qty: -1n }, answers: [] },
+        // Strings past docs/reference.md#limits, the probe's lone surrogates among them.
+        ...HOSTILE_STRINGS.filter((h) => h.failed).map((h): PlayerCall => ({
+          path: ["reserve", "hold"],
+          kwargs: { order: h.sku, sku: "s", qty: 1n },
+          answers: [],
+        })),
       ],
     },
   ];
@@ -937,7 +944,7 @@ Deno.test("results read as the table of results says, row by row; the status cha
     const chain = (sent[1] as { events: Fields[] }).events;
     deepStrictEqual(chain.map((e) => [e.pending_id, e.amount]), [[hold.id, 0n], [0n, 0n]], where);
   }
-  const [within, noHold, negative, tooLarge, badPost] = played[rows.length + statusRows.length];
+  const [within, noHold, negative, tooLarge, badPost, ...hostile] = played[rows.length + statusRows.length];
   strictEqual(within.outcome, "done");
   strictEqual(((within.sent as unknown as Request[])[1] as { events: Fields[] }).events.length, 4);
   strictEqual(noHold.outcome, "refused:no_such_hold");
@@ -945,8 +952,13 @@ Deno.test("results read as the table of results says, row by row; the status cha
   for (const [p, what] of [[negative, "-1"], [tooLarge, String(1n << 63n)], [badPost, "-1"]] as const) {
     strictEqual(
       p.outcome,
-      `error:ValueError: chobo: qty is an amount, a whole number from 0 to 2⁶³ − 1, got ${what}`,
+      `error:ChoboArgumentError: chobo: qty is an amount, a whole number from 0 to 2⁶³ − 1, got ${what}`,
     );
+    deepStrictEqual(p.sent, []);
+  }
+  strictEqual(hostile.length, HOSTILE_STRINGS.filter((h) => h.failed).length);
+  for (const p of hostile) {
+    ok(p.outcome.startsWith("error:ChoboArgumentError: chobo: order "), p.outcome);
     deepStrictEqual(p.sent, []);
   }
 });

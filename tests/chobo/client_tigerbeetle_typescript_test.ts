@@ -12,7 +12,7 @@
  * No TigerBeetle server runs here (no package ships one): the double stands in for it.
  */
 
-import { deepStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
+import { deepStrictEqual, ok, rejects, strictEqual, throws } from "node:assert/strict";
 import { pathToFileURL } from "node:url";
 
 import { amountArg, type Call, keyValues, type Outcome, stringArg } from "../../lang/chobo/interp.ts";
@@ -39,6 +39,7 @@ import {
 import { sentTigerBeetleJson } from "../../targets/chobo/tigerbeetle/show.ts";
 import { tigerbeetleTypescriptClient } from "../../targets/chobo/tigerbeetle/typescript.ts";
 import { TigerBeetleDouble } from "../support/tigerbeetle_double.ts";
+import { HOSTILE_STRINGS } from "../support/hostile.ts";
 import { everyBook, loadBook as load } from "../support/books.ts";
 import { callOf } from "../support/calls.ts";
 
@@ -1431,8 +1432,18 @@ Deno.test("the tenant is in every id; accounts are sent once per book value; bad
       [{ ...spread, qty: 1 }, /qty is an amount from 0 to 2\^63 - 1/],
       [{ ...spread, sku: 7 }, /sku is a string/],
     ];
-    for (const [args, why] of bad) await rejects(value.spread.do(args), why);
-    await rejects(value.reserve.post({ order: "o", sku: 1 }), /sku is a string/);
+    for (const h of HOSTILE_STRINGS.filter((h) => h.failed)) {
+      bad.push([{ ...spread, sku: h.sku }, /^chobo: sku /]);
+    }
+    const refused = (why: RegExp) => (e: Error) => e.name === "ChoboArgumentError" && why.test(e.message);
+    for (const [args, why] of bad) await rejects(value.spread.do(args), refused(why));
+    await rejects(value.reserve.post({ order: "o", sku: 1 }), refused(/sku is a string/));
+    // The probe: two order ids that would both be U+FFFD in their ids (docs/reference.md#limits).
+    for (const order of ["\ud800", "\udbff"]) {
+      await rejects(value.reserve.hold({ order, sku: "s-1", qty: 1n }), refused(/not well-formed Unicode/));
+    }
+    await rejects(value.balance.shelf({ sku: "x".repeat(257) }), refused(/sku is 257 UTF-8 bytes/));
+    throws(() => entry(recorder, { tenant: "t".repeat(257) }), refused(/tenant is 257 UTF-8 bytes/));
     strictEqual(recorder.requests.length, before);
 
     // TigerBeetle's balances are 128-bit: the operation passes, reading the balance fails

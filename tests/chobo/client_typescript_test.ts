@@ -7,7 +7,7 @@
  * transaction returns the first error.
  */
 
-import { deepStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
+import { deepStrictEqual, ok, rejects, strictEqual, throws } from "node:assert/strict";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import pg from "pg";
 
@@ -28,6 +28,7 @@ import { RUNTIME_MARK } from "../../targets/chobo/typescript_names.ts";
 import { findPgBin, startCluster } from "../../verify/services/pg_cluster.ts";
 import { everyBook, loadBook as load } from "../support/books.ts";
 import { jobCall } from "../support/calls.ts";
+import { HOSTILE_STRINGS } from "../support/hostile.ts";
 
 /** The compiler the clients are checked with: the registry's newest, the native (Go) compiler. */
 const TYPESCRIPT = "typescript@7.0.2";
@@ -465,7 +466,8 @@ Deno.test("server: the runner plays jobs through the client, which sends exactly
       ok(b.steps[4].startsWith("failed:chobo: 数 is an amount"), b.steps[4]);
       strictEqual(b.steps[5], "refused:no_such_hold");
       strictEqual(b.late, false);
-      deepStrictEqual(b.sent, jobs[1].steps.map((s) => stmt(s, tenants[1])));
+      // The amount −1 is refused by the client (ChoboArgumentError): it is never sent.
+      deepStrictEqual(b.sent, jobs[1].steps.filter((_, i) => i !== 4).map((s) => stmt(s, tenants[1])));
       deepStrictEqual(b.sent[2].values, [tenants[1], "o-1", "s-1", "2"]);
       deepStrictEqual(b.sent[3].values, [tenants[1], "o-1", "s-1"]);
       deepStrictEqual(a.sent[2].values, [tenants[0], "o-1", "s-1", null]);
@@ -574,6 +576,47 @@ Deno.test("server: inside the caller's transaction a serialization failure is re
         conn.release();
       }
       deepStrictEqual(await outside.balance.在庫({ sku: "s" }), { posted: 2n, held_in: 0n, held_out: 0n });
+    } finally {
+      await pool.end();
+      Deno.removeSync(dir, { recursive: true });
+    }
+  });
+});
+
+Deno.test("server: the client refuses a lone surrogate, U+0000, a string past 256 UTF-8 bytes, a bad tenant or amount with ChoboArgumentError and sends nothing", async () => {
+  await onServer(async (socketDir) => {
+    const book = load(STOCK);
+    const pool = serverPool(socketDir);
+    const dir = Deno.makeTempDirSync({ prefix: "chobo-ts-" });
+    try {
+      await pool.query(postgresSql(book, "在庫.book", "test", "test"));
+      const postgres = await importStock(writeClient(dir, book, "在庫.book"));
+      let sends = 0;
+      const counting: Queryable = {
+        query: (text, values) => {
+          sends++;
+          return pool.query(text, values);
+        },
+      };
+      const stock = postgres(counting, { tenant: "limits" });
+      const refused = (e: Error) => e.name === "ChoboArgumentError" && e.message.startsWith("chobo: ");
+      for (const [i, h] of HOSTILE_STRINGS.entries()) {
+        const before = sends;
+        const call = stock.入荷.do({ 納品書: `d-${i}`, sku: h.sku, 数: 1n });
+        if (h.failed) {
+          await rejects(call, refused, JSON.stringify(h.sku));
+          strictEqual(sends, before, JSON.stringify(h.sku));
+        } else strictEqual((await call).result, "done", JSON.stringify(h.sku));
+      }
+      // The probe: two order ids the driver would both send as U+FFFD; the second hold held nothing.
+      for (const order of ["\ud800", "\udbff"]) {
+        await rejects(stock.引当.hold({ 注文: order, sku: "x", 数: 1n }), /not well-formed Unicode/);
+      }
+      await rejects(stock.入荷.do({ 納品書: "d", sku: "s", 数: -1n }), refused);
+      await rejects(stock.入荷.do({ 納品書: "d", sku: "s", 数: 1n << 63n }), refused);
+      await rejects(stock.balance.在庫({ sku: "x".repeat(257) }), refused);
+      throws(() => postgres(pool, { tenant: "t".repeat(257) }), refused);
+      strictEqual(sends, HOSTILE_STRINGS.filter((h) => !h.failed).length);
     } finally {
       await pool.end();
       Deno.removeSync(dir, { recursive: true });

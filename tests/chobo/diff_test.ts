@@ -164,12 +164,22 @@ Deno.test("E050: a bound's value changed, and a bound went away", () => {
     diff(BASE, edit(["  at most 1000 refused as over_limit\n", "  at most 2000.50 refused as over_limit\n"])),
     "E050",
     WALLET_LINE,
-    ["the account wallet changed since the base revision: at most 1000 → at most 2000.5"],
-    ["at most 1000 → at most 2000.5"],
+    ["the account wallet changed since the base revision: at most 1000.00 → at most 2000.50"],
+    ["at most 1000.00 → at most 2000.50"],
+  );
+  only(
+    diff(
+      edit(["at least 0 refused as short", "at least -500.00 refused as short"]),
+      edit(["at least 0 refused as short", "at least -1000 refused as short"]),
+    ),
+    "E050",
+    WALLET_LINE,
+    ["the account wallet changed since the base revision: at least -500.00 → at least -1000.00"],
+    ["勘定 wallet が前のリビジョンから変わっています: at least -500.00 → at least -1000.00"],
   );
   only(diff(BASE, edit(["  at most 1000 refused as over_limit\n", ""])), "E050", WALLET_LINE, [
-    "at most 1000 refused as over_limit → no upper bound",
-  ], ["at most 1000 refused as over_limit → 上限なし"]);
+    "at most 1000.00 refused as over_limit → no upper bound",
+  ], ["at most 1000.00 refused as over_limit → 上限なし"]);
 });
 
 Deno.test("E050: a bound's reason changed", () => {
@@ -281,7 +291,7 @@ Deno.test("E051: a move changed, was added, or its amount changed", () => {
     ["2 つ目の移動: なし → move 1 from suppliers to stock(sku)"],
   );
   only(diff(BASE, edit(["move 2.50 from", "move 3 from"])), "E051", PAY_LINE, [
-    "move 1: move 2.5 from wallet(member) to bank → move 3 from wallet(member) to bank",
+    "move 1: move 2.50 from wallet(member) to bank → move 3.00 from wallet(member) to bank",
   ], []);
 });
 

@@ -7,7 +7,9 @@
 
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { build, TARGET_NAMES } from "../../targets/chobo/targets.ts";
+import { readScenarios, runScenario } from "../../lang/chobo/scenario.ts";
 import { loadBook } from "../support/books.ts";
+import { HOSTILE_STRINGS, LIMITS_BOOK } from "../support/hostile.ts";
 import { runCli } from "../support/run.ts";
 
 /** A file name that, written raw into a SQL header, drops the schema on load. */
@@ -212,4 +214,44 @@ Deno.test("a scenario file nested past the limit, or not UTF-8, is an error with
     strictEqual(bad.code, 1);
     ok(bad.stderr.includes("2:4") && bad.stderr.includes("UTF-8"), bad.stderr);
   }
+});
+
+Deno.test("the interpreter fails a call with a string past 256 UTF-8 bytes, a U+0000 or a lone surrogate, and changes nothing", () => {
+  const book = loadBook("limits.book", LIMITS_BOOK);
+  const steps = HOSTILE_STRINGS.map((h, i) => ({
+    call: "receive.do",
+    args: { delivery: `d-${i}`, sku: h.sku, qty: 1 },
+  }));
+  const [scenario] = readScenarios(book, JSON.stringify([{ name: "hostile strings", steps }]));
+  const [branch] = runScenario(book, scenario);
+  deepStrictEqual(
+    branch.steps.map((s) => s.kind === "call" ? s.outcome.kind : s.kind),
+    HOSTILE_STRINGS.map((h) => h.failed ? "failed" : "done"),
+  );
+  strictEqual(branch.ledger.accounts().length, HOSTILE_STRINGS.filter((h) => !h.failed).length + 1);
+  const run = runCli(["chobo", "run", "limits.book", "--scenario", "s.json"], {
+    files: { "limits.book": LIMITS_BOOK, "s.json": JSON.stringify([{ name: "long", steps: [steps[1]] }]) },
+  });
+  ok(
+    run.stdout.includes("failed: sku is 257 UTF-8 bytes, longer than the 256 a string argument may be"),
+    run.stdout,
+  );
+  const ja = runCli(["chobo", "run", "limits.book", "--scenario", "s.json", "--lang", "ja"], {
+    files: {
+      "limits.book": LIMITS_BOOK,
+      "s.json": JSON.stringify([{ name: "surrogate", steps: [steps[5]] }]),
+    },
+  });
+  ok(
+    ja.stdout.includes("失敗する(sku は正しい Unicode ではありません(対になっていないサロゲートがあります))"),
+    ja.stdout,
+  );
+  const tenant = runCli(["chobo", "run", "limits.book", "--scenario", "t.json"], {
+    files: {
+      "limits.book": LIMITS_BOOK,
+      "t.json": JSON.stringify([{ name: "t", tenant: "t".repeat(257), steps }]),
+    },
+  });
+  strictEqual(tenant.code, 1);
+  ok(tenant.stderr.includes("tenant is 257 UTF-8 bytes"), tenant.stderr);
 });

@@ -39,8 +39,16 @@ Deno.test("the SQL of 在庫.book is pinned, and the same book gives the same by
   strictEqual(postgresSql(load(`${BOOKS}在庫.book`), "在庫.book", "0.1.0", "0123456789abcdef"), sql);
 });
 
-Deno.test("E061 stops a build whose PostgreSQL names are over 63 bytes, or whose two functions share a name, and nothing is written", () => {
-  for (const name of ["name_length.book", "名前の長さ.book", "function_clash.book", "関数の衝突.book"]) {
+Deno.test("E061 stops a build whose PostgreSQL names are over 63 bytes, whose two functions share a name, whose schema starts with pg_ or whose parameter is named tenant, and nothing is written", () => {
+  const names = [
+    "name_length.book",
+    "名前の長さ.book",
+    "function_clash.book",
+    "関数の衝突.book",
+    "reserved_names.book",
+    "予約された名前.book",
+  ];
+  for (const name of names) {
     const text = Deno.readTextFileSync(BUILD + name);
     ok(checkBook(name, text).diagnostics.length === 0, `${name} is clean under check`);
     const run = runCli(["chobo", "build", name, "--target", "postgres", "--out", "out"], {

@@ -100,7 +100,11 @@ Deno.test("values are distinct within a scenario and numbered by first appearanc
 });
 
 const TOGETHER_JA =
-  `在庫.book (together: two callers take the last 1 of 在庫(sku) with 引当.hold): 2 ステップ、とりうる結果は 2 通り
+  `在庫.book (同時: 二つの呼び出し元が 引当.hold で 在庫(sku) の最後の 1 を取りに来る): 2 ステップ、とりうる結果は 2 通り、終わり方は 1 通り
+終わり方 1(結果 1、2):
+  在庫(sku-2)  確定 1、出ていく仮押さえ 1、入ってくる仮押さえ 0
+  仕入先       確定 -1、出ていく仮押さえ 0、入ってくる仮押さえ 0
+  客           確定 0、出ていく仮押さえ 0、入ってくる仮押さえ 1
 結果 1:
     1  入荷.do(納品書: 納品書-1, sku: sku-2, 数: 1)                通る
     2  together
@@ -148,9 +152,9 @@ Deno.test("the together output and the pass output of 在庫.book's generated sc
     return s;
   };
   const together = pick("together: two callers take the last 1 of 在庫(sku) with 引当.hold");
-  strictEqual(runText("在庫.book", together, runScenario(book, together), "ja"), TOGETHER_JA);
+  strictEqual(runText("在庫.book", book, together, runScenario(book, together), "ja"), TOGETHER_JA);
   const pass = pick("pass: 引当 expires, then is posted and voided");
-  strictEqual(runText("在庫.book", pass, runScenario(book, pass), "en"), PASS_EN);
+  strictEqual(runText("在庫.book", book, pass, runScenario(book, pass), "en"), PASS_EN);
 });
 
 Deno.test("a bad scenario file is one error with the scenario and step, exit 1", () => {
@@ -172,8 +176,8 @@ Deno.test("a bad scenario file is one error with the scenario and step, exit 1",
       "takes no argument x",
     ],
     [
-      `{"name": "x", "steps": [${call("入荷.do", `{"納品書": "a", "sku": "b", "数": "1"}`)}]}`,
-      "数 is an amount of 個",
+      `{"name": "x", "steps": [${call("入荷.do", `{"納品書": "a", "sku": "b", "数": "1.5"}`)}]}`,
+      "数 is an amount of 個 (1.5 has 1 decimal places and the unit has scale 0)",
     ],
     [
       `{"name": "x", "steps": [${

@@ -9,6 +9,10 @@
 
 import { deepStrictEqual, match, ok, strictEqual } from "node:assert/strict";
 import { verifyBooks } from "../../commands/chobo_verify.ts";
+import { checkBook } from "../../lang/chobo/check.ts";
+import { accountId, uuidText } from "../../lang/chobo/ids.ts";
+import { readScenarios, runScenario } from "../../lang/chobo/scenario.ts";
+import { disagreement, expectedStep } from "../../verify/chobo/disagreement.ts";
 import { sqlStore, STORES, type Stores, tigerBeetleStore } from "../../verify/chobo/stores.ts";
 import { findPgBin } from "../../verify/services/pg_cluster.ts";
 import { type Db, pgliteDb } from "../../verify/services/pg_db.ts";
@@ -82,6 +86,35 @@ Deno.test("chobo verify: a planted disagreement exits 1 with the scenario, the s
         : /食い違いが/,
     );
   }
+});
+
+Deno.test("chobo verify: a disagreement at the end writes the balances in the unit's scale, as chobo run does", () => {
+  const path = "tests/chobo/fixtures/run/purse.book";
+  const book = checkBook(path, Deno.readTextFileSync(path)).book;
+  ok(book !== null);
+  const [scenario] = readScenarios(book, Deno.readTextFileSync("tests/chobo/fixtures/run/purse.json"));
+  const branches = runScenario(book, scenario);
+  const accounts = new Map<string, [bigint, bigint, bigint]>();
+  for (const a of branches[0].ledger.accounts()) {
+    const { posted, heldIn, heldOut } = a.balance;
+    accounts.set(uuidText(accountId(book, "t", a.id.account, a.id.args)), [posted, heldIn, heldOut]);
+  }
+  const purse = uuidText(accountId(book, "t", "purse", ["member-2"]));
+  accounts.set(purse, [700n, 0n, 25n]);
+  const played = { steps: branches[0].steps.map(expectedStep), accounts, holds: new Map(), late: false };
+  const text = disagreement(book, "t", branches, played, "PGlite");
+  strictEqual(
+    text.en,
+    [
+      "at the end, purse(member-2)",
+      "  the interpreter: posted 7.25, held in 0.00, held out 0.00",
+      "  PGlite: posted 7.00, held in 0.00, held out 0.25",
+    ].join("\n"),
+  );
+  strictEqual(
+    text.ja.split("\n")[1],
+    "  参照インタプリタ: 確定 7.25、入ってくる仮押さえ 0.00、出ていく仮押さえ 0.00",
+  );
 });
 
 Deno.test("chobo verify: SQL that needs an extension PGlite lacks says which, and exits 1", async () => {

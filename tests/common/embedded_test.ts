@@ -9,6 +9,7 @@ import { strictEqual } from "node:assert/strict";
 import * as postgres from "../../targets/chobo/postgres/runtimes.ts";
 import * as tigerbeetle from "../../targets/chobo/tigerbeetle/runtimes.ts";
 import * as durable from "../../targets/dandori/durable/runtimes.ts";
+import * as stepfunctions from "../../targets/dandori/stepfunctions/runtimes.ts";
 import * as temporal from "../../targets/dandori/temporal/runtimes.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -50,6 +51,17 @@ const EMBEDDED: readonly {
         "GO_RUNTIME",
         "runtime.go",
         "`runtime/runtime.go`: the runtime file of every tigerbeetle-go package, before its package line is set.",
+      ],
+    ],
+  },
+  {
+    folder: "targets/dandori/stepfunctions",
+    values: stepfunctions,
+    files: [
+      [
+        "BOOK_RUNTIME",
+        "dandori_book.py",
+        "`runtime/dandori_book.py`: `lambda/dandori_book.py` beside every book's Lambda.",
       ],
     ],
   },

@@ -15,6 +15,7 @@ import { DURABLE } from "../../targets/dandori/durable/target.ts";
 import { RUNTIME as DURABLE_RUNTIME } from "../../targets/dandori/durable/runtimes.ts";
 import { RUNTIME as TEMPORAL_RUNTIME } from "../../targets/dandori/temporal/runtimes.ts";
 import { TEMPORAL_TYPESCRIPT } from "../../targets/dandori/temporal/target.ts";
+import { DEFAULT_BUILD } from "../../targets/dandori/target.ts";
 import { runnableFlows } from "../../verify/dandori/flows.ts";
 import { FLOW_DIRS } from "../../verify/dandori/temporal.ts";
 import { assertGolden } from "../support/golden.ts";
@@ -23,7 +24,7 @@ import { runCli } from "../support/run.ts";
 import { tsc } from "../support/tsc.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
-const ORIGIN = { file: "f.flow", text: "", sha: "0123456789abcdef", version: "test" };
+const ORIGIN = { file: "f.flow", path: "f.flow", text: "", sha: "0123456789abcdef", version: "test" };
 
 ruleVectorTests(
   "durable runtime.ts",
@@ -33,7 +34,9 @@ ruleVectorTests(
 
 /** The flows the target builds (the others stop at E040 or E050). */
 function built() {
-  return runnableFlows(ROOT, FLOW_DIRS).filter((f) => DURABLE.check(f.plan, ORIGIN).length === 0);
+  return runnableFlows(ROOT, FLOW_DIRS).filter((f) =>
+    DURABLE.check(f.plan, ORIGIN, DEFAULT_BUILD).length === 0
+  );
 }
 
 /** The part of a runtime between two section titles. */
@@ -54,8 +57,8 @@ Deno.test("every flow's package is the same bytes twice, starts with the header,
   const flows = built();
   ok(flows.length >= 20, `${flows.length} flows build`);
   for (const f of flows) {
-    const a = DURABLE.generate(f.plan, ORIGIN);
-    const b = DURABLE.generate(f.plan, ORIGIN);
+    const a = DURABLE.generate(f.plan, ORIGIN, DEFAULT_BUILD);
+    const b = DURABLE.generate(f.plan, ORIGIN, DEFAULT_BUILD);
     strictEqual([...a.keys()].join(" "), "types.ts tasks.ts io.ts runtime.ts workflow.ts");
     for (const [name, text] of a) {
       strictEqual(b.get(name), text, `${f.path} ${name}`);
@@ -64,7 +67,7 @@ Deno.test("every flow's package is the same bytes twice, starts with the header,
         name,
       );
     }
-    const temporal = TEMPORAL_TYPESCRIPT.generate(f.plan, ORIGIN);
+    const temporal = TEMPORAL_TYPESCRIPT.generate(f.plan, ORIGIN, DEFAULT_BUILD);
     strictEqual(a.get("io.ts"), temporal.get("io.ts"), `${f.path}: io.ts is Temporal's`);
     strictEqual(a.get("types.ts"), temporal.get("types.ts"), `${f.path}: types.ts is Temporal's`);
   }
@@ -79,7 +82,11 @@ Deno.test("a description never leaves its comment, whatever line terminators it 
   }).checked;
   ok(checked !== null, "the flow checks");
   const plan = lower(checked);
-  const files = DURABLE.generate({ ...plan, workflow: { ...plan.workflow, description: EVIL } }, ORIGIN);
+  const files = DURABLE.generate(
+    { ...plan, workflow: { ...plan.workflow, description: EVIL } },
+    ORIGIN,
+    DEFAULT_BUILD,
+  );
   for (const [name, text] of files) {
     const evil = text.split(/\r\n|[\n\r\u0085\u2028\u2029]/).filter((l) => l.includes("EVIL"));
     strictEqual(evil.length, 7, `${name}: the description's seven lines are in the file`);
@@ -95,7 +102,7 @@ Deno.test("every flow's package passes tsc --strict with the @aws/durable-execut
     const files: string[] = [];
     for (const [i, f] of built().entries()) {
       Deno.mkdirSync(`${dir}/${i}`);
-      for (const [name, text] of DURABLE.generate(f.plan, ORIGIN)) {
+      for (const [name, text] of DURABLE.generate(f.plan, ORIGIN, DEFAULT_BUILD)) {
         Deno.writeTextFileSync(`${dir}/${i}/${name}`, text);
         files.push(`${i}/${name}`);
       }

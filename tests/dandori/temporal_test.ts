@@ -12,6 +12,7 @@ import { NO_SUCH_FILE } from "../../lang/dandori/env.ts";
 import { lower } from "../../lang/dandori/lower.ts";
 import * as runtime from "../../targets/dandori/temporal/runtime/runtime.ts";
 import { TEMPORAL_TYPESCRIPT } from "../../targets/dandori/temporal/target.ts";
+import { DEFAULT_BUILD } from "../../targets/dandori/target.ts";
 import { findTemporal } from "../../verify/services/temporal_server.ts";
 import { checkedFlowAt, runnableFlows } from "../../verify/dandori/flows.ts";
 import { FLOW_DIRS, subjectOf, verifyFlow, verifyTemporal } from "../../verify/dandori/temporal.ts";
@@ -19,7 +20,7 @@ import { ruleVectorTests } from "../support/rule_vectors.ts";
 import { tsc } from "../support/tsc.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
-const ORIGIN = { file: "f.flow", text: "", sha: "0123456789abcdef", version: "test" };
+const ORIGIN = { file: "f.flow", path: "f.flow", text: "", sha: "0123456789abcdef", version: "test" };
 
 ruleVectorTests(
   "temporal runtime.ts",
@@ -29,8 +30,8 @@ ruleVectorTests(
 
 Deno.test("every flow's package is the same bytes twice and starts with the header", () => {
   for (const f of runnableFlows(ROOT, FLOW_DIRS)) {
-    const a = TEMPORAL_TYPESCRIPT.generate(f.plan, ORIGIN);
-    const b = TEMPORAL_TYPESCRIPT.generate(f.plan, ORIGIN);
+    const a = TEMPORAL_TYPESCRIPT.generate(f.plan, ORIGIN, DEFAULT_BUILD);
+    const b = TEMPORAL_TYPESCRIPT.generate(f.plan, ORIGIN, DEFAULT_BUILD);
     strictEqual(
       [...a.keys()].join(" "),
       "types.ts runtime.ts io.ts activities.ts workflow.ts client.ts worker.ts",
@@ -61,6 +62,7 @@ Deno.test("a description never leaves its comment, whatever line terminators it 
   const files = TEMPORAL_TYPESCRIPT.generate(
     { ...plan, workflow: { ...plan.workflow, description: EVIL } },
     ORIGIN,
+    DEFAULT_BUILD,
   );
   for (const [name, text] of files) {
     const lines = text.split(/\r\n|[\n\r\u0085\u2028\u2029]/);
@@ -80,7 +82,7 @@ Deno.test("every flow's package passes tsc --strict with the @temporalio 1.24 ty
     const files: string[] = [];
     for (const [i, f] of runnableFlows(ROOT, FLOW_DIRS).entries()) {
       Deno.mkdirSync(`${dir}/${i}`);
-      for (const [name, text] of TEMPORAL_TYPESCRIPT.generate(f.plan, ORIGIN)) {
+      for (const [name, text] of TEMPORAL_TYPESCRIPT.generate(f.plan, ORIGIN, DEFAULT_BUILD)) {
         Deno.writeTextFileSync(`${dir}/${i}/${name}`, text);
         files.push(`${i}/${name}`);
       }

@@ -25,6 +25,7 @@ import type { Value } from "../../lang/dandori/values.ts";
 import { callbackId, CREATED_CALLBACK_ID, viewOf } from "../../lang/dandori/views.ts";
 import { executionOperations } from "../../targets/dandori/durable/check.ts";
 import { DURABLE } from "../../targets/dandori/durable/target.ts";
+import { DEFAULT_BUILD } from "../../targets/dandori/target.ts";
 import { inRounds, type Judged, type Report, runRunnerOutput } from "../differential.ts";
 import type { DurableJobs, DurableResult } from "./durable_runner.ts";
 import { checkedFlowAt, flowPaths, type RunnableFlow, runnableFlows } from "./flows.ts";
@@ -92,11 +93,12 @@ function timesCallbackOut(plan: Plan, run: ReturnType<typeof runFlow>): boolean 
 export function durableSubjectOf(flow: RunnableFlow): DurableSubject | { skipped: string } {
   const origin = {
     file: flow.path.split("/").pop() ?? flow.path,
+    path: flow.path,
     text: "",
     sha: "0".repeat(16),
     version: VERSION,
   };
-  const stop = DURABLE.check(flow.plan, origin);
+  const stop = DURABLE.check(flow.plan, origin, DEFAULT_BUILD);
   if (stop.length > 0) return { skipped: stop.map((d) => `${d.code} ${d.message.en}`).join("; ") };
   const generated = generateFlowScenarios(flow.checked, flow.plan).scenarios.map(generatedJson);
   const scenarios = readFlowScenarios(flow.checked, stringifyJson(generated));
@@ -127,7 +129,7 @@ export function durableSubjectOf(flow: RunnableFlow): DurableSubject | { skipped
       expected: expectedOf(flow.plan, run),
     });
   });
-  return { flow, files: DURABLE.generate(flow.plan, origin), jobs, excluded };
+  return { flow, files: DURABLE.generate(flow.plan, origin, DEFAULT_BUILD), jobs, excluded };
 }
 
 /** The runtime's clock in the code copy: `now` reads the scenario's start, then its later reads; every other read is the runner's clock. */

@@ -23,6 +23,7 @@ import type { Value } from "../../lang/dandori/values.ts";
 import { viewOf } from "../../lang/dandori/views.ts";
 import { VERSION } from "../../lang/common/version.ts";
 import { TEMPORAL_TYPESCRIPT } from "../../targets/dandori/temporal/target.ts";
+import { DEFAULT_BUILD } from "../../targets/dandori/target.ts";
 import { historyEvents } from "../../targets/dandori/temporal/check.ts";
 import { tr } from "../../lang/common/text.ts";
 import { type DiffJob, inRounds, type Judged, type Report, runRunnerOutput } from "../differential.ts";
@@ -99,11 +100,12 @@ function playedOf(r: RunnerResult): string {
 export function subjectOf(flow: RunnableFlow): FlowSubject | { skipped: string } {
   const origin = {
     file: flow.path.split("/").pop() ?? flow.path,
+    path: flow.path,
     text: "",
     sha: "0".repeat(16),
     version: VERSION,
   };
-  const stop = TEMPORAL_TYPESCRIPT.check(flow.plan, origin);
+  const stop = TEMPORAL_TYPESCRIPT.check(flow.plan, origin, DEFAULT_BUILD);
   if (stop.length > 0) return { skipped: stop.map((d) => `${d.code} ${d.message.en}`).join("; ") };
   const generated = generateFlowScenarios(flow.checked, flow.plan).scenarios.map(generatedJson);
   const scenarios = readFlowScenarios(flow.checked, stringifyJson(generated));
@@ -130,7 +132,7 @@ export function subjectOf(flow: RunnableFlow): FlowSubject | { skipped: string }
     });
     runs.push({ id, now: s.now });
   });
-  return { flow, files: TEMPORAL_TYPESCRIPT.generate(flow.plan, origin), jobs, runs };
+  return { flow, files: TEMPORAL_TYPESCRIPT.generate(flow.plan, origin, DEFAULT_BUILD), jobs, runs };
 }
 
 function taskInfos(plan: Plan): RunnerJobs["tasks"] {

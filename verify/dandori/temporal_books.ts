@@ -3,11 +3,10 @@
  * operations the test and example flows' runs make (as the `transport` view shows them to
  * `Transport.book`) goes through the generated `io.ts`'s `transport({ books })` into chobo's
  * generated TypeScript client — `postgres-typescript` on a disposable PostgreSQL cluster,
- * `tigerbeetle-typescript` on the replica `CHOBO_TIGERBEETLE` names — three ways: on an empty
- * book, on a book first filled by the transfers that bring amounts in from outside accounts, and
- * again on that same book (every operation done before). Every answer must be the one chobo's
- * reference interpreter gives to the same operation on the same book.
- * @module
+ * `tigerbeetle-typescript` on the replica `CHOBO_TIGERBEETLE` names — three ways: on an empty book, on
+ * a book first filled by the transfers that bring amounts in from outside accounts, and again on that
+ * same book (every operation done before). Every answer must be the one chobo's reference interpreter
+ * gives to the same operation on the same book. @module
  */
 
 import { assert, findOne, lookup } from "../../lang/common/assert.ts";
@@ -23,9 +22,10 @@ import { postgresSql } from "../../targets/chobo/postgres/sql.ts";
 import { tigerbeetleTypescriptClient } from "../../targets/chobo/tigerbeetle/typescript.ts";
 import { members } from "../../targets/chobo/names.ts";
 import { TEMPORAL_TYPESCRIPT } from "../../targets/dandori/temporal/target.ts";
+import { DEFAULT_BUILD } from "../../targets/dandori/target.ts";
 import type { RunnableFlow } from "./flows.ts";
 
-const ORIGIN = { file: "books.flow", text: "", sha: "0".repeat(16), version: "books" };
+const ORIGIN = { file: "books.flow", path: "books.flow", text: "", sha: "0".repeat(16), version: "books" };
 /** What a fill brings in from outside per account: far above what any scenario takes. */
 const FILL_AMOUNT = 1_000_000n;
 
@@ -173,7 +173,7 @@ export async function playBooks(
     if (io === undefined) {
       const at = `${dir}/flow-${ios.size}`;
       Deno.mkdirSync(at);
-      for (const [name, text] of TEMPORAL_TYPESCRIPT.generate(s.flow.plan, ORIGIN)) {
+      for (const [name, text] of TEMPORAL_TYPESCRIPT.generate(s.flow.plan, ORIGIN, DEFAULT_BUILD)) {
         Deno.writeTextFileSync(`${at}/${name}`, text);
       }
       io = await import(`${at}/io.ts`);

@@ -2,14 +2,13 @@
  * The code copy a Temporal run plays (docs/targets.md#temporal-typescript): the generated package written into a temp
  * dir beside a link to the repository's `node_modules` (the worker's bundler resolves
  * `@temporalio/*` from there), with what real time would make long shortened in `runtime.ts` and
- * `io.ts` — every durable timer to at most 10 ms, an event's wait to at most 5 s (the runner must
- * see it waiting first), activities' and children's timeouts to 20 s, the heartbeat timeout to
- * 5 s (a timed-out activity is one that stops heartbeating) with a heartbeat every 100 ms, parallel iterations one at a time, and
- * `CONTINUE_AT` to 1 so every outermost iteration after a run's first continues as new — and the
- * clock set to each run's scenario `now` (its start, then every later read). Each change must
- * find its text exactly once, or the copy is not made. The callback's hand-on activity keeps its
- * generated 60 s.
- * @module
+ * `io.ts` — every durable timer to at most 10 ms, an event's wait to at most 5 s (the runner must see
+ * it waiting first), activities' and children's timeouts to 20 s, the heartbeat timeout to 5 s (a
+ * timed-out activity is one that stops heartbeating) with a heartbeat every 100 ms, parallel
+ * iterations one at a time, and `CONTINUE_AT` to 1 so every outermost iteration after a run's first
+ * continues as new — and the clock set to each run's scenario `now` (its start, then every later
+ * read). Each change must find its text exactly once, or the copy is not made. The callback's hand-on
+ * activity keeps its generated 60 s. @module
  */
 
 import { stringifyJson } from "../../lang/common/json.ts";

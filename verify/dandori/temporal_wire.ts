@@ -4,13 +4,11 @@
  * generated `io.ts`'s own `transport()` — `fetch` to a local HTTP server (the URL's scheme and host
  * replaced by it), the AWS SDK for JavaScript v3 to the same server for Lambda's Invoke
  * (`AWS_ENDPOINT_URL_LAMBDA`) and to moto's server mode for SNS and SQS (`AWS_ENDPOINT_URL`). What
- * arrives must equal the `transport` view (HTTP: method, path and query, key and content type,
- * body; Lambda: function and payload; SNS and SQS: the message moto delivers), and what the
- * activity makes of the answer must equal what it makes of the same answer from the runs' stub
- * `Transport`. AWS answers are moto's own, so they are checked to succeed, and one error moto can
- * raise (`sns:publish` to a topic that does not exist) to fail as the flow's failure. Nothing
- * leaves the machine.
- * @module
+ * arrives must equal the `transport` view (HTTP: method, path and query, key and content type, body;
+ * Lambda: function and payload; SNS and SQS: the message moto delivers), and what the activity makes
+ * of the answer must equal what it makes of the same answer from the runs' stub `Transport`. AWS
+ * answers are moto's own, so they are checked to succeed, and one error moto can raise (`sns:publish`
+ * to a topic that does not exist) to fail as the flow's failure. Nothing leaves the machine. @module
  */
 
 import { MockActivityEnvironment } from "@temporalio/testing";
@@ -22,10 +20,11 @@ import { readFlowScenarios, ScenarioAnswers } from "../../lang/dandori/scenario.
 import { generatedJson, generateFlowScenarios } from "../../lang/dandori/scenarios.ts";
 import { viewOf } from "../../lang/dandori/views.ts";
 import { TEMPORAL_TYPESCRIPT } from "../../targets/dandori/temporal/target.ts";
+import { DEFAULT_BUILD } from "../../targets/dandori/target.ts";
 import type { RunnableFlow } from "./flows.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
-const ORIGIN = { file: "wire.flow", text: "", sha: "0".repeat(16), version: "wire" };
+const ORIGIN = { file: "wire.flow", path: "wire.flow", text: "", sha: "0".repeat(16), version: "wire" };
 
 /** One call to send: the flow's task, what the workflow passes, what it must look like, and its answer. */
 interface WireCall {
@@ -249,7 +248,7 @@ export async function verifyWire(flows: readonly RunnableFlow[]): Promise<WireRe
       if (calls.length === 0) continue;
       const at = `${dir}/${i}`;
       Deno.mkdirSync(at);
-      for (const [name, text] of TEMPORAL_TYPESCRIPT.generate(f.plan, ORIGIN)) {
+      for (const [name, text] of TEMPORAL_TYPESCRIPT.generate(f.plan, ORIGIN, DEFAULT_BUILD)) {
         Deno.writeTextFileSync(`${at}/${name}`, text);
       }
       const generated = await import(`${at}/activities.ts`);

@@ -1,6 +1,7 @@
 /**
  * E061: a name PostgreSQL would cut silently to 63 bytes stops the build of every PostgreSQL
- * target (the clients call the functions by these names), and so do two functions of one name.
+ * target (the clients call the functions by these names), and so do two functions of one name, a
+ * schema name PostgreSQL refuses (`pg_…`) and a parameter named like the tenant's (`p_tenant`).
  * @module
  */
 
@@ -10,7 +11,22 @@ import { tr } from "../../../lang/common/text.ts";
 import type { ChoboCode } from "../../../lang/chobo/codes.ts";
 import type { Book } from "../../../lang/chobo/model.ts";
 import type { Origin } from "../target.ts";
-import { clashingFunctions, identifiers, MAX_IDENTIFIER_BYTES } from "./sql_names.ts";
+import {
+  clashingFunctions,
+  identifiers,
+  MAX_IDENTIFIER_BYTES,
+  paramName,
+  RESERVED_SCHEMA_PREFIX,
+  TENANT_PARAM,
+} from "./sql_names.ts";
+
+/** Where the book's name is written: the name on its `book` line (the model keeps no place for it). */
+function bookNamePlace(text: string): { line: number; col: number } {
+  const lines = text.split("\n");
+  const at = lines.findIndex((l) => /^book\s/.test(l));
+  if (at < 0) return { line: 1, col: 1 };
+  return { line: at + 1, col: (lines[at].match(/^book\s+/)?.[0].length ?? 0) + 1 };
+}
 
 /** The E061 diagnostics of a book, for a build of a PostgreSQL target. */
 export function e061Diagnostics(book: Book, origin: Pick<Origin, "file" | "text">): Diagnostic[] {
@@ -47,6 +63,42 @@ export function e061Diagnostics(book: Book, origin: Pick<Origin, "file" | "text"
         hint: tr(
           "rename the transfer or the account: one schema cannot hold two functions of one name",
           "振替か勘定の名前を変えてください。一つのスキーマに同じ名前の関数は二つ置けません",
+        ),
+      },
+    );
+  }
+  if (book.name.startsWith(RESERVED_SCHEMA_PREFIX)) {
+    r.error(
+      "E061",
+      bookNamePlace(origin.text),
+      tr(
+        `the PostgreSQL schema ${book.name} starts with ${RESERVED_SCHEMA_PREFIX}, which PostgreSQL keeps for its own schemas`,
+        `PostgreSQL のスキーマ ${book.name} は ${RESERVED_SCHEMA_PREFIX} で始まります。この名前は PostgreSQL が自分のスキーマに取ってあります`,
+      ),
+      {
+        hint: tr(
+          `rename the book: PostgreSQL refuses to create a schema whose name starts with ${RESERVED_SCHEMA_PREFIX}`,
+          `帳簿の名前を変えてください。PostgreSQL は ${RESERVED_SCHEMA_PREFIX} で始まる名前のスキーマを作りません`,
+        ),
+      },
+    );
+  }
+  const params = [
+    ...book.accounts.flatMap((a) => a.params.map((p) => ({ name: p, line: a.line, col: a.col }))),
+    ...book.transfers.flatMap((t) => t.params.map((p) => ({ name: p.name, line: p.line, col: p.col }))),
+  ];
+  for (const p of params.filter((p) => paramName(p.name) === TENANT_PARAM)) {
+    r.error(
+      "E061",
+      p,
+      tr(
+        `the parameter ${p.name} becomes the PostgreSQL parameter ${TENANT_PARAM}, which every function already takes for the tenant`,
+        `引数 ${p.name} は PostgreSQL の引数 ${TENANT_PARAM} になりますが、どの関数もこの名前でテナントを受け取ります`,
+      ),
+      {
+        hint: tr(
+          "rename the parameter: one function cannot take two parameters of one name",
+          "引数の名前を変えてください。一つの関数は同じ名前の引数を二つ受け取れません",
         ),
       },
     );

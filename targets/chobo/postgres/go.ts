@@ -71,7 +71,8 @@ function transferCode(book: Book, t: Transfer, names: Members): string {
   out.push(
     `// ${args} are the arguments of ${t.name}.\n` + struct(args, t.params.map((p) => [field(p), goType(p)])),
   );
-  const writeArgs = t.params.map((p) => `, a.${field(p)}`).join("");
+  const namesOf = (ps: readonly Param[]) => `[]string{${ps.map((p) => goString(p.name)).join(", ")}}`;
+  const writeArgs = `, ${namesOf(t.params)}${t.params.map((p) => `, a.${field(p)}`).join("")}`;
   if (t.pending === null) {
     out.push(
       `// Do runs ${t.name} once per key ${keyText(t)}.\n` +
@@ -114,7 +115,9 @@ function transferCode(book: Book, t: Transfer, names: Members): string {
           "Post",
           `, key ${key}`,
           "(Result, error)",
-          `\treturn t.c.write(ctx, ${text("post")}${keyParams.map((p) => `, key.${field(p)}`).join("")})\n`,
+          `\treturn t.c.write(ctx, ${text("post")}, ${namesOf(keyParams)}${
+            keyParams.map((p) => `, key.${field(p)}`).join("")
+          })\n`,
         ),
     );
   } else {
@@ -131,11 +134,11 @@ function transferCode(book: Book, t: Transfer, names: Members): string {
           `, key ${key}, amounts *${amounts}`,
           "(Result, error)",
           `\targs := []any{${slots.join(", ")}}\n\tif amounts != nil {\n${fill}\t}\n` +
-            `\treturn t.c.write(ctx, ${text("post")}, args...)\n`,
+            `\treturn t.c.write(ctx, ${text("post")}, ${namesOf(postParams)}, args...)\n`,
         ),
     );
   }
-  const keyArgs = keyParams.map((p) => `, key.${field(p)}`).join("");
+  const keyArgs = `, ${namesOf(keyParams)}${keyParams.map((p) => `, key.${field(p)}`).join("")}`;
   out.push(
     `// Void gives the hold of the key back.\n` +
       FUNC(
@@ -168,7 +171,7 @@ function accountCode(book: Book, a: Account, names: Members): string {
   const name = a.params.length === 0 ? a.name : `${a.name}(${a.params.join(", ")})`;
   if (a.params.length === 0) {
     return `// ${described(`${member} reads the account ${name}`, a.description)}\n` +
-      FUNC("b *Balances", member, "", "(Balance, error)", `\treturn b.c.balance(ctx, ${text})\n`);
+      FUNC("b *Balances", member, "", "(Balance, error)", `\treturn b.c.balance(ctx, ${text}, nil)\n`);
   }
   const type = `${member}Account`;
   return `// ${type} names one account ${a.name}.\n` +
@@ -179,7 +182,9 @@ function accountCode(book: Book, a: Account, names: Members): string {
       member,
       `, a ${type}`,
       "(Balance, error)",
-      `\treturn b.c.balance(ctx, ${text}${a.params.map((p) => `, a.${field(p)}`).join("")})\n`,
+      `\treturn b.c.balance(ctx, ${text}, []string{${a.params.map((p) => goString(p)).join(", ")}}${
+        a.params.map((p) => `, a.${field(p)}`).join("")
+      })\n`,
     );
 }
 
@@ -212,7 +217,8 @@ function bookGo(book: Book, pkg: string, origin: { file: string; sha: string; ve
   );
   parts.push(
     `// Postgres returns the book on q (a *pgx.Conn, *pgxpool.Pool, *pgxpool.Conn or pgx.Tx) for one tenant\n` +
-      `// ("" unless the book keeps several independent sets of balances).\n` +
+      `// ("" unless the book keeps several independent sets of balances). An argument past\n` +
+      `// docs/reference.md#limits, the tenant too, is an *ArgumentError, and nothing is sent.\n` +
       `func Postgres(q Querier, tenant string) *Book {\n` +
       `\tc := caller{q: q, tenant: tenant}\n` +
       `\tb := &Book{Balance: &Balances{c}, c: c}\n` +

@@ -72,12 +72,18 @@ export function pythonClient(
         : op === "post"
         ? `${arg(p)}: int | None = None`
         : `${arg(p)}: int`;
+    const checked = (p: Param, op: Op) =>
+      p.type.kind === "string"
+        ? `_string(${pythonLiteral(p.name, '"')}, ${arg(p)})`
+        : `_amount(${pythonLiteral(p.name, '"')}, ${arg(p)}${op === "post" ? ", True" : ""})`;
     const method = (op: Op, help: string | null) => {
       const params = functionParams(t, op);
       const text = formatPlaceholders(callSql(book, t, op));
       return `\n    def ${op}(${signature(params.map((p) => typed(p, op)))}) -> Result:\n${
         help === null ? "" : `        ${docstring(help, "'")}\n`
-      }        return self._db.result(${pythonLiteral(text, "'")}, ${tuple(params.map(arg))})\n`;
+      }        return self._db.result(${pythonLiteral(text, "'")}, ${
+        tuple(params.map((p) => checked(p, op)))
+      })\n`;
     };
     const ops = t.pending === null ? [method("do", null)] : [
       method("hold", null),
@@ -94,7 +100,7 @@ export function pythonClient(
       const text = formatPlaceholders(statusStatement(book, t, key.map(() => ""), "").text);
       ops.push(`\n    def status(${signature(key.map((p) => `${arg(p)}: str`))}) -> HoldState | None:
         """The hold's state, or None when there is no hold."""
-        return self._db.state(${pythonLiteral(text, "'")}, ${tuple(key.map(arg))})\n`);
+        return self._db.state(${pythonLiteral(text, "'")}, ${tuple(key.map((p) => checked(p, "void")))})\n`);
     }
     out.push(`
 
@@ -108,11 +114,12 @@ ${ops.join("")}`);
     const names = accountArgs(a);
     const text = formatPlaceholders(balanceStatement(book, a, a.params.map(() => ""), "").text);
     const params = a.params.map((p) => lookup(names, p, "parameter"));
+    const checked = a.params.map((p, i) => `_string(${pythonLiteral(p, '"')}, ${params[i]})`);
     return `\n    def ${lookup(m.accounts, a.name, "account")}(${
       signature(params.map((p) => `${p}: ${strType}`))
     }) -> ${balanceType}:\n${
       a.description === null ? "" : `        ${docstring(a.description, "'")}\n`
-    }        return self.${accountsDb}.balance(${pythonLiteral(text, "'")}, ${tuple(params)})\n`;
+    }        return self.${accountsDb}.balance(${pythonLiteral(text, "'")}, ${tuple(checked)})\n`;
   }).join("");
   out.push(`
 
@@ -149,7 +156,9 @@ def postgres(conn: Connection, tenant: str = "") -> Book:
 
     Each call sends one statement. On a connection in autocommit mode a call that met a
     serialization failure or a deadlock is sent again; inside the caller's transaction the first
-    error is raised. The client never commits or rolls back (see the runtime's first lines).
+    error is raised. The client never commits or rolls back (see the runtime's first lines). An
+    argument past docs/reference.md#limits (the tenant too) raises \`ChoboArgumentError\`, and
+    nothing is sent.
     """
     return Book(_Postgres(conn, tenant))
 

@@ -8,7 +8,7 @@
 
 import { ID_PREFIX } from "../../../lang/chobo/ids.ts";
 import type { AccountRef, Book, Transfer } from "../../../lang/chobo/model.ts";
-import { ident, paramName } from "./sql_names.ts";
+import { byteaLit, ident, paramName } from "./sql_names.ts";
 
 /** A part of an id's hash input: a text the generator knows, or a SQL `text` expression. */
 export type IdPart = { readonly known: string } | { readonly sql: string };
@@ -38,11 +38,11 @@ export function idSql(role: string, parts: readonly IdPart[]): string {
       known += encHex(part.known);
       continue;
     }
-    if (known !== "") pieces.push(`'\\x${known}'::bytea`);
+    if (known !== "") pieces.push(byteaLit(known));
     known = "";
     pieces.push(encSql(part.sql));
   }
-  if (known !== "") pieces.push(`'\\x${known}'::bytea`);
+  if (known !== "") pieces.push(byteaLit(known));
   return `encode(substring(sha256(${pieces.join(" || ")}) from 1 for 16), 'hex')::uuid`;
 }
 

@@ -1,7 +1,8 @@
 /**
  * The names the PostgreSQL SQL declares and the clients call (docs/targets.md#postgres-the-sql): quoted
  * identifiers, string literals, the functions of each transfer and account, their parameters; and what
- * E061 checks of them (a name PostgreSQL would cut, two functions of one name).
+ * E061 checks of them (a name PostgreSQL would cut, two functions of one name, a schema PostgreSQL
+ * keeps for itself, a parameter named like the tenant's).
  * @module
  */
 
@@ -16,10 +17,26 @@ export function ident(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
 
-/** A SQL string literal. */
+/**
+ * A SQL string literal that reads the same whatever the session's `standard_conforming_strings`: one
+ * with a backslash is an escape string (`E'…'`) with the backslash doubled (docs/reference.md#limits).
+ */
 export function lit(s: string): string {
-  return `'${s.replaceAll("'", "''")}'`;
+  const quoted = s.replaceAll("'", "''");
+  return s.includes("\\") ? `E'${quoted.replaceAll("\\", "\\\\")}'` : `'${quoted}'`;
 }
+
+/** A `bytea` literal of hex digits, an escape string so that any `standard_conforming_strings` reads it alike. */
+export function byteaLit(hex: string): string {
+  return `E'\\\\x${hex}'::bytea`;
+}
+
+/**
+ * The settings of every generated function (docs/reference.md#limits): only `pg_catalog` is searched, so a
+ * function or operator another schema declares (`public.json_build_array(text, text)`) is never called;
+ * the book's own objects are named with their schema.
+ */
+export const FUNCTION_SETTINGS = "set search_path = pg_catalog, pg_temp";
 
 /** The SQL function of a transfer's operation: `"<transfer>_<op>"`. */
 export function functionName(t: Transfer, op: string): string {
@@ -30,6 +47,12 @@ export function functionName(t: Transfer, op: string): string {
 export function balanceName(a: Account): string {
   return `balance_${a.name}`;
 }
+
+/** The parameter every function takes first, the tenant: a book parameter of its name would be a second one. */
+export const TENANT_PARAM = "p_tenant";
+
+/** What starts the names of PostgreSQL's own schemas: `create schema` refuses a name that starts with it. */
+export const RESERVED_SCHEMA_PREFIX = "pg_";
 
 /** The parameter name of a transfer's or account's parameter: `p_<name>`. */
 export function paramName(name: string): string {

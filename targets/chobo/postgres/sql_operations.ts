@@ -21,7 +21,8 @@
  */
 
 import { definitionHash } from "../../../lang/chobo/ids.ts";
-import type { Account, Book, Bound, Transfer } from "../../../lang/chobo/model.ts";
+import type { Account, Book, Bound, Param, Transfer } from "../../../lang/chobo/model.ts";
+import { stringChecks } from "./sql_checks.ts";
 import type { BuiltinReason } from "../../../lang/chobo/resolve.ts";
 import { assert, findOne } from "../../../lang/common/assert.ts";
 import { accountIdParts, holdIdParts, idFix, idSql } from "./sql_ids.ts";
@@ -41,18 +42,27 @@ import {
   type Sum,
   sumSql,
 } from "./sql_moves.ts";
-import { functionName, ident, lit, paramName } from "./sql_names.ts";
+import { FUNCTION_SETTINGS, functionName, ident, lit, paramName } from "./sql_names.ts";
 
 function bigintOrNull(v: bigint | undefined): string {
   return v === undefined ? "null" : `${v}`;
 }
 
-/** `p_tenant text, "p_注文" text, …`: the tenant, then the operation's parameters (docs/targets.md#postgres-the-sql). */
-function signature(t: Transfer, op: string): string {
-  const params = op === "do" || op === "hold"
+/** The parameters an operation's function takes after the tenant. */
+function paramsOf(t: Transfer, op: string): readonly Param[] {
+  return op === "do" || op === "hold"
     ? t.params
     : t.params.filter((p) => t.key.includes(p.name) || (op === "post" && p.type.kind === "amount"));
-  const list = params.map((p) => {
+}
+
+/** The names of the string parameters an operation's function takes. */
+function stringParams(t: Transfer, op: string): string[] {
+  return paramsOf(t, op).filter((p) => p.type.kind === "string").map((p) => p.name);
+}
+
+/** `p_tenant text, "p_注文" text, …`: the tenant, then the operation's parameters (docs/targets.md#postgres-the-sql). */
+function signature(t: Transfer, op: string): string {
+  const list = paramsOf(t, op).map((p) => {
     const type = p.type.kind === "string" ? "text" : "bigint";
     const optional = op === "post" && p.type.kind === "amount" ? " default null" : "";
     return `${ident(paramName(p.name))} ${type}${optional}`;
@@ -232,7 +242,7 @@ ${
         ? `    delete from ${s}.holds h where h.tenant = p_tenant and h.id = v_hold;\n`
         : ""
     }    update ${s}.keys k set result = 'refused', reason = v_refusal
-     where k.tenant = p_tenant and k.kind = ${lit(t.name)} and k.op = ${lit(op)} and k.key = v_key;
+     where k.tenant = p_tenant and k.kind = ${lit(t.name)} and k.op = ${lit(op)} and k.key_hash = v_key_hash;
     return ('refused', v_refusal)::${s}.result;
   end if;
 `
@@ -350,25 +360,28 @@ ${generalPath(s, t, op, inside, ids.id, amounts)}`;
   v_at int;
 ${refusable(t) ? "  v_refusal text;\n" : ""}`;
   return `create or replace function ${s}.${ident(functionName(t, op))}(${signature(t, op)})
-returns ${s}.result language plpgsql as $$
+returns ${s}.result language plpgsql ${FUNCTION_SETTINGS} as $$
 declare
   v_now timestamptz := clock_timestamp();
   v_key text := ${keySql(t)};
+  v_key_hash bytea := sha256(convert_to(v_key, 'UTF8'));
   v_content text := ${content};
   v_prev ${s}.keys;
 ${ids.declare}
 ${held ? `  v_hold uuid := ${idSql("transfer", holdIdParts(book, t))};\n` : ""}${
     refusable(t) ? "  v_entries tid[];\n" : ""
   }${general}begin
-${amountChecks(t, false)}${ids.fix}${
+${stringChecks(stringParams(t, op))}${amountChecks(t, false)}${ids.fix}${
     held ? idFix("v_hold") : ""
   }${sameAccount}  -- (1) the key: a second call with the key waits here for the first to commit
-  insert into ${s}.keys (tenant, kind, op, key, content, definition, result, reason, at)
-  values (p_tenant, ${lit(t.name)}, ${lit(op)}, v_key, v_content, ${lit(hash)}, 'done', null, v_now)
+  insert into ${s}.keys (tenant, kind, op, key, key_hash, content, definition, result, reason, at)
+  values (p_tenant, ${lit(t.name)}, ${lit(op)}, v_key, v_key_hash, v_content, ${
+    lit(hash)
+  }, 'done', null, v_now)
   on conflict do nothing;
   if not found then
     select * into v_prev from ${s}.keys k
-     where k.tenant = p_tenant and k.kind = ${lit(t.name)} and k.op = ${lit(op)} and k.key = v_key;
+     where k.tenant = p_tenant and k.kind = ${lit(t.name)} and k.op = ${lit(op)} and k.key_hash = v_key_hash;
     if v_prev.result = 'refused' then
       ${refusedWith(s, "already_refused")}
     elsif v_prev.content = v_content and v_prev.definition = ${lit(hash)} then
@@ -411,7 +424,7 @@ export function postOrVoid(s: string, book: Book, t: Transfer, op: "post" | "voi
   const stateChecks = post
     ? `  if v_hold.state = 'posted' then
     select * into v_prev from ${s}.keys k
-     where k.tenant = p_tenant and k.kind = ${lit(t.name)} and k.op = 'post' and k.key = v_key;
+     where k.tenant = p_tenant and k.kind = ${lit(t.name)} and k.op = 'post' and k.key_hash = v_key_hash;
     if v_prev.content = v_content and v_prev.definition = ${lit(hash)} then
       return ('done_before', null)::${s}.result;
     end if;
@@ -427,7 +440,7 @@ ${overHold}`
     ${refusedWith(s, "already_posted")}
   elsif v_hold.state = 'voided' then
     select * into v_prev from ${s}.keys k
-     where k.tenant = p_tenant and k.kind = ${lit(t.name)} and k.op = 'void' and k.key = v_key;
+     where k.tenant = p_tenant and k.kind = ${lit(t.name)} and k.op = 'void' and k.key_hash = v_key_hash;
     if v_prev.definition = ${lit(hash)} then
       return ('done_before', null)::${s}.result;
     end if;
@@ -468,10 +481,11 @@ ${overHold}`
 `;
   }
   return `create or replace function ${s}.${ident(functionName(t, op))}(${signature(t, op)})
-returns ${s}.result language plpgsql as $$
+returns ${s}.result language plpgsql ${FUNCTION_SETTINGS} as $$
 declare
   v_now timestamptz := clock_timestamp();
   v_key text := ${keySql(t)};
+  v_key_hash bytea := sha256(convert_to(v_key, 'UTF8'));
   v_hold_id uuid := ${idSql("transfer", holdIdParts(book, t))};
   v_hold ${s}.holds;
   v_prev ${s}.keys;
@@ -480,7 +494,7 @@ declare
   v_content text;
   v_expired boolean;
 begin
-${post ? amountChecks(t, true) : ""}${
+${stringChecks(stringParams(t, op))}${post ? amountChecks(t, true) : ""}${
     post && amountParams.length > 0
       ? `  if v_partial and not ${allGiven} then
     raise exception 'chobo: a partial post passes every amount' using errcode = '22023';
@@ -498,8 +512,10 @@ ${post ? amountChecks(t, true) : ""}${
   v_amounts := array[${post ? perMove.join(", ") : ""}]::bigint[];
   v_content := ${content};
 ${stateChecks}  -- the key, the entries and the hold's new state, then the inside accounts last
-  insert into ${s}.keys (tenant, kind, op, key, content, definition, result, reason, at)
-  values (p_tenant, ${lit(t.name)}, ${lit(op)}, v_key, v_content, ${lit(hash)}, 'done', null, v_now);
+  insert into ${s}.keys (tenant, kind, op, key, key_hash, content, definition, result, reason, at)
+  values (p_tenant, ${lit(t.name)}, ${lit(op)}, v_key, v_key_hash, v_content, ${
+    lit(hash)
+  }, 'done', null, v_now);
   ${entriesInsert(s, t, op, rows)};
   update ${s}.holds h set state = ${lit(post ? "posted" : "voided")}${post ? ", posted = v_amounts" : ""}
    where h.tenant = p_tenant and h.id = v_hold.id;

@@ -5,19 +5,20 @@
  */
 
 import type { Account, Book, Transfer } from "../../../lang/chobo/model.ts";
+import { stringChecks } from "./sql_checks.ts";
 import { accountIdParts, holdIdParts, idFix, idSql } from "./sql_ids.ts";
-import { balanceName, functionName, ident, paramName } from "./sql_names.ts";
+import { balanceName, FUNCTION_SETTINGS, functionName, ident, paramName } from "./sql_names.ts";
 
 /** `"<transfer>_status"`: `held`, `posted`, `voided`, `expired` (past its expiry), or null. */
 export function statusFunction(s: string, book: Book, t: Transfer): string {
   const params = ["p_tenant text", ...t.key.map((k) => `${ident(paramName(k))} text`)].join(", ");
   return `create or replace function ${s}.${ident(functionName(t, "status"))}(${params})
-returns text language plpgsql stable as $$
+returns text language plpgsql stable ${FUNCTION_SETTINGS} as $$
 declare
   v_hold_id uuid := ${idSql("transfer", holdIdParts(book, t))};
   v_state text;
 begin
-${
+${stringChecks(t.key)}${
     idFix("v_hold_id")
   }  select case when h.state = 'held' and h.expires_at <= clock_timestamp() then 'expired' else h.state end
     into v_state
@@ -57,11 +58,11 @@ export function balanceFunction(s: string, book: Book, a: Account): string {
   // the index alone whatever the account (measured, docs/targets.md#outside-accounts).
   const plans = a.outside ? " set plan_cache_mode = force_generic_plan" : "";
   return `create or replace function ${s}.${ident(balanceName(a))}(${params})
-returns ${s}.balance language plpgsql stable${plans} as $$
+returns ${s}.balance language plpgsql stable ${FUNCTION_SETTINGS}${plans} as $$
 declare
   v_id uuid := ${idSql("account", accountIdParts(book, ref))};
   v_balance ${s}.balance;
 begin
-${idFix("v_id")}${read}end $$;
+${stringChecks(a.params)}${idFix("v_id")}${read}end $$;
 `;
 }

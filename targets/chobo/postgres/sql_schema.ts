@@ -6,7 +6,7 @@
 
 import { ID_PREFIX } from "../../../lang/chobo/ids.ts";
 import type { Book } from "../../../lang/chobo/model.ts";
-import { lit } from "./sql_names.ts";
+import { byteaLit, FUNCTION_SETTINGS, lit } from "./sql_names.ts";
 
 /** The kinds of the book that are inside (each has a bound, so rows), as a SQL list, or null when none is. */
 function insideKinds(book: Book): string | null {
@@ -44,9 +44,39 @@ ${body};
 `;
 }
 
-/** The schema, its types and tables, the view of balances, and \`chobo_id\`. */
-export function schemaSql(s: string, book: Book): string {
-  return `create schema if not exists ${s};
+/**
+ * What the schema's comment starts with: a schema that exists without it is not a chobo book's,
+ * and the file changes nothing in it (docs/reference.md#limits).
+ */
+function markPrefix(book: Book): string {
+  return `chobo: book ${book.name} `;
+}
+
+/**
+ * The schema, marked with the book and its hash (\`sha\`), its types and tables, the view of
+ * balances, and \`chobo_id\`. A schema of the book's name that exists without the mark stops the load.
+ */
+export function schemaSql(s: string, book: Book, sha: string): string {
+  const prefix = markPrefix(book);
+  return `-- The schema is a chobo book's only if its comment says so: one that exists without the mark (an
+-- application's own, such as public) is never changed (docs/reference.md#limits).
+do $$
+declare
+  v_mark text;
+begin
+  select obj_description(n.oid, 'pg_namespace') into v_mark from pg_namespace n where n.nspname = ${
+    lit(book.name)
+  };
+  if found and (v_mark is null or left(v_mark, ${[...prefix].length}) <> ${lit(prefix)}) then
+    raise exception 'chobo: the schema % exists and is not a chobo book''s (its comment does not start with "%"): nothing was changed', ${
+    lit(book.name)
+  }, ${lit(prefix)}
+      using errcode = '42P06', hint = 'name the book after a schema of its own';
+  end if;
+end $$;
+
+create schema if not exists ${s};
+comment on schema ${s} is ${lit(`${prefix}v${book.version}, sha256:${sha}`)};
 
 do $$ begin
   create type ${s}.result as (result text, reason text);
@@ -100,7 +130,9 @@ create table if not exists ${s}.keys (
   result text not null,
   reason text,
   at timestamptz not null,
-  primary key (tenant, kind, op, key)
+  -- the key's SHA-256, not the key: a key of long escaped parts would pass the index's 2,704 bytes
+  key_hash bytea not null,
+  primary key (tenant, kind, op, key_hash)
 );
 
 -- The log of every change to every account, appended to by every operation: \`seq\` orders it and
@@ -125,7 +157,7 @@ ${balancesView(s, book)}
 -- An id (docs/targets.md#ids): SHA-256 over enc(${lit(ID_PREFIX)}) ‖ enc(role) ‖ enc(part) ‖ …, enc(x) = its
 -- UTF-8 length (32-bit big-endian) then its UTF-8; the first 16 bytes, 0 read as 1 and 2¹²⁸ − 1 as 2¹²⁸ − 2.
 create or replace function ${s}.chobo_id(parts text[]) returns uuid
-language plpgsql immutable strict as $$
+language plpgsql immutable strict ${FUNCTION_SETTINGS} as $$
 declare
   v_bytes bytea := ''::bytea;
   v_part text;
@@ -137,10 +169,10 @@ begin
     v_bytes := v_bytes || int4send(octet_length(v_utf8)) || v_utf8;
   end loop;
   v_id := substring(sha256(v_bytes) from 1 for 16);
-  if v_id = '\\x00000000000000000000000000000000'::bytea then
-    v_id := '\\x00000000000000000000000000000001'::bytea;
-  elsif v_id = '\\xffffffffffffffffffffffffffffffff'::bytea then
-    v_id := '\\xfffffffffffffffffffffffffffffffe'::bytea;
+  if v_id = ${byteaLit("00000000000000000000000000000000")} then
+    v_id := ${byteaLit("00000000000000000000000000000001")};
+  elsif v_id = ${byteaLit("ffffffffffffffffffffffffffffffff")} then
+    v_id := ${byteaLit("fffffffffffffffffffffffffffffffe")};
   end if;
   return encode(v_id, 'hex')::uuid;
 end $$;
@@ -168,7 +200,7 @@ export function expireSql(s: string, book: Book): string {
      where a.tenant = g.tenant and a.id = g.account and a.kind in (${inside})
   )`;
   return `create or replace function ${s}.expire(p_max integer default 1000)
-returns integer language plpgsql as $$
+returns integer language plpgsql ${FUNCTION_SETTINGS} as $$
 declare
   v_now timestamptz := clock_timestamp();
   v_holds ${s}.holds[];

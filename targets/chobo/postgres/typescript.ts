@@ -45,29 +45,36 @@ export function typescriptClient(
     `[${
       paramsOf(t, op).map((p) => {
         const name = lookup(transferArgs(t), p.name, "parameter");
-        return op === "post" && p.type.kind === "amount" ? read("amounts", name, true) : read(object, name);
+        const label = JSON.stringify(p.name);
+        if (p.type.kind === "string") return `stringArgument(${label}, ${read(object, name)})`;
+        return op === "post"
+          ? `amountArgument(${label}, ${read("amounts", name, true)}, true)`
+          : `amountArgument(${label}, ${read(object, name)})`;
       }).join(", ")
     }]`;
   const transferValues = book.transfers.map((t) => {
     const ops = holds(t)
       ? [
-        `hold: (args) => c.outcome(${call(t, "hold")}, ${values(t, "hold", "args")}),`,
-        `post: (key${amounts(t).length > 0 ? ", amounts" : ""}) => c.outcome(${call(t, "post")}, ${
+        `hold: async (args) => c.outcome(${call(t, "hold")}, ${values(t, "hold", "args")}),`,
+        `post: async (key${amounts(t).length > 0 ? ", amounts" : ""}) => c.outcome(${call(t, "post")}, ${
           values(t, "post", "key")
         }),`,
-        `void: (key) => c.outcome(${call(t, "void")}, ${values(t, "void", "key")}),`,
-        `status: (key) => c.status(${
+        `void: async (key) => c.outcome(${call(t, "void")}, ${values(t, "void", "key")}),`,
+        `status: async (key) => c.status(${
           literal(statusStatement(book, t, paramsOf(t, "status").map(() => ""), "").text)
         }, ${values(t, "status", "key")}),`,
       ]
-      : [`do: (args) => c.outcome(${call(t, "do")}, ${values(t, "do", "args")}),`];
+      : [`do: async (args) => c.outcome(${call(t, "do")}, ${values(t, "do", "args")}),`];
     return `    ${prop(transferMember(t))}: {\n${ops.map((o) => `      ${o}\n`).join("")}    },\n`;
   }).join("");
   const balanceValues = book.accounts.map((a) => {
     const text = literal(balanceStatement(book, a, a.params.map(() => ""), "").text);
     const names = accountArgs(a);
-    const args = a.params.map((p) => read("account", lookup(names, p, "parameter"))).join(", ");
-    return `      ${prop(accountMember(a))}: (${
+    const args = a.params.map((p) =>
+      `stringArgument(${JSON.stringify(p)}, ${read("account", lookup(names, p, "parameter"))})`
+    )
+      .join(", ");
+    return `      ${prop(accountMember(a))}: async (${
       a.params.length === 0 ? "" : "account"
     }) => c.balance(${text}, [${args}]),\n`;
   }).join("");
@@ -75,7 +82,8 @@ export function typescriptClient(
 /**
  * The book on \`db\` for \`tenant\` (default ""): each call sends one statement and tries a
  * serialization failure again; it never commits or rolls back, so a call inside the caller's
- * transaction commits with it.
+ * transaction commits with it. An argument past docs/reference.md#limits (the tenant too) is a
+ * \`ChoboArgumentError\`, and nothing is sent.
  */
 export function postgres(db: Queryable, options: { readonly tenant?: string } = {}): Book {
   const c = calls(db, options.tenant ?? "", REASONS);

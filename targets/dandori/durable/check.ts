@@ -90,7 +90,7 @@ export function executionOperations(plan: Plan): number {
 
 /** The diagnostics that stop the build; none when durable functions can run the flow. */
 export function durableCheck(plan: Plan, origin: FlowOrigin): readonly Diagnostic[] {
-  const r = new Reporter<DandoriCode>(origin.file, origin.text);
+  const r = new Reporter<DandoriCode>(origin.path, origin.text);
   const head = { line: 1, col: 1 };
   const cancel = plan.blocks.cancel;
   if (cancel !== null) {

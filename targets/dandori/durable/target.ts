@@ -32,6 +32,7 @@ function generate(plan: Plan, origin: FlowOrigin): ReadonlyMap<string, string> {
 /** The target record. */
 export const DURABLE: DandoriTarget<"durable"> = {
   name: "durable",
+  express: false,
   check: durableCheck,
   generate,
 };

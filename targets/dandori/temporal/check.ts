@@ -115,7 +115,7 @@ export function historyEvents(plan: Plan): number {
 
 /** The diagnostics that stop the build; none when Temporal can run the flow. */
 export function temporalCheck(plan: Plan, origin: FlowOrigin): readonly Diagnostic[] {
-  const r = new Reporter<DandoriCode>(origin.file, origin.text);
+  const r = new Reporter<DandoriCode>(origin.path, origin.text);
   const head = { line: 1, col: 1 };
   if (plan.workflow.historyEncrypted) {
     r.error(

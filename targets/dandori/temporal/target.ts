@@ -54,6 +54,7 @@ function generate(plan: Plan, origin: FlowOrigin): ReadonlyMap<string, string> {
 /** The target record. */
 export const TEMPORAL_TYPESCRIPT: DandoriTarget<"temporal-typescript"> = {
   name: "temporal-typescript",
+  express: false,
   check: temporalCheck,
   generate,
 };

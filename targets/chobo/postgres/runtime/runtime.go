@@ -12,7 +12,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -74,6 +76,57 @@ const (
 	inFailedTransaction  = "25P02"
 )
 
+// maxStringBytes is the longest string argument, the tenant too, in bytes of UTF-8
+// (docs/reference.md#limits).
+const maxStringBytes = 256
+
+// ArgumentError is the error of an argument chobo refuses before anything is sent
+// (docs/reference.md#limits): a string that is not valid UTF-8, holds U+0000 or is longer than 256
+// bytes, or a negative amount. errors.As tells it from the errors of the database.
+type ArgumentError struct {
+	// Message says which argument and why: "chobo: sku is 257 UTF-8 bytes, …".
+	Message string
+}
+
+func (e *ArgumentError) Error() string { return e.Message }
+
+func refuseArgument(format string, args ...any) error {
+	return &ArgumentError{Message: "chobo: " + fmt.Sprintf(format, args...)}
+}
+
+// checkString refuses a string argument past the limits.
+func checkString(name, s string) error {
+	switch {
+	case !utf8.ValidString(s):
+		return refuseArgument("%s is not valid UTF-8", name)
+	case strings.IndexByte(s, 0) >= 0:
+		return refuseArgument("%s holds U+0000, which no string argument may", name)
+	case len(s) > maxStringBytes:
+		return refuseArgument("%s is %d UTF-8 bytes, longer than the %d a string argument may be", name, len(s), maxStringBytes)
+	}
+	return nil
+}
+
+// checkArguments refuses the tenant or an argument past the limits; names[i] is the parameter of args[i].
+func checkArguments(tenant string, names []string, args []any) error {
+	if err := checkString("tenant", tenant); err != nil {
+		return err
+	}
+	for i, a := range args {
+		switch v := a.(type) {
+		case string:
+			if err := checkString(names[i], v); err != nil {
+				return err
+			}
+		case int64:
+			if v < 0 {
+				return refuseArgument("%s is an amount from 0 to 2^63 - 1, got %d", names[i], v)
+			}
+		}
+	}
+	return nil
+}
+
 // caller sends a book's statements for one tenant on one Querier.
 type caller struct {
 	q      Querier
@@ -120,7 +173,10 @@ func retry(ctx context.Context, try func() error) error {
 }
 
 // write calls a transfer's function: select result, reason from "<book>"."<transfer>_<op>"($1, …).
-func (c caller) write(ctx context.Context, sql string, args ...any) (Result, error) {
+func (c caller) write(ctx context.Context, sql string, names []string, args ...any) (Result, error) {
+	if err := checkArguments(c.tenant, names, args); err != nil {
+		return Result{}, err
+	}
 	var outcome string
 	var reason *string
 	err := retry(ctx, func() error {
@@ -142,7 +198,10 @@ func (c caller) write(ctx context.Context, sql string, args ...any) (Result, err
 }
 
 // status reads a hold's state: select "<book>"."<transfer>_status"($1, …) as state.
-func (c caller) status(ctx context.Context, sql string, args ...any) (HoldState, error) {
+func (c caller) status(ctx context.Context, sql string, names []string, args ...any) (HoldState, error) {
+	if err := checkArguments(c.tenant, names, args); err != nil {
+		return "", err
+	}
 	var state *string
 	err := retry(ctx, func() error {
 		return c.q.QueryRow(ctx, sql, append([]any{c.tenant}, args...)...).Scan(&state)
@@ -158,7 +217,10 @@ func (c caller) status(ctx context.Context, sql string, args ...any) (HoldState,
 }
 
 // balance reads an account: select posted::text, held_in::text, held_out::text from … .
-func (c caller) balance(ctx context.Context, sql string, args ...any) (Balance, error) {
+func (c caller) balance(ctx context.Context, sql string, names []string, args ...any) (Balance, error) {
+	if err := checkArguments(c.tenant, names, args); err != nil {
+		return Balance{}, err
+	}
 	var text [3]string
 	err := retry(ctx, func() error {
 		return c.q.QueryRow(ctx, sql, append([]any{c.tenant}, args...)...).Scan(&text[0], &text[1], &text[2])

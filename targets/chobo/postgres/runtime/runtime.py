@@ -25,6 +25,10 @@ MAX_WAIT_MS = 128
 RETRIED_SQLSTATES = ("40001", "40P01")
 # The caller's transaction was aborted by the failed try, so nothing more can be sent in it.
 IN_FAILED_TRANSACTION = "25P02"
+# The longest string argument, the tenant too, in UTF-8 bytes (docs/reference.md#limits).
+MAX_STRING_BYTES = 256
+# The largest amount: 2⁶³ − 1.
+MAX_AMOUNT = (1 << 63) - 1
 
 
 Outcome = Literal["done", "done_before", "refused"]
@@ -47,6 +51,38 @@ class Balance(NamedTuple):
     posted: int
     held_in: int
     held_out: int
+
+
+class ChoboArgumentError(ValueError):
+    """An argument chobo refuses before anything is sent (docs/reference.md#limits): a string that
+    is not well-formed Unicode (a lone surrogate), holds U+0000 or is longer than 256 UTF-8 bytes;
+    an amount that is not an int from 0 to 2⁶³ − 1."""
+
+
+def _string(name: str, value: object) -> str:
+    """The string argument `name` (a tenant or a parameter), or `ChoboArgumentError`."""
+    if not isinstance(value, str):
+        raise ChoboArgumentError(f"chobo: {name} is a string, got {value!r}")
+    try:
+        data = value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ChoboArgumentError(f"chobo: {name} is not well-formed Unicode: it holds a lone surrogate") from None
+    if "\0" in value:
+        raise ChoboArgumentError(f"chobo: {name} holds U+0000, which no string argument may")
+    if len(data) > MAX_STRING_BYTES:
+        raise ChoboArgumentError(
+            f"chobo: {name} is {len(data)} UTF-8 bytes, longer than the {MAX_STRING_BYTES} a string argument may be"
+        )
+    return value
+
+
+def _amount(name: str, value: object, optional: bool = False) -> int | None:
+    """The amount argument `name`, None where it may be left out (a post in full), or `ChoboArgumentError`."""
+    if optional and value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_AMOUNT:
+        raise ChoboArgumentError(f"chobo: {name} is an amount, an int from 0 to 2^63 - 1, got {value!r}")
+    return value
 
 
 class Cursor(Protocol):
@@ -101,7 +137,7 @@ class _Postgres:
 
     def __init__(self, conn: Connection, tenant: str) -> None:
         self._conn = conn
-        self._tenant = tenant
+        self._tenant = _string("tenant", tenant)
 
     def _send(self, query: str, params: Sequence[object]) -> object:
         """Sends one statement and returns its one row, retrying 40001 and 40P01."""

@@ -49,6 +49,47 @@ const RETRIED_CODES: readonly unknown[] = ["40001", "40P01"];
 /** in_failed_sql_transaction: a retry inside the caller's transaction that already failed. */
 const IN_FAILED_TRANSACTION = "25P02";
 const HOLD_STATES: readonly HoldState[] = ["held", "posted", "voided", "expired"];
+/** The longest string argument, the tenant too, in UTF-8 bytes (docs/reference.md#limits). */
+const MAX_STRING_BYTES = 256;
+/** The largest amount: 2⁶³ − 1. */
+const MAX_AMOUNT = (1n << 63n) - 1n;
+
+/**
+ * An argument chobo refuses before anything is sent (docs/reference.md#limits): a string that is not
+ * well-formed Unicode (a lone surrogate would be sent as U+FFFD, and two keys become one), holds
+ * U+0000, or is longer than 256 UTF-8 bytes; an amount that is not a `bigint` from 0 to 2⁶³ − 1.
+ */
+export class ChoboArgumentError extends Error {
+  override name = "ChoboArgumentError";
+}
+
+/** The string argument `name` (a tenant or a parameter), or a `ChoboArgumentError`. */
+export function stringArgument(name: string, v: unknown): string {
+  if (typeof v !== "string") throw new ChoboArgumentError(`chobo: ${name} is a string, got ${typeof v}`);
+  // With the u flag a pair is one code point, so \p{Cs} finds only a lone surrogate.
+  if (/\p{Cs}/u.test(v)) {
+    throw new ChoboArgumentError(`chobo: ${name} is not well-formed Unicode: it holds a lone surrogate`);
+  }
+  if (v.includes("\u0000")) {
+    throw new ChoboArgumentError(`chobo: ${name} holds U+0000, which no string argument may`);
+  }
+  const bytes = new TextEncoder().encode(v).length;
+  if (bytes > MAX_STRING_BYTES) {
+    throw new ChoboArgumentError(
+      `chobo: ${name} is ${bytes} UTF-8 bytes, longer than the ${MAX_STRING_BYTES} a string argument may be`,
+    );
+  }
+  return v;
+}
+
+/** The amount argument `name`, or undefined where it may be left out (a post in full), or a `ChoboArgumentError`. */
+export function amountArgument(name: string, v: unknown, optional = false): bigint | undefined {
+  if (optional && v === undefined) return undefined;
+  if (typeof v !== "bigint" || v < 0n || v > MAX_AMOUNT) {
+    throw new ChoboArgumentError(`chobo: ${name} is an amount, a bigint from 0 to 2^63 - 1`);
+  }
+  return v;
+}
 
 function codeOf(e: unknown): unknown {
   return typeof e === "object" && e !== null && "code" in e ? e.code : undefined;
@@ -106,6 +147,7 @@ function amountOf(row: Record<string, unknown>, column: string, text: string): b
  * answer outside it means the SQL and the client were built from different books.
  */
 export function calls<R extends string>(db: Queryable, tenant: string, reasons: readonly R[]): Calls<R> {
+  stringArgument("tenant", tenant);
   return {
     async outcome(text, args) {
       const values = [tenant, ...args.map((a) => a === undefined ? null : String(a))];

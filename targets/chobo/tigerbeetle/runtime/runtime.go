@@ -340,6 +340,37 @@ type call struct {
 	given   []bool
 }
 
+// maxStringBytes is the longest string argument, the tenant too, in bytes of UTF-8
+// (docs/reference.md#limits).
+const maxStringBytes = 256
+
+// ArgumentError is the error of an argument chobo refuses before anything is sent
+// (docs/reference.md#limits): a string that is not valid UTF-8, holds U+0000 or is longer than 256
+// bytes, or a negative amount. errors.As tells it from TigerBeetle's errors.
+type ArgumentError struct {
+	// Message says which argument and why: "chobo: sku is 257 UTF-8 bytes, …".
+	Message string
+}
+
+func (e *ArgumentError) Error() string { return e.Message }
+
+func refuseArgument(format string, args ...any) error {
+	return &ArgumentError{Message: "chobo: " + fmt.Sprintf(format, args...)}
+}
+
+// checkString refuses a string argument past the limits.
+func checkString(name, s string) error {
+	switch {
+	case !utf8.ValidString(s):
+		return refuseArgument("%s is not valid UTF-8", name)
+	case strings.IndexByte(s, 0) >= 0:
+		return refuseArgument("%s holds U+0000, which no string argument may", name)
+	case len(s) > maxStringBytes:
+		return refuseArgument("%s is %d UTF-8 bytes, longer than the %d a string argument may be", name, len(s), maxStringBytes)
+	}
+	return nil
+}
+
 // newCall checks the arguments of an operation, by parameter: string or int64, nil where the
 // operation does not take it (a post or void takes the key, and a partial post its amounts).
 func (c *client) newCall(index int, op string, args []any) (*call, error) {
@@ -350,6 +381,9 @@ func (c *client) newCall(index int, op string, args []any) (*call, error) {
 	if len(args) != len(t.params) {
 		return nil, fmt.Errorf("chobo: %s.%s takes %d arguments, not %d", t.name, op, len(t.params), len(args))
 	}
+	if err := checkString("tenant", c.tenant); err != nil {
+		return nil, err
+	}
 	cl := &call{index: index, t: t, op: op, text: make([]string, len(args)), amounts: make([]int64, len(args)), given: make([]bool, len(args))}
 	for i, p := range t.params {
 		switch v := args[i].(type) {
@@ -359,8 +393,8 @@ func (c *client) newCall(index int, op string, args []any) (*call, error) {
 			if p.amount {
 				return nil, fmt.Errorf("chobo: %s.%s: %s is an amount", t.name, op, p.name)
 			}
-			if !utf8.ValidString(v) {
-				return nil, fmt.Errorf("chobo: %s.%s: %s is not valid UTF-8", t.name, op, p.name)
+			if err := checkString(p.name, v); err != nil {
+				return nil, err
 			}
 			cl.text[i] = v
 		case int64:
@@ -368,7 +402,7 @@ func (c *client) newCall(index int, op string, args []any) (*call, error) {
 				return nil, fmt.Errorf("chobo: %s.%s: %s is a string", t.name, op, p.name)
 			}
 			if v < 0 {
-				return nil, fmt.Errorf("chobo: %s.%s: the amount %s = %d is outside 0 … 2⁶³ − 1", t.name, op, p.name, v)
+				return nil, refuseArgument("%s.%s: the amount %s = %d is outside 0 … 2⁶³ − 1", t.name, op, p.name, v)
 			}
 			cl.text[i] = strconv.FormatInt(v, 10)
 			cl.amounts[i] = v
@@ -1231,9 +1265,12 @@ func (c *client) status(ctx context.Context, index int, args ...any) (HoldState,
 // (TigerBeetle lets a balance leave 64 bits, so reading it fails:
 // docs/targets.md#what-the-two-targets-share).
 func (c *client) balance(ctx context.Context, account int, args ...string) (Balance, error) {
-	for _, a := range args {
-		if !utf8.ValidString(a) {
-			return Balance{}, fmt.Errorf("chobo: an argument of %s is not valid UTF-8", c.def.accounts[account].name)
+	if err := checkString("tenant", c.tenant); err != nil {
+		return Balance{}, err
+	}
+	for i, a := range args {
+		if err := checkString(fmt.Sprintf("argument %d of %s", i+1, c.def.accounts[account].name), a); err != nil {
+			return Balance{}, err
 		}
 	}
 	if err := ctx.Err(); err != nil {

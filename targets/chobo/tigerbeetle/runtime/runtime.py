@@ -11,9 +11,10 @@
 # per book value); `post` and `void` read the hold first (`no_such_hold` sends nothing more) and a
 # post over the hold reads the hold's state instead of posting. A result chobo does not expect, or
 # an account or opening that exists with other fields (the book changed), raises
-# `ChoboError`, and the chain is not sent after such an account or opening. Bad arguments raise
-# `TypeError` or `ValueError` before anything is sent. TigerBeetle gives expired holds back by
-# itself, so there is no `expire()`.
+# `ChoboError`, and the chain is not sent after such an account or opening. An argument past
+# docs/reference.md#limits raises `ChoboArgumentError` (a `ValueError`), a call missing an argument
+# `TypeError`, before anything is sent. TigerBeetle gives expired holds back by itself, so there is
+# no `expire()`.
 
 import hashlib
 import json
@@ -35,6 +36,8 @@ ROOM_MARK = 2
 MAX_AMOUNT = (1 << 63) - 1
 MIN_BALANCE = -(1 << 63)
 MAX_BALANCE = (1 << 63) - 1
+# The longest string argument, the tenant too, in UTF-8 bytes (docs/reference.md#limits).
+MAX_STRING_BYTES = 256
 # The first part of every id's hash input (docs/targets.md#ids).
 ID_PREFIX = "chobo/1"
 # TigerBeetle takes neither 0 nor 2¹²⁸ − 1 as an id.
@@ -77,6 +80,29 @@ class ChoboError(Exception):
     """TigerBeetle answered what chobo's client cannot read as a result: the book's account or
     bound changed (docs/targets.md#changing-a-book), a balance left the 64-bit range, or a bug in
     the client."""
+
+
+class ChoboArgumentError(ValueError):
+    """An argument chobo refuses before anything is sent (docs/reference.md#limits): a string that
+    is not well-formed Unicode (a lone surrogate), holds U+0000 or is longer than 256 UTF-8 bytes;
+    an amount that is not an int from 0 to 2⁶³ − 1."""
+
+
+def _string(name: str, value: object) -> str:
+    """The string argument `name` (a tenant or a parameter), or `ChoboArgumentError`."""
+    if not isinstance(value, str):
+        raise ChoboArgumentError(f"chobo: {name} is a string, got {value!r}")
+    try:
+        data = value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ChoboArgumentError(f"chobo: {name} is not well-formed Unicode: it holds a lone surrogate") from None
+    if "\0" in value:
+        raise ChoboArgumentError(f"chobo: {name} holds U+0000, which no string argument may")
+    if len(data) > MAX_STRING_BYTES:
+        raise ChoboArgumentError(
+            f"chobo: {name} is {len(data)} UTF-8 bytes, longer than the {MAX_STRING_BYTES} a string argument may be"
+        )
+    return value
 
 
 class Client(Protocol):
@@ -300,7 +326,7 @@ class _TigerBeetle:
     def __init__(self, book: _BookDef, client: Client, tenant: str) -> None:
         self._book = book
         self._client = client
-        self._tenant = tenant
+        self._tenant = _string("tenant", tenant)
         self._accounts = {a.name: a for a in book.accounts}
         self._transfers = {t.name: t for t in book.transfers}
         self._created: set[int] = set()
@@ -326,9 +352,8 @@ class _TigerBeetle:
         raises: TigerBeetle's balances are 128-bit, so the write passed
         (docs/targets.md#what-the-two-targets-share)."""
         a = self._accounts[account]
-        for value in args:
-            if not isinstance(value, str):
-                raise TypeError(f"chobo: an account's argument is a string, got {value!r}")
+        for name, value in zip(a.params, args, strict=True):
+            _string(name, value)
         own = self._account_id(a, tuple(args))
         found = [x for x in self._client.lookup_accounts([own]) if x.id == own]
         if len(found) == 0:
@@ -345,20 +370,19 @@ class _TigerBeetle:
     # The arguments.
 
     def _checked(self, t: _Transfer, op: _Op, args: Mapping[str, str | int | None]) -> dict[str, str | int]:
-        """The arguments given, checked: strings are `str`, amounts whole numbers from 0 to 2⁶³ − 1,
-        and a partial post passes every amount."""
+        """The arguments given, checked: strings within docs/reference.md#limits, amounts whole numbers
+        from 0 to 2⁶³ − 1 (else `ChoboArgumentError`), and a partial post passes every amount."""
         given: dict[str, str | int] = {}
         for p in t.params:
             value = args.get(p.name)
             if value is None:
                 continue
             if not p.amount:
-                if not isinstance(value, str):
-                    raise TypeError(f"chobo: {p.name} is a string, got {value!r}")
+                _string(p.name, value)
             elif isinstance(value, bool) or not isinstance(value, int):
-                raise TypeError(f"chobo: {p.name} is an amount, an int, got {value!r}")
+                raise ChoboArgumentError(f"chobo: {p.name} is an amount, an int, got {value!r}")
             elif not 0 <= value <= MAX_AMOUNT:
-                raise ValueError(
+                raise ChoboArgumentError(
                     f"chobo: {p.name} is an amount, a whole number from 0 to 2⁶³ − 1, got {value}"
                 )
             given[p.name] = value

@@ -298,6 +298,36 @@ const FLOOR_MARK = 1;
 const ROOM_MARK = 2;
 /** A signed 64-bit integer: an amount is 0 … MAX_INT64, a balance MIN_INT64 … MAX_INT64 (docs/reference.md#meaning). */
 const MAX_INT64 = (1n << 63n) - 1n;
+/** The longest string argument, the tenant too, in UTF-8 bytes (docs/reference.md#limits). */
+const MAX_STRING_BYTES = 256;
+
+/**
+ * An argument chobo refuses before anything is sent (docs/reference.md#limits): a string that is not
+ * well-formed Unicode (a lone surrogate would become U+FFFD in an id, and two keys one), holds
+ * U+0000, or is longer than 256 UTF-8 bytes; an amount that is not a `bigint` from 0 to 2⁶³ − 1.
+ */
+export class ChoboArgumentError extends Error {
+  override name = "ChoboArgumentError";
+}
+
+/** The string argument `name` (a tenant or a parameter), or a `ChoboArgumentError`. */
+function stringArgument(name: string, v: unknown): string {
+  if (typeof v !== "string") throw new ChoboArgumentError(`chobo: ${name} is a string, got ${typeof v}`);
+  // With the u flag a pair is one code point, so \p{Cs} finds only a lone surrogate.
+  if (/\p{Cs}/u.test(v)) {
+    throw new ChoboArgumentError(`chobo: ${name} is not well-formed Unicode: it holds a lone surrogate`);
+  }
+  if (v.includes("\u0000")) {
+    throw new ChoboArgumentError(`chobo: ${name} holds U+0000, which no string argument may`);
+  }
+  const bytes = new TextEncoder().encode(v).length;
+  if (bytes > MAX_STRING_BYTES) {
+    throw new ChoboArgumentError(
+      `chobo: ${name} is ${bytes} UTF-8 bytes, longer than the ${MAX_STRING_BYTES} a string argument may be`,
+    );
+  }
+  return v;
+}
 const MIN_INT64 = -(1n << 63n);
 /** The first part of every id's hash input (docs/targets.md#ids). */
 const ID_PREFIX = "chobo/1";
@@ -421,10 +451,10 @@ function argsOf(
     if (p.amount && optional && v === undefined) return;
     if (p.amount) {
       if (typeof v !== "bigint" || v < 0n || v > MAX_INT64) {
-        throw new Error(`chobo: ${p.name} is an amount from 0 to 2^63 - 1`);
+        throw new ChoboArgumentError(`chobo: ${p.name} is an amount from 0 to 2^63 - 1`);
       }
-    } else if (typeof v !== "string") throw new Error(`chobo: ${p.name} is a string`);
-    args.set(p.name, v);
+      args.set(p.name, v);
+    } else args.set(p.name, stringArgument(p.name, v));
   });
   return args;
 }
@@ -969,7 +999,7 @@ export function calls<R extends string>(
   tenant: string,
   reasons: readonly R[],
 ): Calls<R> {
-  if (typeof tenant !== "string") throw new Error("chobo: the tenant is a string");
+  stringArgument("tenant", tenant);
   const ids = new Ids(book, tenant);
   const created = new Set<bigint>();
 
