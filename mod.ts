@@ -72,3 +72,6 @@ export type { Page } from "./lang/chobo/page.ts";
 export { type CheckEnv, checkFlow, checkFlowBytes, type FlowCheck } from "./lang/dandori/check.ts";
 export { parseFlow } from "./lang/dandori/syntax.ts";
 export { CODES as DANDORI_CODES } from "./lang/dandori/codes.ts";
+export { buildFlowPage, flowPageMarkdown } from "./lang/dandori/doc.ts";
+export { flowPageHtml } from "./lang/dandori/draw.ts";
+export type { FlowPage } from "./lang/dandori/page.ts";

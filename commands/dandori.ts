@@ -13,6 +13,7 @@ import {
   summaryLine,
 } from "../lang/common/diagnostic.ts";
 import { buildCommand, namedReader, planCommand, runCommand, scenariosCommand } from "./dandori_run.ts";
+import { docCommand } from "./dandori_doc.ts";
 import { DANDORI_TARGET_NAMES } from "../targets/dandori/targets.ts";
 import { type Io, readInput } from "./io.ts";
 import { stringifyJson } from "../lang/common/json.ts";
@@ -307,6 +308,55 @@ export const DANDORI: ToolSpec = {
       examples: ["dandori build examples/orders/orders.flow --target <target> --out /tmp/orders"],
       run: ({ args, flags, io, lang }) =>
         buildCommand(args[0], flags.target, flags.out ?? ".", { express: flags.express }, io, lang),
+    }),
+    command({
+      name: "doc",
+      summary: tr(
+        "write the page the people who approve a flow read: its charts, every call and where its errors go, how it ends and the cases there, every scenario step by step",
+        "フローを承認する人が読むページを書く(図、呼び出しとエラーの行き先、終わり方とそこでの案件、シナリオの一歩ずつ)",
+      ),
+      args: { placeholder: "<file.flow>", min: 1, max: 1, help: tr("the flow", "フロー") },
+      flags: [
+        {
+          name: "format",
+          value: "format",
+          choices: ["md", "html"],
+          help: tr(
+            "md: Markdown with Mermaid charts (the default); html: one self-contained page that lights every scenario step by step",
+            "md: Mermaid の図を入れた Markdown(既定)。html: シナリオを一歩ずつ光らせる、一つで完結したページ",
+          ),
+        },
+        {
+          name: "out",
+          value: "dir",
+          help: tr(
+            "write <dir>/<flow file name without .flow>.md (or .html) instead of printing",
+            "出力せずに <dir>/<.flow を除いたフローのファイル名>.md(または .html)に書く",
+          ),
+        },
+      ],
+      exits: [
+        { code: 0, meaning: tr("the page was written", "ページを書いた") },
+        {
+          code: 1,
+          meaning: tr(
+            "the flow has errors (a flow whose names and types resolve is drawn all the same, its diagnostics on stderr), or a file cannot be read or written",
+            "フローにエラーがある(名前と型が解決したフローは描き、診断を標準エラーに出す)、またはファイルを読めない・書けない",
+          ),
+        },
+        {
+          code: 2,
+          meaning: tr(
+            "the flow uses what this dandori cannot read (E018), a usage error, or an internal error",
+            "この dandori で読めないものを使うフロー(E018)、使い方の誤り、または内部の異常",
+          ),
+        },
+      ],
+      examples: [
+        "dandori doc examples/orders/orders.flow",
+        "dandori doc examples/orders/orders.ja.flow --lang ja --format html --out /tmp/doc",
+      ],
+      run: ({ args, flags, io, lang }) => docCommand(args[0], flags.format === "html", flags.out, io, lang),
     }),
     command({
       name: "explain",

@@ -3,13 +3,15 @@
  * and directories searched for `.book` or `.flow` files; every test and example book or flow when
  * none is given) on a target for real and compares it with the reference interpreter — chobo's books
  * on PostgreSQL and TigerBeetle (`verify/chobo/runs.ts`), dandori's flows on Step Functions'
- * definitions (`verify/dandori/stepfunctions.ts`) and on Temporal (`verify/dandori/temporal.ts`);
+ * definitions (`verify/dandori/stepfunctions.ts`), on Temporal (`verify/dandori/temporal.ts`) and on
+ * pydantic-graph (`verify/dandori/pydantic_graph.ts`);
  * exits 1 when anything disagrees, 2 for an unknown target or a path that does not exist.
  * @module
  */
 
 import { DEFAULT_PATHS, verifyPostgres, verifyTigerBeetle } from "./chobo/runs.ts";
 import { verifyDurable } from "./dandori/durable.ts";
+import { verifyPydanticGraph } from "./dandori/pydantic_graph.ts";
 import { verifyStepFunctions } from "./dandori/stepfunctions.ts";
 import { verifyTemporal } from "./dandori/temporal.ts";
 
@@ -20,6 +22,7 @@ const TARGETS: Record<string, (paths: readonly string[]) => Promise<number>> = {
   stepfunctions: verifyStepFunctions,
   "temporal-typescript": verifyTemporal,
   durable: verifyDurable,
+  "pydantic-graph": verifyPydanticGraph,
 };
 const [name, ...given] = Deno.args;
 const target = TARGETS[name ?? ""];

@@ -8,6 +8,7 @@
 
 import { findOne, lookup } from "../common/assert.ts";
 import { type Diagnostic, renderDiagnostic } from "../common/diagnostic.ts";
+import { escapeHtml, fenced, inline } from "../common/markdown.ts";
 import { visible } from "../common/visible.ts";
 import { type Lang, tr } from "../common/text.ts";
 import { VERSION } from "../common/version.ts";
@@ -451,26 +452,6 @@ export function pageMarkdown(page: Page): string {
     out.push("</details>", "");
   });
   return out.join("\n");
-}
-
-function escapeHtml(s: string): string {
-  return s.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
-}
-
-/**
- * A book's text as Markdown shows it, not as Markdown reads it: HTML is escaped (no tag of a
- * description reaches the page) and the characters that make links, emphasis and code are
- * written with a backslash.
- */
-function inline(s: string): string {
-  return escapeHtml(s).replace(/[\\`*_[\]]/g, "\\$&");
-}
-
-/** A fenced block of `lines`, its fence longer than any run of backticks in them, so none can close it. */
-function fenced(info: string, lines: readonly string[]): string[] {
-  const longest = Math.max(2, ...lines.flatMap((l) => (l.match(/`+/g) ?? []).map((run) => run.length)));
-  const fence = "`".repeat(longest + 1);
-  return [`${fence}${info}`, ...lines, fence];
 }
 
 /** A book's text as a page shows it: every character that would act instead of show, escaped. */

@@ -29,6 +29,7 @@ import type {
   RepeatStmtAst,
   StmtAst,
 } from "./ast.ts";
+import { type CasePair, FactsBuilder, type FlowFacts } from "./facts.ts";
 import { MAX_LOOP_ROUNDS, MAX_STATES } from "./limits.ts";
 import { lineOf } from "./lints.ts";
 import { externalClosure, type Machine, rowOf } from "./machine.ts";
@@ -128,6 +129,17 @@ function caseOf(s: State, name: string): CaseSt {
   return lookup(s.cases, name, "case");
 }
 
+/** Each case's pairs in `s` once the outside has moved it (docs/design/dandori.md#external-events): what the page says a case can be in. */
+function movedPairs(s: State, cases: ReadonlyMap<string, CaseDef>): [string, CasePair][] {
+  return [...cases.values()].flatMap((c) => {
+    const { record, actual } = caseOf(s, c.name);
+    if (actual === null) return [[c.name, { record, actual }] as [string, CasePair]];
+    return externalClosure(c.machine, actual).map((
+      x,
+    ): [string, CasePair] => [c.name, { record, actual: x.state }]);
+  });
+}
+
 /** Where `s`'s case `name` is outside, for a case the caller knows has started. */
 function actualOf(s: State, name: string): string {
   const actual = caseOf(s, name).actual;
@@ -157,11 +169,16 @@ function withVar(s: State, name: string): State {
   return { ...s, assigned: new Set([...s.assigned, name]), missing };
 }
 
-/** The steps of a run, one line each, as the design's diagnostics print them. */
-function operations(trace: Step | null): Text[] {
+/** The steps of a run in order. */
+function stepsOf(trace: Step | null): Step[] {
   const steps: Step[] = [];
   for (let t = trace; t !== null; t = t.prev) steps.push(t);
-  return steps.reverse().map((t) => {
+  return steps.reverse();
+}
+
+/** The steps of a run, one line each, as the design's diagnostics print them. */
+function operations(trace: Step | null): Text[] {
+  return stepsOf(trace).map((t) => {
     const line = t.line === null ? "    " : String(t.line).padStart(4);
     return tr(`${line}  ${t.text.en}`, `${line}  ${t.text.ja}`);
   });
@@ -236,6 +253,8 @@ class Analysis {
   private readonly caseCalls = new Map<CallStmtAst, CaseCall>();
   /** The lines of the statements the analysis ran: the statements some run of the flow reaches. */
   readonly reached = new Set<number>();
+  /** What the analysis saw at each point, for the page. */
+  readonly facts: FactsBuilder;
   private readonly caseMatches = new Map<MatchStmtAst, CaseMatch>();
   /** First example per diagnostic key, emitted at the end in a stable order. */
   private readonly found = new Map<
@@ -256,6 +275,12 @@ class Analysis {
   ) {
     this.readVars = new Set(t.vars.keys());
     this.at = m.flow;
+    this.facts = new FactsBuilder(m.cases);
+  }
+
+  /** Each case's pairs in every state of `states`, the outside's moves included. */
+  private pairs(states: Iterable<State>): [string, CasePair][] {
+    return [...states].flatMap((x) => movedPairs(x, this.m.cases));
   }
 
   /** A set of states that says E023 where it is full (MAX_STATES). */
@@ -346,7 +371,8 @@ class Analysis {
 
   /**
    * Runs a block from its entries and checks the cases where it ends. The steps name the block's
-   * first statement as where it is entered and its last as where it ends, as 13.1 prints them.
+   * first statement as where it is entered and its last as where it ends, as a diagnostic's run prints
+   * them (docs/design/dandori.md#two-states-per-case).
    */
   private block(
     b: BodyAst,
@@ -363,8 +389,19 @@ class Analysis {
         entered === null ? entries : [...entries].map((s) => step(s, first.line, entered)),
       );
       const done = this.exec(b.body, start, { block, breaks: null });
+      if (done.size > 0) this.facts.end({ kind: "end", block }, this.pairs(done));
       for (const s of done) this.end(step(s, last.line, ends), last, kind, []);
     });
+  }
+
+  /**
+   * The states a cancel that arrives here stops the workflow in, for a flow without `on cancel`
+   * (the analysis follows no run past it, but the page says where such a run ends).
+   */
+  private stoppedAtOnce(states: Iterable<State>, ctx: Ctx): void {
+    if (ctx.block !== "cancel" && this.m.onCancel === null) {
+      this.facts.end({ kind: "cancelled" }, this.pairs(states));
+    }
   }
 
   /** Whether a cancel here is followed: into the flow's `on cancel`, when there is one, from outside it. */
@@ -392,6 +429,7 @@ class Analysis {
     for (const s of ss) {
       if (states.size === 0) break;
       this.reached.add(s.line);
+      this.facts.entry(s.line, this.pairs(states));
       const before = states;
       states = this.within(s, () => this.stmt(s, before, ctx));
     }
@@ -405,6 +443,7 @@ class Analysis {
         return this.states([...input].map((x) => withVar(x, s.name.text)));
       case "wait":
         if (s.until !== null) this.reads(s.until, input, s);
+        this.stoppedAtOnce(input, ctx);
         if (this.followsCancel(ctx)) {
           for (const x of input) {
             this.cancels.add(
@@ -430,11 +469,13 @@ class Analysis {
         return this.states();
       case "succeed":
         for (const o of s.outputs) this.reads(o.value, input, s);
+        this.facts.end({ kind: "statement", line: s.line }, this.pairs(input));
         for (const x of input) this.end(step(x, s.line, tr("succeed", "succeed")), s, "succeed", []);
         return this.states();
       case "fail": {
         if (s.reason !== null) this.reads(s.reason, input, s);
         const leaving = s.leaving.map((w) => w.text);
+        this.facts.end({ kind: "statement", line: s.line }, this.pairs(input));
         for (const x of input) {
           this.end(step(x, s.line, tr(`fail ${s.error.text}`, `fail ${s.error.text}`)), s, "fail", leaving);
         }
@@ -516,6 +557,8 @@ class Analysis {
     for (const a of s.call.args) if (a.kind === "arg") this.reads(a.value, input, s);
     if (task === undefined) return input;
     const outcomes = this.outcomes(s, task, input);
+    for (const [outcome, states] of outcomes) this.facts.after(s.line, outcome ?? "ok", this.pairs(states));
+    this.stoppedAtOnce([...input, ...outcomes.get("failure") ?? []], ctx);
     if (this.followsCancel(ctx)) {
       const running = tr(
         `cancelled while \`${task.name}\` runs`,
@@ -838,6 +881,7 @@ class Analysis {
 
   /** A failure nothing handles (docs/design/dandori.md#ends): W101 for every case it may leave open. */
   private leftOpen(x: State, cleanup: Cleanup | null): void {
+    this.facts.end({ kind: "unhandled" }, this.pairs([x]));
     for (const c of this.m.cases.values()) {
       const open = openIn(x, c);
       if (open === null) continue;
@@ -1000,8 +1044,20 @@ class Analysis {
     }
   }
 
+  /** Keeps a diagnostic's run for the page, which lights it on the chart. */
+  private example(code: DandoriCode, at: Pos, message: Text, trace: Step | null): void {
+    if (trace === null) return;
+    this.facts.example({
+      code,
+      line: at.line,
+      message,
+      steps: stepsOf(trace).map((t) => ({ line: t.line, text: t.text })),
+    });
+  }
+
   private emit(): void {
     for (const f of this.found.values()) {
+      this.example(f.code, f.at, f.message, f.trace);
       this.r.error(f.code, f.at, f.message, {
         operations: operations(f.trace),
         ...(f.hint === null ? {} : { hint: f.hint }),
@@ -1010,18 +1066,20 @@ class Analysis {
     for (const o of this.open.values()) {
       const others = [...o.lines].filter((l) => l !== o.at.line).sort((a, b) => a - b);
       const where = o.cleanup === null ? null : `on ${o.cleanup}`;
+      const message = where === null
+        ? tr(
+          `a call can fail here with an error nothing handles, and the workflow fails with the case \`${o.caseName}\` in ${o.in}, which is not final: there is no \`on failure\` to settle it`,
+          `ここで呼び出しが処理されないエラーで失敗すると、案件 \`${o.caseName}\` が ${o.in} のままワークフローが失敗します。片付ける \`on failure\` がありません`,
+        )
+        : tr(
+          `this call in \`${where}\` can fail with an error nothing handles, and the workflow fails with the case \`${o.caseName}\` in ${o.in}, which is not final`,
+          `\`${where}\` の中のこの呼び出しが処理されないエラーで失敗すると、案件 \`${o.caseName}\` が ${o.in} のままワークフローが失敗します`,
+        );
+      this.example("W101", o.at, message, o.trace);
       this.r.warning(
         "W101",
         o.at,
-        where === null
-          ? tr(
-            `a call can fail here with an error nothing handles, and the workflow fails with the case \`${o.caseName}\` in ${o.in}, which is not final: there is no \`on failure\` to settle it`,
-            `ここで呼び出しが処理されないエラーで失敗すると、案件 \`${o.caseName}\` が ${o.in} のままワークフローが失敗します。片付ける \`on failure\` がありません`,
-          )
-          : tr(
-            `this call in \`${where}\` can fail with an error nothing handles, and the workflow fails with the case \`${o.caseName}\` in ${o.in}, which is not final`,
-            `\`${where}\` の中のこの呼び出しが処理されないエラーで失敗すると、案件 \`${o.caseName}\` が ${o.in} のままワークフローが失敗します`,
-          ),
+        message,
         {
           operations: operations(o.trace),
           notes: others.length === 0 ? [] : [
@@ -1137,9 +1195,16 @@ function readsOf(e: ExprAst): string[] {
   }
 }
 
-/** Runs the case analysis of a typed flow and reports what it finds; the lines of the statements it reached. */
-export function checkCases(m: FlowModel, typed: Typed, r: Reporter<DandoriCode>): ReadonlySet<number> {
+/** What the case analysis gives besides its diagnostics. */
+export interface CaseAnalysis {
+  /** The lines of the statements it reached: every statement some run can get to. */
+  readonly reached: ReadonlySet<number>;
+  readonly facts: FlowFacts;
+}
+
+/** Runs the case analysis of a typed flow and reports what it finds. */
+export function checkCases(m: FlowModel, typed: Typed, r: Reporter<DandoriCode>): CaseAnalysis {
   const a = new Analysis(m, typed, r);
   a.run();
-  return a.reached;
+  return { reached: a.reached, facts: a.facts.facts() };
 }

@@ -11,7 +11,7 @@ import { decodeSource, Reporter, reportKeyShapedValues } from "../common/reporte
 import { type Text, tr } from "../common/text.ts";
 import type { DandoriCode } from "./codes.ts";
 import { checkCases } from "./cases.ts";
-import type { CheckedFlow } from "./checked.ts";
+import type { CheckedFlow, TypedFlow } from "./checked.ts";
 import { checkChildren } from "./children.ts";
 import type { CheckEnv, FlowCheck } from "./env.ts";
 import { checkAlongFlow } from "./lints.ts";
@@ -40,15 +40,17 @@ export function checkFlow(file: string, text: string, env: CheckEnv): FlowCheck 
   const result = (
     model: FlowModel | null,
     unsupported = false,
-    checked: CheckedFlow | null = null,
+    typedFlow: TypedFlow | null = null,
   ): FlowCheck => {
     reportKeyShapedValues(text, r, FLOW);
     const ok = model !== null && !r.hasErrors();
+    const checked: CheckedFlow | null = ok && typedFlow !== null ? { ...typedFlow, passed: true } : null;
     return {
       file,
       diagnostics: sortDiagnostics(r.diagnostics),
       model: ok ? model : null,
-      checked: ok ? checked : null,
+      checked,
+      typedFlow,
       unsupported,
     };
   };
@@ -79,8 +81,11 @@ export function checkFlow(file: string, text: string, env: CheckEnv): FlowCheck 
   if (r.hasErrors()) return result(model);
   checkAlongFlow(model, typed, r);
   checkSecrets(model, typed, r);
-  const reached = checkCases(model, typed, r);
-  return result(model, false, { model, typed, children, reached });
+  const { reached, facts } = checkCases(model, typed, r);
+  // A variable typing left without a type (a collecting loop with its `yield` misplaced, E009) has
+  // not resolved: such a flow is not given to the stages after the checker, even to draw it.
+  const resolved = [...typed.vars.values()].every((v) => v.type !== null);
+  return result(model, false, resolved ? { model, typed, children, reached, facts } : null);
 }
 
 /** Checks a flow given as bytes: text that is not UTF-8 is one E001 at its first bad byte. */
@@ -88,5 +93,12 @@ export function checkFlowBytes(file: string, bytes: Uint8Array, env: CheckEnv): 
   const r = new Reporter<DandoriCode>(file, "");
   const text = decodeSource(bytes, r, FLOW);
   if (text !== null) return checkFlow(file, text, env);
-  return { file, diagnostics: r.diagnostics, model: null, checked: null, unsupported: false };
+  return {
+    file,
+    diagnostics: r.diagnostics,
+    model: null,
+    checked: null,
+    typedFlow: null,
+    unsupported: false,
+  };
 }

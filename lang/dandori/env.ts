@@ -7,7 +7,7 @@
 
 import type { Diagnostic } from "../common/diagnostic.ts";
 import { type Text, tr } from "../common/text.ts";
-import type { CheckedFlow } from "./checked.ts";
+import type { CheckedFlow, TypedFlow } from "./checked.ts";
 import type { FlowModel } from "./model.ts";
 
 /** What checking one flow found. */
@@ -18,6 +18,11 @@ export interface FlowCheck {
   readonly model: FlowModel | null;
   /** The flow as the stages after the checker read it (interpreter, lowering), when it has no error. */
   readonly checked: CheckedFlow | null;
+  /**
+   * The flow once its names and types resolved, even when the checks along the flow found errors
+   * (the page draws it); null when names or types did not resolve.
+   */
+  readonly typedFlow: TypedFlow | null;
   /** True when a construct this dandori cannot read stopped the check (E018: exit 2). */
   readonly unsupported: boolean;
 }

@@ -134,6 +134,11 @@ export interface Run {
   readonly clockMs: number;
   /** The statements the run passed, in order, with what happened there (the page lights them). */
   readonly visits: readonly Visit[];
+  /**
+   * With `RunOptions.snapshots`: what the run held just before each visit, then at its end (one
+   * more than the visits); else null.
+   */
+  readonly snapshots: readonly Snapshot[] | null;
   /** Every `wait` the run made, in order: where, and the clock before and after it (a target's waits are compared with these). */
   readonly waits: readonly Wait[];
 }
@@ -146,7 +151,7 @@ export interface Wait {
   readonly toMs: number;
 }
 
-/** What happened at one statement. */
+/** What happened at one statement (a place of the plan's graph). */
 export type Visit =
   | { readonly place: string; readonly kind: "stmt" }
   | { readonly place: string; readonly kind: "arm"; readonly index: number }
@@ -155,7 +160,26 @@ export type Visit =
   | { readonly place: string; readonly kind: "iteration"; readonly count: number }
   | { readonly place: string; readonly kind: "done" }
   | { readonly place: string; readonly kind: "unhandled" }
-  | { readonly place: string; readonly kind: "outside" };
+  /** A period check (`period:start` or `s<line>:period`) found the time outside, or inside. */
+  | { readonly place: string; readonly kind: "outside" }
+  | { readonly place: string; readonly kind: "inside" }
+  /** A cancel arrived while the call ran. */
+  | { readonly place: string; readonly kind: "cancel" }
+  /** The call's answer does not have the declared shape. */
+  | { readonly place: string; readonly kind: "bad response" }
+  /**
+   * A parallel loop's last iteration ended with a failure held (docs/design/dandori.md#parallel-iterations), which leaves the loop the
+   * way the plan's edge says: a task's error (`unhandled`), a period check (`outside`), or a
+   * `fail` or a malformed answer (`failed`).
+   */
+  | { readonly place: string; readonly kind: "held"; readonly by: "unhandled" | "outside" | "failed" };
+
+/** The variables in scope (inputs included), each case's record and the clock, at one moment of a run. */
+export interface Snapshot {
+  readonly vars: ReadonlyMap<string, Value>;
+  readonly cases: ReadonlyMap<string, Value>;
+  readonly clockMs: number;
+}
 
 /** How a run is started. */
 export interface RunOptions {
@@ -168,6 +192,8 @@ export interface RunOptions {
   readonly execution: string;
   /** Runs `flow` tasks' child flows on the interpreter instead of asking for their answers. */
   readonly children: boolean;
+  /** Keeps a snapshot at every visit (`Run.snapshots`), for the page that steps through the run. */
+  readonly snapshots?: boolean;
 }
 
 /** The default `now` of a scenario (docs/design/dandori.md#the-reference-interpreter). */
@@ -177,8 +203,8 @@ export const DEFAULT_NOW = "2026-03-31T15:30:00Z";
 interface Raised {
   readonly error: string;
   readonly reason: string | null;
-  /** A task's error (and a period check outside) goes to `on failure`; a `fail` or a failed check does not. */
-  readonly task: boolean;
+  /** A task's error and a period check outside go to `on failure`; a failed check does not. */
+  readonly by: "task" | "period" | "check";
 }
 
 /** What running a statement led to. */
@@ -201,6 +227,12 @@ class Scope {
   set(name: string, v: Value): void {
     this.own.set(name, v);
   }
+  /** Every variable seen from here, the outer ones first, in the order they got a value. */
+  all(): Map<string, Value> {
+    const out = this.outer === null ? new Map<string, Value>() : this.outer.all();
+    for (const [k, v] of this.own) out.set(k, v);
+    return out;
+  }
 }
 
 interface Ctx {
@@ -216,6 +248,7 @@ interface Ctx {
 class Interp {
   private readonly calls: CallRecord[] = [];
   private readonly visits: Visit[] = [];
+  private readonly snapshots: Snapshot[] | null;
   private readonly waits: Wait[] = [];
   private readonly cases = new Map<string, Value>();
   private clockMs: number;
@@ -234,19 +267,32 @@ class Interp {
     this.nowText = o.now;
     this.tasks = new Map(plan.tasks.map((t) => [t.name, t]));
     for (const c of flow.model.cases.keys()) this.cases.set(c, null);
+    this.snapshots = o.snapshots === true ? [] : null;
   }
 
   run(): Run {
     const scope = new Scope(null);
     const ending = this.start(scope);
+    this.snapshot(scope);
     return {
       calls: this.calls,
       ending,
       cases: this.cases,
       clockMs: this.clockMs,
       visits: this.visits,
+      snapshots: this.snapshots,
       waits: this.waits,
     };
+  }
+
+  /** Records a visit, with what the run holds just before it when snapshots are kept. */
+  private visit(v: Visit, scope: Scope): void {
+    this.snapshot(scope);
+    this.visits.push(v);
+  }
+
+  private snapshot(scope: Scope): void {
+    this.snapshots?.push({ vars: scope.all(), cases: new Map(this.cases), clockMs: this.clockMs });
   }
 
   private start(scope: Scope): Ending {
@@ -263,7 +309,7 @@ class Interp {
       scope.set(f.name, readField(input, f.name));
     }
     if (m.period !== null && !this.inPeriod(this.nowText[0])) {
-      this.visits.push({ place: "period:start", kind: "outside" });
+      this.visit({ place: "period:start", kind: "outside" }, scope);
       return {
         kind: "fail",
         error: "Dandori.OutOfPeriod",
@@ -272,6 +318,7 @@ class Interp {
         }`,
       };
     }
+    if (m.period !== null) this.visit({ place: "period:start", kind: "inside" }, scope);
     const flow = this.block(m.flow.body, { block: "flow", scope, loops: [], parallel: false, yields: null });
     return this.settle(flow, scope);
   }
@@ -296,7 +343,7 @@ class Interp {
   /** A task's error in the body runs `on failure`, which ends by failing again with it; anything else fails at once. */
   private raisedInBody(r: Raised, scope: Scope): Ending {
     const m = this.flow.model;
-    if (!r.task || m.onFailure === null) return { kind: "fail", error: r.error, reason: r.reason };
+    if (r.by === "check" || m.onFailure === null) return { kind: "fail", error: r.error, reason: r.reason };
     const after = this.block(m.onFailure.body, {
       block: "failure",
       scope,
@@ -366,24 +413,24 @@ class Interp {
 
   private stmt(s: StmtAst, ctx: Ctx): Flow {
     const place = placeOf(s);
-    if (
-      ctx.block === "flow" && this.flow.model.period !== null && readsNow(s) &&
-      !this.inPeriod(this.nowText[1])
-    ) {
-      this.visits.push({ place: `${place}:period`, kind: "outside" });
-      const period = this.flow.model.period;
-      return {
-        kind: "raised",
-        raised: {
-          error: "Dandori.OutOfPeriod",
-          reason: `line ${s.line}: now is ${this.nowText[1]}, outside the period the workflow runs in, ${
-            rangeText(period)
-          }`,
-          task: true,
-        },
-      };
+    const period = this.flow.model.period;
+    if (ctx.block === "flow" && period !== null && readsNow(s)) {
+      const inside = this.inPeriod(this.nowText[1]);
+      this.visit({ place: `${place}:period`, kind: inside ? "inside" : "outside" }, ctx.scope);
+      if (!inside) {
+        return {
+          kind: "raised",
+          raised: {
+            error: "Dandori.OutOfPeriod",
+            reason: `line ${s.line}: now is ${this.nowText[1]}, outside the period the workflow runs in, ${
+              rangeText(period)
+            }`,
+            by: "period",
+          },
+        };
+      }
     }
-    this.visits.push({ place, kind: "stmt" });
+    this.visit({ place, kind: "stmt" }, ctx.scope);
     switch (s.kind) {
       case "call":
         return this.call(s, ctx);
@@ -473,7 +520,7 @@ class Interp {
       for (const p of arm.patterns) {
         const took = takes(p);
         if (took === null) continue;
-        this.visits.push({ place: placeOf(s), kind: "arm", index });
+        this.visit({ place: placeOf(s), kind: "arm", index }, ctx.scope);
         if (took.bind !== null) ctx.scope.set(took.bind, subject);
         return this.block(arm.body, ctx);
       }
@@ -485,7 +532,7 @@ class Interp {
         reason: `line ${s.line}: no arm of the match takes ${
           JSON.stringify(subject === null ? "none" : subject)
         }`,
-        task: false,
+        by: "check",
       },
     };
   }
@@ -494,16 +541,16 @@ class Interp {
     const place = placeOf(s);
     const most = Number(s.atMost.text);
     for (let i = 1; i <= most; i++) {
-      this.visits.push({ place, kind: "iteration", count: i });
+      this.visit({ place, kind: "iteration", count: i }, ctx.scope);
       const f = this.block(s.body, { ...ctx, loops: [...ctx.loops, i] });
-      if (f.kind === "break") return this.done(place);
+      if (f.kind === "break") return this.done(place, ctx);
       if (f.kind !== "next") return f;
     }
-    return this.done(place);
+    return this.done(place, ctx);
   }
 
-  private done(place: string): Flow {
-    this.visits.push({ place, kind: "done" });
+  private done(place: string, ctx: Ctx): Flow {
+    this.visit({ place, kind: "done" }, ctx.scope);
     return NEXT;
   }
 
@@ -525,7 +572,7 @@ class Interp {
     const collected: Value[] = [];
     if (s.parallel === null) {
       for (const [i, item] of list.entries()) {
-        this.visits.push({ place, kind: "iteration", count: i + 1 });
+        this.visit({ place, kind: "iteration", count: i + 1 }, ctx.scope);
         ctx.scope.set(s.variable.text, item);
         const yields: Value[] = [];
         const f = this.block(s.body, { ...ctx, loops: [...ctx.loops, i + 1], yields });
@@ -536,7 +583,7 @@ class Interp {
     } else {
       const failures: Flow[] = [];
       for (const [i, item] of list.entries()) {
-        this.visits.push({ place, kind: "iteration", count: i + 1 });
+        this.visit({ place, kind: "iteration", count: i + 1 }, ctx.scope);
         const scope = new Scope(ctx.scope);
         scope.set(s.variable.text, item);
         const yields: Value[] = [];
@@ -545,10 +592,13 @@ class Interp {
         if (f.kind === "next") collected.push(...yields);
         else failures.push(f);
       }
-      if (failures.length > 0) return failures[0];
+      if (failures.length > 0) {
+        this.visit({ place, kind: "held", by: heldBy(failures[0]) }, ctx.scope);
+        return failures[0];
+      }
     }
     if (s.bind !== null) ctx.scope.set(s.bind.text, collected);
-    return this.done(place);
+    return this.done(place, ctx);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -598,7 +648,10 @@ class Interp {
         child,
       };
       this.calls.push(record);
-      if (answer.kind === "cancel") return { kind: "cancel" };
+      if (answer.kind === "cancel") {
+        this.visit({ place, kind: "cancel" }, ctx.scope);
+        return { kind: "cancel" };
+      }
       if (answer.kind === "ok") {
         const f = this.answered(s, task, plan, answer.value, args, ctx);
         record.then = f.kind === "raised" ? "bad response" : "ok";
@@ -671,26 +724,27 @@ class Interp {
     if (task.book !== null) {
       const result_ = readField(value, "result");
       if (!isRecord(value) || (result_ !== "done" && result_ !== "done_before")) {
-        return this.badResponse(s, task);
+        return this.badResponse(s, task, ctx);
       }
       result = task.book.op === "do" ? null : holdRecord(task, args);
     } else if (task.result !== null && !fits(m.types, task.result.type, task.result.range, value)) {
-      return this.badResponse(s, task);
+      return this.badResponse(s, task, ctx);
     }
-    this.visits.push({ place, kind: "ok" });
+    this.visit({ place, kind: "ok" }, ctx.scope);
     if (s.bind?.kind === "let") ctx.scope.set(s.bind.name.text, result);
     if (s.bind?.kind === "case") this.cases.set(s.bind.name.text, result);
     assert(plan.name === task.name, "the plan's task is the call's");
     return NEXT;
   }
 
-  private badResponse(s: CallStmtAst, task: TaskDef): Flow {
+  private badResponse(s: CallStmtAst, task: TaskDef, ctx: Ctx): Flow {
+    this.visit({ place: placeOf(s), kind: "bad response" }, ctx.scope);
     return {
       kind: "raised",
       raised: {
         error: "Dandori.BadResponse",
         reason: `line ${s.line}: the answer from ${task.name} does not have the declared shape`,
-        task: false,
+        by: "check",
       },
     };
   }
@@ -700,10 +754,10 @@ class Interp {
     const place = placeOf(s);
     const index = s.handlers.findIndex((h) => h.errors.some((e) => e.text === answer.error));
     if (index >= 0) {
-      this.visits.push({ place, kind: "handler", index });
+      this.visit({ place, kind: "handler", index }, ctx.scope);
       return this.block(s.handlers[index].body, ctx);
     }
-    this.visits.push({ place, kind: "unhandled" });
+    this.visit({ place, kind: "unhandled" }, ctx.scope);
     return { kind: "raised", raised: taskError(s.line, task, answer) };
   }
 
@@ -757,6 +811,22 @@ class Interp {
   }
 }
 
+/** Which way a parallel loop leaves with the failure it held (the plan's edge of that kind). */
+function heldBy(f: Flow): "unhandled" | "outside" | "failed" {
+  switch (f.kind) {
+    case "raised":
+      return f.raised.by === "task" ? "unhandled" : f.raised.by === "period" ? "outside" : "failed";
+    case "end":
+      return "failed";
+    case "next":
+    case "break":
+    case "cancel":
+      throw new Error(`dandori: a parallel loop holds no ${f.kind}`);
+    default:
+      return unreachable(f, "flow");
+  }
+}
+
 /** The hold record a book task's case gets (docs/design/dandori.md#holds-of-a-book): its key arguments and the state the operation leaves. */
 function holdRecord(task: TaskDef, args: Readonly<Record<string, Value>>): Value {
   const b = task.book;
@@ -772,11 +842,11 @@ function taskError(line: number, task: TaskDef, a: Extract<Answer, { kind: "erro
   const cause = a.cause === null ? "" : `: ${a.cause}`;
   switch (a.error) {
     case "timeout":
-      return { error: "Dandori.Timeout", reason: `line ${line}: ${task.name} timed out${cause}`, task: true };
+      return { error: "Dandori.Timeout", reason: `line ${line}: ${task.name} timed out${cause}`, by: "task" };
     case "failure":
-      return { error: "Dandori.Failure", reason: `line ${line}: ${task.name} failed${cause}`, task: true };
+      return { error: "Dandori.Failure", reason: `line ${line}: ${task.name} failed${cause}`, by: "task" };
     default:
-      return { error: a.error, reason: a.cause, task: true };
+      return { error: a.error, reason: a.cause, by: "task" };
   }
 }
 

@@ -27,7 +27,7 @@ import type {
   TaskItemAst,
   UseAst,
 } from "./ast.ts";
-import type { CheckedFlow } from "./checked.ts";
+import type { TypedFlow } from "./checked.ts";
 import type { Machine } from "./machine.ts";
 import type { FlowModel, TaskDef } from "./model.ts";
 import {
@@ -65,6 +65,11 @@ export const DEFAULT_RETRY_INTERVAL_SECONDS = 1;
 export const DEFAULT_BACKOFF = "2.0";
 /** How long an `event` or `callback` task waits without a `timeout` (docs/design/dandori.md#timeouts): one day. */
 export const DEFAULT_ANSWER_SECONDS = 86_400;
+/**
+ * How long one attempt of a callback task may take to hand its id on (docs/design/dandori.md#timeouts): 60 seconds on every
+ * platform, Temporal's limit on the activity that hands it on; past it the attempt is a `timeout`.
+ */
+export const CALLBACK_HAND_ON_SECONDS = 60;
 
 const DURATION_SECONDS: Readonly<Record<string, number>> = {
   second: 1,
@@ -189,7 +194,7 @@ class Lowering {
   private readonly nodes: NodePlan[] = [];
   private readonly edges: EdgePlan[] = [];
 
-  constructor(private readonly flow: CheckedFlow) {}
+  constructor(private readonly flow: TypedFlow) {}
 
   private get m(): FlowModel {
     return this.flow.model;
@@ -202,7 +207,11 @@ class Lowering {
       failure: m.onFailure === null ? null : this.body(m.onFailure, "failure"),
       cancel: m.onCancel === null ? null : this.body(m.onCancel, "cancel"),
     };
-    new Graph(this.nodes, this.edges, m.period !== null).draw(blocks);
+    const tasks = m.ast.tasks.map((t) => this.task(t, lookup(m.tasks, t.name.text, "task")));
+    const checked = new Set(
+      tasks.filter((t) => t.result !== null || t.callee.kind === "book").map((t) => t.name),
+    );
+    new Graph(this.nodes, this.edges, m.period !== null, checked).draw(blocks);
     const w = m.ast.workflows[0];
     return {
       v: PLAN_VERSION,
@@ -230,7 +239,7 @@ class Lowering {
           params: t.params.map((p) => p.name),
         })),
       })),
-      tasks: m.ast.tasks.map((t) => this.task(t, lookup(m.tasks, t.name.text, "task"))),
+      tasks,
       cases: [...m.cases.values()].map((c) => machinePlan(c.name, c.record, c.machine)),
       blocks,
       blockLines: { failure: m.onFailure?.line ?? null, cancel: m.onCancel?.line ?? null },
@@ -269,6 +278,7 @@ class Lowering {
       idempotent: def.idempotent,
       callback: !def.callback ? null : {
         via: def.method === "lambda" ? "lambda" : def.method === "aws" ? "sqs" : "own",
+        handOnSeconds: CALLBACK_HAND_ON_SECONDS,
       },
       effect: def.starts !== null
         ? { kind: "starts", machine: def.starts }
@@ -472,6 +482,7 @@ class Lowering {
       s.call.args.flatMap((a) => a.kind === "arg" ? [[a.name.text, a.value] as const] : []),
     );
     const handlers: HandlerPlan[] = s.handlers.map((h) => ({
+      line: h.line,
       errors: h.errors.map((e) => e.text),
       body: this.stmts(h.body, block, loops),
     }));
@@ -513,6 +524,7 @@ class Lowering {
   ): { subject: MatchSubject; arms: ArmPlan[] } {
     const kind = lookup(this.flow.typed.matches, s, "match's kind");
     const arms = s.arms.map((a) => ({
+      line: a.line,
       conditions: a.patterns.map((p) => condition(p)),
       body: this.stmts(a.body, block, loops),
     }));
@@ -718,10 +730,12 @@ function hasNow(e: ExprAst): boolean {
  * and edges with what must happen to go along them.
  */
 class Graph {
+  /** `checked`: the tasks whose answers are checked against a type (a result, or a book's done), so may be malformed. */
   constructor(
     private readonly nodes: NodePlan[],
     private readonly edges: EdgePlan[],
     private readonly period: boolean,
+    private readonly checked: ReadonlySet<string>,
   ) {}
 
   draw(blocks: Plan["blocks"]): void {
@@ -738,7 +752,13 @@ class Graph {
       this.edge("period:start", "period:outside", { kind: "outside" });
       first = "period:start";
     }
-    const entry = this.list(blocks.flow, "flow:end", { block: "flow", failure, cancel, loop: null });
+    const entry = this.list(blocks.flow, "flow:end", {
+      block: "flow",
+      failure,
+      failed: null,
+      cancel,
+      loop: null,
+    });
     this.edge(first, entry, this.period ? { kind: "inside" } : { kind: "next" });
     if (blocks.failure !== null) {
       this.node({ id: "failure", line: 0, kind: "start", block: "failure", place: null });
@@ -746,6 +766,7 @@ class Graph {
       const f = this.list(blocks.failure, "failure:end", {
         block: "failure",
         failure: "unhandled",
+        failed: null,
         cancel,
         loop: null,
       });
@@ -756,6 +777,7 @@ class Graph {
       const c = this.list(blocks.cancel, "cancel:end", {
         block: "cancel",
         failure: "unhandled",
+        failed: null,
         cancel: null,
         loop: null,
       });
@@ -777,6 +799,20 @@ class Graph {
     this.edge(from, next, next === ctx.loop?.head ? { kind: "again" } : when);
   }
 
+  /**
+   * The ways out of a parallel loop once its last iteration has ended with a failure held (docs/design/dandori.md#parallel-iterations):
+   * one for each kind of early end its iterations have, toward where that failure goes.
+   */
+  private held(head: string, ctx: Ctx): void {
+    const into = this.edges.filter((e) => e.to === head).map((e) => e.when);
+    const errors = [...new Set(into.flatMap((w) => w.kind === "unhandled" ? w.errors : []))];
+    if (errors.length > 0) this.edge(head, ctx.failure, { kind: "unhandled", errors });
+    if (into.some((w) => w.kind === "outside")) this.edge(head, ctx.failure, { kind: "outside" });
+    if (into.some((w) => w.kind === "failed" || w.kind === "bad response")) {
+      this.edge(head, ctx.failed ?? "unhandled", { kind: "failed" });
+    }
+  }
+
   /** Draws a list of statements; returns the id of its first node (`next` when it is empty). */
   private list(ss: readonly StmtPlan[], next: string, ctx: Ctx): string {
     let after = next;
@@ -796,6 +832,9 @@ class Graph {
         });
         const unhandled = s.call.routes.filter((r) => typeof r.to !== "number").map((r) => r.error);
         if (unhandled.length > 0) this.edge(s.place, ctx.failure, { kind: "unhandled", errors: unhandled });
+        if (this.checked.has(s.call.task)) {
+          this.edge(s.place, ctx.failed ?? "unhandled", { kind: "bad response" });
+        }
         if (ctx.cancel !== null) this.edge(s.place, ctx.cancel, { kind: "cancel" });
         return s.place;
       }
@@ -808,9 +847,15 @@ class Graph {
       case "repeat":
       case "for": {
         node("loop");
-        const inner = { ...ctx, loop: { head: s.place, exit: next } };
+        const parallel = s.kind === "for" && s.parallel !== null;
+        const inner: Ctx = {
+          ...ctx,
+          loop: { head: s.place, exit: next },
+          ...(parallel ? { failure: s.place, failed: s.place } : {}),
+        };
         this.edge(s.place, this.list(s.body, s.place, inner), { kind: "iteration" });
         this.onward(s.place, next, ctx, { kind: "done" });
+        if (parallel) this.held(s.place, ctx);
         return s.place;
       }
       case "break":
@@ -824,8 +869,11 @@ class Graph {
         this.edge(s.place, ctx.failure, { kind: "outside" });
         return s.place;
       case "succeed":
+        node(s.kind);
+        return s.place;
       case "fail":
         node(s.kind);
+        if (ctx.failed !== null) this.edge(s.place, ctx.failed, { kind: "failed" });
         return s.place;
       case "let":
       case "yield":
@@ -847,8 +895,10 @@ class Graph {
 
 interface Ctx {
   readonly block: Block;
-  /** Where an unhandled error goes. */
+  /** Where an unhandled error goes: the block's rule, or the parallel loop whose iteration it ends. */
   readonly failure: string;
+  /** Where a `fail` or a malformed answer goes when it does not end the workflow where it is: a parallel loop. */
+  readonly failed: string | null;
   /** Where a cancel goes, or null where none arrives (`on cancel`). */
   readonly cancel: string | null;
   readonly loop: { readonly head: string; readonly exit: string } | null;
@@ -863,6 +913,6 @@ interface Ctx {
  * if (check.checked !== null) console.log(stringifyJson(lower(check.checked), 2));
  * ```
  */
-export function lower(flow: CheckedFlow): Plan {
+export function lower(flow: TypedFlow): Plan {
   return new Lowering(flow).plan();
 }

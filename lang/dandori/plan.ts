@@ -16,8 +16,8 @@
  * @module
  */
 
-/** The version of the plan's shape; a change a printer must follow raises it. */
-export const PLAN_VERSION = 1;
+/** The version of the plan's shape; a change a printer must follow raises it (2: the edges `bad response` and `failed`, a parallel loop's early ends, arms' and handlers' lines, a callback's hand-on). */
+export const PLAN_VERSION = 2;
 
 /** A type, as written in the flow. */
 export type TypePlan =
@@ -176,8 +176,15 @@ export type KeyPlan =
   | { readonly in: "payload"; readonly name: "idempotency_key" }
   | { readonly in: "argument"; readonly name: string };
 
-/** How a callback's id reaches the one who answers: in the payload of a Lambda, an SQS body, or own code. */
-export type CallbackPlan = { readonly via: "lambda" | "sqs" | "own" };
+/**
+ * How a callback's id reaches the one who answers (in the payload of a Lambda, an SQS body, or own
+ * code), and how long handing it on may take in one attempt on every platform (docs/design/dandori.md#timeouts); the wait for
+ * the answer comes after, as long as the task's `timeout`.
+ */
+export interface CallbackPlan {
+  readonly via: "lambda" | "sqs" | "own";
+  readonly handOnSeconds: number;
+}
 
 /** What a task does to a case (docs/design/dandori.md#holds-of-a-book): a hold starts it, a post or a void sends to it. */
 export type CaseEffect =
@@ -201,7 +208,7 @@ export interface TaskPlan {
   readonly idempotent: boolean;
   readonly callback: CallbackPlan | null;
   readonly effect: CaseEffect | null;
-  /** `connection "<arn>"`: the EventBridge connection an HTTP Task authenticates through (4.1), or null. */
+  /** `connection "<arn>"`: the EventBridge connection an HTTP Task authenticates through, or null. */
   readonly connection: string | null;
 }
 
@@ -230,6 +237,8 @@ export interface CallPlan {
 
 /** `on e1, e2 =>` and its body. */
 export interface HandlerPlan {
+  /** The line of `on … =>`. */
+  readonly line: number;
   readonly errors: readonly string[];
   readonly body: readonly StmtPlan[];
 }
@@ -248,6 +257,8 @@ export type MatchSubject =
 
 /** One arm: what it takes and its body. */
 export interface ArmPlan {
+  /** The line of `… =>`. */
+  readonly line: number;
   readonly conditions: readonly ArmCondition[];
   readonly body: readonly StmtPlan[];
 }
@@ -367,13 +378,23 @@ export type NodePlan = {
   readonly place: string | null;
 };
 
-/** What must happen for the flow to go along an edge. */
+/**
+ * What must happen for the flow to go along an edge. An iteration of a parallel loop that ends
+ * early ends at its loop (its `unhandled`, `outside`, `bad response` and `failed` edges go there),
+ * and the loop, once its last iteration has ended, goes on with the first failure in list order
+ * (docs/design/dandori.md#parallel-iterations): along its own `unhandled` or `outside` edge to where its block's errors go, or along its
+ * `failed` edge to the workflow's failure.
+ */
 export type EdgeCondition =
   | { readonly kind: "next" }
   | { readonly kind: "ok" }
   | { readonly kind: "arm"; readonly index: number; readonly conditions: readonly ArmCondition[] }
   | { readonly kind: "handler"; readonly index: number; readonly errors: readonly string[] }
   | { readonly kind: "unhandled"; readonly errors: readonly string[] }
+  /** The answer does not have the declared shape (`Dandori.BadResponse`): the workflow fails, `on failure` does not run. */
+  | { readonly kind: "bad response" }
+  /** A `fail` or a bad response ended a parallel iteration (to its loop), or the loop ends with it (to the workflow's failure). */
+  | { readonly kind: "failed" }
   | { readonly kind: "iteration" }
   | { readonly kind: "again" }
   | { readonly kind: "done" }

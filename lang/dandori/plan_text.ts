@@ -57,7 +57,8 @@ export function exprText(e: ExprPlan): string {
   }
 }
 
-function calleeText(c: CalleePlan): string {
+/** What a task calls, as the plan says it: `http POST https://…/{order}`, `book stock.reserve.hold`. */
+export function calleeText(c: CalleePlan): string {
   switch (c.kind) {
     case "lambda":
       return `lambda ${c.function}`;

@@ -71,7 +71,7 @@ export function urlSegment(value: unknown): string {
 }
 
 /**
- * A value as text before it is escaped into a URL (14.3): a string as it is, a missing value as
+ * A value as text before it is escaped into a URL: a string as it is, a missing value as
  * the empty string, anything else as JSON. A platform that escapes the text itself (Step
  * Functions' `QueryParameters` and URL-encoded bodies) is handed this.
  */

@@ -74,7 +74,8 @@ function one(v: Value): string {
   return stringifyJson(v);
 }
 
-function answerText(a: Answer, lang: Lang): string {
+/** An answer as `dandori run` prints it: `ok {…}`, `timeout`, `cancelled`. */
+export function answerText(a: Answer, lang: Lang): string {
   switch (a.kind) {
     case "ok":
       return `ok ${one(a.value)}`;

@@ -19,6 +19,8 @@
  *   token in `MessageBody`), a book's Lambda payload `{transfer, op, args, amounts?}` and a nested
  *   execution's state machine and input. A task token is Step Functions' own; the ASL runner hands
  *   the call's callback id as the token (`taskToken`), so the view can say it.
+ * - `pydantic-graph`: the task as the graph calls it through `Deps.tasks` (every task, child flows
+ *   among them, is a function there), its arguments and what the graph passes beside them.
  *
  * `docs/formats.md` (「Views」) writes each shape down.
  * @module
@@ -31,7 +33,7 @@ import { idempotencyKey, urlSegment, urlText } from "./rules.ts";
 import { isRecord, type Value } from "./values.ts";
 
 /** The views `dandori run --target` prints. */
-export const VIEWS = ["transport", "temporal", "durable", "stepfunctions"] as const;
+export const VIEWS = ["transport", "temporal", "stepfunctions", "pydantic-graph", "durable"] as const;
 export type ViewName = typeof VIEWS[number];
 
 /** The id a callback's answer is sent back with: the execution, the call's place, its loops and attempt. */
@@ -65,6 +67,8 @@ export function viewOf(name: ViewName, plan: Plan, c: CallRecord): Value {
       return durableView(task, c);
     case "stepfunctions":
       return stepFunctionsView(plan, task, c);
+    case "pydantic-graph":
+      return graphView(task, c);
     default:
       return unreachable(name, "view");
   }
@@ -286,5 +290,12 @@ function httpTaskArguments(
   out.Headers = headers;
   out.RequestBody = callee.form ? texts : Object.fromEntries(rest.map((n) => [n, args[n]]));
   if (callee.form) out.Transform = { RequestBodyEncoding: "URL_ENCODED" };
+  return out;
+}
+
+function graphView(task: TaskPlan, c: CallRecord): Value {
+  const out: Record<string, Value> = { task: task.name, args: payload(task, c) };
+  if (task.key !== null) out.key = keyOf(c);
+  if (task.callback !== null) out.callback_id = callbackId(c);
   return out;
 }

@@ -59,6 +59,14 @@ export function buildFlowTarget(
   return stop.length > 0 ? { diagnostics: stop } : { files: target.generate(plan, origin, options) };
 }
 
+/** Characters any host language may read as the end of a line. */
+const LINE_END = /\r\n|[\n\r\u0085\u2028\u2029]/;
+
+/** A description's lines, split at every line terminator, each made safe for one comment line. */
+export function commentLines(text: string): string[] {
+  return text.split(LINE_END).map(oneLine);
+}
+
 /** The header's first two lines, as every generated file writes them (in its comment syntax). */
 export function headerLines(plan: Plan, origin: FlowOrigin): readonly [string, string] {
   return [

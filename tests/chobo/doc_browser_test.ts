@@ -22,6 +22,7 @@ import {
   validateMermaid,
   VERSIONS,
 } from "../support/mermaid.ts";
+import { close, open } from "../support/pages.ts";
 
 const WORDS_EN: Record<WordKey, string> = {
   accounts: "Accounts",
@@ -384,34 +385,6 @@ Deno.test("chobo doc html: a book where everything has a way in starts from the 
   ok(x("a1") < x("a0"), "bank (outside, taken from by deposit) is left of wallet");
   ok(!html.includes('id="scenarios"'), "no stepper without scenarios");
 });
-
-interface Opened {
-  readonly tab: Tab;
-  readonly errors: string[];
-  readonly requests: string[];
-}
-
-async function open(browser: Browser, url: string, width: number, scheme: "light" | "dark"): Promise<Opened> {
-  const tab = await browser.newPage({ viewport: { width, height: 800 }, colorScheme: scheme });
-  const errors: string[] = [];
-  const requests: string[] = [];
-  const own = url.replace(/#.*/, "");
-  tab.on("console", (m) => {
-    if (m.type() === "error") errors.push(m.text());
-  });
-  tab.on("pageerror", (e) => errors.push(e.message));
-  tab.on("request", (r) => {
-    if (r.url() !== own && !r.url().startsWith("about:")) requests.push(r.url());
-  });
-  await tab.goto(url);
-  return { tab, errors, requests };
-}
-
-async function close({ tab, errors, requests }: Opened): Promise<void> {
-  await tab.close();
-  deepStrictEqual(errors, [], "no console error");
-  deepStrictEqual(requests, [], "no request but the page itself");
-}
 
 function currentStep(tab: Tab): Promise<number> {
   return tab.evaluate(() =>

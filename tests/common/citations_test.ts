@@ -19,7 +19,10 @@ const SELF = "tests/common/citations_test.ts";
 /** The one file that may name the design document's path: it reads the document as a test input. */
 const READS_THE_DOCUMENT = "tests/dandori/syntax_test.ts";
 
-/** How a comment cites the design documents: a section (`seed chobo 4.2`, `(seed 2.3)`), a line, a chapter. */
+/**
+ * How a comment cites the design documents: a section (`seed chobo 4.2`, `(seed 2.3)`, a bare `(4.2)`,
+ * `(17.3: …`, `as 13.1 prints`), a line, a chapter.
+ */
 const CITATIONS: readonly RegExp[] = [
   /\b[Ss]eed (chobo|dandori)\b/,
   /\([Ss]eed /,
@@ -30,6 +33,9 @@ const CITATIONS: readonly RegExp[] = [
   /\b[Cc]hapter [0-9]/,
   /design, chapter/,
   /\b[0-9]\.[0-9]+'s (table|records?|rows?|cells|order|role)\b/,
+  /(?<![0-9.])\b[0-9]{1,2}\.[0-9]{1,2} (prints|says|shows|writes|lists|describes)\b/,
+  /\((?:[1-9][0-9]?\.[0-9]{1,2}(?:, )?)+[:;)]/,
+  /\bsection [0-9]/,
   /設計文?書/,
 ];
 /** The design documents' own path: only `READS_THE_DOCUMENT` may name it. */

@@ -11,6 +11,7 @@ import * as tigerbeetle from "../../targets/chobo/tigerbeetle/runtimes.ts";
 import * as durable from "../../targets/dandori/durable/runtimes.ts";
 import * as stepfunctions from "../../targets/dandori/stepfunctions/runtimes.ts";
 import * as temporal from "../../targets/dandori/temporal/runtimes.ts";
+import * as pydanticGraph from "../../targets/dandori/pydantic_graph/runtimes.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -77,6 +78,14 @@ const EMBEDDED: readonly {
     folder: "targets/dandori/durable",
     values: durable,
     files: [["RUNTIME", "runtime.ts", "`runtime/runtime.ts`: `runtime.ts` of every durable package."]],
+  },
+  {
+    folder: "targets/dandori/pydantic_graph",
+    values: pydanticGraph,
+    files: [
+      ["RUNTIME", "runtime.py", "`runtime/runtime.py`: `runtime.py` of every pydantic-graph package."],
+      ["IO_RUNTIME", "io.py", "`runtime/io.py`: the start of `io.py` of every pydantic-graph package."],
+    ],
   },
 ];
 

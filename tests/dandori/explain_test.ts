@@ -80,8 +80,14 @@ function emittedCodes(): Set<string> {
     for (const m of Deno.readTextFileSync(dir + e.name).matchAll(/"([EW]\d{3})"/g)) codes.add(m[1]);
   }
   // What a target's build reports (E040, E050): each target's check.
+  const folders: Record<string, string> = {
+    "temporal-typescript": "temporal",
+    "pydantic-graph": "pydantic_graph",
+    stepfunctions: "stepfunctions",
+    durable: "durable",
+  };
   for (const t of DANDORI_TARGETS) {
-    const check = new URL(`../../targets/dandori/${t.name.split("-")[0]}/check.ts`, import.meta.url);
+    const check = new URL(`../../targets/dandori/${folders[t.name]}/check.ts`, import.meta.url);
     for (const m of Deno.readTextFileSync(check).matchAll(/"([EW]\d{3})"/g)) codes.add(m[1]);
   }
   // What both languages report through lang/common (an unreadable file, key-shaped values).

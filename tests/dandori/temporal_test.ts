@@ -1,9 +1,10 @@
 /**
  * The temporal-typescript target: its runtime passes the shared rule vectors; every test and
  * example flow's package is deterministic, starts with the header, keeps its description in
- * comments whatever line terminators it holds (4.7), and passes `tsc --strict` with the
- * `@temporalio/*` 1.24 types; and on a real dev server every scenario agrees with the interpreter
- * (`deno task verify temporal-typescript`), while a copy broken on purpose does not.
+ * comments whatever line terminators it holds, and passes `tsc --strict` with the
+ * `@temporalio/*` 1.24 types; and on a real dev server a copy broken on purpose disagrees with the
+ * interpreter. That every scenario agrees is `deno task verify temporal-typescript`, which
+ * `.ci/run` runs beside the tests.
  */
 
 import { ok, strictEqual } from "node:assert/strict";
@@ -15,7 +16,7 @@ import { TEMPORAL_TYPESCRIPT } from "../../targets/dandori/temporal/target.ts";
 import { DEFAULT_BUILD } from "../../targets/dandori/target.ts";
 import { findTemporal } from "../../verify/services/temporal_server.ts";
 import { checkedFlowAt, runnableFlows } from "../../verify/dandori/flows.ts";
-import { FLOW_DIRS, subjectOf, verifyFlow, verifyTemporal } from "../../verify/dandori/temporal.ts";
+import { FLOW_DIRS, subjectOf, verifyFlow } from "../../verify/dandori/temporal.ts";
 import { ruleVectorTests } from "../support/rule_vectors.ts";
 import { tsc } from "../support/tsc.ts";
 
@@ -53,7 +54,7 @@ Deno.test("every flow's package is the same bytes twice and starts with the head
  */
 const EVIL = "first EVIL\nEVIL second\rEVIL\u0085EVIL\u2028EVIL\u2029--- EVIL\nEVIL \\n EVIL */ EVIL";
 
-Deno.test("a description never leaves its comment, whatever line terminators it holds (4.7)", () => {
+Deno.test("a description never leaves its comment, whatever line terminators it holds", () => {
   const checked = checkFlow("evil.flow", "workflow evil v1\n\ninputs\n  x : string\n\nflow\n  succeed\n", {
     read: () => NO_SUCH_FILE,
   }).checked;
@@ -135,13 +136,4 @@ Deno.test("on a real dev server, a copy that enters `on failure` after a `fail` 
     report.agreed < report.scenarios,
     `${report.agreed}/${report.scenarios} agree with on failure after fail`,
   );
-});
-
-Deno.test({
-  name: "deno task verify temporal-typescript: every scenario of every flow agrees on a real dev server",
-  sanitizeOps: false,
-  sanitizeResources: false,
-  fn: async () => {
-    strictEqual(await verifyTemporal([]), 0);
-  },
 });

@@ -5,7 +5,8 @@
  */
 
 import type { Answer, Answers, Attempt } from "../../lang/dandori/interp.ts";
-import { checkedFlowAt, type RunnableFlow, runnableFlows } from "../../verify/dandori/flows.ts";
+import type { FlowCheck } from "../../lang/dandori/env.ts";
+import { checkedFlowAt, flowCheckAt, type RunnableFlow, runnableFlows } from "../../verify/dandori/flows.ts";
 
 export type { RunnableFlow } from "../../verify/dandori/flows.ts";
 
@@ -14,6 +15,11 @@ const ROOT = new URL("../../", import.meta.url).pathname;
 /** Checks a flow of the repository (its path from the root); a flow with errors is null. */
 export function checkedFlow(path: string): RunnableFlow | null {
   return checkedFlowAt(ROOT, path);
+}
+
+/** The whole check of a flow of the repository (its path from the root), errors and all. */
+export function flowCheck(path: string): FlowCheck {
+  return flowCheckAt(ROOT, path);
 }
 
 /** Every test and example flow that passes the check (paths from the repository's root), sorted. */

@@ -6,7 +6,7 @@
 
 import { checkFlow } from "../../lang/dandori/check.ts";
 import type { CheckedFlow } from "../../lang/dandori/checked.ts";
-import { type FileRead, NO_SUCH_FILE } from "../../lang/dandori/env.ts";
+import { type FileRead, type FlowCheck, NO_SUCH_FILE } from "../../lang/dandori/env.ts";
 import { lower } from "../../lang/dandori/lower.ts";
 import type { Plan } from "../../lang/dandori/plan.ts";
 
@@ -31,8 +31,8 @@ export function flowPaths(root: string, dir: string): string[] {
   return out.sort();
 }
 
-/** Checks the flow at `path` (read from `root`); null when it has errors. */
-export function checkedFlowAt(root: string, path: string): RunnableFlow | null {
+/** The whole check of the flow at `path` (read from `root`, its books and children too), errors and all. */
+export function flowCheckAt(root: string, path: string): FlowCheck {
   const read = (p: string): FileRead => {
     try {
       return Deno.readFileSync(`${root}${p}`);
@@ -42,7 +42,12 @@ export function checkedFlowAt(root: string, path: string): RunnableFlow | null {
   };
   const bytes = read(path);
   if (!(bytes instanceof Uint8Array)) throw new Error(`${path} cannot be read`);
-  const result = checkFlow(path, new TextDecoder().decode(bytes), { read });
+  return checkFlow(path, new TextDecoder().decode(bytes), { read });
+}
+
+/** Checks the flow at `path` (read from `root`); null when it has errors. */
+export function checkedFlowAt(root: string, path: string): RunnableFlow | null {
+  const result = flowCheckAt(root, path);
   return result.checked === null ? null : { path, checked: result.checked, plan: lower(result.checked) };
 }
 

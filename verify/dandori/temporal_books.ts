@@ -30,7 +30,7 @@ const ORIGIN = { file: "books.flow", path: "books.flow", text: "", sha: "0".repe
 const FILL_AMOUNT = 1_000_000n;
 
 /** One book operation as `Transport.book` gets it. */
-interface BookCall {
+export interface BookCall {
   readonly book: string;
   readonly transfer: string;
   readonly op: "do" | "hold" | "post" | "void";
@@ -83,7 +83,7 @@ function fillers(book: Book): Transfer[] {
 }
 
 /** The fill of a sequence: each filler once per distinct account argument the sequence names. */
-function fillCalls(book: Book, bookName: string, calls: readonly BookCall[]): BookCall[] {
+export function fillCalls(book: Book, bookName: string, calls: readonly BookCall[]): BookCall[] {
   const out: BookCall[] = [];
   const seen = new Set<string>();
   for (const t of fillers(book)) {
@@ -108,7 +108,7 @@ function fillCalls(book: Book, bookName: string, calls: readonly BookCall[]): Bo
 }
 
 /** chobo's `Call` of a book operation. */
-function choboCall(book: Book, c: BookCall): Call {
+export function choboCall(book: Book, c: BookCall): Call {
   const transfer = findOne(book.transfers, (t) => t.name === c.transfer, `transfer ${c.transfer}`);
   const strings = new Map<string, string>();
   const amounts = new Map<string, bigint>();

@@ -1,5 +1,5 @@
 /**
- * `activities.ts`: every task that runs as an activity, named by the task (4.2). dandori writes
+ * `activities.ts`: every task that runs as an activity, named by the task (docs/targets.md#temporal-typescript). dandori writes
  * the `lambda`, `http`, `aws` and book tasks: each builds what it sends from its arguments (the
  * `transport` view of `lang/dandori/views.ts`: the payload with its key and callback id, the URL
  * with its segments escaped, the query or the body, the AWS arguments, the book call) and sends

@@ -7,7 +7,7 @@
  *   and the workflow task that reads it), a durable timer 5, a child workflow 9, an Update 5, a
  *   case's search attribute 1; a call its attempts and the timers between them and its largest
  *   handler; a loop its most iterations; a `match` its largest arm. The outermost loops continue
- *   as new (4.2), so a run holds at most `CONTINUE_AT` events and one more iteration of them.
+ *   as new (docs/targets.md#temporal-typescript), so a run holds at most `CONTINUE_AT` events and one more iteration of them.
  * - **E050**: what this target does not build: `history encrypted` (the payload codec and the
  *   encrypted client are not written yet).
  * @module
@@ -23,7 +23,7 @@ import type { FlowOrigin } from "../target.ts";
 
 /** The most events Temporal keeps in one run's history (the server's default `limit.historyCount.error`). */
 export const MAX_HISTORY_EVENTS = 51_200;
-/** History length at which an outermost iteration continues as new (runtime.ts's `CONTINUE_AT`, 4.2). */
+/** History length at which an outermost iteration continues as new (runtime.ts's `CONTINUE_AT`). */
 export const CONTINUE_AT = 10_000;
 
 /** Events each piece of a run writes at most (their sum bounds a run's history). */

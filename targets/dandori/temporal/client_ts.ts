@@ -1,5 +1,5 @@
 /**
- * `client.ts`: how a program starts the workflow and talks to it (4.2): `start` (an id is never
+ * `client.ts`: how a program starts the workflow and talks to it (docs/targets.md#temporal-typescript): `start` (an id is never
  * used twice, `REJECT_DUPLICATE`; `searchAttributes: true` writes `DandoriCases`), `answer`
  * (a callback's answer, by Update), `send` (an event, by Update), `status` (the query) and
  * `histories` (every run of one execution, its continuations included, for `replay`).

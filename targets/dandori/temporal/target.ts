@@ -1,11 +1,11 @@
 /**
- * The `temporal-typescript` target (4.2): a flow as a Temporal TypeScript package — `types.ts`,
+ * The `temporal-typescript` target (docs/targets.md#temporal-typescript): a flow as a Temporal TypeScript package — `types.ts`,
  * `runtime.ts`, `io.ts`, `activities.ts`, `workflow.ts`, `worker.ts`, `client.ts` — every wire name
- * as 4.2 fixes it: workflow type and task queue `<name>_v<n>`, activity names = task names, the
+ * as that section fixes it: workflow type and task queue `<name>_v<n>`, activity names = task names, the
  * query `dandori.status`, the Updates `dandori.answer` and `dandori.event`, the signal
  * `dandori.callback`, the search attribute `DandoriCases` with the memo `dandori.cases`, child ids
  * `<parent id>/<place>/<loop counts>/<attempt>`. Every file starts with the header and the
- * workflow's description as comment lines that cannot leave their comment (4.7).
+ * workflow's description as comment lines that cannot leave their comment.
  * @module
  */
 
@@ -22,7 +22,7 @@ import { typesModule } from "../typescript/types_ts.ts";
 import { workerModule } from "./worker_ts.ts";
 import { workflowModule } from "./workflow_ts.ts";
 
-/** The workflow type and task queue of a flow (4.2): `<name>_v<n>`. */
+/** The workflow type and task queue of a flow: `<name>_v<n>`. */
 export function workflowType(plan: Plan): string {
   return `${plan.workflow.name}_v${plan.workflow.version}`;
 }

@@ -1,5 +1,5 @@
 /**
- * `worker.ts`: the worker of the flow's task queue `<name>_v<n>` (4.2). `workerOptions` gives the
+ * `worker.ts`: the worker of the flow's task queue `<name>_v<n>` (docs/targets.md#temporal-typescript). `workerOptions` gives the
  * options of `Worker.create` with the activities of `makeActivities`; with `deployment`, the worker
  * is one version of that Worker Deployment, its build id `BUILD_ID` (the hash of the code dandori
  * wrote), and runs stay on the version they started on (PINNED). `replay` plays histories on the

@@ -1,5 +1,5 @@
 /**
- * `workflow.ts`: the flow as one Temporal workflow function (4.2), its statements printed by
+ * `workflow.ts`: the flow as one Temporal workflow function (docs/targets.md#temporal-typescript), its statements printed by
  * `../typescript/statements.ts` in Temporal's dialect:
  *
  * | statement | code |
@@ -151,7 +151,7 @@ const TEMPORAL: Dialect = {
 // ---------------------------------------------------------------------------------------------
 // The module
 
-/** The outermost loops that continue as new (4.2): `repeat` and `for` not in parallel, at the flow's top. */
+/** The outermost loops that continue as new: `repeat` and `for` not in parallel, at the flow's top. */
 function outermost(plan: Plan): Set<number> {
   const out = new Set<number>();
   plan.blocks.flow.forEach((s, i) => {
@@ -190,7 +190,7 @@ function proxies(plan: Plan): string[] {
   const activities = plan.tasks.filter((t) => !["flow", "child", "event"].includes(t.callee.kind));
   if (activities.length === 0) return [];
   const lines = [
-    "/** Each activity with its timeouts; Temporal tries it once, the workflow retries (4.2). */",
+    "/** Each activity with its timeouts; Temporal tries it once, the workflow retries. */",
     "const A = {",
   ];
   for (const t of activities) {

@@ -79,7 +79,7 @@ export function taskOf(plan: Plan, name: string): TaskPlan {
 // ---------------------------------------------------------------------------------------------
 // Expressions
 
-/** Whether an expression reads `now`. */
+/** Whether an expression reads `now` (every target reads it once before the statement, docs/design/dandori.md#the-workflow-period). */
 export function readsNow(e: ExprPlan): boolean {
   switch (e.kind) {
     case "now":

@@ -1,7 +1,7 @@
 /**
  * `types.ts`: the flow's types in TypeScript (enums as unions of their values, records as
  * interfaces, each task's arguments, the workflow's input and output) and the checks every value
- * that comes in passes (1.2, 1.3): `is<Record>`, `isWorkflowInput` and the check of a task's
+ * that comes in passes (docs/dandori.md#types, docs/dandori.md#ranges): `is<Record>`, `isWorkflowInput` and the check of a task's
  * result, with ranges compared as every platform compares them (numbers as integers, dates as
  * their 10 characters, times on their first 19).
  * @module

@@ -64,7 +64,7 @@ export interface TransportOptions {
   readonly books?: { readonly [name: string]: BookValue };
 }
 
-/** A task run by this worker heartbeats while it works (4.2), so Temporal sees a worker that died. */
+/** A task run by this worker heartbeats while it works, so Temporal sees a worker that died. */
 export async function beating<R>(work: () => Promise<R>): Promise<R> {
   const context = Context.current();
   const timer = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
@@ -137,7 +137,7 @@ export async function aws(
 
 /**
  * Calls a book operation; done and done before are the result, a refusal its declared error or,
- * when the task does not declare it, `Dandori.Failure.<reason>` (1.16).
+ * when the task does not declare it, `Dandori.Failure.<reason>` (docs/dandori.md#errors-retries-and-timeouts).
  */
 export async function booked(
   transport: Transport,

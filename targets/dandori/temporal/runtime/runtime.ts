@@ -58,10 +58,10 @@ export function width(k: number): number {
   return k;
 }
 
-/** History length at the start of an outermost iteration that continues it as a new run (4.2). */
+/** History length at the start of an outermost iteration that continues it as a new run. */
 export const CONTINUE_AT = 10_000;
 
-/** The time as the workflow's clock says it, to the second (1.16): a run's start. */
+/** The time as the workflow's clock says it, to the second: a run's start. */
 export function startNow(): string {
   return timestampText(Date.now());
 }
@@ -74,11 +74,11 @@ export function now(): string {
 // ---------------------------------------------------------------------------------------------
 // Limits with their reasons.
 
-/** A task run by this worker sends a heartbeat this often (4.2: every 10 seconds). */
+/** A task run by this worker sends a heartbeat this often (every 10 seconds). */
 export const HEARTBEAT_MS = 10_000;
-/** Temporal times such a task out when no heartbeat came for this long (4.2: 30 seconds). */
+/** Temporal times such a task out when no heartbeat came for this long (30 seconds). */
 export const HEARTBEAT_TIMEOUT_MS = 30_000;
-/** The activity that hands a callback's id on takes at most this long (17.3: CALLBACK_HAND_ON_SECONDS). */
+/** The activity that hands a callback's id on takes at most this long (the plan's `handOnSeconds`: docs/design/dandori.md#timeouts). */
 export const HAND_ON_MS = 60_000;
 /** An event or a callback without `timeout` waits at most one day (docs/dandori.md). */
 export const ANSWER_WAIT_SECONDS = 86_400;
@@ -105,17 +105,17 @@ export function retryDelayMs(r: Retrier, retry: number): number {
   return Math.floor(r.intervalSeconds * 1000 * Math.pow(Number(r.backoff), retry - 1));
 }
 
-/** The seconds a wait until `deadlineMs` lasts from `nowMs`: rounded up, never less than 1 (16.3). */
+/** The seconds a wait until `deadlineMs` lasts from `nowMs`: rounded up, never less than 1 (docs/design/dandori.md#timeouts). */
 export function secondsUntil(deadlineMs: number, nowMs: number): number {
   return Math.max(1, Math.ceil((deadlineMs - nowMs) / 1000));
 }
 
-/** A call's key (4.1): `<execution>/<place>/<loop counts…>`. */
+/** A call's key (docs/design/dandori.md#keys): `<execution>/<place>/<loop counts…>`. */
 export function idempotencyKey(execution: string, place: string, loops: readonly number[]): string {
   return [execution, place, ...loops.map(String)].join("/");
 }
 
-/** A value written into a URL (14.3): a string as it is, missing as empty, else JSON; then escaped. */
+/** A value written into a URL (docs/formats.md, the `http` view): a string as it is, missing as empty, else JSON; then escaped. */
 export function segment(value: unknown): string {
   const text = typeof value === "string"
     ? value
@@ -125,13 +125,13 @@ export function segment(value: unknown): string {
   return encodeURIComponent(text);
 }
 
-/** True when `value` is in `[first, after)`, compared on its first 19 characters (20.3). */
+/** True when `value` is in `[first, after)`, compared on its first 19 characters (docs/design/dandori.md#the-workflow-period). */
 export function timeIn(value: string, first: string | null, after: string | null): boolean {
   const s = value.slice(0, 19);
   return (first === null || s >= first) && (after === null || s < after);
 }
 
-/** True when the date `value` is in `[first, last]`, compared as text (20.3). */
+/** True when the date `value` is in `[first, last]`, compared as text (docs/design/dandori.md#the-workflow-period). */
 export function dateIn(value: string, first: string | null, last: string | null): boolean {
   return (first === null || value >= first) && (last === null || value <= last);
 }
@@ -193,7 +193,7 @@ export function isOneOf<V extends string>(v: unknown, values: readonly V[]): v i
   return (values as readonly unknown[]).includes(v);
 }
 
-/** A value written into a string (1.5): strings as they are, numbers as digits, bools as words. */
+/** A value written into a string (docs/dandori.md#statements-and-expressions): strings as they are, numbers as digits, bools as words. */
 export function text(v: unknown): string {
   if (typeof v === "string") return v;
   if (typeof v === "number" || typeof v === "boolean") return String(v);
@@ -293,7 +293,7 @@ export interface CallRule {
 /**
  * Tries a call as Step Functions' retriers say: the first retrier that takes an error decides
  * whether it is tried again, each counting its own retries, waiting `retryDelayMs` between. A
- * cancel passes through as it is (4.2); any other error ends as a `TaskError`.
+ * cancel passes through as it is; any other error ends as a `TaskError`.
  */
 export async function attempt<R>(rule: CallRule, call: (attempt: number) => Promise<R>): Promise<R> {
   const used = new Map<Retrier, number>();
@@ -361,7 +361,7 @@ export function awaitedEvents(): string[] {
   return [...awaited];
 }
 
-/** The id a callback's answer comes back with (4.2): the execution and the call's place, loops and attempt. */
+/** The id a callback's answer comes back with: the execution and the call's place, loops and attempt. */
 export function callbackId(place: string, loops: readonly number[], attempt: number): string {
   return JSON.stringify({ workflow: workflowInfo().workflowId, call: [place, ...loops, attempt].join("/") });
 }
@@ -371,7 +371,7 @@ export function key(place: string, loops: readonly number[]): string {
   return idempotencyKey(workflowInfo().workflowId, place, loops);
 }
 
-/** A child workflow's id (4.2): `<parent id>/<place>/<loop counts>/<attempt>`. */
+/** A child workflow's id: `<parent id>/<place>/<loop counts>/<attempt>`. */
 export function childId(place: string, loops: readonly number[], attempt: number): string {
   return `${key(place, loops)}/${attempt}`;
 }
@@ -413,7 +413,7 @@ function read(a: Answer | undefined): unknown {
 
 /**
  * Hands a callback's id on (`handOn`, the activity) and waits for its answer; the wait's length
- * is counted from when the activity returned (16.3): `seconds`, or until the deadline.
+ * is counted from when the activity returned (docs/design/dandori.md#timeouts): `seconds`, or until the deadline.
  */
 export async function awaitCallback(
   id: string,
@@ -461,7 +461,7 @@ export async function waitUntil(at: string): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Continue-As-New of the outermost loop (4.2).
+// Continue-As-New of the outermost loop.
 
 /** Where a continued run starts: the outermost loop's statement, its iteration, the variables and cases. */
 export interface Resume {
@@ -483,7 +483,7 @@ export function continueFrom<I>(input: I, resume: Resume): Promise<never> {
   return continueAsNew<(input: I, resume: Resume) => Promise<unknown>>(input, resume);
 }
 
-/** The search attribute of the cases' states (4.2): `<case>=<state>` for every case that started. */
+/** The search attribute of the cases' states: `<case>=<state>` for every case that started. */
 export const DANDORI_CASES = defineSearchAttributeKey("DandoriCases", SearchAttributeType.KEYWORD_LIST);
 
 /** Writes the cases' states into `DandoriCases` when the run was started with `searchAttributes: true`. */
@@ -493,7 +493,7 @@ export function showCases(cases: { readonly [name: string]: { readonly state: st
   upsertSearchAttributes([{ key: DANDORI_CASES, value: states }]);
 }
 
-/** Runs `on cancel` where no cancel reaches it (2.6). */
+/** Runs `on cancel` where no cancel reaches it (docs/dandori.md#on-failure-and-on-cancel). */
 export function nonCancellable<R>(body: () => Promise<R>): Promise<R> {
   return CancellationScope.nonCancellable(body);
 }

@@ -1,0 +1,51 @@
+/**
+ * What `dandori doc` does (docs/design/dandori.md#the-page): read a flow once, check it, and write its page as
+ * Markdown or as one HTML file. A flow whose names and types resolve is drawn even when the checks
+ * along it find errors: the diagnostics go to stderr and the exit code is 1, and the page shows
+ * them, so the run an error is reached by can be read on the chart. A flow that holds a key
+ * (W901) is not drawn (commands/keys.ts): the page would carry it.
+ * @module
+ */
+
+import { hasErrors, renderDiagnostic, summaryLine } from "../lang/common/diagnostic.ts";
+import type { Lang } from "../lang/common/text.ts";
+import { checkFlowBytes } from "../lang/dandori/check.ts";
+import { buildFlowPage, flowPageMarkdown } from "../lang/dandori/doc.ts";
+import { flowPageHtml } from "../lang/dandori/draw.ts";
+import { namedReader } from "./dandori_run.ts";
+import { type Io, readInput, writeFile } from "./io.ts";
+import { refusedForKeys } from "./keys.ts";
+
+/** `dandori doc`: the page on stdout, or in `<dir>/<flow file name without .flow>.md` (or `.html`). */
+export function docCommand(path: string, html: boolean, out: string | undefined, io: Io, lang: Lang): number {
+  const input = readInput(io, path);
+  if ("error" in input) {
+    io.stderr(`dandori doc: ${input.error[lang]}\n`);
+    return 1;
+  }
+  const check = checkFlowBytes(path, input.bytes, { read: namedReader(io) });
+  // A page that would carry a key is not drawn, whatever else the check found (`dandori check` says all).
+  if (check.typedFlow !== null && refusedForKeys("dandori doc", path, check.diagnostics, io, lang)) return 1;
+  const failed = hasErrors(check.diagnostics);
+  if (failed) {
+    io.stderr(check.diagnostics.map((d) => renderDiagnostic(d, lang)).join(""));
+    io.stderr(`${summaryLine(path, check.diagnostics.map((d) => d.severity), lang)}\n`);
+  }
+  if (check.typedFlow === null) return check.unsupported ? 2 : 1;
+  const page = buildFlowPage(check, lang);
+  const text = html ? flowPageHtml(page) : flowPageMarkdown(page);
+  const exit = failed ? 1 : 0;
+  if (out === undefined) {
+    io.stdout(text);
+    return exit;
+  }
+  const stem = (path.split("/").pop() ?? path).replace(/\.flow$/, "");
+  const target = `${out.replace(/\/$/, "")}/${stem}.${html ? "html" : "md"}`;
+  const written = writeFile(io, target, text);
+  if (written !== null) {
+    io.stderr(`dandori doc: ${written[lang]}\n`);
+    return 1;
+  }
+  io.stderr(`${target}\n`);
+  return exit;
+}

@@ -1,0 +1,238 @@
+# How dandori-written tasks reach the outside (docs/targets.md#pydantic-graph): the `Transport`
+# port, its default implementation (urllib for HTTP, boto3 for Lambda and AWS operations, each
+# loaded only when a call needs it, and chobo's generated Python clients for books), and how an
+# answer becomes a result or a declared error. It is the same for every flow; `io.py` is this
+# file followed by the flow's own book tables.
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import json
+import urllib.error
+import urllib.request
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, NotRequired, Protocol, TypedDict
+
+from .runtime import TaskFailure, json_text
+
+
+@dataclass(frozen=True)
+class HttpRequest:
+    """An HTTP request as it is sent: the body is the exact text."""
+
+    method: str
+    url: str
+    headers: dict[str, str]
+    body: str | None = None
+
+
+@dataclass(frozen=True)
+class HttpResponse:
+    """An HTTP response: its status and its body's text."""
+
+    status: int
+    body: str
+
+
+@dataclass(frozen=True)
+class LambdaPayload:
+    """A Lambda function's answer."""
+
+    payload: Any
+
+
+@dataclass(frozen=True)
+class LambdaError:
+    """A Lambda function's error."""
+
+    error_type: str
+    error_message: str
+
+
+class AwsError(Exception):
+    """An AWS operation's error: the exception's name and message."""
+
+    def __init__(self, name: str, message: str) -> None:
+        super().__init__(message)
+        self.name = name
+        self.message = message
+
+
+class BookCall(TypedDict):
+    """A book operation as a flow calls it: strings and amounts by the transfer's parameter names."""
+
+    book: str
+    transfer: str
+    op: Literal["do", "hold", "post", "void"]
+    args: dict[str, Any]
+    #: A partial post's amounts.
+    amounts: NotRequired[dict[str, Any]]
+
+
+class BookResult(TypedDict):
+    """A book's answer: `done`, `done_before`, or `refused` with the reason."""
+
+    result: Literal["done", "done_before", "refused"]
+    reason: NotRequired[str]
+
+
+class Transport(Protocol):
+    """Everything a dandori-written task sends; a test swaps it for one that records."""
+
+    async def http(self, request: HttpRequest) -> HttpResponse: ...
+
+    async def lambda_(self, function: str, payload: Any) -> LambdaPayload | LambdaError: ...
+
+    async def aws(self, service: str, operation: str, args: dict[str, Any]) -> Any:
+        """The operation's output; raises `AwsError` for the service's exception."""
+        ...
+
+    async def book(self, call: BookCall) -> BookResult: ...
+
+
+def _declared(errors: Sequence[tuple[str, str]], wire: str) -> str | None:
+    """A declared error's name for what came over the wire, or None."""
+    return next((name for name, w in errors if w == wire), None)
+
+
+async def http(transport: Transport, request: HttpRequest, errors: Sequence[tuple[str, str]]) -> Any:
+    """Sends an HTTP request; a 2xx body is the result (JSON, or None when empty), a declared status its error."""
+    response = await transport.http(request)
+    if 200 <= response.status < 300:
+        return None if response.body == "" else json.loads(response.body)
+    name = _declared(errors, str(response.status))
+    raise TaskFailure(name or f"HTTP {response.status}", response.body)
+
+
+async def lambda_(transport: Transport, function: str, payload: Any, errors: Sequence[tuple[str, str]]) -> Any:
+    """Invokes a Lambda function; its payload is the result, a declared `errorType` its error."""
+    got = await transport.lambda_(function, payload)
+    if isinstance(got, LambdaPayload):
+        return got.payload
+    raise TaskFailure(_declared(errors, got.error_type) or got.error_type, got.error_message)
+
+
+async def aws(
+    transport: Transport, service: str, operation: str, args: dict[str, Any], errors: Sequence[tuple[str, str]]
+) -> Any:
+    """Calls an AWS operation; its output is the result, a declared exception its error."""
+    try:
+        return await transport.aws(service, operation, args)
+    except AwsError as e:
+        raise TaskFailure(_declared(errors, e.name) or e.name, e.message) from e
+
+
+async def booked(transport: Transport, call: BookCall, errors: Sequence[str]) -> Any:
+    """Calls a book operation; done and done before are the result.
+
+    A refusal is its declared error or, when the task does not declare it, `Dandori.Failure.<reason>`.
+    """
+    got = await transport.book(call)
+    if isinstance(got, dict) and got.get("result") == "refused":
+        reason = str(got.get("reason", ""))
+        raise TaskFailure(reason if reason in errors else f"Dandori.Failure.{reason}", "")
+    return got
+
+
+# ---------------------------------------------------------------------------------------------
+# The default implementation.
+
+#: The message arguments of SNS and SQS are text: a record the flow gives there is sent as its JSON.
+_TEXT_ARGUMENTS = ("Message", "MessageBody")
+
+
+def _boto3_client(service: str) -> Any:
+    """boto3's client of `service`, with boto3 imported on first use (`AWS_ENDPOINT_URL` configures it)."""
+    return importlib.import_module("boto3").client(service)
+
+
+def _send_http(request: HttpRequest) -> HttpResponse:
+    data = None if request.body is None else request.body.encode()
+    req = urllib.request.Request(request.url, data=data, headers=request.headers, method=request.method)
+    try:
+        with urllib.request.urlopen(req) as response:
+            return HttpResponse(response.status, response.read().decode())
+    except urllib.error.HTTPError as e:
+        return HttpResponse(e.code, e.read().decode())
+
+
+def _send_lambda(function: str, payload: Any) -> LambdaPayload | LambdaError:
+    out = _boto3_client("lambda").invoke(FunctionName=function, Payload=json_text(payload).encode())
+    raw = out["Payload"].read().decode() if "Payload" in out else ""
+    body = None if raw == "" else json.loads(raw)
+    if "FunctionError" not in out:
+        return LambdaPayload(body)
+    error = body if isinstance(body, dict) else {}
+    return LambdaError(str(error.get("errorType", out["FunctionError"])), str(error.get("errorMessage", "")))
+
+
+def _snake(name: str) -> str:
+    """`sendMessage` → `send_message`: boto3's names of operations."""
+    return "".join(f"_{c.lower()}" if c.isupper() else c for c in name).lstrip("_")
+
+
+def _send_aws(service: str, operation: str, args: dict[str, Any]) -> Any:
+    sent = {k: json_text(v) if k in _TEXT_ARGUMENTS and not isinstance(v, str) else v for k, v in args.items()}
+    client = _boto3_client(service)
+    try:
+        output = getattr(client, _snake(operation))(**sent)
+    except Exception as e:
+        response = getattr(e, "response", None)
+        if isinstance(response, dict) and isinstance(response.get("Error"), dict):
+            error = response["Error"]
+            raise AwsError(str(error.get("Code", "Error")), str(error.get("Message", ""))) from e
+        raise
+    return {k: v for k, v in output.items() if k != "ResponseMetadata"}
+
+
+#: A chobo Python client's book value (`postgres(conn, tenant)`, `tigerbeetle(client)`), reached by member names.
+BookValue = Any
+
+
+def _call_book(books: Mapping[str, BookValue], call: BookCall) -> BookResult:
+    book = books.get(call["book"])
+    if book is None:
+        raise TaskFailure("Error", f"dandori: no book {call['book']} was given to the transport")
+    names = BOOK_NAMES.get(call["book"], {}).get(call["transfer"])
+    if names is None:
+        raise TaskFailure("Error", f"dandori: the book {call['book']} has no transfer {call['transfer']}")
+    member, params, amounts = names
+    operation = getattr(getattr(book, member), call["op"])
+    values = {**call["args"], **call.get("amounts", {})}
+    kwargs = {
+        params.get(n, n): (int(v) if n in amounts and v is not None else v) for n, v in values.items()
+    }
+    got = operation(**kwargs)
+    if got.result == "refused":
+        return {"result": "refused", "reason": str(got.reason)}
+    if got.result in ("done", "done_before"):
+        return {"result": got.result}
+    raise TaskFailure("Error", f"dandori: {call['book']}.{call['transfer']}.{call['op']} answered {got!r}")
+
+
+class DefaultTransport:
+    """HTTP through urllib, Lambda and AWS through boto3 (imported only when a call needs it;
+    `AWS_ENDPOINT_URL` and the usual AWS variables configure it), books through the chobo clients
+    given, each in a worker thread so the run's other iterations go on."""
+
+    def __init__(self, books: Mapping[str, BookValue] | None = None) -> None:
+        self._books = dict(books or {})
+
+    async def http(self, request: HttpRequest) -> HttpResponse:
+        return await asyncio.to_thread(_send_http, request)
+
+    async def lambda_(self, function: str, payload: Any) -> LambdaPayload | LambdaError:
+        return await asyncio.to_thread(_send_lambda, function, payload)
+
+    async def aws(self, service: str, operation: str, args: dict[str, Any]) -> Any:
+        return await asyncio.to_thread(_send_aws, service, operation, args)
+
+    async def book(self, call: BookCall) -> BookResult:
+        return await asyncio.to_thread(_call_book, self._books, call)
+
+
+def transport(books: Mapping[str, BookValue] | None = None) -> Transport:
+    """The default `Transport`, with the chobo clients' book values by the flow's names for the books."""
+    return DefaultTransport(books)

@@ -1,0 +1,447 @@
+# The part of every dandori pydantic-graph package that is the same for every flow
+# (docs/targets.md#pydantic-graph): the rules every platform shares (which retrier takes an error,
+# how long a retry waits, seconds until a time, keys, URL segments, time ranges), the attempts of a
+# call (`attempt`), the limits of a call (`within`), parallel iterations (`rounds`), callbacks
+# answered in the same process (`Callbacks`), the clock every wait goes through (`Clock`), and the
+# errors that end a run. `dandori build --target pydantic-graph` copies it byte for byte.
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import json
+import math
+import re
+import urllib.parse
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
+
+R = TypeVar("R")
+I = TypeVar("I")
+Y = TypeVar("Y")
+
+# ---------------------------------------------------------------------------------------------
+# Limits with their reasons.
+
+#: The call that hands a callback's id on takes at most this long (docs/dandori.md, callbacks).
+HAND_ON_SECONDS = 60
+#: A callback without `timeout` waits at most one day (docs/dandori.md).
+ANSWER_WAIT_SECONDS = 86_400
+
+
+def at_a_time(k: int) -> int:
+    """How many iterations of a parallel loop run at once, of the `k` the flow allows."""
+    return k
+
+
+# ---------------------------------------------------------------------------------------------
+# The clock: every wait, retry delay and `now` goes through `Deps.clock`.
+
+
+class Clock(Protocol):
+    """Where a run reads the time and waits; a test passes one that advances without sleeping."""
+
+    def now(self) -> str:
+        """The time as a flow writes a `timestamp`, to the second."""
+        ...
+
+    def time(self) -> float:
+        """Seconds since 1970."""
+        ...
+
+    async def sleep(self, seconds: float) -> None:
+        """Waits `seconds`."""
+        ...
+
+    async def wait_for(self, answered: asyncio.Event, seconds: float) -> bool:
+        """Waits until `answered` is set (True) or `seconds` pass (False)."""
+        ...
+
+
+class SystemClock:
+    """The clock of the machine, with asyncio's waits."""
+
+    def now(self) -> str:
+        return timestamp_text(self.time() * 1000)
+
+    def time(self) -> float:
+        return datetime.datetime.now(datetime.timezone.utc).timestamp()
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+
+    async def wait_for(self, answered: asyncio.Event, seconds: float) -> bool:
+        try:
+            await asyncio.wait_for(answered.wait(), seconds)
+            return True
+        except TimeoutError:
+            return False
+
+
+def clock_ms(clock: Clock) -> int:
+    """The clock's time in whole milliseconds."""
+    return round(clock.time() * 1000)
+
+
+# ---------------------------------------------------------------------------------------------
+# The rules every host language shares (lang/dandori/rules.ts; tests/vectors/*.json).
+
+
+@dataclass(frozen=True)
+class Retrier:
+    """One retrier in Step Functions' order; `*` among the errors takes every error."""
+
+    errors: tuple[str, ...]
+    max_attempts: int
+    interval_seconds: float
+    #: `BackoffRate` as decimal text.
+    backoff: str
+
+
+def retrier_for(retriers: Sequence[Retrier], error: str) -> Retrier | None:
+    """The retrier that takes `error`: the first whose errors name it, or `*`; None when none does."""
+    for r in retriers:
+        if error in r.errors or "*" in r.errors:
+            return r
+    return None
+
+
+def retry_delay_ms(r: Retrier, retry: int) -> int:
+    """How long the `retry`-th retry (1 for the first) waits, in whole milliseconds rounded down."""
+    return math.floor(r.interval_seconds * 1000 * math.pow(float(r.backoff), retry - 1))
+
+
+def seconds_until(deadline_ms: float, now_ms: float) -> int:
+    """The seconds a wait until `deadline_ms` lasts from `now_ms`: rounded up, never less than 1."""
+    return max(1, math.ceil((deadline_ms - now_ms) / 1000))
+
+
+def idempotency_key(execution: str, place: str, loops: Sequence[int]) -> str:
+    """A call's key: `<execution>/<place>/<loop counts…>`."""
+    return "/".join([execution, place, *(str(n) for n in loops)])
+
+
+def json_text(value: object) -> str:
+    """JSON as JavaScript's `JSON.stringify` writes it: no spaces, characters as they are."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def url_segment(value: object) -> str:
+    """A value written into a URL: a string as it is, missing as empty, else JSON; then escaped."""
+    text = value if isinstance(value, str) else "" if value is None else json_text(value)
+    return urllib.parse.quote(text, safe="!*'()")
+
+
+def time_in(value: str, first: str | None, after: str | None) -> bool:
+    """True when `value` is in `[first, after)`, compared on its first 19 characters."""
+    s = value[:19]
+    return (first is None or s >= first) and (after is None or s < after)
+
+
+def date_in(value: str, first: str | None, last: str | None) -> bool:
+    """True when the date `value` is in `[first, last]`, compared as text."""
+    return (first is None or value >= first) and (last is None or value <= last)
+
+
+_TIMESTAMP = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?Z")
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+def timestamp_ms(text: str) -> int | None:
+    """Milliseconds since 1970 of a `timestamp`, or None when it is not one."""
+    if _TIMESTAMP.fullmatch(text) is None:
+        return None
+    try:
+        t = datetime.datetime.strptime(text[:19], "%Y-%m-%dT%H:%M:%S").replace(tzinfo=datetime.timezone.utc)
+    except ValueError:
+        return None
+    fraction = text[20:-1] if len(text) > 20 else ""
+    return round(t.timestamp()) * 1000 + (int(fraction[:3].ljust(3, "0")) if fraction != "" else 0)
+
+
+def timestamp_text(ms: float) -> str:
+    """A time as a flow writes a `timestamp`: to the second, in UTC."""
+    t = datetime.datetime.fromtimestamp(math.floor(ms / 1000), datetime.timezone.utc)
+    return t.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+# ---------------------------------------------------------------------------------------------
+# Values and their checks.
+
+
+def is_object(v: object) -> bool:
+    """True when `v` is a JSON object (a record)."""
+    return isinstance(v, dict)
+
+
+def field(v: object, name: str) -> Any:
+    """A record's field, or None."""
+    return v.get(name) if isinstance(v, dict) else None
+
+
+def is_int(v: object, lower: int | None, upper: int | None) -> bool:
+    """True when `v` is an integer in `[lower, upper]` (None: open)."""
+    return (
+        isinstance(v, int)
+        and not isinstance(v, bool)
+        and abs(v) <= 2**53 - 1
+        and (lower is None or v >= lower)
+        and (upper is None or v <= upper)
+    )
+
+
+def is_time(v: object, first: str | None, after: str | None) -> bool:
+    """True when `v` is a `timestamp` in `[first, after)` (None: open)."""
+    return isinstance(v, str) and timestamp_ms(v) is not None and time_in(v, first, after)
+
+
+def is_date(v: object, first: str | None, last: str | None) -> bool:
+    """True when `v` is a `date` of the calendar in `[first, last]` (None: open)."""
+    if not isinstance(v, str) or _DATE.fullmatch(v) is None:
+        return False
+    try:
+        datetime.date.fromisoformat(v)
+    except ValueError:
+        return False
+    return date_in(v, first, last)
+
+
+def is_list_of(v: object, item: Callable[[object], bool]) -> bool:
+    """True when `v` is a list whose every item passes `item`."""
+    return isinstance(v, list) and all(item(e) for e in v)
+
+
+def text(v: object) -> str:
+    """A value written into a string: strings as they are, numbers as digits, bools as words."""
+    if isinstance(v, str):
+        return v
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    return json_text(v)
+
+
+# ---------------------------------------------------------------------------------------------
+# How a run ends.
+
+
+class TaskError(Exception):
+    """A task's error after its retries, on its way to a handler or `on failure`.
+
+    `error` is what handlers match (a declared name, `timeout`, `failure`); `failure` is the
+    workflow's error when nothing handles it, with `reason`.
+    """
+
+    def __init__(self, error: str, failure: str, reason: str | None) -> None:
+        super().__init__(reason or error)
+        self.error = error
+        self.failure = failure
+        self.reason = reason
+
+
+class Failure(Exception):
+    """The run's failure with a dandori error name and reason (`fail`, a failed check)."""
+
+    def __init__(self, error: str, reason: str | None) -> None:
+        super().__init__(reason or error)
+        self.error = error
+        self.reason = reason
+
+
+class Succeeded(Exception):
+    """`succeed` in a parallel iteration: the run ends with its outputs once every iteration ended."""
+
+    def __init__(self, outputs: Any) -> None:
+        super().__init__("succeed")
+        self.outputs = outputs
+
+
+class TaskFailure(Exception):
+    """What a task raises for a declared error (`kind`, its name) or any other failure."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+
+
+def failed(e: TaskError) -> Failure:
+    """The failure a task's error ends the run with."""
+    return Failure(e.failure, e.reason)
+
+
+# ---------------------------------------------------------------------------------------------
+# Calls.
+
+
+class Answered(Exception):
+    """An error answered to a callback."""
+
+    def __init__(self, error: str, message: str) -> None:
+        super().__init__(message)
+        self.error = error
+        self.message = message
+
+
+class WaitTimedOut(Exception):
+    """A wait for an answer that timed out."""
+
+
+def _error_of(e: Exception, declared: Sequence[str]) -> tuple[str, str]:
+    """What an attempt ended with: the error's name for handlers and retriers, and its message."""
+    if isinstance(e, (TimeoutError, WaitTimedOut)):
+        return "timeout", ""
+    if isinstance(e, TaskFailure):
+        return (e.kind if e.kind in declared else "failure"), e.message
+    if isinstance(e, Answered):
+        return (e.error if e.error in declared else "failure"), e.message
+    return "failure", str(e)
+
+
+def _task_error(line: int, task: str, name: str, message: str) -> TaskError:
+    """The task's error as the run reads it (docs/dandori.md, errors)."""
+    cause = "" if message == "" else f": {message}"
+    if name == "timeout":
+        return TaskError(name, "Dandori.Timeout", f"line {line}: {task} timed out{cause}")
+    if name == "failure":
+        return TaskError(name, "Dandori.Failure", f"line {line}: {task} failed{cause}")
+    return TaskError(name, name, None if message == "" else message)
+
+
+@dataclass(frozen=True)
+class CallRule:
+    """How a call is tried: its line and task for reasons, its declared errors and its retriers."""
+
+    line: int
+    task: str
+    errors: tuple[str, ...]
+    retry: tuple[Retrier, ...]
+
+
+async def attempt(rule: CallRule, call: Callable[[int], Awaitable[R]], clock: Clock) -> R:
+    """Tries a call as Step Functions' retriers say.
+
+    The first retrier that takes an error decides whether it is tried again, each counting its
+    own retries, waiting `retry_delay_ms` on the clock between; the error after them is a `TaskError`.
+    """
+    used: dict[int, int] = {}
+    n = 1
+    while True:
+        try:
+            return await call(n)
+        except Exception as e:
+            name, message = _error_of(e, rule.errors)
+            r = retrier_for(rule.retry, name)
+            tried = 0 if r is None else used.get(id(r), 0)
+            if r is None or tried >= r.max_attempts:
+                raise _task_error(rule.line, rule.task, name, message) from e
+            used[id(r)] = tried + 1
+            await clock.sleep(retry_delay_ms(r, tried + 1) / 1000)
+        n += 1
+
+
+async def within(work: Awaitable[R], seconds: float) -> R:
+    """One attempt that may take at most `seconds` (asyncio's `wait_for`): past them, a timeout."""
+    return await asyncio.wait_for(work, seconds)
+
+
+async def rounds(k: int, items: Sequence[I], iteration: Callable[[I, int], Awaitable[list[Y]]]) -> list[Y]:
+    """Runs `iteration` for every item, `k` at a time, in list order.
+
+    A failing iteration does not stop the others; then the first failure in list order is
+    raised, else the yields of every iteration in list order are returned.
+    """
+    results: list[list[Y] | Exception | None] = [None] * len(items)
+    queue = list(range(len(items)))
+
+    async def lane() -> None:
+        while queue:
+            i = queue.pop(0)
+            try:
+                results[i] = await iteration(items[i], i + 1)
+            except Exception as e:
+                results[i] = e
+
+    await asyncio.gather(*(lane() for _ in range(min(k, len(items)))))
+    out: list[Y] = []
+    for r in results:
+        if isinstance(r, Exception):
+            raise r
+        assert r is not None, "every iteration ended"
+        out.extend(r)
+    return out
+
+
+def key(run_id: str, place: str, loops: Sequence[int]) -> str:
+    """The key of a call in this run."""
+    return idempotency_key(run_id, place, loops)
+
+
+def callback_id(run_id: str, place: str, loops: Sequence[int], n: int) -> str:
+    """The id a callback's answer comes back with: the run and the call's place, loops and attempt."""
+    return json_text({"workflow": run_id, "call": "/".join([place, *(str(x) for x in loops), str(n)])})
+
+
+# ---------------------------------------------------------------------------------------------
+# Callbacks, answered in the same process (`Deps.callbacks.answer`).
+
+
+class Callbacks:
+    """The callbacks a run waits for, and the answers that came to them."""
+
+    def __init__(self) -> None:
+        self._waiting: dict[str, asyncio.Event] = {}
+        self._answers: dict[str, dict[str, Any]] = {}
+
+    def answer(self, callback_id: str, answer: dict[str, Any]) -> None:
+        """Answers a callback: `{"ok": value}` or `{"error": name, "message": text}`.
+
+        Refuses an id the run does not wait for, and a second answer.
+        """
+        event = self._waiting.get(callback_id)
+        if event is None:
+            raise KeyError(f"dandori: no callback {callback_id} is awaited")
+        if callback_id in self._answers:
+            raise KeyError(f"dandori: callback {callback_id} was answered before")
+        self._answers[callback_id] = answer
+        event.set()
+
+    async def wait(
+        self, callback_id: str, clock: Clock, wait: float | str, hand_on: Callable[[], Awaitable[object]]
+    ) -> Any:
+        """Hands a callback's id on (within `HAND_ON_SECONDS`) and waits for its answer.
+
+        The wait is counted from when the hand-on returned: `wait` seconds, or until the deadline.
+        """
+        self._waiting[callback_id] = asyncio.Event()
+        try:
+            await within(hand_on(), HAND_ON_SECONDS)
+            seconds = wait if not isinstance(wait, str) else _seconds_to(wait, clock)
+            if not await clock.wait_for(self._waiting[callback_id], seconds):
+                raise WaitTimedOut("the wait timed out")
+            got = self._answers[callback_id]
+            if "ok" in got:
+                return got["ok"]
+            raise Answered(str(got.get("error")), str(got.get("message") or ""))
+        finally:
+            del self._waiting[callback_id]
+            self._answers.pop(callback_id, None)
+
+
+def _seconds_to(deadline: str, clock: Clock) -> int:
+    t = timestamp_ms(deadline)
+    if t is None:
+        raise Failure("Dandori.BadInput", f"the deadline {deadline} is not a timestamp")
+    return seconds_until(t, clock_ms(clock))
+
+
+async def wait_until(clock: Clock, at: str) -> None:
+    """Waits until the time `at` (a time already past does not wait)."""
+    t = timestamp_ms(at)
+    if t is None:
+        raise Failure("Dandori.BadInput", f"the time {at} is not a timestamp")
+    left = t - clock_ms(clock)
+    if left > 0:
+        await clock.sleep(left / 1000)

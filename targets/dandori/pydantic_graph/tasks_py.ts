@@ -1,0 +1,198 @@
+/**
+ * `tasks.py`: every task of the flow as a method of the `Tasks` the graph calls through
+ * `Deps.tasks`. dandori writes the `lambda`, `http`, `aws` and book tasks: each builds what it sends
+ * from its arguments (the `transport` view of `lang/dandori/views.ts`: the payload with its key and
+ * callback id, the URL with its segments escaped, the query or the body, the AWS arguments, the
+ * book call) and sends it through `io.Transport`. The user writes the rest as `OwnTasks`, child
+ * flows among them (docs/targets.md#pydantic-graph). `make_tasks(own, transport)` joins them.
+ * @module
+ */
+
+import { unreachable } from "../../../lang/common/assert.ts";
+import type { Plan, TaskPlan } from "../../../lang/dandori/plan.ts";
+import { argsType, ident, str } from "./names.ts";
+import { pyType } from "./types_py.ts";
+
+/** The tasks the user writes: own tasks and child flows. */
+export function ownTasks(plan: Plan): TaskPlan[] {
+  return plan.tasks.filter((t) => written(t) === null);
+}
+
+function wires(t: TaskPlan): string {
+  const pairs = t.errors.map((e) => `(${str(e.name)}, ${str(e.wire ?? e.name)})`);
+  return `(${pairs.join(", ")}${pairs.length === 1 ? "," : ""})`;
+}
+
+function payload(t: TaskPlan): string[] {
+  const lines = ["p: dict[str, typing.Any] = {**args}"];
+  if (t.key !== null && t.key.in !== "header") lines.push(`p[${str(t.key.name)}] = call.get("key")`);
+  if (t.callback !== null) {
+    if (t.callee.kind === "aws") {
+      lines.push(
+        'body = p.get("MessageBody")',
+        'p["MessageBody"] = (',
+        '    {**body, "callback_id": call.get("callback_id")}',
+        "    if isinstance(body, dict)",
+        '    else {"message": body, "callback_id": call.get("callback_id")}',
+        ")",
+      );
+    } else lines.push('p["callback_id"] = call.get("callback_id")');
+  }
+  return lines;
+}
+
+function httpBody(t: TaskPlan): string[] {
+  const c = t.callee;
+  if (c.kind !== "http") return [];
+  const url = c.url.map((p) => "text" in p ? str(p.text) : `dd.url_segment(args.get(${str(p.param)}))`);
+  const lines = [`url = ${url.length === 0 ? '""' : url.join(" + ")}`, "headers: dict[str, str] = {}"];
+  if (t.key !== null) lines.push('headers["Idempotency-Key"] = call.get("key", "")');
+  const rest = c.rest.map(str);
+  lines.push(
+    rest.length === 0
+      ? "rest: list[str] = []"
+      : `rest: list[str] = [n for n in (${rest.join(", ")}${rest.length === 1 ? "," : ""}) if n in args]`,
+    'pairs = "&".join(f"{dd.url_segment(n)}={dd.url_segment(args[n])}" for n in rest)',
+  );
+  if (c.restIn === "query") {
+    lines.push(
+      'if pairs != "":',
+      '    url += ("&" if "?" in url else "?") + pairs',
+      `return await io.http(self._transport, io.HttpRequest(${str(c.method)}, url, headers), ${wires(t)})`,
+    );
+  } else if (c.form) {
+    lines.push(
+      'headers["Content-Type"] = "application/x-www-form-urlencoded"',
+      `return await io.http(self._transport, io.HttpRequest(${str(c.method)}, url, headers, pairs), ${
+        wires(t)
+      })`,
+    );
+  } else {
+    lines.push(
+      'headers["Content-Type"] = "application/json"',
+      "body = dd.json_text({n: args[n] for n in rest})",
+      `return await io.http(self._transport, io.HttpRequest(${str(c.method)}, url, headers, body), ${
+        wires(t)
+      })`,
+    );
+  }
+  return lines;
+}
+
+/** The body of a dandori-written task, or null for one the user writes. */
+function written(t: TaskPlan): string[] | null {
+  const c = t.callee;
+  switch (c.kind) {
+    case "lambda":
+      return [...payload(t), `return await io.lambda_(self._transport, ${str(c.function)}, p, ${wires(t)})`];
+    case "aws":
+      return [
+        ...payload(t),
+        `return await io.aws(self._transport, ${str(c.service)}, ${str(c.operation)}, p, ${wires(t)})`,
+      ];
+    case "http":
+      return httpBody(t);
+    case "book": {
+      const a = (names: readonly string[]) =>
+        `{${names.map((n) => `${str(n)}: args.get(${str(n)})`).join(", ")}}`;
+      const partial = c.op === "post" && c.amounts.length > 0;
+      const args = partial ? a(c.strings) : a([...c.strings, ...c.amounts]);
+      const errors = t.errors.map((e) => str(e.name));
+      return [
+        `call_: io.BookCall = {"book": ${str(c.book)}, "transfer": ${str(c.transfer)}, "op": ${
+          str(c.op)
+        }, "args": ${args}${partial ? `, "amounts": ${a(c.amounts)}` : ""}}`,
+        `return await io.booked(self._transport, call_, (${errors.join(", ")}${
+          errors.length === 1 ? "," : ""
+        }))`,
+      ];
+    }
+    case "own":
+    case "flow":
+    case "child":
+    case "event":
+      return null;
+    default:
+      return unreachable(c, "callee");
+  }
+}
+
+function ownResult(t: TaskPlan): string {
+  if (t.callback !== null || t.result === null) return "None";
+  return pyType(t.result.type, "T.");
+}
+
+/** The text of `tasks.py` after its header. */
+export function tasksModule(plan: Plan): string {
+  const own = ownTasks(plan);
+  const lines = [
+    "from __future__ import annotations",
+    "",
+    "import typing",
+    "",
+    "from . import io",
+    "from . import runtime as dd",
+    "from . import types as T",
+    "",
+    "",
+    "class Call(typing.TypedDict, total=False):",
+    '    """What the graph passes beside a task\'s arguments: the call\'s key and its callback\'s id."""',
+    "",
+    "    key: str",
+    "    callback_id: str",
+    "",
+    "",
+    "class OwnTasks(typing.Protocol):",
+    '    """The tasks the user writes (child flows among them).',
+    "",
+    "    A declared error is raised as `dd.TaskFailure(name, message)`; a callback's task hands",
+    '    `call["callback_id"]` on and returns.',
+    '    """',
+  ];
+  for (const t of own) {
+    lines.push(
+      "",
+      `    async def ${ident(t.name)}(self, args: T.${argsType(t.name)}, call: Call) -> ${ownResult(t)}: ...`,
+    );
+  }
+  lines.push(
+    "",
+    "",
+    "class Tasks(typing.Protocol):",
+    '    """Every task of the workflow, as the graph calls it."""',
+  );
+  for (const t of plan.tasks) {
+    lines.push(
+      "",
+      `    async def ${ident(t.name)}(self, args: dict[str, typing.Any], call: Call) -> typing.Any: ...`,
+    );
+  }
+  lines.push(
+    "",
+    "",
+    "class _Tasks:",
+    "    def __init__(self, own: OwnTasks, transport: io.Transport) -> None:",
+    "        self._own = own",
+    "        self._transport = transport",
+  );
+  for (const t of plan.tasks) {
+    const body = written(t);
+    lines.push(
+      "",
+      `    async def ${ident(t.name)}(self, args: dict[str, typing.Any], call: Call) -> typing.Any:`,
+    );
+    if (body === null) {
+      lines.push(
+        `        return await self._own.${ident(t.name)}(typing.cast("T.${argsType(t.name)}", args), call)`,
+      );
+    } else for (const l of body) lines.push(`        ${l}`);
+  }
+  lines.push(
+    "",
+    "",
+    "def make_tasks(own: OwnTasks, transport: io.Transport) -> Tasks:",
+    '    """Every task of the workflow: the user\'s own, and those dandori writes over `transport`."""',
+    "    return _Tasks(own, transport)",
+  );
+  return lines.join("\n") + "\n";
+}
