@@ -1,7 +1,7 @@
 /**
  * The durable target: its runtime passes the shared rule vectors and keeps the rules' text of
  * Temporal's; every test and example flow it builds gives the same bytes twice, starts with the
- * header, keeps its description in comments (4.7), has Temporal's `io.ts` byte for byte and passes
+ * header, keeps its description in comments, has Temporal's `io.ts` byte for byte and passes
  * `tsc --strict` with the `@aws/durable-execution-sdk-js` 2.4.0 types; E040 and E050 are pinned in
  * both languages.
  */
@@ -76,7 +76,7 @@ Deno.test("every flow's package is the same bytes twice, starts with the header,
 /** A description with every line terminator a host language knows (as temporal_test gives the plan directly). */
 const EVIL = "first EVIL\nEVIL second\rEVIL\u0085EVIL\u2028EVIL\u2029--- EVIL\nEVIL \\n EVIL */ EVIL";
 
-Deno.test("a description never leaves its comment, whatever line terminators it holds (4.7)", () => {
+Deno.test("a description never leaves its comment, whatever line terminators it holds", () => {
   const checked = checkFlow("evil.flow", "workflow evil v1\n\ninputs\n  x : string\n\nflow\n  succeed\n", {
     read: () => NO_SUCH_FILE,
   }).checked;

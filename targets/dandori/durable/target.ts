@@ -1,9 +1,9 @@
 /**
- * The `durable` target (4.3): a flow as one AWS Lambda durable function in TypeScript, against
+ * The `durable` target (docs/targets.md#durable): a flow as one AWS Lambda durable function in TypeScript, against
  * `@aws/durable-execution-sdk-js` 2.4 — `types.ts` (the shared types and checks), `tasks.ts`
  * (`OwnTasks`, `makeTasks`), `io.ts` (the same `Transport` as Temporal's), `runtime.ts`, and
  * `workflow.ts` with `makeHandler(own, transport)`. Every file starts with the header and the
- * workflow's description as comment lines that cannot leave their comment (4.7).
+ * workflow's description as comment lines that cannot leave their comment.
  * @module
  */
 

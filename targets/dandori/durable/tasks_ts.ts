@@ -1,5 +1,5 @@
 /**
- * `tasks.ts` (4.3): every task the workflow runs in a step, named by the task. dandori writes the
+ * `tasks.ts` (docs/targets.md#durable): every task the workflow runs in a step, named by the task. dandori writes the
  * `lambda`, `http`, `aws` and book tasks (`../typescript/task_bodies.ts`, the same bodies as
  * Temporal's activities, sent through `Transport`); the user writes the rest as `OwnTasks`.
  * `makeTasks(own, transport)` joins them.

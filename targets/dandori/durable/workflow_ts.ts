@@ -1,5 +1,5 @@
 /**
- * `workflow.ts` (4.3): the flow as one durable function, its statements printed by
+ * `workflow.ts` (docs/targets.md#durable): the flow as one durable function, its statements printed by
  * `../typescript/statements.ts` in the durable dialect, and `makeHandler(own, transport)`:
  *
  * | statement | code |
@@ -46,7 +46,7 @@ export function stepSeconds(task: TaskPlan): number | null {
   return null;
 }
 
-/** True when a task may change outside data and has no key: its step runs at most once per attempt (4.3). */
+/** True when a task may change outside data and has no key: its step runs at most once per attempt (docs/targets.md#durable). */
 export function atMostOnce(task: TaskPlan): boolean {
   if (task.key !== null || task.idempotent) return false;
   const c = task.callee;

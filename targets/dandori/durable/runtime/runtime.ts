@@ -20,7 +20,7 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 // ---------------------------------------------------------------------------------------------
 // Limits with their reasons.
 
-/** The step that hands a callback's id on takes at most this long (17.3: CALLBACK_HAND_ON_SECONDS). */
+/** The step that hands a callback's id on takes at most this long (the plan's `handOnSeconds`: docs/design/dandori.md#timeouts). */
 export const HAND_ON_SECONDS = 60;
 /** A callback without `timeout` waits at most one day (docs/dandori.md). */
 export const ANSWER_WAIT_SECONDS = 86_400;
@@ -47,17 +47,17 @@ export function retryDelayMs(r: Retrier, retry: number): number {
   return Math.floor(r.intervalSeconds * 1000 * Math.pow(Number(r.backoff), retry - 1));
 }
 
-/** The seconds a wait until `deadlineMs` lasts from `nowMs`: rounded up, never less than 1 (16.3). */
+/** The seconds a wait until `deadlineMs` lasts from `nowMs`: rounded up, never less than 1 (docs/design/dandori.md#timeouts). */
 export function secondsUntil(deadlineMs: number, nowMs: number): number {
   return Math.max(1, Math.ceil((deadlineMs - nowMs) / 1000));
 }
 
-/** A call's key (4.1): `<execution>/<place>/<loop counts…>`. */
+/** A call's key (docs/design/dandori.md#keys): `<execution>/<place>/<loop counts…>`. */
 export function idempotencyKey(execution: string, place: string, loops: readonly number[]): string {
   return [execution, place, ...loops.map(String)].join("/");
 }
 
-/** A value written into a URL (14.3): a string as it is, missing as empty, else JSON; then escaped. */
+/** A value written into a URL (docs/formats.md, the `http` view): a string as it is, missing as empty, else JSON; then escaped. */
 export function segment(value: unknown): string {
   const text = typeof value === "string"
     ? value
@@ -67,13 +67,13 @@ export function segment(value: unknown): string {
   return encodeURIComponent(text);
 }
 
-/** True when `value` is in `[first, after)`, compared on its first 19 characters (20.3). */
+/** True when `value` is in `[first, after)`, compared on its first 19 characters (docs/design/dandori.md#the-workflow-period). */
 export function timeIn(value: string, first: string | null, after: string | null): boolean {
   const s = value.slice(0, 19);
   return (first === null || s >= first) && (after === null || s < after);
 }
 
-/** True when the date `value` is in `[first, last]`, compared as text (20.3). */
+/** True when the date `value` is in `[first, last]`, compared as text (docs/design/dandori.md#the-workflow-period). */
 export function dateIn(value: string, first: string | null, last: string | null): boolean {
   return (first === null || value >= first) && (last === null || value <= last);
 }
@@ -135,7 +135,7 @@ export function isOneOf<V extends string>(v: unknown, values: readonly V[]): v i
   return (values as readonly unknown[]).includes(v);
 }
 
-/** A value written into a string (1.5): strings as they are, numbers as digits, bools as words. */
+/** A value written into a string (docs/dandori.md#statements-and-expressions): strings as they are, numbers as digits, bools as words. */
 export function text(v: unknown): string {
   if (typeof v === "string") return v;
   if (typeof v === "number" || typeof v === "boolean") return String(v);
@@ -170,7 +170,7 @@ export class Succeeded extends Error {
 /**
  * The workflow's failure with a dandori error name and reason (`fail`, a failed check): the
  * error's name is its `ErrorType`, the reason its message, and `ErrorData` is
- * `{"error": <name>, "reason": <reason>}`, which a parent that invokes this function reads (4.3).
+ * `{"error": <name>, "reason": <reason>}`, which a parent that invokes this function reads (docs/targets.md#durable).
  */
 export class Failure extends DurableOperationError {
   readonly errorType: string;
@@ -220,7 +220,7 @@ function errorOf(e: unknown, declared: readonly string[]): { name: string; messa
   let type: string | null = null;
   let message = e instanceof Error ? e.message : "";
   if (e instanceof DurableOperationError) {
-    // A step's and a callback's cause keep the thrown error's name; an invoke keeps only ErrorData (4.3).
+    // A step's and a callback's cause keep the thrown error's name; an invoke keeps only ErrorData (docs/targets.md#durable).
     const cause = e instanceof InvokeError ? undefined : e.cause;
     type = dataError(e.errorData) ?? cause?.name ?? null;
     message = cause?.message ?? (e.errorData === undefined ? e.message : "");
@@ -283,10 +283,10 @@ export async function attempt<R>(
 // ---------------------------------------------------------------------------------------------
 // Steps, callbacks, children and parallel iterations.
 
-/** A step the SDK never retries (4.3): the workflow's `attempt` does. */
+/** A step the SDK never retries (docs/targets.md#durable): the workflow's `attempt` does. */
 const NO_RETRY = { retryStrategy: () => ({ shouldRetry: false }) };
 
-/** A step that may change outside data without a key runs at most once per attempt (4.3). */
+/** A step that may change outside data without a key runs at most once per attempt (docs/targets.md#durable). */
 const AT_MOST_ONCE = { ...NO_RETRY, semantics: StepSemantics.AtMostOncePerRetry };
 
 /** An error thrown inside a step, with the name the workflow reads kept as its `name`. */
@@ -357,7 +357,7 @@ export async function waitUntil(dc: DurableContext, name: string, at: string): P
 }
 
 /**
- * A callback (4.3, 17.3): `createCallback` (`<name> callback`) with the wait's timeout (`until`:
+ * A callback (docs/targets.md#durable): `createCallback` (`<name> callback`) with the wait's timeout (`until`:
  * the seconds left after a clock step), then the step `name` that hands the id on within
  * `HAND_ON_SECONDS`, then the answer: the JSON text `SendDurableExecutionCallbackSuccess` sent, or
  * its error's name and message.
@@ -382,7 +382,7 @@ export async function awaitCallback(
   return text === "" ? null : JSON.parse(text);
 }
 
-/** A child durable function through `context.invoke` (4.3): its error's name comes in `ErrorData`. */
+/** A child durable function through `context.invoke` (docs/targets.md#durable): its error's name comes in `ErrorData`. */
 export function invoke(dc: DurableContext, name: string, fn: string, input: unknown): Promise<unknown> {
   return dc.invoke<unknown, unknown>(name, fn, input);
 }
@@ -409,7 +409,7 @@ function thrown(r: Ended): Error | null {
 }
 
 /**
- * `for … in parallel` as `context.map` (4.3), `k` at a time: each iteration runs in its own child
+ * `for … in parallel` as `context.map` (docs/targets.md#durable), `k` at a time: each iteration runs in its own child
  * context and returns its yields or how it failed, so a failing iteration does not stop the
  * others; then the first failure in list order is thrown, else the yields in list order returned.
  */
@@ -439,7 +439,7 @@ export async function map<I, Y>(
   return out;
 }
 
-/** The key of a call in this execution (4.3): from `durableExecutionArn`. */
+/** The key of a call in this execution (docs/targets.md#durable): from `durableExecutionArn`. */
 export function key(dc: DurableContext, place: string, loops: readonly number[]): string {
   return idempotencyKey(dc.executionContext.durableExecutionArn, place, loops);
 }
