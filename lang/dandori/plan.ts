@@ -16,6 +16,8 @@
  * @module
  */
 
+import { unreachable } from "../common/assert.ts";
+
 /** The version of the plan's shape; a change a printer must follow raises it (2: the edges `bad response` and `failed`, a parallel loop's early ends, arms' and handlers' lines, a callback's hand-on). */
 export const PLAN_VERSION = 2;
 
@@ -435,4 +437,29 @@ export interface Plan {
   /** The lines `on failure` and `on cancel` are written on (null where the flow has none), for a target's diagnostics. */
   readonly blockLines: { readonly failure: number | null; readonly cancel: number | null };
   readonly graph: { readonly nodes: readonly NodePlan[]; readonly edges: readonly EdgePlan[] };
+}
+
+/** The statement lists under a statement: a call's handlers, a match's arms, a loop's body. */
+export function innerLists(s: StmtPlan): readonly (readonly StmtPlan[])[] {
+  switch (s.kind) {
+    case "call":
+      return s.call.handlers.map((h) => h.body);
+    case "match":
+      return s.arms.map((a) => a.body);
+    case "repeat":
+    case "for":
+      return [s.body];
+    case "let":
+    case "wait":
+    case "wait until":
+    case "yield":
+    case "break":
+    case "pass":
+    case "succeed":
+    case "fail":
+    case "period":
+      return [];
+    default:
+      return unreachable(s, "statement");
+  }
 }

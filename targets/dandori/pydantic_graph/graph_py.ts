@@ -19,15 +19,16 @@
  */
 
 import { assert, unreachable } from "../../../lang/common/assert.ts";
-import type {
-  ArmCondition,
-  CallPlan,
-  EdgePlan,
-  ExprPlan,
-  Plan,
-  StmtPlan,
-  TaskPlan,
-  TimeoutPlan,
+import {
+  type ArmCondition,
+  type CallPlan,
+  type EdgePlan,
+  type ExprPlan,
+  innerLists,
+  type Plan,
+  type StmtPlan,
+  type TaskPlan,
+  type TimeoutPlan,
 } from "../../../lang/dandori/plan.ts";
 import { readsNow, stmtExprs } from "../typescript/statements.ts";
 import { ident, nodeClass, placeName as py, str } from "./names.ts";
@@ -70,7 +71,7 @@ class Printer {
       for (const s of ss) {
         this.stmts.set(s.place, s);
         if (s.kind === "period") this.checked.add(s.before);
-        for (const b of bodies(s)) walk(b);
+        for (const b of innerLists(s)) walk(b);
       }
     };
     walk(plan.blocks.flow);
@@ -517,31 +518,6 @@ function taskOf(plan: Plan, name: string): TaskPlan {
   return t;
 }
 
-/** The statement lists inside a statement. */
-function bodies(s: StmtPlan): (readonly StmtPlan[])[] {
-  switch (s.kind) {
-    case "call":
-      return s.call.handlers.map((h) => h.body);
-    case "match":
-      return s.arms.map((a) => a.body);
-    case "repeat":
-    case "for":
-      return [s.body];
-    case "let":
-    case "wait":
-    case "wait until":
-    case "yield":
-    case "break":
-    case "pass":
-    case "succeed":
-    case "fail":
-    case "period":
-      return [];
-    default:
-      return unreachable(s, "statement");
-  }
-}
-
 /** The `State` fields of a flow: its variables, and each loop's and `now`'s own. */
 function stateFields(plan: Plan): string[] {
   const vars = new Set<string>();
@@ -585,7 +561,7 @@ function stateFields(plan: Plan): string[] {
         default:
           unreachable(s, "statement");
       }
-      for (const b of bodies(s)) walk(b);
+      for (const b of innerLists(s)) walk(b);
     }
   };
   walk(plan.blocks.flow);

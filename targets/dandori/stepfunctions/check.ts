@@ -17,7 +17,7 @@ import type { Diagnostic } from "../../../lang/common/diagnostic.ts";
 import { Reporter } from "../../../lang/common/reporter.ts";
 import { tr } from "../../../lang/common/text.ts";
 import type { DandoriCode } from "../../../lang/dandori/codes.ts";
-import type { Plan, StmtPlan, TaskPlan } from "../../../lang/dandori/plan.ts";
+import { innerLists, type Plan, type StmtPlan, type TaskPlan } from "../../../lang/dandori/plan.ts";
 import type { BuildOptions, FlowOrigin } from "../target.ts";
 
 /** Step Functions' most events in one execution's history. */
@@ -73,31 +73,6 @@ function calledTasks(plan: Plan): Set<string> {
   walk(plan.blocks.failure ?? []);
   walk(plan.blocks.cancel ?? []);
   return out;
-}
-
-/** The statement lists under a statement: a call's handlers, a match's arms, a loop's body. */
-function innerLists(s: StmtPlan): readonly (readonly StmtPlan[])[] {
-  switch (s.kind) {
-    case "call":
-      return s.call.handlers.map((h) => h.body);
-    case "match":
-      return s.arms.map((a) => a.body);
-    case "repeat":
-    case "for":
-      return [s.body];
-    case "let":
-    case "wait":
-    case "wait until":
-    case "yield":
-    case "break":
-    case "pass":
-    case "succeed":
-    case "fail":
-    case "period":
-      return [];
-    default:
-      return unreachable(s, "statement");
-  }
 }
 
 /** E050 for a task Step Functions cannot call as it is written. */
