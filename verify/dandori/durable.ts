@@ -147,12 +147,23 @@ const CLOCK_TO =
   "function clock(dc: DurableContext, name: string): Promise<number> {\n" +
   "  return dc.step(name, () => Promise.resolve(DD_NOW.clock()), NO_RETRY);\n}";
 
-/** The code copy: the package with the scenario's clock, and whatever `mutate` breaks. */
+/**
+ * The width of `context.map` in the code copy: one iteration at a time, as Temporal's copy runs them
+ * (verify/dandori/temporal_copy.ts), so the calls come in the interpreter's order and an iteration's
+ * retries are answered before the next iteration calls.
+ */
+const WIDTH_FROM = "{ maxConcurrency: Math.max(1, k) }";
+const WIDTH_TO = "{ maxConcurrency: 1 }";
+
+/** The code copy: the package with the scenario's clock, one parallel iteration at a time, and whatever `mutate` breaks. */
 function copyOf(subject: DurableSubject, mutate?: (files: Map<string, string>) => void): string {
   const files = new Map(subject.files);
   const runtime = files.get("runtime.ts") ?? "";
   if (!runtime.includes(CLOCK_FROM)) throw new Error("the runtime's clock is not the one the copy replaces");
-  files.set("runtime.ts", runtime.replace(CLOCK_FROM, CLOCK_TO));
+  if (!runtime.includes(WIDTH_FROM)) {
+    throw new Error("the runtime's map width is not the one the copy replaces");
+  }
+  files.set("runtime.ts", runtime.replace(CLOCK_FROM, CLOCK_TO).replace(WIDTH_FROM, WIDTH_TO));
   mutate?.(files);
   const dir = Deno.makeTempDirSync({ prefix: "dandori-durable-" });
   for (const [name, text] of files) Deno.writeTextFileSync(`${dir}/${name}`, text);
