@@ -3,7 +3,8 @@
  * flow (or of the flows named) played on `@aws/durable-execution-sdk-js-testing`'s local runner
  * with time skipped, and compared with the reference interpreter (docs/targets.md#durable). Per
  * flow: the package `dandori build --target durable` writes, a code copy whose `now` reads the
- * scenario's (as Temporal's copy does), one runner process (`durable_runner.ts`). Compared per
+ * scenario's and whose parallel iterations run one at a time (as Temporal's copy does), one runner
+ * process (`durable_runner.ts`). Compared per
  * run, character for character: every call as sent, in order, with the `durable` and `transport`
  * views and the time it was made (so every wait between calls); and the ending.
  *
