@@ -10,6 +10,7 @@
  */
 
 import { DEFAULT_PATHS, verifyPostgres, verifyTigerBeetle } from "./chobo/runs.ts";
+import { verifyDurable } from "./dandori/durable.ts";
 import { verifyPydanticGraph } from "./dandori/pydantic_graph.ts";
 import { verifyStepFunctions } from "./dandori/stepfunctions.ts";
 import { verifyTemporal } from "./dandori/temporal.ts";
@@ -20,6 +21,7 @@ const TARGETS: Record<string, (paths: readonly string[]) => Promise<number>> = {
   tigerbeetle: (paths) => verifyTigerBeetle(paths.length === 0 ? DEFAULT_PATHS : paths),
   stepfunctions: verifyStepFunctions,
   "temporal-typescript": verifyTemporal,
+  durable: verifyDurable,
   "pydantic-graph": verifyPydanticGraph,
 };
 const [name, ...given] = Deno.args;

@@ -32,11 +32,11 @@ export function lineOf(at: Pos): { line: number; col: number } {
 }
 
 /** HTTP methods that change nothing on the server (RFC 9110 safe methods). */
-const SAFE_HTTP: readonly string[] = ["GET", "HEAD", "OPTIONS"];
+export const SAFE_HTTP: readonly string[] = ["GET", "HEAD", "OPTIONS"];
 /** HTTP methods that write (E030 when retried without a key). */
 const WRITING_HTTP: readonly string[] = ["POST", "PUT", "PATCH", "DELETE"];
 /** AWS operations that only read, by the start of their name. */
-const READING_AWS = /^(get|list|describe|query|scan|head|batchGet|select)/i;
+export const READING_AWS = /^(get|list|describe|query|scan|head|batchGet|select)/i;
 
 interface Place {
   readonly inLoop: "none" | "sequential" | "parallel";

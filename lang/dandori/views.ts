@@ -9,6 +9,9 @@
  *   hands to the user's own code, a child flow or an event's wait.
  * - `temporal`: the activity, its arguments and what the workflow passes beside them (the call's
  *   key when the task has one, the callback's id), or the child workflow with its type and id.
+ * - `durable`: the task a step runs, its arguments, the key and the callback's id (the SDK makes
+ *   it, so the view writes `CREATED_CALLBACK_ID`), or the durable function a child is invoked as
+ *   with its input (docs/targets.md#durable).
  * - `stepfunctions`: what the state machine's Task sends (docs/targets.md#step-functions) — the
  *   Lambda function and payload (`idempotency_key`, and `task_token` for a callback), the HTTP
  *   Task's request as its arguments say it (`ApiEndpoint`, `Method`, `Headers`, `QueryParameters`, `RequestBody`,
@@ -30,7 +33,7 @@ import { idempotencyKey, urlSegment, urlText } from "./rules.ts";
 import { isRecord, type Value } from "./values.ts";
 
 /** The views `dandori run --target` prints. */
-export const VIEWS = ["transport", "temporal", "stepfunctions", "pydantic-graph"] as const;
+export const VIEWS = ["transport", "temporal", "stepfunctions", "pydantic-graph", "durable"] as const;
 export type ViewName = typeof VIEWS[number];
 
 /** The id a callback's answer is sent back with: the execution, the call's place, its loops and attempt. */
@@ -48,6 +51,9 @@ export function childId(c: Pick<CallRecord, "execution" | "place" | "loops" | "a
   return `${idempotencyKey(c.execution, c.place, c.loops)}/${c.attempt}`;
 }
 
+/** What the `durable` view writes for a callback's id: `createCallback` makes it, so no run knows it before. */
+export const CREATED_CALLBACK_ID = "<the id createCallback made>";
+
 /** A call's view on one platform. */
 export function viewOf(name: ViewName, plan: Plan, c: CallRecord): Value {
   const task = plan.tasks.find((t) => t.name === c.task);
@@ -57,6 +63,8 @@ export function viewOf(name: ViewName, plan: Plan, c: CallRecord): Value {
       return transportView(task, c);
     case "temporal":
       return temporalView(task, c);
+    case "durable":
+      return durableView(task, c);
     case "stepfunctions":
       return stepFunctionsView(plan, task, c);
     case "pydantic-graph":
@@ -163,6 +171,34 @@ function temporalView(task: TaskPlan, c: CallRecord): Value {
       const out: Record<string, Value> = { activity: task.name, args };
       if (task.key !== null) out.key = keyOf(c);
       if (task.callback !== null) out.callback_id = callbackId(c);
+      return out;
+    }
+    default:
+      return unreachable(callee, "callee");
+  }
+}
+
+function durableView(task: TaskPlan, c: CallRecord): Value {
+  const callee = task.callee;
+  const args = payload(task, c);
+  switch (callee.kind) {
+    case "flow":
+      return {
+        invoke: callee.platforms.durableFunction ?? `${callee.workflow}_v${callee.version}`,
+        input: args,
+      };
+    case "child":
+      return { invoke: callee.platforms.durableFunction ?? task.name, input: args };
+    case "event":
+      return { event: task.name };
+    case "lambda":
+    case "http":
+    case "aws":
+    case "book":
+    case "own": {
+      const out: Record<string, Value> = { task: task.name, args };
+      if (task.key !== null) out.key = keyOf(c);
+      if (task.callback !== null) out.callback_id = CREATED_CALLBACK_ID;
       return out;
     }
     default:

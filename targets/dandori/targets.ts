@@ -6,6 +6,7 @@
 
 import { findOne } from "../../lang/common/assert.ts";
 import type { Plan } from "../../lang/dandori/plan.ts";
+import { DURABLE } from "./durable/target.ts";
 import { PYDANTIC_GRAPH } from "./pydantic_graph/target.ts";
 import { STEPFUNCTIONS } from "./stepfunctions/target.ts";
 import { TEMPORAL_TYPESCRIPT } from "./temporal/target.ts";
@@ -18,7 +19,12 @@ import {
 } from "./target.ts";
 
 /** The targets, in the order `--help` lists them. */
-export const DANDORI_TARGETS: readonly DandoriTarget[] = [STEPFUNCTIONS, TEMPORAL_TYPESCRIPT, PYDANTIC_GRAPH];
+export const DANDORI_TARGETS: readonly DandoriTarget[] = [
+  STEPFUNCTIONS,
+  TEMPORAL_TYPESCRIPT,
+  PYDANTIC_GRAPH,
+  DURABLE,
+];
 
 /** The names `--target` accepts. */
 export const DANDORI_TARGET_NAMES: readonly string[] = DANDORI_TARGETS.map((t) => t.name);

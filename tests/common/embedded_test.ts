@@ -8,6 +8,7 @@
 import { strictEqual } from "node:assert/strict";
 import * as postgres from "../../targets/chobo/postgres/runtimes.ts";
 import * as tigerbeetle from "../../targets/chobo/tigerbeetle/runtimes.ts";
+import * as durable from "../../targets/dandori/durable/runtimes.ts";
 import * as stepfunctions from "../../targets/dandori/stepfunctions/runtimes.ts";
 import * as temporal from "../../targets/dandori/temporal/runtimes.ts";
 import * as pydanticGraph from "../../targets/dandori/pydantic_graph/runtimes.ts";
@@ -72,6 +73,11 @@ const EMBEDDED: readonly {
       ["RUNTIME", "runtime.ts", "`runtime/runtime.ts`: `runtime.ts` of every temporal-typescript package."],
       ["IO_RUNTIME", "io.ts", "`runtime/io.ts`: the start of `io.ts` of every temporal-typescript package."],
     ],
+  },
+  {
+    folder: "targets/dandori/durable",
+    values: durable,
+    files: [["RUNTIME", "runtime.ts", "`runtime/runtime.ts`: `runtime.ts` of every durable package."]],
   },
   {
     folder: "targets/dandori/pydantic_graph",

@@ -84,6 +84,7 @@ function emittedCodes(): Set<string> {
     "temporal-typescript": "temporal",
     "pydantic-graph": "pydantic_graph",
     stepfunctions: "stepfunctions",
+    durable: "durable",
   };
   for (const t of DANDORI_TARGETS) {
     const check = new URL(`../../targets/dandori/${folders[t.name]}/check.ts`, import.meta.url);

@@ -18,11 +18,10 @@ import { findTemporal } from "../../verify/services/temporal_server.ts";
 import { checkedFlowAt, runnableFlows } from "../../verify/dandori/flows.ts";
 import { FLOW_DIRS, subjectOf, verifyFlow } from "../../verify/dandori/temporal.ts";
 import { ruleVectorTests } from "../support/rule_vectors.ts";
+import { tsc } from "../support/tsc.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const ORIGIN = { file: "f.flow", path: "f.flow", text: "", sha: "0123456789abcdef", version: "test" };
-/** The compiler the generated TypeScript is checked with, as chobo's clients are. */
-const TYPESCRIPT = "typescript@7.0.2";
 
 ruleVectorTests(
   "temporal runtime.ts",
@@ -76,24 +75,6 @@ Deno.test("a description never leaves its comment, whatever line terminators it 
   }
 });
 
-/** Runs `tsc` through npx; null after a SKIP line when there is no npx. */
-async function tsc(args: string[], cwd: string): Promise<{ code: number; out: string } | null> {
-  try {
-    const run = await new Deno.Command("npx", {
-      args: ["-y", "-p", TYPESCRIPT, "tsc", ...args],
-      cwd,
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const text = new TextDecoder();
-    return { code: run.code, out: text.decode(run.stdout) + text.decode(run.stderr) };
-  } catch (e) {
-    if (!(e instanceof Deno.errors.NotFound)) throw e;
-    console.log("SKIP: tsc: no npx on this machine to run the TypeScript compiler");
-    return null;
-  }
-}
-
 Deno.test("every flow's package passes tsc --strict with the @temporalio 1.24 types", async () => {
   const dir = Deno.makeTempDirSync({ prefix: "dandori-tsc-" });
   try {
@@ -107,23 +88,8 @@ Deno.test("every flow's package passes tsc --strict with the @temporalio 1.24 ty
         files.push(`${i}/${name}`);
       }
     }
-    const version = await tsc(["--version"], dir);
-    if (version === null) return;
-    strictEqual(version.out.trim(), `Version ${TYPESCRIPT.split("@")[1]}`);
-    // skipLibCheck: @temporalio/common's own declarations import `ms`, whose package ships no types.
-    const run = (await tsc([
-      "--strict",
-      "--noEmit",
-      "--skipLibCheck",
-      "--allowImportingTsExtensions",
-      "--target",
-      "es2022",
-      "--module",
-      "nodenext",
-      "--types",
-      "node",
-      ...files,
-    ], dir))!;
+    const run = await tsc(files, dir);
+    if (run === null) return;
     strictEqual(run.out, "");
     strictEqual(run.code, 0);
   } finally {

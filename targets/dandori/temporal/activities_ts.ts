@@ -8,109 +8,15 @@
  * @module
  */
 
-import { unreachable } from "../../../lang/common/assert.ts";
 import type { Plan, TaskPlan } from "../../../lang/dandori/plan.ts";
-import { argsType, prop, read, str } from "./names.ts";
-import { tsType } from "./types_ts.ts";
+import { argsType, prop, read } from "../typescript/names.ts";
+import { ownResult, written } from "../typescript/task_bodies.ts";
 
 /** The tasks that run as activities (not child workflows or events). */
 export function activityTasks(plan: Plan): TaskPlan[] {
   return plan.tasks.filter((t) =>
     t.callee.kind !== "flow" && t.callee.kind !== "child" && t.callee.kind !== "event"
   );
-}
-
-function wires(t: TaskPlan): string {
-  return `[${t.errors.map((e) => `[${str(e.name)}, ${str(e.wire ?? e.name)}]`).join(", ")}]`;
-}
-
-/** The payload of a Lambda or the arguments of an AWS call: the arguments, the key where it goes, the callback id. */
-function payload(t: TaskPlan): string[] {
-  const lines = ["const p: { [name: string]: unknown } = { ...args };"];
-  if (t.key !== null && t.key.in !== "header") lines.push(`p[${str(t.key.name)}] = call.key;`);
-  if (t.callback !== null) {
-    if (t.callee.kind === "aws") {
-      lines.push(
-        "const body = p.MessageBody;",
-        'p.MessageBody = typeof body === "object" && body !== null && !Array.isArray(body)',
-        "  ? { ...body, callback_id: call.callback_id }",
-        "  : { message: body ?? null, callback_id: call.callback_id };",
-      );
-    } else lines.push("p.callback_id = call.callback_id;");
-  }
-  return lines;
-}
-
-function httpBody(t: TaskPlan): string[] {
-  const c = t.callee;
-  if (c.kind !== "http") return [];
-  const url = c.url.map((p) => "text" in p ? str(p.text) : `dd.segment(${read("args", p.param)})`).join(
-    " + ",
-  );
-  const lines = [`let url = ${url === "" ? '""' : url};`, "const headers: { [name: string]: string } = {};"];
-  if (t.key !== null) lines.push('headers["Idempotency-Key"] = call.key ?? "";');
-  lines.push(
-    "const all: { readonly [name: string]: unknown } = { ...args };",
-    `const rest = [${c.rest.map(str).join(", ")}].filter((n) => Object.hasOwn(all, n));`,
-    'const pairs = rest.map((n) => `${encodeURIComponent(n)}=${dd.segment(all[n])}`).join("&");',
-  );
-  if (c.restIn === "query") {
-    lines.push(
-      'if (pairs !== "") url += `${url.includes("?") ? "&" : "?"}${pairs}`;',
-      `return io.http(transport, { method: ${str(c.method)}, url, headers }, ${wires(t)});`,
-    );
-  } else if (c.form) {
-    lines.push(
-      'headers["Content-Type"] = "application/x-www-form-urlencoded";',
-      `return io.http(transport, { method: ${str(c.method)}, url, headers, body: pairs }, ${wires(t)});`,
-    );
-  } else {
-    lines.push(
-      'headers["Content-Type"] = "application/json";',
-      "const body = JSON.stringify(Object.fromEntries(rest.map((n) => [n, all[n]])));",
-      `return io.http(transport, { method: ${str(c.method)}, url, headers, body }, ${wires(t)});`,
-    );
-  }
-  return lines;
-}
-
-/** The body of a dandori-written activity, or null for the user's own task. */
-function written(t: TaskPlan): string[] | null {
-  const c = t.callee;
-  switch (c.kind) {
-    case "lambda":
-      return [...payload(t), `return io.lambda(transport, ${str(c.function)}, p, ${wires(t)});`];
-    case "aws":
-      return [
-        ...payload(t),
-        `return io.aws(transport, ${str(c.service)}, ${str(c.operation)}, p, ${wires(t)});`,
-      ];
-    case "http":
-      return httpBody(t);
-    case "book": {
-      const a = (names: readonly string[]) =>
-        `{ ${names.map((n) => `${prop(n)}: ${read("args", n)} ?? null`).join(", ")} }`;
-      const partial = c.op === "post" && c.amounts.length > 0;
-      const args = partial ? a(c.strings) : a([...c.strings, ...c.amounts]);
-      const call = `{ book: ${str(c.book)}, transfer: ${str(c.transfer)}, op: ${str(c.op)}, args: ${args}${
-        partial ? `, amounts: ${a(c.amounts)}` : ""
-      } }`;
-      return [`return io.booked(transport, ${call}, [${t.errors.map((e) => str(e.name)).join(", ")}]);`];
-    }
-    case "own":
-      return null;
-    case "flow":
-    case "child":
-    case "event":
-      return unreachable(c.kind as never, "an activity's callee");
-    default:
-      return unreachable(c, "callee");
-  }
-}
-
-function ownResult(t: TaskPlan): string {
-  if (t.callback !== null || t.result === null) return "Promise<void>";
-  return `Promise<${tsType(t.result.type, "T.")}>`;
 }
 
 /** The text of `activities.ts` after its header. */

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { str } from "./names.ts";
+import { str } from "../typescript/names.ts";
 
 /** The text of `client.ts` after its header. */
 export function clientModule(type: string, queue: string, events: readonly string[]): string {

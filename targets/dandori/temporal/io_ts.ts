@@ -9,7 +9,7 @@
 
 import type { Plan } from "../../../lang/dandori/plan.ts";
 import { BOOK_MEMBERS, camelCase, distinctSpellings } from "../../chobo/names.ts";
-import { prop, str } from "./names.ts";
+import { prop, str } from "../typescript/names.ts";
 import { IO_RUNTIME } from "./runtimes.ts";
 
 /** The book tables: member and parameter spellings of each transfer the flow calls. */

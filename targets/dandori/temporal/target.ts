@@ -11,29 +11,20 @@
 
 import { createHash } from "node:crypto";
 import type { Plan } from "../../../lang/dandori/plan.ts";
-import { commentLines, type DandoriTarget, type FlowOrigin, headerLines } from "../target.ts";
+import type { DandoriTarget, FlowOrigin } from "../target.ts";
+import { slashHeader } from "../typescript/header.ts";
 import { activitiesModule } from "./activities_ts.ts";
 import { temporalCheck } from "./check.ts";
 import { clientModule } from "./client_ts.ts";
 import { ioModule } from "./io_ts.ts";
 import { RUNTIME } from "./runtimes.ts";
-import { typesModule } from "./types_ts.ts";
+import { typesModule } from "../typescript/types_ts.ts";
 import { workerModule } from "./worker_ts.ts";
 import { workflowModule } from "./workflow_ts.ts";
 
 /** The workflow type and task queue of a flow: `<name>_v<n>`. */
 export function workflowType(plan: Plan): string {
   return `${plan.workflow.name}_v${plan.workflow.version}`;
-}
-
-/** The comment lines every file starts with: the header, then the description, one line each. */
-function header(plan: Plan, origin: FlowOrigin): string {
-  const [first, second] = headerLines(plan, origin);
-  const lines = [`// ${first}`, `// ${second}`];
-  if (plan.workflow.description !== null) {
-    lines.push("//", ...commentLines(plan.workflow.description).map((l) => l === "" ? "//" : `// ${l}`));
-  }
-  return lines.join("\n") + "\n\n";
 }
 
 /** The events a flow may wait for, in the tasks' order. */
@@ -44,7 +35,7 @@ function events(plan: Plan): string[] {
 /** Every file of the package, by name. */
 function generate(plan: Plan, origin: FlowOrigin): ReadonlyMap<string, string> {
   const type = workflowType(plan);
-  const head = header(plan, origin);
+  const head = slashHeader(plan, origin);
   const files = new Map<string, string>([
     ["types.ts", head + typesModule(plan)],
     ["runtime.ts", head + RUNTIME],
