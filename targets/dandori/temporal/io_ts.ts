@@ -32,10 +32,14 @@ function bookNames(plan: Plan): string[] {
   ];
   for (const b of plan.books) {
     const members = distinctSpellings(b.transfers.map((t) => t.name), camelCase, BOOK_MEMBERS.map(camelCase));
-    const called = new Map<string, readonly string[]>();
+    // A transfer's amounts are those of every task that calls it (a hold gives its amount, a post
+    // in full none): the last task alone would leave the hold's amount a number, which chobo refuses.
+    const called = new Map<string, Set<string>>();
     for (const t of plan.tasks) {
       if (t.callee.kind === "book" && t.callee.book === b.name) {
-        called.set(t.callee.transfer, t.callee.amounts);
+        const amounts = called.get(t.callee.transfer) ?? new Set<string>();
+        for (const a of t.callee.amounts) amounts.add(a);
+        called.set(t.callee.transfer, amounts);
       }
     }
     lines.push(`  ${prop(b.name)}: {`);
@@ -47,7 +51,7 @@ function bookNames(plan: Plan): string[] {
       lines.push(
         `    ${prop(t.name)}: { member: ${
           str(members.get(t.name) ?? t.name)
-        }, params: { ${spelled} }, amounts: [${amounts.map(str).join(", ")}] },`,
+        }, params: { ${spelled} }, amounts: [${[...amounts].map(str).join(", ")}] },`,
       );
     }
     lines.push("  },");
