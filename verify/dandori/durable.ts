@@ -29,7 +29,7 @@ import { DURABLE } from "../../targets/dandori/durable/target.ts";
 import { DEFAULT_BUILD } from "../../targets/dandori/target.ts";
 import { inRounds, type Judged, type Report, runRunnerOutput } from "../differential.ts";
 import type { DurableJobs, DurableResult } from "./durable_runner.ts";
-import { checkedFlowAt, flowPaths, type RunnableFlow, runnableFlows } from "./flows.ts";
+import { flowsNamed, type RunnableFlow } from "./flows.ts";
 import { FLOW_DIRS } from "./temporal.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -273,25 +273,10 @@ export async function verifyDurableFlow(
   };
 }
 
-/** The flows of the arguments (files or directories), or of `FLOW_DIRS`. */
-function flowsOf(args: readonly string[]): RunnableFlow[] {
-  if (args.length === 0) return runnableFlows(ROOT, FLOW_DIRS);
-  const paths = args.flatMap((a) => {
-    const rel = a.startsWith(ROOT) ? a.slice(ROOT.length) : a;
-    return Deno.statSync(`${ROOT}${rel}`).isDirectory
-      ? flowPaths(ROOT, rel.endsWith("/") ? rel : `${rel}/`)
-      : [rel];
-  });
-  return paths.flatMap((p) => {
-    const f = checkedFlowAt(ROOT, p);
-    return f === null ? [] : [f];
-  });
-}
-
 /** `deno task verify durable`: the exit code. */
 export async function verifyDurable(args: readonly string[]): Promise<number> {
   const started = performance.now();
-  const flows = flowsOf(args);
+  const flows = flowsNamed(ROOT, args, FLOW_DIRS);
   const failures: string[] = [];
   let scenarios = 0;
   let agreed = 0;

@@ -58,3 +58,22 @@ export function runnableFlows(root: string, dirs: readonly string[]): RunnableFl
     return f === null ? [] : [f];
   });
 }
+
+/**
+ * The flows a `deno task verify <target> [<flow or dir> …]` plays: those named (files, and
+ * directories searched for `.flow` files; a path may be absolute under `root`), else every flow
+ * under `dirs`; those that do not check are left out.
+ */
+export function flowsNamed(root: string, args: readonly string[], dirs: readonly string[]): RunnableFlow[] {
+  if (args.length === 0) return runnableFlows(root, dirs);
+  const paths = args.flatMap((a) => {
+    const rel = root !== "" && a.startsWith(root) ? a.slice(root.length) : a;
+    return Deno.statSync(`${root}${rel}`).isDirectory
+      ? flowPaths(root, rel.endsWith("/") ? rel : `${rel}/`)
+      : [rel];
+  });
+  return paths.flatMap((p) => {
+    const f = checkedFlowAt(root, p);
+    return f === null ? [] : [f];
+  });
+}

@@ -34,7 +34,7 @@ import { ident } from "../../targets/dandori/pydantic_graph/names.ts";
 import { DEFAULT_BUILD } from "../../targets/dandori/target.ts";
 import { PYDANTIC_GRAPH } from "../../targets/dandori/pydantic_graph/target.ts";
 import { type DiffJob, inRounds, type Report, runRunner } from "../differential.ts";
-import { checkedFlowAt, flowPaths, type RunnableFlow, runnableFlows } from "./flows.ts";
+import { flowsNamed, type RunnableFlow } from "./flows.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -269,26 +269,11 @@ export async function findPydanticGraph(): Promise<string | null> {
   }
 }
 
-/** The flows of the arguments (files or directories), or of `FLOW_DIRS`; those that do not check are left out. */
-export function flowsOf(args: readonly string[]): RunnableFlow[] {
-  if (args.length === 0) return runnableFlows(ROOT, FLOW_DIRS);
-  const paths = args.flatMap((a) => {
-    const rel = a.startsWith(ROOT) ? a.slice(ROOT.length) : a;
-    return Deno.statSync(`${ROOT}${rel}`).isDirectory
-      ? flowPaths(ROOT, rel.endsWith("/") ? rel : `${rel}/`)
-      : [rel];
-  });
-  return paths.flatMap((p) => {
-    const f = checkedFlowAt(ROOT, p);
-    return f === null ? [] : [f];
-  });
-}
-
 /** `deno task verify pydantic-graph`: the exit code. */
 export async function verifyPydanticGraph(args: readonly string[]): Promise<number> {
   if (await findPydanticGraph() === null) return 0;
   const started = performance.now();
-  const flows = flowsOf(args);
+  const flows = flowsNamed(ROOT, args, FLOW_DIRS);
   const subjects: GraphSubject[] = [];
   for (const f of flows) {
     const s = subjectOf(f);

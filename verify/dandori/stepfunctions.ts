@@ -37,7 +37,7 @@ import { DEFINITION_FILE, STEPFUNCTIONS } from "../../targets/dandori/stepfuncti
 import { DEFAULT_BUILD } from "../../targets/dandori/target.ts";
 import { type DiffJob, inRounds, type Judged } from "../differential.ts";
 import { type AslRun, type Plain, runAsl, type TaskAnswer, type TaskTry } from "./asl_run.ts";
-import { checkedFlowAt, flowPaths, type RunnableFlow, runnableFlows } from "./flows.ts";
+import { flowsNamed, type RunnableFlow } from "./flows.ts";
 import { sentView } from "./sent.ts";
 import {
   compareOnLocalStack,
@@ -482,18 +482,6 @@ export async function verifyFlows(
   };
 }
 
-/** The flows `deno task verify stepfunctions` plays: those named (files or directories), else every test and example flow. */
-export function flowsNamed(root: string, args: readonly string[]): RunnableFlow[] {
-  if (args.length === 0) return runnableFlows(root, ["tests/dandori/flows/", "examples/"]);
-  const paths = args.flatMap((a) =>
-    a.endsWith(".flow") ? [a] : flowPaths(root, a.endsWith("/") ? a : `${a}/`)
-  );
-  return paths.flatMap((p) => {
-    const f = checkedFlowAt(root, p);
-    return f === null ? [] : [f];
-  });
-}
-
 /**
  * One flow's scenarios as the runner played them, for LocalStack to play again with the same
  * answers; `definition` is the one to run (a test may hand a broken copy).
@@ -548,7 +536,7 @@ export async function verifyOnLocalStack(
 /** `deno task verify stepfunctions [<flow or dir> …]`: 0 when everything agrees, on the runner and on LocalStack. */
 export async function verifyStepFunctions(args: readonly string[]): Promise<number> {
   const started = performance.now();
-  const flows = flowsNamed("", args);
+  const flows = flowsNamed("", args, ["tests/dandori/flows/", "examples/"]);
   const r = await verifyFlows(flows, (p) => Deno.readTextFileSync(p));
   for (const s of r.skipped) console.log(`skipped ${s.path}: ${s.why}`);
   for (const f of r.failures) console.log(`FAILED ${f}`);

@@ -29,7 +29,7 @@ import { tr } from "../../lang/common/text.ts";
 import { type DiffJob, inRounds, type Judged, type Report, runRunnerOutput } from "../differential.ts";
 import { findTemporal, startTemporal, type TemporalServer } from "../services/temporal_server.ts";
 import { type CopyRun, makeCopy } from "./temporal_copy.ts";
-import { checkedFlowAt, flowPaths, type RunnableFlow, runnableFlows } from "./flows.ts";
+import { flowsNamed, type RunnableFlow } from "./flows.ts";
 import type { RunnerJobs, RunnerResult } from "./temporal_runner.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -268,21 +268,6 @@ export async function verifyFlow(
   };
 }
 
-/** The flows of the arguments (files or directories), or of `FLOW_DIRS`; those that do not check are left out. */
-function flowsOf(args: readonly string[]): RunnableFlow[] {
-  if (args.length === 0) return runnableFlows(ROOT, FLOW_DIRS);
-  const paths = args.flatMap((a) => {
-    const rel = a.startsWith(ROOT) ? a.slice(ROOT.length) : a;
-    return Deno.statSync(`${ROOT}${rel}`).isDirectory
-      ? flowPaths(ROOT, rel.endsWith("/") ? rel : `${rel}/`)
-      : [rel];
-  });
-  return paths.flatMap((p) => {
-    const f = checkedFlowAt(ROOT, p);
-    return f === null ? [] : [f];
-  });
-}
-
 /** `deno task verify temporal-typescript`: the exit code. */
 export async function verifyTemporal(args: readonly string[]): Promise<number> {
   const bin = await findTemporal();
@@ -291,7 +276,7 @@ export async function verifyTemporal(args: readonly string[]): Promise<number> {
     return 0;
   }
   const started = performance.now();
-  const flows = flowsOf(args);
+  const flows = flowsNamed(ROOT, args, FLOW_DIRS);
   const subjects: FlowSubject[] = [];
   for (const f of flows) {
     const s = subjectOf(f);
