@@ -22,7 +22,7 @@ import {
   validateMermaid,
   VERSIONS,
 } from "../support/mermaid.ts";
-import { close, open } from "../support/pages.ts";
+import { close, open, screenshot } from "../support/pages.ts";
 
 const WORDS_EN: Record<WordKey, string> = {
   accounts: "Accounts",
@@ -488,7 +488,7 @@ async function checkNarrow(browser: Browser, url: string, shots: string, name: s
       });
       ok(scrollWidth <= width, `${name} at ${width} px is ${scrollWidth} px wide`);
       ok(Math.abs(svgWidth - drawnWidth) < 1, "the chart is drawn at its natural size");
-      await opened.tab.screenshot({ path: `${shots}/${name}-${width}-${scheme}.png`, fullPage: true });
+      await screenshot(opened.tab, `${shots}/${name}-${width}-${scheme}.png`);
       await close(opened);
     }
   }

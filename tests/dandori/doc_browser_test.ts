@@ -24,7 +24,7 @@ import {
   VERSIONS,
 } from "../support/mermaid.ts";
 import { flowCheck } from "../support/flows.ts";
-import { close, open } from "../support/pages.ts";
+import { close, open, screenshot } from "../support/pages.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -93,7 +93,7 @@ async function checkNarrow(browser: Browser, url: string, shots: string, name: s
       }));
       ok(scrollWidth <= width, `${name} at ${width} px is ${scrollWidth} px wide`);
       ok(natural, "every chart is drawn at its natural size, scrolling in its frame");
-      await opened.tab.screenshot({ path: `${shots}/${name}-${width}-${scheme}.png`, fullPage: true });
+      await screenshot(opened.tab, `${shots}/${name}-${width}-${scheme}.png`);
       await close(opened);
     }
   }

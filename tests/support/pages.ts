@@ -42,3 +42,21 @@ export async function close({ tab, errors, requests }: Opened): Promise<void> {
   deepStrictEqual(errors, [], "no console error");
   deepStrictEqual(requests, [], "no request but the page itself");
 }
+
+/** How many times a screenshot is tried: Chromium now and then answers "Unable to capture screenshot". */
+const SCREENSHOT_TRIES = 3;
+
+/**
+ * A full-page screenshot of the tab at `path`, for a person to look at (no test reads it). A try
+ * that Chromium could not capture is taken again; a third failure is the test's.
+ */
+export async function screenshot(tab: Tab, path: string): Promise<void> {
+  for (let tries = 1;; tries++) {
+    try {
+      await tab.screenshot({ path, fullPage: true });
+      return;
+    } catch (e) {
+      if (tries === SCREENSHOT_TRIES || !String(e).includes("Unable to capture screenshot")) throw e;
+    }
+  }
+}
