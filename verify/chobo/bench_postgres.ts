@@ -13,7 +13,11 @@
  * | (d)  | `expire()` of 1,000 and 10,000 due holds, per hold       | `floor_expire`                |
  * | (e)  | 10,000 `hold` calls inside one `SELECT`                  | 10,000 `floor_call`s          |
  * | (f)  | server time per call of each function (pg_stat_statements: execution + planning) | `floor_call` |
- * | (g)  | CPU instructions per call of `do` and `hold` (callgrind, `verify/chobo/bench_instructions.ts`) | `floor_call` |
+ * | (g)  | CPU instructions per call of `do` and `hold` (callgrind, `verify/chobo/bench_instructions.ts`) | `floor_call`, and `floor_hold_writes` |
+ *
+ * `floor_hold_writes` writes the rows a `hold` of the book writes and does nothing else: the key
+ * row, two entries, the hold row, the account's UPDATE, its ids given as arguments (`holdWritesSql`).
+ * What `hold` costs above it is what its checks, ids and answers cost.
  *
  * Throughput runs are pgbench (`-M prepared`, `ROUNDS` rounds of `SECONDS` s, floor and functions
  * taking turns in each round so a busy machine slows them alike); the table shows medians, and
@@ -24,6 +28,7 @@
 import { checkBook } from "../../lang/chobo/check.ts";
 import type { Book, Transfer } from "../../lang/chobo/model.ts";
 import { findOne } from "../../lang/common/assert.ts";
+import { accountId, uuidText } from "../../lang/chobo/ids.ts";
 import { displayWidth, padEnd } from "../../lang/common/width.ts";
 import { balanceName, functionName, ident } from "../../targets/chobo/postgres/sql_names.ts";
 import { postgresSql } from "../../targets/chobo/postgres/sql.ts";
@@ -93,6 +98,32 @@ create function floor_expire(p_max integer) returns integer language sql as $$
   )
   select count(*)::integer from marked
 $$;`;
+
+/** `floor_hold_writes` of case (g): the rows `引当.hold` writes, nothing else (no check, no id computed). */
+function holdWritesSql(schema: string): string {
+  return `
+create function floor_hold_writes(p_tenant text, p_key text, p_from uuid, p_to uuid, p_amount bigint)
+returns text language plpgsql as $$
+declare
+  v_now timestamptz := clock_timestamp();
+begin
+  insert into ${schema}.keys (tenant, kind, op, key, key_hash, content, definition, result, reason, at)
+  values (p_tenant, '引当', 'hold', p_key, sha256(convert_to(p_key, 'UTF8')), p_key, '', 'done', null, v_now)
+  on conflict do nothing;
+  if not found then
+    return 'done_before';
+  end if;
+  insert into ${schema}.entries (tenant, account, kind, op, key, posted, held_in, held_out, at)
+  values (p_tenant, p_from, '引当', 'hold', p_key, 0, 0, p_amount, v_now),
+         (p_tenant, p_to, '引当', 'hold', p_key, 0, p_amount, 0, v_now);
+  insert into ${schema}.holds (tenant, id, kind, key, from_ids, to_ids, amounts, state, created_at, expires_at)
+  values (p_tenant, md5(p_key)::uuid, '引当', p_key, array[p_from], array[p_to], array[p_amount], 'held', v_now,
+          v_now + interval '1800 seconds');
+  update ${schema}.accounts r set held_out = r.held_out + p_amount
+   where r.tenant = p_tenant and r.id = p_from and r.posted - r.held_out - p_amount >= 0;
+  return case when found then 'done' else 'refused' end;
+end $$;`;
+}
 
 /** The functions of the book the cases call, as SQL names. */
 interface Names {
@@ -396,6 +427,7 @@ export async function benchPostgres(): Promise<void> {
     await db.exec(postgresSql(book, BOOK, "bench", "bench"));
     await db.exec(FLOOR_SQL);
     const names = namesOf(book);
+    await db.exec(holdWritesSql(names.schema));
     const [{ v }] = await db.query({ text: "select current_setting('server_version') as v", values: [] });
     console.log(
       `bench postgres: ${BOOK} on PostgreSQL ${v} (a disposable cluster, fsync off); pgbench -M prepared, ` +
@@ -442,6 +474,13 @@ export async function benchPostgres(): Promise<void> {
     const perCall = await serverTimes(bin, cluster, db, names);
     const skipped = instructionsSkipped();
     await fill(db, names, "instructions", ["s"]);
+    const from = uuidText(accountId(book, "instructions", "在庫", ["s"]));
+    const to = uuidText(accountId(book, "instructions", "客", []));
+    const [{ r }] = await db.query({
+      text: "select floor_hold_writes('instructions', 'check', $1, $2, 1) as r",
+      values: [from, to],
+    });
+    if (r !== "done") throw new Error(`floor_hold_writes answered ${r}: its ids are not the account's`);
     await db.end();
     dbOpen = false;
     const t = "'instructions'";
@@ -449,6 +488,10 @@ export async function benchPostgres(): Promise<void> {
       { what: "floor_call", call: (key) => `select floor_call(${t}, ${key}, 's', 1)` },
       { what: names.receive, call: (key) => `select ${names.receive}(${t}, ${key}, 's', 1)` },
       { what: names.hold, call: (key) => `select ${names.hold}(${t}, ${key}, 's', 1)` },
+      {
+        what: "floor_hold_writes",
+        call: (key) => `select floor_hold_writes(${t}, ${key}, '${from}', '${to}', 1)`,
+      },
     ], progress);
 
     const rows: string[][] = [["case", "floor", "do (入荷)", "hold (引当)"]];
@@ -523,7 +566,8 @@ export async function benchPostgres(): Promise<void> {
       console.log(`(g) SKIP: valgrind: ${skipped}`);
     } else {
       console.log(
-        "(g) CPU instructions per call, callgrind on a single-user server (the same on a busy machine):",
+        "(g) CPU instructions per call, callgrind on a single-user server (the same on a busy machine); " +
+          "floor_hold_writes writes what hold writes and nothing else:",
       );
       const [floor] = instructions;
       const w = Math.max(...instructions.map((x) => displayWidth(x.what)));
