@@ -10,6 +10,7 @@
  * beside other tests in parallel. Go uses the module and build caches the Go client tests fill (its
  * go.sum pins pgx), so it needs no network once they have run. Without psql or server binaries the
  * test says SKIP; without psycopg the Python block, without Go the Go block, is skipped and said so.
+ * Then the SQL is loaded again and psql's writes are sent again, as the README says a second run does;
  * `deno run` does not type-check, so the TypeScript program is checked against its client at the end.
  */
 
@@ -99,6 +100,17 @@ Deno.test("README's tour on a running database: every command runs in order and 
         assertShown(command, run.out, shown, true);
         console.log(`${((performance.now() - started) / 1000).toFixed(1)} s  ${command}`);
       }
+    }
+    // What the README says of a second run: the SQL loads again over the data, and every write from
+    // psql answers what its key answered, done_before or already_refused.
+    const load = commands.find((c) => c.command.startsWith("psql -q -v ON_ERROR_STOP=1 -f"))!;
+    strictEqual((await bash(load.command.replaceAll("/tmp/tour", dir), env)).code, 0);
+    const writes = commands.filter((c) => /^psql -c .*refunds\.(sale_do|refund_\w+)\(/.test(c.command));
+    ok(writes.length >= 5, `${writes.length} writes`);
+    for (const { command, shown } of writes) {
+      const again = await bash(command, env);
+      const want = shown.some((l) => l.includes("refused")) ? "already_refused" : "done_before";
+      ok(again.out.includes(want), `${command} again:\n${again.out}`);
     }
     // `deno run` does not type-check: the tour's program must still fit the client it runs with.
     const checked = await bash(`deno check ${dir}/ts/tour.ts`, env);

@@ -1,4 +1,4 @@
-"""The README's tour (README.md#a-tour-refunds-never-exceed-the-sale): the refunds book from Python,
+"""The README's tour (README.md#the-tour-on-a-running-database): the refunds book from Python,
 through the client `chobo build --target postgres-python` writes (on PYTHONPATH). psycopg reads PGHOST,
 PGPORT, PGUSER and PGDATABASE. Run by tests/chobo/tour_test.ts.
 

@@ -1,5 +1,5 @@
 /**
- * The README's tour (README.md#a-tour-refunds-never-exceed-the-sale): the refunds book from TypeScript,
+ * The README's tour (README.md#the-tour-on-a-running-database): the refunds book from TypeScript,
  * through the client `chobo build --target postgres-typescript` writes next to this file. `pg` reads
  * PGHOST, PGPORT, PGUSER and PGDATABASE. Run by tests/chobo/tour_test.ts.
  *

@@ -1,4 +1,4 @@
-// The README's tour (README.md#a-tour-refunds-never-exceed-the-sale): the refunds book from Go, through
+// The README's tour (README.md#the-tour-on-a-running-database): the refunds book from Go, through
 // the package `chobo build --target postgres-go` writes next to this file (./refunds). pgx reads PGHOST,
 // PGPORT, PGUSER and PGDATABASE. Run by tests/chobo/tour_test.ts.
 //
