@@ -16,7 +16,7 @@
 
 import { ok, strictEqual } from "node:assert/strict";
 import { findPgBin, startCluster } from "../../verify/services/pg_cluster.ts";
-import { hasGo } from "../../verify/chobo/runners/go/runner.ts";
+import { GO_MODULES, hasGo } from "../../verify/chobo/runners/go/runner.ts";
 import { assertShown, consoleBlocks, type Shown, tourPart } from "../support/console.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -119,4 +119,14 @@ Deno.test("README's tour on a running database: every command runs in order and 
     Deno.removeSync(dir, { recursive: true });
     await cluster.stop();
   }
+});
+
+Deno.test("the tour's Go module pins the pgx and Go the Go client tests build with, and README names that pgx", () => {
+  const mod = Deno.readTextFileSync(`${ROOT}examples/refunds/tour/go/go.mod`);
+  ok(mod.includes(`\nrequire github.com/jackc/pgx/v5 ${GO_MODULES.pgx}\n`), mod);
+  ok(mod.includes(`\ngo ${GO_MODULES.go}\n`), mod);
+  const sum = Deno.readTextFileSync(`${ROOT}examples/refunds/tour/go/go.sum`);
+  ok(sum.includes(`github.com/jackc/pgx/v5 ${GO_MODULES.pgx} h1:`), sum);
+  const { tour } = tourPart(Deno.readTextFileSync(`${ROOT}README.md`));
+  ok(tour.includes(`pgx ${GO_MODULES.pgx}`), "README's tour names another pgx");
 });
