@@ -12,7 +12,8 @@
  *   reference interpreter, against the same baseline.
  * - `postgres`: the generated SQL against a floor on the same disposable server in the same run
  *   (`verify/chobo/bench_postgres.ts`: throughput on one hot account and on 100, latency,
- *   `expire()`, 10,000 holds in one `SELECT`, server time per call of every function).
+ *   `expire()`, 10,000 holds in one `SELECT`, server time per call of every function, and CPU
+ *   instructions per call counted by callgrind, `verify/chobo/bench_instructions.ts`).
  * - `tigerbeetle`: the generated TypeScript client's `do` and `hold` on a disposable replica of
  *   `CHOBO_TIGERBEETLE`, against raw `create_transfers` batches of the same transfers
  *   (`verify/chobo/bench_tigerbeetle.ts`); SKIP without the variable.

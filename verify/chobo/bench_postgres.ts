@@ -13,6 +13,7 @@
  * | (d)  | `expire()` of 1,000 and 10,000 due holds, per hold       | `floor_expire`                |
  * | (e)  | 10,000 `hold` calls inside one `SELECT`                  | 10,000 `floor_call`s          |
  * | (f)  | server time per call of each function (pg_stat_statements: execution + planning) | `floor_call` |
+ * | (g)  | CPU instructions per call of `do` and `hold` (callgrind, `verify/chobo/bench_instructions.ts`) | `floor_call` |
  *
  * Throughput runs are pgbench (`-M prepared`, `ROUNDS` rounds of `SECONDS` s, floor and functions
  * taking turns in each round so a busy machine slows them alike); the table shows medians, and
@@ -29,6 +30,7 @@ import { postgresSql } from "../../targets/chobo/postgres/sql.ts";
 import { type Cluster, findPgBin, startCluster } from "../services/pg_cluster.ts";
 import { serverDb } from "../services/pg_db.ts";
 import { findPgbench, pgbench, type PgbenchRun } from "../services/pgbench.ts";
+import { instructionsPerCall, instructionsSkipped } from "./bench_instructions.ts";
 
 const BOOK = "tests/chobo/books/在庫.book";
 
@@ -380,6 +382,7 @@ export async function benchPostgres(): Promise<void> {
   }
   const cluster = await startCluster(pgBin, SERVER_SETTINGS);
   const db = serverDb(cluster.socketDir);
+  let dbOpen = true;
   try {
     const bin = findPgbench(cluster);
     if (bin === null) {
@@ -437,6 +440,16 @@ export async function benchPostgres(): Promise<void> {
       selects.push(await oneSelectCase(db, names, round));
     }
     const perCall = await serverTimes(bin, cluster, db, names);
+    const skipped = instructionsSkipped();
+    await fill(db, names, "instructions", ["s"]);
+    await db.end();
+    dbOpen = false;
+    const t = "'instructions'";
+    const instructions = skipped !== null ? [] : await instructionsPerCall(cluster, [
+      { what: "floor_call", call: (key) => `select floor_call(${t}, ${key}, 's', 1)` },
+      { what: names.receive, call: (key) => `select ${names.receive}(${t}, ${key}, 's', 1)` },
+      { what: names.hold, call: (key) => `select ${names.hold}(${t}, ${key}, 's', 1)` },
+    ], progress);
 
     const rows: string[][] = [["case", "floor", "do (入荷)", "hold (引当)"]];
     const tp = (label: string, r: Throughput) => {
@@ -506,8 +519,24 @@ export async function benchPostgres(): Promise<void> {
     for (const r of perCall.replanned) {
       console.log(`    ${r.perCall.toFixed(2)} plans per call  ${r.query.slice(0, QUERY_SHOWN)}`);
     }
+    if (skipped !== null) {
+      console.log(`(g) SKIP: valgrind: ${skipped}`);
+    } else {
+      console.log(
+        "(g) CPU instructions per call, callgrind on a single-user server (the same on a busy machine):",
+      );
+      const [floor] = instructions;
+      const w = Math.max(...instructions.map((x) => displayWidth(x.what)));
+      for (const x of instructions) {
+        console.log(
+          `  ${padEnd(x.what, w)}  ${fmt(x.instructions).padStart(9)}  ${
+            (x.instructions / floor.instructions).toFixed(2)
+          } ×`,
+        );
+      }
+    }
   } finally {
-    await db.end();
+    if (dbOpen) await db.end();
     await cluster.stop();
   }
 }

@@ -17,6 +17,12 @@ export interface Cluster {
   readonly socketDir: string;
   readonly user: string;
   readonly binDir: string;
+  /** The cluster's data directory, for a server started on it by hand once `halt()` stopped this one. */
+  readonly dataDir: string;
+  /** The system user that owns the data directory (`postgres` when run as root), or null: this one. */
+  readonly owner: string | null;
+  /** Stops the server and keeps the directory (`stop()` still removes it). */
+  halt(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -79,9 +85,15 @@ export async function startCluster(binDir: string, settings: readonly string[] =
   // Test files run in parallel in one process: the record names the process, then the cluster.
   const record = `${RECORDS}/${Deno.pid}-${dir.split("/").pop()}`;
   Deno.writeTextFileSync(record, dir);
+  let running = true;
+  const halt = async () => {
+    if (!running) return;
+    running = false;
+    await run(`${binDir}/pg_ctl`, ["-D", `${dir}/data`, "-m", "fast", "-w", "stop"], user);
+  };
   const stop = async () => {
     try {
-      await run(`${binDir}/pg_ctl`, ["-D", `${dir}/data`, "-m", "fast", "-w", "stop"], user);
+      await halt();
     } finally {
       Deno.removeSync(dir, { recursive: true });
       Deno.removeSync(record);
@@ -121,5 +133,5 @@ export async function startCluster(binDir: string, settings: readonly string[] =
     }
     throw e;
   }
-  return { socketDir: dir, user: "postgres", binDir, stop };
+  return { socketDir: dir, user: "postgres", binDir, dataDir: `${dir}/data`, owner: user, halt, stop };
 }

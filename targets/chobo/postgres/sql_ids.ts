@@ -27,10 +27,11 @@ function encSql(x: string): string {
 }
 
 /**
- * The `uuid` expression of an id before 0 and 2¹²⁸ − 1 are read apart (`idFix` does that, on the
- * variable that holds it): the first 16 bytes of SHA-256 over enc("chobo/1") ‖ enc(role) ‖ enc(part) ‖ ….
+ * The `uuid` expression of an id before 0 and 2¹²⁸ − 1 are read apart (`idFixes` does that, on the
+ * variables that hold them): the first 16 bytes of SHA-256 over enc("chobo/1") ‖ enc(role) ‖ enc(part) ‖ ….
+ * `encoded` names a variable holding enc(x) of an expression x, where one was declared.
  */
-export function idSql(role: string, parts: readonly IdPart[]): string {
+function idSql(role: string, parts: readonly IdPart[], encoded: ReadonlyMap<string, string>): string {
   const pieces: string[] = [];
   let known = encHex(ID_PREFIX) + encHex(role);
   for (const part of parts) {
@@ -40,7 +41,7 @@ export function idSql(role: string, parts: readonly IdPart[]): string {
     }
     if (known !== "") pieces.push(byteaLit(known));
     known = "";
-    pieces.push(encSql(part.sql));
+    pieces.push(encoded.get(part.sql) ?? encSql(part.sql));
   }
   if (known !== "") pieces.push(byteaLit(known));
   return `encode(substring(sha256(${pieces.join(" || ")}) from 1 for 16), 'hex')::uuid`;
@@ -51,10 +52,46 @@ const ONE = "00000000-0000-0000-0000-000000000001";
 const ALL_ONES = "ffffffff-ffff-ffff-ffff-ffffffffffff";
 const ALL_ONES_LESS_ONE = "ffffffff-ffff-ffff-ffff-fffffffffffe";
 
-/** TigerBeetle takes neither 0 nor 2¹²⁸ − 1 as an id: the statement that reads them as 1 and 2¹²⁸ − 2. */
-export function idFix(variable: string): string {
-  return `  ${variable} := case ${variable} when '${ZERO}'::uuid then '${ONE}'::uuid ` +
-    `when '${ALL_ONES}'::uuid then '${ALL_ONES_LESS_ONE}'::uuid else ${variable} end;\n`;
+/** An id variable of a function: its name, and the role and parts it is the id of. */
+export interface IdVar {
+  readonly name: string;
+  readonly role: string;
+  readonly parts: readonly IdPart[];
+}
+
+/**
+ * The declarations of a function's ids. An argument in two ids or more is encoded once, into a
+ * variable `v_enc_<n>` declared before them: PL/pgSQL compiles every expression it evaluates once
+ * per transaction, so a call pays for each expression's size (docs/targets.md#how-a-call-runs).
+ */
+export function idDeclarations(ids: readonly IdVar[]): string {
+  const uses = new Map<string, number>();
+  for (const id of ids) {
+    for (const x of new Set(id.parts.flatMap((p) => "sql" in p ? [p.sql] : []))) {
+      uses.set(x, (uses.get(x) ?? 0) + 1);
+    }
+  }
+  const shared = [...uses].filter(([, n]) => n > 1).map(([x]) => x);
+  const encoded = new Map(shared.map((x, i) => [x, `v_enc_${i + 1}`]));
+  return [
+    ...shared.map((x) => `  ${encoded.get(x)} bytea := ${encSql(x)};\n`),
+    ...ids.map((id) => `  ${id.name} uuid := ${idSql(id.role, id.parts, encoded)};\n`),
+  ].join("");
+}
+
+/**
+ * TigerBeetle takes neither 0 nor 2¹²⁸ − 1 as an id: the statements that read them as 1 and 2¹²⁸ − 2,
+ * behind one `if` that a call evaluates instead of one expression per id.
+ */
+export function idFixes(variables: readonly string[]): string {
+  const fix = (v: string) =>
+    `    ${v} := case ${v} when '${ZERO}'::uuid then '${ONE}'::uuid ` +
+    `when '${ALL_ONES}'::uuid then '${ALL_ONES_LESS_ONE}'::uuid else ${v} end;\n`;
+  const list = variables.join(", ");
+  const any = variables.length === 1
+    ? `${list} in ('${ZERO}'::uuid, '${ALL_ONES}'::uuid)`
+    : `least(${list}) = '${ZERO}'::uuid or greatest(${list}) = '${ALL_ONES}'::uuid`;
+  return `  if ${any} then\n${variables.map(fix).join("")}  end if;\n`;
 }
 
 /** The parts of an account's id: book, tenant, kind, the arguments (parameters of the function). */

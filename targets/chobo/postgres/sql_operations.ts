@@ -22,10 +22,10 @@
 
 import { definitionHash } from "../../../lang/chobo/ids.ts";
 import type { Account, Book, Bound, Param, Transfer } from "../../../lang/chobo/model.ts";
-import { stringChecks } from "./sql_checks.ts";
+import { type Check, checksSql, stringChecks } from "./sql_checks.ts";
 import type { BuiltinReason } from "../../../lang/chobo/resolve.ts";
 import { assert, findOne } from "../../../lang/common/assert.ts";
-import { accountIdParts, holdIdParts, idFix, idSql } from "./sql_ids.ts";
+import { accountIdParts, holdIdParts, idDeclarations, idFixes, type IdVar } from "./sql_ids.ts";
 import {
   addDeltas,
   type Amounts,
@@ -78,15 +78,16 @@ function keySql(t: Transfer): string {
  * Validates amount arguments: an amount is 0 … 2⁶³ − 1 (docs/design/chobo.md#units-and-amounts); anything
  * else is a failure.
  */
-function amountChecks(t: Transfer, optional: boolean): string {
+function amountChecks(t: Transfer, optional: boolean): Check[] {
   return t.params.filter((p) => p.type.kind === "amount").map((p) => {
     const v = ident(paramName(p.name));
-    const bad = optional ? `${v} < 0` : `${v} is null or ${v} < 0`;
-    return `  if ${bad} then
-    raise exception 'chobo: % is an amount from 0 to 2^63 - 1', ${lit(p.name)} using errcode = '22023';
-  end if;
-`;
-  }).join("");
+    return {
+      bad: optional ? `${v} < 0` : `${v} is null or ${v} < 0`,
+      raise: `raise exception 'chobo: % is an amount from 0 to 2^63 - 1', ${
+        lit(p.name)
+      } using errcode = '22023';`,
+    };
+  });
 }
 
 /** `return ('refused', '<reason>')::<schema>.result;`: an answer with one of chobo's own reasons. */
@@ -160,20 +161,25 @@ function setChanged(delta: Delta): string {
   return sets.join(", ");
 }
 
-/** The id variables of a `do` or `hold`: one per distinct account (`v_from_1`, `v_to_1`, …), the first side computing it. */
-function sideIdVars(book: Book, t: Transfer): { declare: string; fix: string; id: (side: Side) => string } {
+/**
+ * The id variables of a `do` or `hold`: one per distinct account (`v_from_1`, `v_to_1`, …), named
+ * after the first side naming it; `id(role, i)` is the variable of move `i`'s side `role`.
+ */
+function sideIdVars(book: Book, t: Transfer): { vars: IdVar[]; id: (side: Side) => string } {
   const sides = sidesOf(t);
-  const name = (side: Side) => `v_${side.role}_${side.i + 1}`;
   const first = (side: Side) => findOne(sides, (x) => sameRef(x.ref, side.ref), "the side itself");
-  const declare = sides.map((side) =>
-    first(side) === side
-      ? `  ${name(side)} uuid := ${idSql("account", accountIdParts(book, side.ref))};`
-      : `  ${name(side)} uuid;`
-  ).join("\n");
-  const fix = sides.map((side) =>
-    first(side) === side ? idFix(name(side)) : `  ${name(side)} := ${name(first(side))};\n`
-  ).join("");
-  return { declare, fix, id: name };
+  const id = (side: Side) => `v_${first(side).role}_${first(side).i + 1}`;
+  const vars = sides.filter((side) => first(side) === side).map((side) => ({
+    name: id(side),
+    role: "account",
+    parts: accountIdParts(book, side.ref),
+  }));
+  return { vars, id };
+}
+
+/** The side `role` of move `i`. */
+function sideOf(t: Transfer, role: Side["role"], i: number): Side {
+  return findOne(sidesOf(t), (x) => x.role === role && x.i === i, `the ${role} side of move ${i + 1}`);
 }
 
 /** The row of a new inside account: its kind, arguments, unit and the bounds it is made with. */
@@ -297,13 +303,18 @@ export function doOrHold(s: string, book: Book, t: Transfer, op: "do" | "hold"):
   const hash = definitionHash(t);
   const held = op === "hold";
   const ids = sideIdVars(book, t);
+  const idVars = held
+    ? [...ids.vars, { name: "v_hold", role: "transfer", parts: holdIdParts(book, t) }]
+    : ids.vars;
   const amounts: Amounts = { moved: (i) => callAmount(t.moves[i]), posted: (i) => callAmount(t.moves[i]) };
   const inside = insideAccounts(t);
   const sameKind = t.moves.map((m, i) => ({ m, i })).filter(({ m }) => m.from.account === m.to.account);
   const sameAccount = sameKind.length === 0
     ? ""
     : `  -- (0) a move from an account to itself is refused before the key is touched (docs/reference.md#meaning)
-  if ${sameKind.map(({ i }) => `v_from_${i + 1} = v_to_${i + 1}`).join(" or ")} then
+  if ${
+      sameKind.map(({ i }) => `${ids.id(sideOf(t, "from", i))} = ${ids.id(sideOf(t, "to", i))}`).join(" or ")
+    } then
     ${refusedWith(s, "same_account")}
   end if;
 `;
@@ -313,9 +324,9 @@ export function doOrHold(s: string, book: Book, t: Transfer, op: "do" | "hold"):
   const holdRow = held
     ? `  insert into ${s}.holds (tenant, id, kind, key, from_ids, to_ids, amounts, state, created_at, expires_at)
   values (p_tenant, v_hold, ${lit(t.name)}, v_key, array[${
-      t.moves.map((_, i) => `v_from_${i + 1}`).join(", ")
+      t.moves.map((_, i) => ids.id(sideOf(t, "from", i))).join(", ")
     }],
-          array[${t.moves.map((_, i) => `v_to_${i + 1}`).join(", ")}], array[${
+          array[${t.moves.map((_, i) => ids.id(sideOf(t, "to", i))).join(", ")}], array[${
       t.moves.map(callAmount).join(", ")
     }], 'held', v_now, ${expiry});
 `
@@ -367,12 +378,9 @@ declare
   v_key_hash bytea := sha256(convert_to(v_key, 'UTF8'));
   v_content text := ${content};
   v_prev ${s}.keys;
-${ids.declare}
-${held ? `  v_hold uuid := ${idSql("transfer", holdIdParts(book, t))};\n` : ""}${
-    refusable(t) ? "  v_entries tid[];\n" : ""
-  }${general}begin
-${stringChecks(stringParams(t, op))}${amountChecks(t, false)}${ids.fix}${
-    held ? idFix("v_hold") : ""
+${idDeclarations(idVars)}${refusable(t) ? "  v_entries tid[];\n" : ""}${general}begin
+${checksSql([...stringChecks(stringParams(t, op)), ...amountChecks(t, false)])}${
+    idFixes(idVars.map((v) => v.name))
   }${sameAccount}  -- (1) the key: a second call with the key waits here for the first to commit
   insert into ${s}.keys (tenant, kind, op, key, key_hash, content, definition, result, reason, at)
   values (p_tenant, ${lit(t.name)}, ${lit(op)}, v_key, v_key_hash, v_content, ${
@@ -486,15 +494,14 @@ declare
   v_now timestamptz := clock_timestamp();
   v_key text := ${keySql(t)};
   v_key_hash bytea := sha256(convert_to(v_key, 'UTF8'));
-  v_hold_id uuid := ${idSql("transfer", holdIdParts(book, t))};
-  v_hold ${s}.holds;
+${idDeclarations([{ name: "v_hold_id", role: "transfer", parts: holdIdParts(book, t) }])}  v_hold ${s}.holds;
   v_prev ${s}.keys;
   v_partial boolean := ${partial};
   v_amounts bigint[];
   v_content text;
   v_expired boolean;
 begin
-${stringChecks(stringParams(t, op))}${post ? amountChecks(t, true) : ""}${
+${checksSql([...stringChecks(stringParams(t, op)), ...(post ? amountChecks(t, true) : [])])}${
     post && amountParams.length > 0
       ? `  if v_partial and not ${allGiven} then
     raise exception 'chobo: a partial post passes every amount' using errcode = '22023';
@@ -502,7 +509,7 @@ ${stringChecks(stringParams(t, op))}${post ? amountChecks(t, true) : ""}${
 `
       : ""
   }${
-    idFix("v_hold_id")
+    idFixes(["v_hold_id"])
   }  select * into v_hold from ${s}.holds h where h.tenant = p_tenant and h.id = v_hold_id for update;
   if not found then
     ${refusedWith(s, "no_such_hold")}

@@ -5,8 +5,8 @@
  */
 
 import type { Account, Book, Transfer } from "../../../lang/chobo/model.ts";
-import { stringChecks } from "./sql_checks.ts";
-import { accountIdParts, holdIdParts, idFix, idSql } from "./sql_ids.ts";
+import { checksSql, stringChecks } from "./sql_checks.ts";
+import { accountIdParts, holdIdParts, idDeclarations, idFixes } from "./sql_ids.ts";
 import { balanceName, FUNCTION_SETTINGS, functionName, ident, paramName } from "./sql_names.ts";
 
 /** `"<transfer>_status"`: `held`, `posted`, `voided`, `expired` (past its expiry), or null. */
@@ -15,11 +15,10 @@ export function statusFunction(s: string, book: Book, t: Transfer): string {
   return `create or replace function ${s}.${ident(functionName(t, "status"))}(${params})
 returns text language plpgsql stable ${FUNCTION_SETTINGS} as $$
 declare
-  v_hold_id uuid := ${idSql("transfer", holdIdParts(book, t))};
-  v_state text;
+${idDeclarations([{ name: "v_hold_id", role: "transfer", parts: holdIdParts(book, t) }])}  v_state text;
 begin
-${stringChecks(t.key)}${
-    idFix("v_hold_id")
+${checksSql(stringChecks(t.key))}${
+    idFixes(["v_hold_id"])
   }  select case when h.state = 'held' and h.expires_at <= clock_timestamp() then 'expired' else h.state end
     into v_state
     from ${s}.holds h
@@ -60,9 +59,10 @@ export function balanceFunction(s: string, book: Book, a: Account): string {
   return `create or replace function ${s}.${ident(balanceName(a))}(${params})
 returns ${s}.balance language plpgsql stable ${FUNCTION_SETTINGS}${plans} as $$
 declare
-  v_id uuid := ${idSql("account", accountIdParts(book, ref))};
-  v_balance ${s}.balance;
+${
+    idDeclarations([{ name: "v_id", role: "account", parts: accountIdParts(book, ref) }])
+  }  v_balance ${s}.balance;
 begin
-${stringChecks(a.params)}${idFix("v_id")}${read}end $$;
+${checksSql(stringChecks(a.params))}${idFixes(["v_id"])}${read}end $$;
 `;
 }

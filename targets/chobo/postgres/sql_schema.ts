@@ -130,9 +130,10 @@ create table if not exists ${s}.keys (
   result text not null,
   reason text,
   at timestamptz not null,
-  -- the key's SHA-256, not the key: a key of long escaped parts would pass the index's 2,704 bytes
+  -- the key's SHA-256, not the key: a key of long escaped parts would pass the index's 2,704 bytes;
+  -- it comes before kind and op in the index, so a search decides on its random bytes
   key_hash bytea not null,
-  primary key (tenant, kind, op, key_hash)
+  primary key (tenant, key_hash, kind, op)
 );
 
 -- The log of every change to every account, appended to by every operation: \`seq\` orders it and

@@ -74,9 +74,10 @@ create table if not exists "在庫".keys (
   result text not null,
   reason text,
   at timestamptz not null,
-  -- the key's SHA-256, not the key: a key of long escaped parts would pass the index's 2,704 bytes
+  -- the key's SHA-256, not the key: a key of long escaped parts would pass the index's 2,704 bytes;
+  -- it comes before kind and op in the index, so a search decides on its random bytes
   key_hash bytea not null,
-  primary key (tenant, kind, op, key_hash)
+  primary key (tenant, key_hash, kind, op)
 );
 
 -- The log of every change to every account, appended to by every operation: `seq` orders it and
@@ -141,8 +142,9 @@ declare
   v_key_hash bytea := sha256(convert_to(v_key, 'UTF8'));
   v_content text := json_build_array("p_納品書", "p_sku", "p_数")::text;
   v_prev "在庫".keys;
-  v_from_1 uuid := encode(substring(sha256(E'\\x0000000763686f626f2f31000000076163636f756e7400000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to(p_tenant, 'UTF8'))) || convert_to(p_tenant, 'UTF8') || E'\\x00000009e4bb95e585a5e58588'::bytea) from 1 for 16), 'hex')::uuid;
-  v_to_1 uuid := encode(substring(sha256(E'\\x0000000763686f626f2f31000000076163636f756e7400000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to(p_tenant, 'UTF8'))) || convert_to(p_tenant, 'UTF8') || E'\\x00000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to("p_sku", 'UTF8'))) || convert_to("p_sku", 'UTF8')) from 1 for 16), 'hex')::uuid;
+  v_enc_1 bytea := int4send(octet_length(convert_to(p_tenant, 'UTF8'))) || convert_to(p_tenant, 'UTF8');
+  v_from_1 uuid := encode(substring(sha256(E'\\x0000000763686f626f2f31000000076163636f756e7400000006e59ca8e5baab'::bytea || v_enc_1 || E'\\x00000009e4bb95e585a5e58588'::bytea) from 1 for 16), 'hex')::uuid;
+  v_to_1 uuid := encode(substring(sha256(E'\\x0000000763686f626f2f31000000076163636f756e7400000006e59ca8e5baab'::bytea || v_enc_1 || E'\\x00000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to("p_sku", 'UTF8'))) || convert_to("p_sku", 'UTF8')) from 1 for 16), 'hex')::uuid;
   v_ids uuid[];
   v_posted bigint[];
   v_held_in bigint[];
@@ -150,20 +152,24 @@ declare
   v_differs boolean;
   v_at int;
 begin
-  if p_tenant is null or octet_length(p_tenant) > 256 then
-    raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'tenant' using errcode = '22023';
+  if (p_tenant is null or octet_length(p_tenant) > 256) or ("p_納品書" is null or octet_length("p_納品書") > 256) or ("p_sku" is null or octet_length("p_sku") > 256) or ("p_数" is null or "p_数" < 0) then
+    if p_tenant is null or octet_length(p_tenant) > 256 then
+      raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'tenant' using errcode = '22023';
+    end if;
+    if "p_納品書" is null or octet_length("p_納品書") > 256 then
+      raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', '納品書' using errcode = '22023';
+    end if;
+    if "p_sku" is null or octet_length("p_sku") > 256 then
+      raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'sku' using errcode = '22023';
+    end if;
+    if "p_数" is null or "p_数" < 0 then
+      raise exception 'chobo: % is an amount from 0 to 2^63 - 1', '数' using errcode = '22023';
+    end if;
   end if;
-  if "p_納品書" is null or octet_length("p_納品書") > 256 then
-    raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', '納品書' using errcode = '22023';
+  if least(v_from_1, v_to_1) = '00000000-0000-0000-0000-000000000000'::uuid or greatest(v_from_1, v_to_1) = 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then
+    v_from_1 := case v_from_1 when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_from_1 end;
+    v_to_1 := case v_to_1 when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_to_1 end;
   end if;
-  if "p_sku" is null or octet_length("p_sku") > 256 then
-    raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'sku' using errcode = '22023';
-  end if;
-  if "p_数" is null or "p_数" < 0 then
-    raise exception 'chobo: % is an amount from 0 to 2^63 - 1', '数' using errcode = '22023';
-  end if;
-  v_from_1 := case v_from_1 when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_from_1 end;
-  v_to_1 := case v_to_1 when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_to_1 end;
   -- (1) the key: a second call with the key waits here for the first to commit
   insert into "在庫".keys (tenant, kind, op, key, key_hash, content, definition, result, reason, at)
   values (p_tenant, '入荷', 'do', v_key, v_key_hash, v_content, 'ef883269169379663f7613be0951a03444056fd89bd26b7de28c9ca0bff66175', 'done', null, v_now)
@@ -239,9 +245,11 @@ declare
   v_key_hash bytea := sha256(convert_to(v_key, 'UTF8'));
   v_content text := json_build_array("p_注文", "p_sku", "p_数")::text;
   v_prev "在庫".keys;
-  v_from_1 uuid := encode(substring(sha256(E'\\x0000000763686f626f2f31000000076163636f756e7400000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to(p_tenant, 'UTF8'))) || convert_to(p_tenant, 'UTF8') || E'\\x00000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to("p_sku", 'UTF8'))) || convert_to("p_sku", 'UTF8')) from 1 for 16), 'hex')::uuid;
-  v_to_1 uuid := encode(substring(sha256(E'\\x0000000763686f626f2f31000000076163636f756e7400000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to(p_tenant, 'UTF8'))) || convert_to(p_tenant, 'UTF8') || E'\\x00000003e5aea2'::bytea) from 1 for 16), 'hex')::uuid;
-  v_hold uuid := encode(substring(sha256(E'\\x0000000763686f626f2f31000000087472616e7366657200000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to(p_tenant, 'UTF8'))) || convert_to(p_tenant, 'UTF8') || E'\\x00000006e5bc95e5bd9300000004686f6c64'::bytea || int4send(octet_length(convert_to("p_注文", 'UTF8'))) || convert_to("p_注文", 'UTF8') || int4send(octet_length(convert_to("p_sku", 'UTF8'))) || convert_to("p_sku", 'UTF8') || E'\\x0000000130'::bytea) from 1 for 16), 'hex')::uuid;
+  v_enc_1 bytea := int4send(octet_length(convert_to(p_tenant, 'UTF8'))) || convert_to(p_tenant, 'UTF8');
+  v_enc_2 bytea := int4send(octet_length(convert_to("p_sku", 'UTF8'))) || convert_to("p_sku", 'UTF8');
+  v_from_1 uuid := encode(substring(sha256(E'\\x0000000763686f626f2f31000000076163636f756e7400000006e59ca8e5baab'::bytea || v_enc_1 || E'\\x00000006e59ca8e5baab'::bytea || v_enc_2) from 1 for 16), 'hex')::uuid;
+  v_to_1 uuid := encode(substring(sha256(E'\\x0000000763686f626f2f31000000076163636f756e7400000006e59ca8e5baab'::bytea || v_enc_1 || E'\\x00000003e5aea2'::bytea) from 1 for 16), 'hex')::uuid;
+  v_hold uuid := encode(substring(sha256(E'\\x0000000763686f626f2f31000000087472616e7366657200000006e59ca8e5baab'::bytea || v_enc_1 || E'\\x00000006e5bc95e5bd9300000004686f6c64'::bytea || int4send(octet_length(convert_to("p_注文", 'UTF8'))) || convert_to("p_注文", 'UTF8') || v_enc_2 || E'\\x0000000130'::bytea) from 1 for 16), 'hex')::uuid;
   v_entries tid[];
   v_ids uuid[];
   v_posted bigint[];
@@ -251,21 +259,25 @@ declare
   v_at int;
   v_refusal text;
 begin
-  if p_tenant is null or octet_length(p_tenant) > 256 then
-    raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'tenant' using errcode = '22023';
+  if (p_tenant is null or octet_length(p_tenant) > 256) or ("p_注文" is null or octet_length("p_注文") > 256) or ("p_sku" is null or octet_length("p_sku") > 256) or ("p_数" is null or "p_数" < 0) then
+    if p_tenant is null or octet_length(p_tenant) > 256 then
+      raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'tenant' using errcode = '22023';
+    end if;
+    if "p_注文" is null or octet_length("p_注文") > 256 then
+      raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', '注文' using errcode = '22023';
+    end if;
+    if "p_sku" is null or octet_length("p_sku") > 256 then
+      raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'sku' using errcode = '22023';
+    end if;
+    if "p_数" is null or "p_数" < 0 then
+      raise exception 'chobo: % is an amount from 0 to 2^63 - 1', '数' using errcode = '22023';
+    end if;
   end if;
-  if "p_注文" is null or octet_length("p_注文") > 256 then
-    raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', '注文' using errcode = '22023';
+  if least(v_from_1, v_to_1, v_hold) = '00000000-0000-0000-0000-000000000000'::uuid or greatest(v_from_1, v_to_1, v_hold) = 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then
+    v_from_1 := case v_from_1 when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_from_1 end;
+    v_to_1 := case v_to_1 when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_to_1 end;
+    v_hold := case v_hold when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_hold end;
   end if;
-  if "p_sku" is null or octet_length("p_sku") > 256 then
-    raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'sku' using errcode = '22023';
-  end if;
-  if "p_数" is null or "p_数" < 0 then
-    raise exception 'chobo: % is an amount from 0 to 2^63 - 1', '数' using errcode = '22023';
-  end if;
-  v_from_1 := case v_from_1 when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_from_1 end;
-  v_to_1 := case v_to_1 when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_to_1 end;
-  v_hold := case v_hold when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_hold end;
   -- (1) the key: a second call with the key waits here for the first to commit
   insert into "在庫".keys (tenant, kind, op, key, key_hash, content, definition, result, reason, at)
   values (p_tenant, '引当', 'hold', v_key, v_key_hash, v_content, '30e552748a22f88f31e107567882de3ef5b2de96157526be044ac3753f5b0832', 'done', null, v_now)
@@ -370,22 +382,26 @@ declare
   v_content text;
   v_expired boolean;
 begin
-  if p_tenant is null or octet_length(p_tenant) > 256 then
-    raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'tenant' using errcode = '22023';
-  end if;
-  if "p_注文" is null or octet_length("p_注文") > 256 then
-    raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', '注文' using errcode = '22023';
-  end if;
-  if "p_sku" is null or octet_length("p_sku") > 256 then
-    raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'sku' using errcode = '22023';
-  end if;
-  if "p_数" < 0 then
-    raise exception 'chobo: % is an amount from 0 to 2^63 - 1', '数' using errcode = '22023';
+  if (p_tenant is null or octet_length(p_tenant) > 256) or ("p_注文" is null or octet_length("p_注文") > 256) or ("p_sku" is null or octet_length("p_sku") > 256) or ("p_数" < 0) then
+    if p_tenant is null or octet_length(p_tenant) > 256 then
+      raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'tenant' using errcode = '22023';
+    end if;
+    if "p_注文" is null or octet_length("p_注文") > 256 then
+      raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', '注文' using errcode = '22023';
+    end if;
+    if "p_sku" is null or octet_length("p_sku") > 256 then
+      raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'sku' using errcode = '22023';
+    end if;
+    if "p_数" < 0 then
+      raise exception 'chobo: % is an amount from 0 to 2^63 - 1', '数' using errcode = '22023';
+    end if;
   end if;
   if v_partial and not ("p_数" is not null) then
     raise exception 'chobo: a partial post passes every amount' using errcode = '22023';
   end if;
-  v_hold_id := case v_hold_id when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_hold_id end;
+  if v_hold_id in ('00000000-0000-0000-0000-000000000000'::uuid, 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid) then
+    v_hold_id := case v_hold_id when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_hold_id end;
+  end if;
   select * into v_hold from "在庫".holds h where h.tenant = p_tenant and h.id = v_hold_id for update;
   if not found then
     return ('refused', 'no_such_hold')::"在庫".result;
@@ -441,16 +457,20 @@ declare
   v_content text;
   v_expired boolean;
 begin
-  if p_tenant is null or octet_length(p_tenant) > 256 then
-    raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'tenant' using errcode = '22023';
+  if (p_tenant is null or octet_length(p_tenant) > 256) or ("p_注文" is null or octet_length("p_注文") > 256) or ("p_sku" is null or octet_length("p_sku") > 256) then
+    if p_tenant is null or octet_length(p_tenant) > 256 then
+      raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'tenant' using errcode = '22023';
+    end if;
+    if "p_注文" is null or octet_length("p_注文") > 256 then
+      raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', '注文' using errcode = '22023';
+    end if;
+    if "p_sku" is null or octet_length("p_sku") > 256 then
+      raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'sku' using errcode = '22023';
+    end if;
   end if;
-  if "p_注文" is null or octet_length("p_注文") > 256 then
-    raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', '注文' using errcode = '22023';
+  if v_hold_id in ('00000000-0000-0000-0000-000000000000'::uuid, 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid) then
+    v_hold_id := case v_hold_id when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_hold_id end;
   end if;
-  if "p_sku" is null or octet_length("p_sku") > 256 then
-    raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'sku' using errcode = '22023';
-  end if;
-  v_hold_id := case v_hold_id when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_hold_id end;
   select * into v_hold from "在庫".holds h where h.tenant = p_tenant and h.id = v_hold_id for update;
   if not found then
     return ('refused', 'no_such_hold')::"在庫".result;
@@ -495,16 +515,20 @@ declare
   v_hold_id uuid := encode(substring(sha256(E'\\x0000000763686f626f2f31000000087472616e7366657200000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to(p_tenant, 'UTF8'))) || convert_to(p_tenant, 'UTF8') || E'\\x00000006e5bc95e5bd9300000004686f6c64'::bytea || int4send(octet_length(convert_to("p_注文", 'UTF8'))) || convert_to("p_注文", 'UTF8') || int4send(octet_length(convert_to("p_sku", 'UTF8'))) || convert_to("p_sku", 'UTF8') || E'\\x0000000130'::bytea) from 1 for 16), 'hex')::uuid;
   v_state text;
 begin
-  if p_tenant is null or octet_length(p_tenant) > 256 then
-    raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'tenant' using errcode = '22023';
+  if (p_tenant is null or octet_length(p_tenant) > 256) or ("p_注文" is null or octet_length("p_注文") > 256) or ("p_sku" is null or octet_length("p_sku") > 256) then
+    if p_tenant is null or octet_length(p_tenant) > 256 then
+      raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'tenant' using errcode = '22023';
+    end if;
+    if "p_注文" is null or octet_length("p_注文") > 256 then
+      raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', '注文' using errcode = '22023';
+    end if;
+    if "p_sku" is null or octet_length("p_sku") > 256 then
+      raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'sku' using errcode = '22023';
+    end if;
   end if;
-  if "p_注文" is null or octet_length("p_注文") > 256 then
-    raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', '注文' using errcode = '22023';
+  if v_hold_id in ('00000000-0000-0000-0000-000000000000'::uuid, 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid) then
+    v_hold_id := case v_hold_id when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_hold_id end;
   end if;
-  if "p_sku" is null or octet_length("p_sku") > 256 then
-    raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'sku' using errcode = '22023';
-  end if;
-  v_hold_id := case v_hold_id when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_hold_id end;
   select case when h.state = 'held' and h.expires_at <= clock_timestamp() then 'expired' else h.state end
     into v_state
     from "在庫".holds h
@@ -520,8 +544,9 @@ declare
   v_key_hash bytea := sha256(convert_to(v_key, 'UTF8'));
   v_content text := json_build_array("p_返品伝票", "p_sku", "p_数")::text;
   v_prev "在庫".keys;
-  v_from_1 uuid := encode(substring(sha256(E'\\x0000000763686f626f2f31000000076163636f756e7400000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to(p_tenant, 'UTF8'))) || convert_to(p_tenant, 'UTF8') || E'\\x00000003e5aea2'::bytea) from 1 for 16), 'hex')::uuid;
-  v_to_1 uuid := encode(substring(sha256(E'\\x0000000763686f626f2f31000000076163636f756e7400000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to(p_tenant, 'UTF8'))) || convert_to(p_tenant, 'UTF8') || E'\\x00000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to("p_sku", 'UTF8'))) || convert_to("p_sku", 'UTF8')) from 1 for 16), 'hex')::uuid;
+  v_enc_1 bytea := int4send(octet_length(convert_to(p_tenant, 'UTF8'))) || convert_to(p_tenant, 'UTF8');
+  v_from_1 uuid := encode(substring(sha256(E'\\x0000000763686f626f2f31000000076163636f756e7400000006e59ca8e5baab'::bytea || v_enc_1 || E'\\x00000003e5aea2'::bytea) from 1 for 16), 'hex')::uuid;
+  v_to_1 uuid := encode(substring(sha256(E'\\x0000000763686f626f2f31000000076163636f756e7400000006e59ca8e5baab'::bytea || v_enc_1 || E'\\x00000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to("p_sku", 'UTF8'))) || convert_to("p_sku", 'UTF8')) from 1 for 16), 'hex')::uuid;
   v_ids uuid[];
   v_posted bigint[];
   v_held_in bigint[];
@@ -529,20 +554,24 @@ declare
   v_differs boolean;
   v_at int;
 begin
-  if p_tenant is null or octet_length(p_tenant) > 256 then
-    raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'tenant' using errcode = '22023';
+  if (p_tenant is null or octet_length(p_tenant) > 256) or ("p_返品伝票" is null or octet_length("p_返品伝票") > 256) or ("p_sku" is null or octet_length("p_sku") > 256) or ("p_数" is null or "p_数" < 0) then
+    if p_tenant is null or octet_length(p_tenant) > 256 then
+      raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'tenant' using errcode = '22023';
+    end if;
+    if "p_返品伝票" is null or octet_length("p_返品伝票") > 256 then
+      raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', '返品伝票' using errcode = '22023';
+    end if;
+    if "p_sku" is null or octet_length("p_sku") > 256 then
+      raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'sku' using errcode = '22023';
+    end if;
+    if "p_数" is null or "p_数" < 0 then
+      raise exception 'chobo: % is an amount from 0 to 2^63 - 1', '数' using errcode = '22023';
+    end if;
   end if;
-  if "p_返品伝票" is null or octet_length("p_返品伝票") > 256 then
-    raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', '返品伝票' using errcode = '22023';
+  if least(v_from_1, v_to_1) = '00000000-0000-0000-0000-000000000000'::uuid or greatest(v_from_1, v_to_1) = 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then
+    v_from_1 := case v_from_1 when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_from_1 end;
+    v_to_1 := case v_to_1 when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_to_1 end;
   end if;
-  if "p_sku" is null or octet_length("p_sku") > 256 then
-    raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'sku' using errcode = '22023';
-  end if;
-  if "p_数" is null or "p_数" < 0 then
-    raise exception 'chobo: % is an amount from 0 to 2^63 - 1', '数' using errcode = '22023';
-  end if;
-  v_from_1 := case v_from_1 when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_from_1 end;
-  v_to_1 := case v_to_1 when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_to_1 end;
   -- (1) the key: a second call with the key waits here for the first to commit
   insert into "在庫".keys (tenant, kind, op, key, key_hash, content, definition, result, reason, at)
   values (p_tenant, '返品', 'do', v_key, v_key_hash, v_content, '50e3f9155e0a80eba2f3d56f8605c9b185fc1a3697efc6e704282e71a79890e8', 'done', null, v_now)
@@ -616,13 +645,17 @@ declare
   v_id uuid := encode(substring(sha256(E'\\x0000000763686f626f2f31000000076163636f756e7400000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to(p_tenant, 'UTF8'))) || convert_to(p_tenant, 'UTF8') || E'\\x00000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to("p_sku", 'UTF8'))) || convert_to("p_sku", 'UTF8')) from 1 for 16), 'hex')::uuid;
   v_balance "在庫".balance;
 begin
-  if p_tenant is null or octet_length(p_tenant) > 256 then
-    raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'tenant' using errcode = '22023';
+  if (p_tenant is null or octet_length(p_tenant) > 256) or ("p_sku" is null or octet_length("p_sku") > 256) then
+    if p_tenant is null or octet_length(p_tenant) > 256 then
+      raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'tenant' using errcode = '22023';
+    end if;
+    if "p_sku" is null or octet_length("p_sku") > 256 then
+      raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'sku' using errcode = '22023';
+    end if;
   end if;
-  if "p_sku" is null or octet_length("p_sku") > 256 then
-    raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'sku' using errcode = '22023';
+  if v_id in ('00000000-0000-0000-0000-000000000000'::uuid, 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid) then
+    v_id := case v_id when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_id end;
   end if;
-  v_id := case v_id when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_id end;
   select r.posted, r.held_in, r.held_out into v_balance
     from "在庫".accounts r
    where r.tenant = p_tenant and r.id = v_id;
@@ -641,7 +674,9 @@ begin
   if p_tenant is null or octet_length(p_tenant) > 256 then
     raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'tenant' using errcode = '22023';
   end if;
-  v_id := case v_id when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_id end;
+  if v_id in ('00000000-0000-0000-0000-000000000000'::uuid, 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid) then
+    v_id := case v_id when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_id end;
+  end if;
   select coalesce(sum(e.posted), 0)::bigint, coalesce(sum(e.held_in), 0)::bigint,
          coalesce(sum(e.held_out), 0)::bigint
     into v_balance
@@ -659,7 +694,9 @@ begin
   if p_tenant is null or octet_length(p_tenant) > 256 then
     raise exception 'chobo: % is a string of at most 256 UTF-8 bytes, not null', 'tenant' using errcode = '22023';
   end if;
-  v_id := case v_id when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_id end;
+  if v_id in ('00000000-0000-0000-0000-000000000000'::uuid, 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid) then
+    v_id := case v_id when '00000000-0000-0000-0000-000000000000'::uuid then '00000000-0000-0000-0000-000000000001'::uuid when 'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid then 'ffffffff-ffff-ffff-ffff-fffffffffffe'::uuid else v_id end;
+  end if;
   select coalesce(sum(e.posted), 0)::bigint, coalesce(sum(e.held_in), 0)::bigint,
          coalesce(sum(e.held_out), 0)::bigint
     into v_balance
