@@ -459,6 +459,17 @@ function git(dir: string, ...args: string[]): void {
   strictEqual(out.code, 0, new TextDecoder().decode(out.stderr));
 }
 
+Deno.test("examples/bound-change: v2 beside v1 gives nothing, raising card's cap in place gives E050", () => {
+  const dir = new URL("../../examples/bound-change/", import.meta.url).pathname;
+  const v1 = Deno.readTextFileSync(`${dir}v1.book`);
+  deepStrictEqual(diff(v1, Deno.readTextFileSync(`${dir}v2.book`)), []);
+  const inPlace = v1.replace("giftcards v1", "giftcards v2").replace(
+    "  at most 500.00 refused",
+    "  at most 1000.00 refused",
+  );
+  only(diff(v1, inPlace), "E050", 7, ["at most 500.00 → at most 1000.00"], ["at most 1000.00"]);
+});
+
 Deno.test("readAtRevision reads a committed file, and says why when it cannot", () => {
   const repo = Deno.makeTempDirSync({ prefix: "chobo_git_" });
   const outside = Deno.makeTempDirSync({ prefix: "chobo_nogit_" });

@@ -25,6 +25,7 @@ import { assertGolden } from "../support/golden.ts";
 import { runCli } from "../support/run.ts";
 
 const BOOKS = new URL("./books/", import.meta.url).pathname;
+const ROOT = new URL("../../", import.meta.url).pathname;
 const BUILD = new URL("./fixtures/build/", import.meta.url).pathname;
 const GOLDEN = new URL("./golden/postgres/", import.meta.url).pathname;
 
@@ -83,6 +84,14 @@ Deno.test("what E061 stops for two functions of one name: PostgreSQL (PGlite) re
   } finally {
     await db.end();
   }
+});
+
+Deno.test("the verify runs play two books of one name under distinct names: examples/bound-change's v2 as giftcards_2", () => {
+  const list = subjects([`${ROOT}examples/bound-change`]);
+  deepStrictEqual(list.map((s) => [s.path.split("/").pop(), s.book.name, s.copy.name]), [
+    ["v1.book", "giftcards", "giftcards"],
+    ["v2.book", "giftcards_2", "giftcards_2"],
+  ]);
 });
 
 Deno.test("a test copy (3-second expiries) answers every scenario as the book does", () => {
@@ -378,6 +387,67 @@ Deno.test("server: a bypassing UPDATE is stopped by the CHECK; a changed bound g
       values: [u],
     });
     deepStrictEqual(balance, { held_out: "0" });
+  });
+});
+
+Deno.test("server: a hold past its expiry answers expired yet counts against its bound until expire() runs (docs/targets.md#expiring-holds-on-postgresql)", async () => {
+  await onServer("expiry", async (db) => {
+    const text = Deno.readTextFileSync(`${ROOT}examples/refunds/refunds.book`);
+    ok(text.includes("expires after 7 days"));
+    const book = checkBook("refunds.book", text.replace("expires after 7 days", "expires after 1 seconds"))
+      .book!;
+    await db.exec(postgresSql(book, "refunds.book", "test", "test"));
+    const call = async (sql: string) => (await texts(db, `select result, reason from refunds.${sql}`, []))[0];
+    const state = async () => (await texts(db, `select refunds.refund_status('', 'r-1', 'o') as s`, []))[0].s;
+    const heldOut = async () =>
+      (await texts(db, `select held_out::text as h from refunds.balance_refundable('', 'o')`, []))[0].h;
+    deepStrictEqual(await call(`sale_do('', 'o', 3000)`), { result: "done", reason: null });
+    deepStrictEqual(await call(`refund_hold('', 'r-1', 'o', 2000)`), { result: "done", reason: null });
+    await new Promise((r) => setTimeout(r, 1300));
+    strictEqual(await state(), "expired");
+    deepStrictEqual(await call(`refund_post('', 'r-1', 'o')`), { result: "refused", reason: "expired" });
+    deepStrictEqual(await call(`refund_void('', 'r-1', 'o')`), { result: "refused", reason: "expired" });
+    strictEqual(await heldOut(), "2000");
+    deepStrictEqual(await call(`refund_hold('', 'r-2', 'o', 2000)`), {
+      result: "refused",
+      reason: "over_refund",
+    });
+    strictEqual((await texts(db, `select refunds.expire()::text as n`, []))[0].n, "1");
+    strictEqual(await heldOut(), "0");
+    strictEqual(await state(), "expired");
+    deepStrictEqual(await call(`refund_hold('', 'r-3', 'o', 2000)`), { result: "done", reason: null });
+  });
+});
+
+Deno.test("server: examples/bound-change's v2 loads over v1's data and moves a card to the new cap; v1's cap raised in place gives CB001 (docs/targets.md#changing-a-book)", async () => {
+  await onServer("bound change", async (db) => {
+    const dir = `${ROOT}examples/bound-change/`;
+    const [v1, v2] = ["v1", "v2"].map((v) => Deno.readTextFileSync(`${dir}${v}.book`));
+    const sql = (text: string) =>
+      postgresSql(checkBook("giftcards.book", text).book!, "giftcards.book", "test", "test");
+    const call = async (op: string) => (await texts(db, `select result, reason from giftcards.${op}`, []))[0];
+    const balance = async (account: string) =>
+      (await texts(db, `select posted::text as p from giftcards.balance_${account}('', 'c')`, []))[0].p;
+    await db.exec(sql(v1));
+    deepStrictEqual(await call(`load_do('', 'l-1', 'c', 40000)`), { result: "done", reason: null });
+    await db.exec(sql(v2));
+    strictEqual(await balance("card"), "40000");
+    deepStrictEqual(await call(`move_over_do('', 'm-1', 'c', 40001)`), {
+      result: "refused",
+      reason: "insufficient",
+    });
+    deepStrictEqual(await call(`move_over_do('', 'm-1', 'c', 40000)`), {
+      result: "refused",
+      reason: "already_refused",
+    });
+    deepStrictEqual(await call(`move_over_do('', 'm-2', 'c', 40000)`), { result: "done", reason: null });
+    deepStrictEqual([await balance("card"), await balance("card_2")], ["0", "40000"]);
+    deepStrictEqual(await call(`load_2_do('', 'l-2', 'c', 60000)`), { result: "done", reason: null });
+    deepStrictEqual(await call(`load_2_do('', 'l-3', 'c', 1)`), { result: "refused", reason: "over_cap" });
+    await db.exec(sql(v1.replace("  at most 500.00 refused", "  at most 1000.00 refused")));
+    await rejects(db.query({ text: `select * from giftcards.load_do('', 'l-4', 'c', 1)`, values: [] }), (e: {
+      code?: string;
+    }) => e.code === "CB001");
   });
 });
 

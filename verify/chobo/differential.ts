@@ -78,20 +78,37 @@ export function subjectOf(path: string, book: Book, text: string, more: readonly
   return { path, book, copy: testCopy(path, text), scenarios: [...generateScenarios(book), ...more] };
 }
 
-/** The books of `paths` (files, and directories searched for `.book` files), each with `<book>.more.json`. */
+/**
+ * The books of `paths` (files, and directories searched for `.book` files), each with `<book>.more.json`.
+ * A book is one schema, one set of tenants and one client, so a book whose name an earlier one of the
+ * list has (two versions side by side, examples/bound-change) plays under `<name>_2`, `_3` …
+ * (docs/targets.md#chobo-verify).
+ */
 export function subjects(paths: readonly string[]): Subject[] {
-  return bookPaths(paths).map((path) => {
-    const text = Deno.readTextFileSync(path);
-    const book = checkBook(path, text).book;
-    if (book === null) throw new Error(`${path} has errors`);
-    let more: Scenario[] = [];
-    try {
-      more = readScenarios(book, Deno.readTextFileSync(path.replace(/\.book$/, ".more.json")));
-    } catch (e) {
-      if (!(e instanceof Deno.errors.NotFound)) throw e;
-    }
-    return subjectOf(path, book, text, more);
-  });
+  const taken = new Set<string>();
+  return bookPaths(paths).map((path) => asDistinct(readSubject(path), taken));
+}
+
+/** `s`, its book and copy renamed `<name>_<n>` when `taken` has its name; its name is then taken. */
+function asDistinct(s: Subject, taken: Set<string>): Subject {
+  let name = s.book.name;
+  for (let n = 2; taken.has(name); n++) name = `${s.book.name}_${n}`;
+  taken.add(name);
+  return name === s.book.name ? s : { ...s, book: { ...s.book, name }, copy: { ...s.copy, name } };
+}
+
+/** The book of `path` with its `<book>.more.json`. */
+function readSubject(path: string): Subject {
+  const text = Deno.readTextFileSync(path);
+  const book = checkBook(path, text).book;
+  if (book === null) throw new Error(`${path} has errors`);
+  let more: Scenario[] = [];
+  try {
+    more = readScenarios(book, Deno.readTextFileSync(path.replace(/\.book$/, ".more.json")));
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+  }
+  return subjectOf(path, book, text, more);
 }
 
 /**
