@@ -12,6 +12,7 @@ import * as durable from "../../targets/dandori/durable/runtimes.ts";
 import * as stepfunctions from "../../targets/dandori/stepfunctions/runtimes.ts";
 import * as temporal from "../../targets/dandori/temporal/runtimes.ts";
 import * as pydanticGraph from "../../targets/dandori/pydantic_graph/runtimes.ts";
+import * as typescript from "../../targets/dandori/typescript/runtimes.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -63,6 +64,17 @@ const EMBEDDED: readonly {
         "BOOK_RUNTIME",
         "dandori_book.py",
         "`runtime/dandori_book.py`: `lambda/dandori_book.py` beside every book's Lambda.",
+      ],
+    ],
+  },
+  {
+    folder: "targets/dandori/typescript",
+    values: typescript,
+    files: [
+      [
+        "RULES",
+        "rules.ts",
+        "`runtime/rules.ts`: `rules.ts` of every temporal-typescript and durable package.",
       ],
     ],
   },

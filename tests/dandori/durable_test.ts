@@ -1,7 +1,7 @@
 /**
- * The durable target: its runtime passes the shared rule vectors and keeps the rules' text of
- * Temporal's; every test and example flow it builds gives the same bytes twice, starts with the
- * header, keeps its description in comments, has Temporal's `io.ts` byte for byte and passes
+ * The durable target: its runtime passes the shared rule vectors; every test and example flow it
+ * builds gives the same bytes twice, starts with the header, keeps its description in comments, has
+ * Temporal's `io.ts` and `rules.ts` byte for byte and passes
  * `tsc --strict` with the `@aws/durable-execution-sdk-js` 2.4.0 types; E040 and E050 are pinned in
  * both languages.
  */
@@ -12,8 +12,6 @@ import { NO_SUCH_FILE } from "../../lang/dandori/env.ts";
 import { lower } from "../../lang/dandori/lower.ts";
 import * as runtime from "../../targets/dandori/durable/runtime/runtime.ts";
 import { DURABLE } from "../../targets/dandori/durable/target.ts";
-import { RUNTIME as DURABLE_RUNTIME } from "../../targets/dandori/durable/runtimes.ts";
-import { RUNTIME as TEMPORAL_RUNTIME } from "../../targets/dandori/temporal/runtimes.ts";
 import { TEMPORAL_TYPESCRIPT } from "../../targets/dandori/temporal/target.ts";
 import { DEFAULT_BUILD } from "../../targets/dandori/target.ts";
 import { runnableFlows } from "../../verify/dandori/flows.ts";
@@ -39,27 +37,13 @@ function built() {
   );
 }
 
-/** The part of a runtime between two section titles. */
-function section(text: string, from: string, to: string): string {
-  const i = text.indexOf(from);
-  const j = text.indexOf(to, i);
-  ok(i >= 0 && j > i, `${from} … ${to} is in the runtime`);
-  return text.slice(i, j);
-}
-
-Deno.test("the rules and value checks of runtime.ts are Temporal's, character for character", () => {
-  const from = "// The rules every host language shares";
-  const to = "// How a run ends.";
-  strictEqual(section(DURABLE_RUNTIME, from, to), section(TEMPORAL_RUNTIME, from, to));
-});
-
-Deno.test("every flow's package is the same bytes twice, starts with the header, and has Temporal's io.ts", () => {
+Deno.test("every flow's package is the same bytes twice, starts with the header, and has Temporal's io.ts and rules.ts", () => {
   const flows = built();
   ok(flows.length >= 20, `${flows.length} flows build`);
   for (const f of flows) {
     const a = DURABLE.generate(f.plan, ORIGIN, DEFAULT_BUILD);
     const b = DURABLE.generate(f.plan, ORIGIN, DEFAULT_BUILD);
-    strictEqual([...a.keys()].join(" "), "types.ts tasks.ts io.ts runtime.ts workflow.ts");
+    strictEqual([...a.keys()].join(" "), "types.ts tasks.ts io.ts runtime.ts rules.ts workflow.ts");
     for (const [name, text] of a) {
       strictEqual(b.get(name), text, `${f.path} ${name}`);
       ok(
@@ -70,6 +54,7 @@ Deno.test("every flow's package is the same bytes twice, starts with the header,
     const temporal = TEMPORAL_TYPESCRIPT.generate(f.plan, ORIGIN, DEFAULT_BUILD);
     strictEqual(a.get("io.ts"), temporal.get("io.ts"), `${f.path}: io.ts is Temporal's`);
     strictEqual(a.get("types.ts"), temporal.get("types.ts"), `${f.path}: types.ts is Temporal's`);
+    strictEqual(a.get("rules.ts"), temporal.get("rules.ts"), `${f.path}: rules.ts is Temporal's`);
   }
 });
 

@@ -37,10 +37,10 @@ Deno.test("deno task verify durable: every scenario of the subset agrees on the 
 Deno.test("a copy with the retriers' order swapped disagrees", async () => {
   const from = 'return retriers.find((r) => r.errors.includes(error) || r.errors.includes("*")) ?? null;';
   const report = await verifyDurableFlow(subject("tests/dandori/flows/calls_run.flow"), (files) => {
-    const text = files.get("runtime.ts") ?? "";
-    ok(text.includes(from), "the runtime picks the first retrier");
+    const text = files.get("rules.ts") ?? "";
+    ok(text.includes(from), "the rules pick the first retrier");
     files.set(
-      "runtime.ts",
+      "rules.ts",
       text.replace(from, from.replace("retriers.find(", "[...retriers].reverse().find(")),
     );
   });

@@ -35,7 +35,7 @@ Deno.test("every flow's package is the same bytes twice and starts with the head
     const b = TEMPORAL_TYPESCRIPT.generate(f.plan, ORIGIN, DEFAULT_BUILD);
     strictEqual(
       [...a.keys()].join(" "),
-      "types.ts runtime.ts io.ts activities.ts workflow.ts client.ts worker.ts",
+      "types.ts runtime.ts rules.ts io.ts activities.ts workflow.ts client.ts worker.ts",
     );
     for (const [name, text] of a) {
       strictEqual(b.get(name), text, `${f.path} ${name}`);
@@ -106,10 +106,10 @@ Deno.test("on a real dev server, a copy with the retriers' order swapped disagre
   ok(!("skipped" in subject));
   const from = 'return retriers.find((r) => r.errors.includes(error) || r.errors.includes("*")) ?? null;';
   const report = await verifyFlow(bin, subject, (files) => {
-    const text = files.get("runtime.ts") ?? "";
-    ok(text.includes(from), "the runtime picks the first retrier");
+    const text = files.get("rules.ts") ?? "";
+    ok(text.includes(from), "the rules pick the first retrier");
     files.set(
-      "runtime.ts",
+      "rules.ts",
       text.replace(from, from.replace("retriers.find(", "[...retriers].reverse().find(")),
     );
   });

@@ -1,7 +1,8 @@
 /**
  * The `durable` target (docs/targets.md#durable): a flow as one AWS Lambda durable function in TypeScript, against
  * `@aws/durable-execution-sdk-js` 2.4 — `types.ts` (the shared types and checks), `tasks.ts`
- * (`OwnTasks`, `makeTasks`), `io.ts` (the same `Transport` as Temporal's), `runtime.ts`, and
+ * (`OwnTasks`, `makeTasks`), `io.ts` (the same `Transport` as Temporal's), `runtime.ts` and `rules.ts`
+ * (Temporal's rules), and
  * `workflow.ts` with `makeHandler(own, transport)`. Every file starts with the header and the
  * workflow's description as comment lines that cannot leave their comment.
  * @module
@@ -14,6 +15,7 @@ import { slashHeader } from "../typescript/header.ts";
 import { typesModule } from "../typescript/types_ts.ts";
 import { durableCheck } from "./check.ts";
 import { RUNTIME } from "./runtimes.ts";
+import { RULES } from "../typescript/runtimes.ts";
 import { tasksModule } from "./tasks_ts.ts";
 import { workflowModule } from "./workflow_ts.ts";
 
@@ -25,6 +27,7 @@ function generate(plan: Plan, origin: FlowOrigin): ReadonlyMap<string, string> {
     ["tasks.ts", head + tasksModule(plan)],
     ["io.ts", head + ioModule(plan)],
     ["runtime.ts", head + RUNTIME],
+    ["rules.ts", head + RULES],
     ["workflow.ts", head + workflowModule(plan)],
   ]);
 }

@@ -1,6 +1,6 @@
 /**
  * The `temporal-typescript` target (docs/targets.md#temporal-typescript): a flow as a Temporal TypeScript package — `types.ts`,
- * `runtime.ts`, `io.ts`, `activities.ts`, `workflow.ts`, `worker.ts`, `client.ts` — every wire name
+ * `runtime.ts`, `rules.ts`, `io.ts`, `activities.ts`, `workflow.ts`, `worker.ts`, `client.ts` — every wire name
  * as that section fixes it: workflow type and task queue `<name>_v<n>`, activity names = task names, the
  * query `dandori.status`, the Updates `dandori.answer` and `dandori.event`, the signal
  * `dandori.callback`, the search attribute `DandoriCases` with the memo `dandori.cases`, child ids
@@ -18,6 +18,7 @@ import { temporalCheck } from "./check.ts";
 import { clientModule } from "./client_ts.ts";
 import { ioModule } from "./io_ts.ts";
 import { RUNTIME } from "./runtimes.ts";
+import { RULES } from "../typescript/runtimes.ts";
 import { typesModule } from "../typescript/types_ts.ts";
 import { workerModule } from "./worker_ts.ts";
 import { workflowModule } from "./workflow_ts.ts";
@@ -39,6 +40,7 @@ function generate(plan: Plan, origin: FlowOrigin): ReadonlyMap<string, string> {
   const files = new Map<string, string>([
     ["types.ts", head + typesModule(plan)],
     ["runtime.ts", head + RUNTIME],
+    ["rules.ts", head + RULES],
     ["io.ts", head + ioModule(plan)],
     ["activities.ts", head + activitiesModule(plan)],
     ["workflow.ts", head + workflowModule(plan, type)],
