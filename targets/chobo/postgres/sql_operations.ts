@@ -163,7 +163,7 @@ function setChanged(delta: Delta): string {
 
 /**
  * The id variables of a `do` or `hold`: one per distinct account (`v_from_1`, `v_to_1`, …), named
- * after the first side naming it; `id(role, i)` is the variable of move `i`'s side `role`.
+ * after the first side naming it; `id(side)` is the variable of a side's account.
  */
 function sideIdVars(book: Book, t: Transfer): { vars: IdVar[]; id: (side: Side) => string } {
   const sides = sidesOf(t);
