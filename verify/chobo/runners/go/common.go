@@ -24,8 +24,9 @@ type holdTimes struct {
 // newClock is a new job's clock of holds.
 func (t holdTimes) newClock() *holdClock {
 	return &holdClock{
-		expiry: time.Duration(t.ExpiryMs) * time.Millisecond,
-		margin: time.Duration(t.MarginMs) * time.Millisecond,
+		expiry:    time.Duration(t.ExpiryMs) * time.Millisecond,
+		margin:    time.Duration(t.MarginMs) * time.Millisecond,
+		stepStart: time.Now(),
 	}
 }
 
@@ -94,15 +95,18 @@ func bookCalls[B any, R any](
 }
 
 // holdClock is a job's clock of holds: when the last hold answered done, and whether a step came
-// more than the expiry after the first of them since the last pass (late, README). The callers of
-// a together note their holds from goroutines of their own.
+// more than the expiry after the first of them since the last pass (late, README). A hold's expiry
+// counts from inside its call, so lateness counts from the start of the step that made the first
+// hold (check marks it), not from its answer. The callers of a together note their holds from
+// goroutines of their own.
 type holdClock struct {
-	expiry time.Duration
-	margin time.Duration
-	mu     sync.Mutex
-	last   time.Time
-	since  time.Time
-	late   bool
+	expiry    time.Duration
+	margin    time.Duration
+	mu        sync.Mutex
+	last      time.Time
+	since     time.Time
+	stepStart time.Time
+	late      bool
 }
 
 func (c *holdClock) answered(s stepSpec, answer string) {
@@ -114,15 +118,17 @@ func (c *holdClock) answered(s stepSpec, answer string) {
 	defer c.mu.Unlock()
 	c.last = now
 	if c.since.IsZero() {
-		c.since = now
+		c.since = c.stepStart
 	}
 }
 
-// check marks the job late when now is past the first hold's expiry since the last pass.
+// check marks the job late when now is past the first hold's expiry since the last pass; a step
+// starts.
 func (c *holdClock) check() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.since.IsZero() && time.Since(c.since) > c.expiry {
+	c.stepStart = time.Now()
+	if !c.since.IsZero() && c.stepStart.Sub(c.since) > c.expiry {
 		c.late = true
 	}
 }

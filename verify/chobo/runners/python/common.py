@@ -61,7 +61,9 @@ def call(value: Any, members: dict[str, Any], step: dict[str, Any]) -> str:
 
 class HoldClock:
     """A job's clock of holds: when each `done` hold returned, and whether a step came more than
-    the expiry after the first of them since the last pass (`late`, README)."""
+    the expiry after the first of them since the last pass (`late`, README). A hold's expiry counts
+    from inside its call, so lateness counts from the start of the step that made the first hold
+    (`check` marks it), not from its answer."""
 
     def __init__(self, expiry_s: float, margin_s: float) -> None:
         self._expiry_s = expiry_s
@@ -69,6 +71,7 @@ class HoldClock:
         self._lock = threading.Lock()
         self._times: list[float] = []
         self._since: float | None = None
+        self._step_start = time.monotonic()
         self.late = False
 
     def answered(self, step: dict[str, Any], answer: str) -> None:
@@ -79,11 +82,13 @@ class HoldClock:
         with self._lock:
             self._times.append(now)
             if self._since is None:
-                self._since = now
+                self._since = self._step_start
 
     def check(self) -> None:
-        """Marks the job late when now is past the first hold's expiry since the last pass."""
-        if self._since is not None and time.monotonic() > self._since + self._expiry_s:
+        """Marks the job late when now is past the first hold's expiry since the last pass; a step
+        starts."""
+        self._step_start = time.monotonic()
+        if self._since is not None and self._step_start > self._since + self._expiry_s:
             self.late = True
 
     def until_expired(self) -> None:

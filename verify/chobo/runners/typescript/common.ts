@@ -89,26 +89,30 @@ export async function loadClients<M>(clients: Readonly<Record<string, string>>):
 
 /**
  * A job's clock of holds: when each `done` hold returned, and whether a step came more than
- * `expiryMs` after the first of them since the last pass (`late`, README).
+ * `expiryMs` after the first of them since the last pass (`late`, README). A hold's expiry counts
+ * from inside its call, before the answer comes back, so lateness counts from the start of the step
+ * that made the first hold (`check` marks it): from its answer, a read that came after the expiry
+ * but less than the call's own time after it was not late, and saw the hold expired.
  */
 export class HoldClock {
   late = false;
   private readonly times: number[] = [];
   private since: number | null = null;
+  private stepStart = Date.now();
 
   constructor(private readonly expiryMs: number, private readonly marginMs: number) {}
 
   /** Notes a call's answer. */
   answered(step: CallStep, answer: string): void {
     if (step.op !== "hold" || answer !== "done") return;
-    const now = Date.now();
-    this.times.push(now);
-    this.since ??= now;
+    this.times.push(Date.now());
+    this.since ??= this.stepStart;
   }
 
-  /** Marks the job late when now is past the first hold's expiry since the last pass. */
+  /** Marks the job late when now is past the first hold's expiry since the last pass; a step starts. */
   check(): void {
-    if (this.since !== null && Date.now() > this.since + this.expiryMs) this.late = true;
+    this.stepStart = Date.now();
+    if (this.since !== null && this.stepStart > this.since + this.expiryMs) this.late = true;
   }
 
   /** Waits until every hold is `marginMs` past its expiry; the pass itself follows. */
