@@ -16,11 +16,11 @@ const RECORDS = "/tmp/dandori-temporal-runs";
 export const TEMPORAL_CLI_VERSION = "1.9.1";
 
 /**
- * How long the server may take to answer its health check. It answers in under a second on a quiet
- * machine, but beside `deno task test` on two cores (as `.ci/run` runs it) one start took over 20 s,
- * and the flow it was for could not be played.
+ * How long one start of the server may take to answer its health check. It answers in under a
+ * second on a quiet machine; beside `deno task test` on two cores one start took over 20 s, and
+ * another never answered in 90 s (its ports taken, `startTemporal` starts again on new ones).
  */
-const START_MS = 90_000;
+const START_MS = 45_000;
 
 /** A running server: its address, and how to stop it. */
 export interface TemporalServer {
@@ -72,8 +72,26 @@ async function healthy(bin: string, address: string): Promise<boolean> {
   return out.success && new TextDecoder().decode(out.stdout).includes("SERVING");
 }
 
-/** Starts a dev server; the caller stops it (`try … finally`). */
+/** Starts of a dev server tried before giving up: a start can lose its ports to another process. */
+const STARTS = 3;
+
+/**
+ * Starts a dev server; the caller stops it (`try … finally`). Its ports are free when chosen, but
+ * another process may take one before the server binds it, and the server then exits or never
+ * answers: such a start is stopped and made again on new ports, `STARTS` times at most.
+ */
 export async function startTemporal(bin: string): Promise<TemporalServer> {
+  for (let n = 1;; n++) {
+    const server = await startOnce(bin);
+    if (server !== null) return server;
+    if (n === STARTS) {
+      throw new Error(`the Temporal dev server did not answer within ${START_MS / 1000} s, ${STARTS} times`);
+    }
+  }
+}
+
+/** One start of a dev server on ports of its own; null when it exited or did not answer in time. */
+async function startOnce(bin: string): Promise<TemporalServer | null> {
   cleanLeftovers();
   Deno.mkdirSync(RECORDS, { recursive: true });
   const dir = Deno.makeTempDirSync({ prefix: "dandori-temporal-" });
@@ -116,11 +134,13 @@ export async function startTemporal(bin: string): Promise<TemporalServer> {
     Deno.removeSync(dir, { recursive: true });
     Deno.removeSync(record);
   };
+  let exited = false;
+  child.status.then(() => exited = true);
   const until = Date.now() + START_MS;
   while (!(await healthy(bin, address))) {
-    if (Date.now() > until) {
+    if (exited || Date.now() > until) {
       await stop();
-      throw new Error(`the Temporal dev server did not answer within ${START_MS / 1000} s`);
+      return null;
     }
     await new Promise((r) => setTimeout(r, 100));
   }
