@@ -86,6 +86,52 @@ Deno.test("what E061 stops for two functions of one name: PostgreSQL (PGlite) re
   }
 });
 
+Deno.test("PGlite: the CHECK within_bounds passes exactly the rows the two bounds allow, and a search_path with other operators first changes nothing", async () => {
+  const db = await pgliteDb();
+  try {
+    await db.exec(postgresSql(load(`${BOOKS}在庫.book`), "在庫.book", "test", "test"));
+    // every row of a grid across the bounds' edges: the function against the two conditions written out
+    const [grid] = await db.query({
+      text: `select count(*)::text as rows, count(*) filter (where ok)::text as passing,
+                    count(*) filter (where ok is distinct from
+                      ((l is null or p - ho >= least(l, 0)) and (u is null or p + hi <= greatest(u, 0))))::text as differing
+               from (select l, u, p, hi, ho, "在庫".within_bounds(l, u, p, hi, ho) as ok
+                       from unnest(array[null, -5, 0, 3]::bigint[]) as l, unnest(array[null, -2, 0, 10]::bigint[]) as u,
+                            unnest(array[-7, -5, -3, -1, 0, 1, 3, 8, 10, 11]::bigint[]) as p,
+                            unnest(array[0, 2]::bigint[]) as hi, unnest(array[0, 2]::bigint[]) as ho) as g`,
+      values: [],
+    });
+    deepStrictEqual(grid, { rows: "640", passing: grid.passing, differing: "0" });
+    ok(Number(grid.passing) > 100 && Number(grid.passing) < 540, String(grid.passing));
+    // operators of another schema searched before pg_catalog: a function that names none of them
+    // turns with them, within_bounds does not
+    await db.exec(`
+      create schema evil;
+      create function evil.minus(bigint, bigint) returns bigint language sql as 'select 0::bigint';
+      create function evil.ge(bigint, bigint) returns boolean language sql as 'select true';
+      create operator evil.- (leftarg = bigint, rightarg = bigint, function = evil.minus);
+      create operator evil.>= (leftarg = bigint, rightarg = bigint, function = evil.ge);
+      create function public.naive(p_posted bigint, p_held_out bigint) returns boolean language plpgsql as
+        $$ begin return p_posted - p_held_out >= 0; end $$;
+      set search_path = evil, pg_catalog, public;`);
+    const [turned] = await db.query({
+      text: `select public.naive(-1, 0) as naive, "在庫".within_bounds(0, null, -1, 0, 0) as ours`,
+      values: [],
+    });
+    deepStrictEqual(turned, { naive: true, ours: false });
+    await rejects(
+      db.query({
+        text: `insert into "在庫".accounts (tenant, id, kind, args, unit, lower_bound, upper_bound, posted)
+               values ('t', '00000000-0000-0000-0000-000000000002', '在庫', '{}', '個', 0, null, -1)`,
+        values: [],
+      }),
+      /within_bounds/,
+    );
+  } finally {
+    await db.end();
+  }
+});
+
 Deno.test("the verify runs play two books of one name under distinct names: examples/bound-change's v2 as giftcards_2", () => {
   const list = subjects([`${ROOT}examples/bound-change`]);
   deepStrictEqual(list.map((s) => [s.path.split("/").pop(), s.book.name, s.copy.name]), [
@@ -319,7 +365,7 @@ Deno.test("server: a bypassing UPDATE is stopped by the CHECK; a changed bound g
         text: `update "在庫".accounts set posted = posted - 5 where tenant = $1 and kind = '在庫'`,
         values: [t],
       }),
-      /within_lower/,
+      /within_bounds/,
     );
     await db.query({
       text: `update "在庫".accounts set lower_bound = 3 where tenant = $1 and kind = '在庫'`,

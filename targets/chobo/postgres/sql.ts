@@ -11,7 +11,7 @@
  * | lock order                | the key row (`do`, `hold`) or hold row (`post`, `void`), then inside accounts in id order; `expire()`: holds (`skip locked`), then inside accounts in (tenant, id) order |
  * | READ COMMITTED            | every check reads a locked row (an UPDATE re-checks its WHERE on the newest row) |
  * | CB001                     | an inside row's bounds in the UPDATE's WHERE and under lock; an outside account with a bounded row, or entries without a row for an inside one |
- * | the CHECKs                | `within_lower`, `within_upper` on `accounts`, the last guard                  |
+ * | the CHECKs                | `within_bounds` on `accounts` (one call of the function of that name), the last guard |
  * | search_path               | `pg_catalog, pg_temp` on every function and while the file loads; the book's objects named with their schema |
  * | ids                       | the SHA-256 of docs/design/chobo.md#ids inline (`sql_ids.ts`), `chobo_id` too |
  *

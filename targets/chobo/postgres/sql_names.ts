@@ -98,7 +98,7 @@ export function identifiers(book: Book): Identifier[] {
 /**
  * Functions of the schema that two things of the book would name alike (a transfer `balance`'s
  * `do` and an account `do` both make `balance_do`): each later one with the one it meets. The
- * schema's own `expire` and `chobo_id` meet neither shape.
+ * schema's own `expire`, `chobo_id` and `within_bounds` meet neither shape.
  */
 export function clashingFunctions(
   book: Book,
