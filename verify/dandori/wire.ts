@@ -174,7 +174,7 @@ function localServer(): {
 }
 
 /** The local server of a wire session. */
-export type LocalServer = ReturnType<typeof localServer>;
+type LocalServer = ReturnType<typeof localServer>;
 
 /** moto in server mode on a free loopback port; null when it is not installed. */
 async function startMoto(): Promise<{ url: string; stop(): Promise<void> } | null> {
