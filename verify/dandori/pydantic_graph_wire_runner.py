@@ -2,7 +2,7 @@
 through its generated task (`make_tasks(own, transport)` of the flow's package), once through the
 generated `io.py`'s default `transport()` — urllib with each URL's scheme and host replaced by the local
 server's, boto3 to wherever `AWS_ENDPOINT_URL` and `AWS_ENDPOINT_URL_LAMBDA` say — and once through a
-stub that answers the same answer as the verify run's stub does. Around the first it tells the local
+stub that answers the same answer as the verify run's stub does (`pydantic_graph_answers.py`). Around the first it tells the local
 server which call it sends (`/dandori-wire/<id>/before`) and that it has sent it (`…/after`), so the
 server answers it and checks what arrived. It prints each call's two outcomes, and the outcome of
 `sns:publish` to a topic that does not exist (`aws_error`).
@@ -18,6 +18,8 @@ import re
 import sys
 import urllib.request
 from typing import Any
+
+from pydantic_graph_answers import http_answer, lambda_answer
 
 jobs = json.loads(open(sys.argv[1], encoding="utf-8").read())
 sys.path.insert(0, jobs["dir"])
@@ -56,18 +58,12 @@ class AnsweringTransport:
         self.io = io
         self.answer: dict[str, Any] = job["answer"]
         self.wire: str | None = job["wire"]
-        self.cause = str(self.answer.get("cause") or "")
 
     async def http(self, request: Any) -> Any:
-        if "ok" in self.answer:
-            ok = self.answer["ok"]
-            return self.io.HttpResponse(200, "" if ok is None else self.io.json_text(ok))
-        return self.io.HttpResponse(500 if self.wire is None else int(self.wire), self.cause)
+        return http_answer(self.io, self.answer, self.wire)
 
     async def lambda_(self, function: str, payload: Any) -> Any:
-        if "ok" in self.answer:
-            return self.io.LambdaPayload(self.answer["ok"])
-        return self.io.LambdaError(self.wire or "Error", self.cause)
+        return lambda_answer(self.io, self.answer, self.wire)
 
     async def aws(self, service: str, operation: str, args: dict[str, Any]) -> Any:
         raise RuntimeError("an AWS call's answer is moto's own")
