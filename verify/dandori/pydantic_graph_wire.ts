@@ -13,6 +13,7 @@
  * each, so the server answers it and checks what arrived. Nothing leaves the machine. @module
  */
 
+import { assert } from "../../lang/common/assert.ts";
 import { stringifyJson } from "../../lang/common/json.ts";
 import { answerJson } from "../../lang/dandori/scenario.ts";
 import { ident } from "../../targets/dandori/pydantic_graph/names.ts";
@@ -80,6 +81,10 @@ export function verifyPythonWire(flows: readonly RunnableFlow[]): Promise<WireRe
       session.local.control = async (what) => {
         const [id, step] = what.split("/");
         const c = sent[Number(id)];
+        assert(
+          c !== undefined && (step === "before" || step === "after"),
+          `the runner's control ${what} names a call`,
+        );
         if (step === "before") inboxes.set(id, await ready(c, session));
         else arrived.set(id, await arrivedProblem(c, session, inboxes.get(id) ?? null));
       };
