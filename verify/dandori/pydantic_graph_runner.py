@@ -16,6 +16,8 @@ import json
 import sys
 from typing import Any
 
+from pydantic_graph_answers import cause, http_answer, lambda_answer
+
 jobs = json.loads(open(sys.argv[1], encoding="utf-8").read())
 sys.path.insert(0, jobs["dir"])
 
@@ -132,10 +134,6 @@ class Run:
         await asyncio.Event().wait()
 
 
-def cause(a: dict[str, Any]) -> str:
-    return str(a.get("cause") or "")
-
-
 class RecordingTransport:
     """Test double of `io.Transport`: records what is sent, in the `transport` view's shape, and answers."""
 
@@ -160,19 +158,14 @@ class RecordingTransport:
         a = await self.run.before()
         if a is None:
             return self.io.HttpResponse(200, "")
-        if "ok" in a:
-            return self.io.HttpResponse(200, "" if a["ok"] is None else self.dd.json_text(a["ok"]))
-        status = self.wire(task, a["error"])
-        return self.io.HttpResponse(500 if status is None else int(status), cause(a))
+        return http_answer(self.io, a, None if "ok" in a else self.wire(task, a["error"]))
 
     async def lambda_(self, function: str, payload: Any) -> Any:
         task = self.record({"lambda": function, "payload": payload})
         a = await self.run.before()
         if a is None:
             return self.io.LambdaPayload(None)
-        if "ok" in a:
-            return self.io.LambdaPayload(a["ok"])
-        return self.io.LambdaError(self.wire(task, a["error"]) or "Error", cause(a))
+        return lambda_answer(self.io, a, None if "ok" in a else self.wire(task, a["error"]))
 
     async def aws(self, service: str, operation: str, args: dict[str, Any]) -> Any:
         task = self.record({"aws": f"{service}:{operation}", "args": args})

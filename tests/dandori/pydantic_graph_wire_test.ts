@@ -1,0 +1,42 @@
+/**
+ * The generated `io.py`'s default `Transport` for real: every HTTP, Lambda and AWS call of the
+ * scenarios of the flows the pydantic-graph target builds goes to a local HTTP server and to moto
+ * (`verify/dandori/pydantic_graph_wire.ts`); what arrives is the view, and what comes back is what
+ * the stub gives.
+ */
+
+import { deepStrictEqual, ok } from "node:assert/strict";
+import { runnableFlows } from "../../verify/dandori/flows.ts";
+import { findPydanticGraph, FLOW_DIRS } from "../../verify/dandori/pydantic_graph.ts";
+import { verifyPythonWire } from "../../verify/dandori/pydantic_graph_wire.ts";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+Deno.test({
+  name:
+    "every HTTP, Lambda and AWS call of the scenarios goes through io.py's default Transport as its view says",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    if (await findPydanticGraph() === null) return;
+    const boto3 = await new Deno.Command("python3", { args: ["-c", "import boto3"], stderr: "null" })
+      .output();
+    if (!boto3.success) {
+      return console.log(
+        "SKIP: boto3: not installed (pip install -r verify/requirements-temporal.txt brings it with moto)",
+      );
+    }
+    const started = performance.now();
+    const report = await verifyPythonWire(runnableFlows(ROOT, FLOW_DIRS));
+    if (report === null) {
+      return console.log("SKIP: moto: moto_server is not installed (pip install moto[server])");
+    }
+    console.log(
+      `pydantic-graph wire: ${report.http} HTTP, ${report.lambda} Lambda, ${report.aws} AWS calls, ${
+        ((performance.now() - started) / 1000).toFixed(1)
+      } s`,
+    );
+    ok(report.http > 0 && report.lambda > 0 && report.aws > 0, "every kind of call was sent");
+    deepStrictEqual(report.failures, []);
+  },
+});

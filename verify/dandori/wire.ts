@@ -1,0 +1,385 @@
+/**
+ * What the wire checks of the default `Transport`s share (docs/targets.md#temporal-typescript,
+ * docs/targets.md#pydantic-graph): every distinct HTTP, Lambda and AWS call of the scenarios of a
+ * flow, a local HTTP server that answers HTTP requests and Lambda's Invoke as the runs' stub does
+ * and keeps what arrived, moto in server mode for SNS and SQS with a queue that reads back what
+ * each call delivered, and the comparison of what arrived with the `transport` view. Nothing
+ * leaves the machine. @module
+ */
+
+import { stringifyJson } from "../../lang/common/json.ts";
+import type { Answer, CallRecord } from "../../lang/dandori/interp.ts";
+import { runFlow } from "../../lang/dandori/interp.ts";
+import type { TaskPlan } from "../../lang/dandori/plan.ts";
+import { readFlowScenarios, ScenarioAnswers } from "../../lang/dandori/scenario.ts";
+import { generatedJson, generateFlowScenarios } from "../../lang/dandori/scenarios.ts";
+import { viewOf } from "../../lang/dandori/views.ts";
+import type { RunnableFlow } from "./flows.ts";
+
+/** One call to send: the flow's task, what the workflow passes, what it must look like, and its answer. */
+export interface WireCall {
+  readonly where: string;
+  readonly task: TaskPlan;
+  readonly args: unknown;
+  readonly call: { readonly key?: string; readonly callback_id?: string };
+  readonly view: Record<string, unknown>;
+  readonly answer: Answer;
+}
+
+/** A value as the workflow carries it: JSON numbers, not the interpreter's bigints. */
+export function plain(v: unknown): unknown {
+  return JSON.parse(stringifyJson(v as never));
+}
+
+/**
+ * Every distinct HTTP, Lambda and AWS call of a flow's runs whose answer can come over the wire,
+ * with its arguments, key and callback id as the platform's view (`temporal`, `pydantic-graph`) gives them.
+ */
+export function wireCalls(f: RunnableFlow, platform: "temporal" | "pydantic-graph"): WireCall[] {
+  const generated = generateFlowScenarios(f.checked, f.plan).scenarios.map(generatedJson);
+  const seen = new Set<string>();
+  const out: WireCall[] = [];
+  readFlowScenarios(f.checked, stringifyJson(generated)).forEach((s, i) => {
+    const answers = new ScenarioAnswers(s.answers);
+    const run = runFlow(f.checked, f.plan, {
+      input: s.input,
+      now: s.now,
+      answers,
+      execution: `run-${i + 1}`,
+      children: false,
+    });
+    for (const c of run.calls) {
+      const task = f.plan.tasks.find((t) => t.name === c.task);
+      if (task === undefined || !["http", "lambda", "aws"].includes(task.callee.kind)) continue;
+      if (c.answer.kind === "cancel" || (c.answer.kind === "error" && c.answer.error === "timeout")) continue;
+      const platformView = plain(viewOf(platform, f.plan, c)) as {
+        args: unknown;
+        key?: string;
+        callback_id?: string;
+      };
+      const id = stringifyJson([task.name, viewOf("transport", f.plan, c), c.answer.kind, answerText(c)]);
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const call = {
+        ...(platformView.key === undefined ? {} : { key: platformView.key }),
+        ...(platformView.callback_id === undefined ? {} : { callback_id: platformView.callback_id }),
+      };
+      out.push({
+        where: `${f.path} run-${i + 1} line ${c.line}`,
+        task,
+        args: platformView.args,
+        call,
+        view: plain(viewOf("transport", f.plan, c)) as Record<string, unknown>,
+        answer: c.answer,
+      });
+    }
+  });
+  return out;
+}
+
+function answerText(c: CallRecord): string {
+  return stringifyJson(
+    c.answer.kind === "ok" ? c.answer.value : c.answer.kind === "error" ? c.answer.error : null,
+  );
+}
+
+/** The wire name of a declared error, or null for a failure. */
+export function wireOf(task: TaskPlan, error: string): string | null {
+  const e = task.errors.find((x) => x.name === error);
+  return e === undefined ? null : e.wire ?? e.name;
+}
+
+/** What the local server answers an HTTP request with for an answer, as the runs' stub does. */
+export function httpAnswer(task: TaskPlan, a: Answer): { status: number; body: string } {
+  if (a.kind === "ok") return { status: 200, body: a.value === null ? "" : stringifyJson(a.value) };
+  if (a.kind === "cancel") throw new Error("a cancel does not come over the wire");
+  const wire = wireOf(task, a.error);
+  return { status: wire === null ? 500 : Number(wire), body: a.cause ?? "" };
+}
+
+/** What the local server answers Lambda's Invoke with. */
+function lambdaAnswer(task: TaskPlan, a: Answer): { error: string | null; body: string } {
+  if (a.kind === "ok") return { error: null, body: stringifyJson(a.value) };
+  if (a.kind === "cancel") throw new Error("a cancel does not come over the wire");
+  const errorType = wireOf(task, a.error) ?? "Error";
+  return { error: "Unhandled", body: JSON.stringify({ errorType, errorMessage: a.cause ?? "" }) };
+}
+
+/**
+ * Whether a call is sent at all: an AWS call's answer is moto's own, so only a success is sent
+ * (its error is `AWS_ERROR`'s).
+ */
+export function sendable(c: WireCall): boolean {
+  return c.task.callee.kind !== "aws" || c.answer.kind === "ok";
+}
+
+/** What arrived at the local server. */
+interface Arrived {
+  readonly http?: { method: string; url: string; key: string | null; type: string | null; body: string };
+  readonly lambda?: { fn: string; payload: unknown };
+}
+
+/** Where a runner in another process says which call it sends next, and that it has sent it. */
+const CONTROL = "/dandori-wire/";
+
+/**
+ * A local server: HTTP requests and Lambda's Invoke, answered with `answer`; a POST to
+ * `/dandori-wire/<what>` goes to `control` instead (a runner in another process drives it so).
+ */
+function localServer(): {
+  url: string;
+  arrived: Arrived[];
+  answer: { http: { status: number; body: string }; lambda: { error: string | null; body: string } };
+  control: ((what: string) => Promise<void>) | null;
+  close(): Promise<void>;
+} {
+  const arrived: Arrived[] = [];
+  const answer = { http: { status: 200, body: "" }, lambda: { error: null as string | null, body: "null" } };
+  const local = {
+    url: "",
+    arrived,
+    answer,
+    control: null as ((what: string) => Promise<void>) | null,
+    close: () => server.shutdown(),
+  };
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    const url = new URL(req.url);
+    const body = await req.text();
+    if (local.control !== null && url.pathname.startsWith(CONTROL)) {
+      await local.control(url.pathname.slice(CONTROL.length));
+      return new Response("");
+    }
+    const invoke = /^\/2015-03-31\/functions\/([^/]+)\/invocations$/.exec(url.pathname);
+    if (invoke !== null) {
+      arrived.push({
+        lambda: { fn: decodeURIComponent(invoke[1]), payload: body === "" ? null : JSON.parse(body) },
+      });
+      const headers: Record<string, string> = { "content-type": "application/json" };
+      if (answer.lambda.error !== null) headers["x-amz-function-error"] = answer.lambda.error;
+      return new Response(answer.lambda.body, { status: 200, headers });
+    }
+    arrived.push({
+      http: {
+        method: req.method,
+        url: `${url.pathname}${url.search}`,
+        key: req.headers.get("idempotency-key"),
+        type: req.headers.get("content-type"),
+        body,
+      },
+    });
+    return new Response(answer.http.body, { status: answer.http.status });
+  });
+  local.url = `http://127.0.0.1:${server.addr.port}`;
+  return local;
+}
+
+/** The local server of a wire session. */
+type LocalServer = ReturnType<typeof localServer>;
+
+/** moto in server mode on a free loopback port; null when it is not installed. */
+async function startMoto(): Promise<{ url: string; stop(): Promise<void> } | null> {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  let child: Deno.ChildProcess;
+  try {
+    child = new Deno.Command("moto_server", {
+      args: ["-H", "127.0.0.1", "-p", String(port)],
+      stdout: "null",
+      stderr: "null",
+    })
+      .spawn();
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return null;
+    throw e;
+  }
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    child.kill("SIGTERM");
+    await child.status;
+  };
+  for (let i = 0; i < 100; i++) {
+    const up = await fetch(`${url}/moto-api/`).then((r) => r.body?.cancel().then(() => true), () => false);
+    if (up) return { url, stop };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await stop();
+  throw new Error("moto did not answer within 10 s");
+}
+
+/** What the wire check found. */
+export interface WireReport {
+  readonly http: number;
+  readonly lambda: number;
+  readonly aws: number;
+  readonly failures: readonly string[];
+}
+
+/** The moto side: topics and queues made on demand, and each one's messages read back. */
+async function awsClients(url: string) {
+  const sns = await import("@aws-sdk/client-sns");
+  const sqs = await import("@aws-sdk/client-sqs");
+  const config = {
+    endpoint: url,
+    region: REGION,
+    credentials: { accessKeyId: "testing", secretAccessKey: "testing" },
+  };
+  const snsClient = new sns.SNSClient(config);
+  const sqsClient = new sqs.SQSClient(config);
+  const inboxes = new Map<string, string>();
+  /** A queue that receives what is published to `topicArn`, raw. */
+  const topicInbox = async (topicArn: string): Promise<string> => {
+    const known = inboxes.get(topicArn);
+    if (known !== undefined) return known;
+    const name = topicArn.split(":").pop() ?? "topic";
+    const topic = await snsClient.send(new sns.CreateTopicCommand({ Name: name }));
+    const q = await sqsClient.send(new sqs.CreateQueueCommand({ QueueName: `inbox-${name}` }));
+    const attrs = await sqsClient.send(
+      new sqs.GetQueueAttributesCommand({ QueueUrl: q.QueueUrl, AttributeNames: ["QueueArn"] }),
+    );
+    await snsClient.send(
+      new sns.SubscribeCommand({
+        TopicArn: topic.TopicArn,
+        Protocol: "sqs",
+        Endpoint: attrs.Attributes?.QueueArn,
+        Attributes: { RawMessageDelivery: "true" },
+      }),
+    );
+    inboxes.set(topicArn, q.QueueUrl ?? "");
+    return q.QueueUrl ?? "";
+  };
+  const queue = async (queueUrl: string): Promise<string> => {
+    const name = queueUrl.split("/").pop() ?? "queue";
+    const q = await sqsClient.send(new sqs.CreateQueueCommand({ QueueName: name }));
+    return q.QueueUrl ?? "";
+  };
+  const receive = async (queueUrl: string): Promise<string[]> => {
+    const got = await sqsClient.send(
+      new sqs.ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }),
+    );
+    return (got.Messages ?? []).map((m) => m.Body ?? "");
+  };
+  return { topicInbox, queue, receive };
+}
+
+/** The region every client of a wire session uses. */
+const REGION = "ap-northeast-1";
+
+/** A wire session: the local server, moto's clients, and moto's URL. */
+export interface WireSession {
+  readonly local: LocalServer;
+  readonly aws: Awaited<ReturnType<typeof awsClients>>;
+  readonly motoUrl: string;
+}
+
+/**
+ * Runs `check` with moto and the local server up and the AWS variables set for this process and
+ * its children (`AWS_ENDPOINT_URL` moto, `AWS_ENDPOINT_URL_LAMBDA` the local server, the region,
+ * test credentials); null when moto is not installed.
+ */
+export async function withWire<R>(check: (s: WireSession) => Promise<R>): Promise<R | null> {
+  const moto = await startMoto();
+  if (moto === null) return null;
+  const local = localServer();
+  const env = {
+    AWS_ENDPOINT_URL: moto.url,
+    AWS_ENDPOINT_URL_LAMBDA: local.url,
+    AWS_REGION: REGION,
+    AWS_DEFAULT_REGION: REGION,
+    AWS_ACCESS_KEY_ID: "testing",
+    AWS_SECRET_ACCESS_KEY: "testing",
+  };
+  const before = Object.fromEntries(Object.keys(env).map((k) => [k, Deno.env.get(k)]));
+  for (const [k, v] of Object.entries(env)) Deno.env.set(k, v);
+  try {
+    return await check({ local, aws: await awsClients(moto.url), motoUrl: moto.url });
+  } finally {
+    for (const [k, v] of Object.entries(before)) v === undefined ? Deno.env.delete(k) : Deno.env.set(k, v);
+    await local.close();
+    await moto.stop();
+  }
+}
+
+/**
+ * Readies the session for one call before it is sent: the local server's answer, the topic's or
+ * queue's inbox in moto (made if new), nothing arrived yet. The inbox, or null.
+ */
+export async function ready(c: WireCall, s: WireSession): Promise<string | null> {
+  const kind = c.task.callee.kind;
+  let inbox: string | null = null;
+  if (kind === "http") s.local.answer.http = httpAnswer(c.task, c.answer);
+  if (kind === "lambda") s.local.answer.lambda = lambdaAnswer(c.task, c.answer);
+  if (kind === "aws") {
+    const args = c.view.args as Record<string, unknown>;
+    if (typeof args.TopicArn === "string") inbox = await s.aws.topicInbox(args.TopicArn);
+    if (typeof args.QueueUrl === "string") inbox = await s.aws.queue(args.QueueUrl);
+  }
+  s.local.arrived.length = 0;
+  return inbox;
+}
+
+/** After a call was sent: whether what arrived is the view (the request at the local server, or the message in moto). */
+export async function arrivedProblem(
+  c: WireCall,
+  s: WireSession,
+  inbox: string | null,
+): Promise<string | null> {
+  const kind = c.task.callee.kind;
+  if (kind === "aws") {
+    const messages = inbox === null ? [] : await s.aws.receive(inbox);
+    const args = c.view.args as Record<string, unknown>;
+    const text = args.Message ?? args.MessageBody;
+    const want = typeof text === "string" ? text : JSON.stringify(text);
+    return messages.length === 1 && messages[0] === want
+      ? null
+      : `moto delivered ${JSON.stringify(messages)}, not ${want}`;
+  }
+  const local = s.local;
+  if (local.arrived.length !== 1) return `${local.arrived.length} requests arrived, not one`;
+  const got = local.arrived[0];
+  if (kind === "lambda") {
+    const view = c.view as { lambda: string; payload: unknown };
+    const arrived = JSON.stringify({ lambda: got.lambda?.fn, payload: got.lambda?.payload });
+    const want = JSON.stringify({ lambda: view.lambda, payload: view.payload });
+    return arrived === want ? null : `Lambda got ${arrived}, the view is ${want}`;
+  }
+  const view =
+    (c.view as { http: { method: string; url: string; headers: Record<string, string>; body?: unknown } })
+      .http;
+  const path = view.url.replace(/^https?:\/\/[^/]+/, "");
+  const body = view.body === undefined
+    ? ""
+    : typeof view.body === "string"
+    ? view.body
+    : JSON.stringify(view.body);
+  const arrived = JSON.stringify([
+    got.http?.method,
+    got.http?.url,
+    got.http?.key,
+    got.http?.type,
+    got.http?.body,
+  ]);
+  const want = JSON.stringify([
+    view.method,
+    path,
+    view.headers["Idempotency-Key"] ?? null,
+    view.headers["Content-Type"] ?? null,
+    body,
+  ]);
+  return arrived === want ? null : `HTTP got ${arrived}, the view is ${want}`;
+}
+
+/** The AWS error every wire check raises: `sns:publish` to a topic that does not exist in moto. */
+export const AWS_ERROR = {
+  service: "sns",
+  operation: "publish",
+  args: { TopicArn: `arn:aws:sns:${REGION}:123456789012:nowhere`, Message: "m" },
+} as const;
+
+/** Whether `AWS_ERROR`'s outcome (`{"error": name, …}` as JSON) is moto's NotFound, as the flow's error. */
+export function awsErrorProblem(outcome: string): string[] {
+  const parsed = JSON.parse(outcome) as { error?: string };
+  return parsed.error !== undefined && /NotFound/.test(parsed.error)
+    ? []
+    : [`sns:publish to no topic gave ${outcome}`];
+}
