@@ -17,9 +17,6 @@ import { assert, findOne, lookup } from "../../lang/common/assert.ts";
 import { stringifyJson } from "../../lang/common/json.ts";
 import { type Call, Ledger, type OpName, type Outcome } from "../../lang/chobo/interp.ts";
 import type { Book } from "../../lang/chobo/model.ts";
-import { runFlow } from "../../lang/dandori/interp.ts";
-import { ScenarioAnswers } from "../../lang/dandori/scenario.ts";
-import { generateFlowScenarios } from "../../lang/dandori/scenarios.ts";
 import type { Value } from "../../lang/dandori/values.ts";
 import { viewOf } from "../../lang/dandori/views.ts";
 import { transferMembers } from "../../targets/chobo/names.ts";
@@ -31,6 +28,7 @@ import { BOOK_RUNTIME } from "../../targets/dandori/stepfunctions/runtimes.ts";
 import { findPgBin, startCluster } from "../../verify/services/pg_cluster.ts";
 import { serverDb } from "../../verify/services/pg_db.ts";
 import { startReplica } from "../../verify/services/tb_replica.ts";
+import { generatedRuns } from "../../verify/dandori/flows.ts";
 import { everyRunnableFlow, type RunnableFlow } from "../support/flows.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -54,15 +52,7 @@ function sequences(): Sequence[] {
   const out = new Map<string, Sequence>();
   for (const flow of everyRunnableFlow()) {
     if (flow.plan.books.length === 0) continue;
-    for (const [i, s] of generateFlowScenarios(flow.checked, flow.plan).scenarios.entries()) {
-      const answers = new ScenarioAnswers(s.answers);
-      const run = runFlow(flow.checked, flow.plan, {
-        input: s.input,
-        now: s.now,
-        answers,
-        execution: `run-${i + 1}`,
-        children: false,
-      });
+    for (const { run } of generatedRuns(flow)) {
       const byBook = new Map<string, Value[]>();
       for (const c of run.calls) {
         const view = viewOf("transport", flow.plan, c) as Record<string, Value>;

@@ -7,8 +7,12 @@
 import { checkFlow } from "../../lang/dandori/check.ts";
 import type { CheckedFlow } from "../../lang/dandori/checked.ts";
 import { type FileRead, type FlowCheck, NO_SUCH_FILE } from "../../lang/dandori/env.ts";
+import { stringifyJson } from "../../lang/common/json.ts";
+import { type Run, runFlow } from "../../lang/dandori/interp.ts";
 import { lower } from "../../lang/dandori/lower.ts";
 import type { Plan } from "../../lang/dandori/plan.ts";
+import { readFlowScenarios, ScenarioAnswers } from "../../lang/dandori/scenario.ts";
+import { generatedJson, generateFlowScenarios } from "../../lang/dandori/scenarios.ts";
 
 /** A flow that passed the check, with its plan. */
 export interface RunnableFlow {
@@ -76,4 +80,28 @@ export function flowsNamed(root: string, args: readonly string[], dirs: readonly
     const f = checkedFlowAt(root, p);
     return f === null ? [] : [f];
   });
+}
+
+/** One generated scenario of a flow as the reference interpreter ran it: its number (1, 2, …) and the run. */
+export interface GeneratedRun {
+  readonly n: number;
+  readonly run: Run;
+}
+
+/**
+ * Every generated scenario of `f`, read back as a scenario file is read and run on the reference
+ * interpreter as the differential runs name it (the execution `run-<n>`, child flows not run).
+ */
+export function generatedRuns(f: RunnableFlow): GeneratedRun[] {
+  const generated = generateFlowScenarios(f.checked, f.plan).scenarios.map(generatedJson);
+  return readFlowScenarios(f.checked, stringifyJson(generated)).map((s, i) => ({
+    n: i + 1,
+    run: runFlow(f.checked, f.plan, {
+      input: s.input,
+      now: s.now,
+      answers: new ScenarioAnswers(s.answers),
+      execution: `run-${i + 1}`,
+      children: false,
+    }),
+  }));
 }

@@ -13,9 +13,6 @@ import { assert, findOne, lookup } from "../../lang/common/assert.ts";
 import { stringifyJson } from "../../lang/common/json.ts";
 import { type Call, Ledger } from "../../lang/chobo/interp.ts";
 import type { Book, Transfer } from "../../lang/chobo/model.ts";
-import { runFlow } from "../../lang/dandori/interp.ts";
-import { readFlowScenarios, ScenarioAnswers } from "../../lang/dandori/scenario.ts";
-import { generatedJson, generateFlowScenarios } from "../../lang/dandori/scenarios.ts";
 import { viewOf } from "../../lang/dandori/views.ts";
 import { typescriptClient as postgresClient } from "../../targets/chobo/postgres/typescript.ts";
 import { postgresSql } from "../../targets/chobo/postgres/sql.ts";
@@ -23,7 +20,7 @@ import { tigerbeetleTypescriptClient } from "../../targets/chobo/tigerbeetle/typ
 import { members } from "../../targets/chobo/names.ts";
 import { TEMPORAL_TYPESCRIPT } from "../../targets/dandori/temporal/target.ts";
 import { DEFAULT_BUILD } from "../../targets/dandori/target.ts";
-import type { RunnableFlow } from "./flows.ts";
+import { generatedRuns, type RunnableFlow } from "./flows.ts";
 
 const ORIGIN = { file: "books.flow", path: "books.flow", text: "", sha: "0".repeat(16), version: "books" };
 /** What a fill brings in from outside per account: far above what any scenario takes. */
@@ -51,26 +48,17 @@ export function bookSequences(flows: readonly RunnableFlow[]): BookSequence[] {
   const out: BookSequence[] = [];
   for (const f of flows) {
     if (f.plan.books.length === 0) continue;
-    const generated = generateFlowScenarios(f.checked, f.plan).scenarios.map(generatedJson);
-    readFlowScenarios(f.checked, stringifyJson(generated)).forEach((s, i) => {
-      const answers = new ScenarioAnswers(s.answers);
-      const run = runFlow(f.checked, f.plan, {
-        input: s.input,
-        now: s.now,
-        answers,
-        execution: `run-${i + 1}`,
-        children: false,
-      });
+    for (const { n, run } of generatedRuns(f)) {
       const calls = run.calls.filter((c) =>
         f.plan.tasks.find((t) => t.name === c.task)?.callee.kind === "book"
       )
         .map((c) => JSON.parse(stringifyJson(viewOf("transport", f.plan, c))) as BookCall);
-      if (calls.length === 0) return;
+      if (calls.length === 0) continue;
       const key = stringifyJson([f.plan.books.map((b) => b.path), calls as never]);
-      if (seen.has(key)) return;
+      if (seen.has(key)) continue;
       seen.add(key);
-      out.push({ where: `${f.path} run-${i + 1}`, flow: f, calls });
-    });
+      out.push({ where: `${f.path} run-${n}`, flow: f, calls });
+    }
   }
   return out;
 }

@@ -9,12 +9,9 @@
 
 import { stringifyJson } from "../../lang/common/json.ts";
 import type { Answer, CallRecord } from "../../lang/dandori/interp.ts";
-import { runFlow } from "../../lang/dandori/interp.ts";
 import type { TaskPlan } from "../../lang/dandori/plan.ts";
-import { readFlowScenarios, ScenarioAnswers } from "../../lang/dandori/scenario.ts";
-import { generatedJson, generateFlowScenarios } from "../../lang/dandori/scenarios.ts";
 import { viewOf } from "../../lang/dandori/views.ts";
-import type { RunnableFlow } from "./flows.ts";
+import { generatedRuns, type RunnableFlow } from "./flows.ts";
 
 /** One call to send: the flow's task, what the workflow passes, what it must look like, and its answer. */
 export interface WireCall {
@@ -36,18 +33,9 @@ export function plain(v: unknown): unknown {
  * with its arguments, key and callback id as the platform's view (`temporal`, `pydantic-graph`) gives them.
  */
 export function wireCalls(f: RunnableFlow, platform: "temporal" | "pydantic-graph"): WireCall[] {
-  const generated = generateFlowScenarios(f.checked, f.plan).scenarios.map(generatedJson);
   const seen = new Set<string>();
   const out: WireCall[] = [];
-  readFlowScenarios(f.checked, stringifyJson(generated)).forEach((s, i) => {
-    const answers = new ScenarioAnswers(s.answers);
-    const run = runFlow(f.checked, f.plan, {
-      input: s.input,
-      now: s.now,
-      answers,
-      execution: `run-${i + 1}`,
-      children: false,
-    });
+  for (const { n, run } of generatedRuns(f)) {
     for (const c of run.calls) {
       const task = f.plan.tasks.find((t) => t.name === c.task);
       if (task === undefined || !["http", "lambda", "aws"].includes(task.callee.kind)) continue;
@@ -65,7 +53,7 @@ export function wireCalls(f: RunnableFlow, platform: "temporal" | "pydantic-grap
         ...(platformView.callback_id === undefined ? {} : { callback_id: platformView.callback_id }),
       };
       out.push({
-        where: `${f.path} run-${i + 1} line ${c.line}`,
+        where: `${f.path} run-${n} line ${c.line}`,
         task,
         args: platformView.args,
         call,
@@ -73,7 +61,7 @@ export function wireCalls(f: RunnableFlow, platform: "temporal" | "pydantic-grap
         answer: c.answer,
       });
     }
-  });
+  }
   return out;
 }
 
