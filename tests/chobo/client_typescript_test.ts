@@ -29,9 +29,9 @@ import { findPgBin, startCluster } from "../../verify/services/pg_cluster.ts";
 import { everyBook, loadBook as load } from "../support/books.ts";
 import { jobCall } from "../support/calls.ts";
 import { HOSTILE_STRINGS } from "../support/hostile.ts";
+import { npxTsc, TYPESCRIPT } from "../support/tsc.ts";
 
-/** The compiler the clients are checked with: the registry's newest, the native (Go) compiler. */
-const TYPESCRIPT = "typescript@7.0.2";
+/** The flags the clients are checked with, by `typescript@7.0.2` (`tests/support/tsc.ts`), the native (Go) compiler. */
 const TSC_FLAGS = [
   "--strict",
   "--erasableSyntaxOnly",
@@ -147,24 +147,6 @@ function writeClient(dir: string, book: Book, file: string): string {
   return path;
 }
 
-/** Runs `tsc` of {@link TYPESCRIPT} through npx; null (after a SKIP line) when there is no npx. */
-async function tsc(args: string[], cwd: string): Promise<{ code: number; out: string } | null> {
-  try {
-    const run = await new Deno.Command("npx", {
-      args: ["-y", "-p", TYPESCRIPT, "tsc", ...args],
-      cwd,
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const text = new TextDecoder();
-    return { code: run.code, out: text.decode(run.stdout) + text.decode(run.stderr) };
-  } catch (e) {
-    if (!(e instanceof Deno.errors.NotFound)) throw e;
-    console.log("SKIP: chobo: postgres-typescript: no npx on this machine to run the TypeScript compiler");
-    return null;
-  }
-}
-
 Deno.test("every book's client passes tsc --strict --erasableSyntaxOnly --noUnusedLocals, and its types hold", async () => {
   const dir = Deno.makeTempDirSync({ prefix: "chobo-ts-" });
   try {
@@ -189,10 +171,10 @@ Deno.test("every book's client passes tsc --strict --erasableSyntaxOnly --noUnus
       }
     }
     strictEqual(files.filter((f) => f.endsWith("use.ts")).length, 2);
-    const version = await tsc(["--version"], dir);
+    const version = await npxTsc(["--version"], dir);
     if (version === null) return;
     strictEqual(version.out.trim(), `Version ${TYPESCRIPT.split("@")[1]}`);
-    const run = (await tsc([...TSC_FLAGS, ...files], dir))!;
+    const run = (await npxTsc([...TSC_FLAGS, ...files], dir))!;
     strictEqual(run.out, "");
     strictEqual(run.code, 0);
   } finally {

@@ -9,7 +9,8 @@ import { strictEqual } from "node:assert/strict";
 /** The compiler the generated TypeScript is checked with. */
 export const TYPESCRIPT = "typescript@7.0.2";
 
-async function npxTsc(args: string[], cwd: string): Promise<{ code: number; out: string } | null> {
+/** `tsc` of {@link TYPESCRIPT} with `args` through npx; null (after a SKIP line) when there is no npx. */
+export async function npxTsc(args: string[], cwd: string): Promise<{ code: number; out: string } | null> {
   try {
     const run = await new Deno.Command("npx", {
       args: ["-y", "-p", TYPESCRIPT, "tsc", ...args],
