@@ -22,6 +22,8 @@ import type { DandoriCode } from "../../../lang/dandori/codes.ts";
 import type { Plan, StmtPlan, TaskPlan } from "../../../lang/dandori/plan.ts";
 import { readsNow, stmtExprs, taskOf } from "../typescript/statements.ts";
 import type { FlowOrigin } from "../target.ts";
+import { namingCheck } from "../naming.ts";
+import { tsNames } from "../typescript/names.ts";
 
 /** The most operations one durable execution may use (a service quota that cannot be raised). */
 export const MAX_OPERATIONS = 3_000;
@@ -165,5 +167,6 @@ export function durableCheck(plan: Plan, origin: FlowOrigin): readonly Diagnosti
       },
     );
   }
-  return r.diagnostics;
+  const names = tsNames(plan);
+  return [...r.diagnostics, ...namingCheck("Lambda durable functions", names.spelled, names.refused, origin)];
 }
