@@ -144,7 +144,7 @@ export function namingCheck(
   origin: FlowOrigin,
 ): readonly Diagnostic[] {
   const r = new Reporter<DandoriCode>(origin.path, origin.text);
-  for (const x of refused) {
+  for (const x of [...refused].sort((p, q) => p.line - q.line)) {
     const what = WHAT[x.what];
     r.error(
       "E006",
@@ -157,6 +157,7 @@ export function namingCheck(
     );
   }
   const first = new Map<string, Spelled>();
+  const told = new Set<string>();
   for (const s of spelled) {
     const key = `${s.scope}\u0000${s.spelling}`;
     const met = first.get(key);
@@ -164,15 +165,17 @@ export function namingCheck(
       first.set(key, s);
       continue;
     }
-    if (met.name === s.name && met.what === s.what) continue;
+    const pair = [met.what, met.name, s.what, s.name].join("\u0000");
+    if ((met.name === s.name && met.what === s.what) || told.has(pair)) continue;
+    told.add(pair);
     const a = WHAT[met.what];
     const b = WHAT[s.what];
     r.error(
       "E006",
       { line: s.line, col: 1 },
       tr(
-        `${target} spells ${b.en} ${s.name} as ${s.spelling}, as it spells ${a.en} ${met.name} (line ${met.line}): in its code they would be one name`,
-        `${target} では${b.ja} ${s.name} が ${s.spelling} になり、${a.ja} ${met.name}(${met.line} 行)と同じ名前になります。生成するコードで一つの名前になってしまいます`,
+        `${target} writes ${b.en} ${s.name} and ${a.en} ${met.name} (line ${met.line}) as one name, ${s.spelling}`,
+        `${target} では${b.ja} ${s.name} と${a.ja} ${met.name}(${met.line} 行)が同じ名前 ${s.spelling} になります`,
       ),
       { hint: tr("rename one of the two", "どちらかの名前を変えてください") },
     );
