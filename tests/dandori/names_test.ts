@@ -135,7 +135,10 @@ const STOCK = Deno.readTextFileSync(`${ROOT}tests/dandori/flows/books/stock.book
 Deno.test("names a target cannot keep apart or spell are E006 in both languages, naming both, and nothing is written", () => {
   for (const c of CLASHES) {
     const file = `${c.name}.flow`;
-    strictEqual(runCli(["dandori", "check", file], { files: { [file]: c.text, "stock.book": STOCK } }).code, 0);
+    strictEqual(
+      runCli(["dandori", "check", file], { files: { [file]: c.text, "stock.book": STOCK } }).code,
+      0,
+    );
     for (const lang of ["en", "ja"] as const) {
       const run = runCli(["dandori", "build", file, "--target", c.target, "--out", "out", "--lang", lang], {
         files: { [file]: c.text, "stock.book": STOCK },
@@ -158,16 +161,29 @@ flow
   pass
 `;
   for (const lang of ["en", "ja"] as const) {
-    const run = runCli(["dandori", "build", "logged.flow", "--target", "durable", "--out", "out", "--lang", lang], {
+    const run = runCli([
+      "dandori",
+      "build",
+      "logged.flow",
+      "--target",
+      "durable",
+      "--out",
+      "out",
+      "--lang",
+      lang,
+    ], {
       files: { "logged.flow": text },
     });
     strictEqual(run.code, 1);
     strictEqual(Object.keys(run.written).length, 0);
     assertGolden(`${GOLDEN}durable_tostring.${lang}.txt`, run.stderr);
   }
-  const other = runCli(["dandori", "build", "logged.flow", "--target", "temporal-typescript", "--out", "out"], {
-    files: { "logged.flow": text },
-  });
+  const other = runCli(
+    ["dandori", "build", "logged.flow", "--target", "temporal-typescript", "--out", "out"],
+    {
+      files: { "logged.flow": text },
+    },
+  );
   strictEqual(other.code, 0, other.stderr);
 });
 
@@ -192,10 +208,23 @@ Deno.test("chobo's Python clients read names after NFKC: names that fold alike g
   const m = members(book, "python");
   deepStrictEqual([...m.accounts.values()], ["cash", "cash_2", "suppliers"]);
   deepStrictEqual([...(m.transferParams.get("give")?.values() ?? [])], ["fi", "fi_2", "qty"]);
-  const dunder = NFKC_BOOK.replace("account cash : pcs", "account __cash : pcs").replace("to cash", "to __cash");
+  const dunder = NFKC_BOOK.replace("account cash : pcs", "account __cash : pcs").replace(
+    "to cash",
+    "to __cash",
+  );
   for (const target of ["postgres-python", "tigerbeetle-python"]) {
     for (const lang of ["en", "ja"] as const) {
-      const run = runCli(["chobo", "build", "folded.book", "--target", target, "--out", "out", "--lang", lang], {
+      const run = runCli([
+        "chobo",
+        "build",
+        "folded.book",
+        "--target",
+        target,
+        "--out",
+        "out",
+        "--lang",
+        lang,
+      ], {
         files: { "folded.book": dunder },
       });
       strictEqual(run.code, 1, run.stderr);
