@@ -465,12 +465,11 @@ class Interp {
       case "pass":
         return NEXT;
       case "succeed": {
-        const outputs: Record<string, Value> = {};
         const given = new Map(s.outputs.map((o) => [o.name.text, o.value]));
-        for (const o of this.flow.model.outputs) {
+        const outputs = Object.fromEntries(this.flow.model.outputs.map((o) => {
           const e = given.get(o.name);
-          outputs[o.name] = e === undefined ? null : this.expr(e, ctx);
-        }
+          return [o.name, e === undefined ? null : this.expr(e, ctx)];
+        }));
         return {
           kind: "end",
           ending: { kind: "succeed", outputs: this.flow.model.outputs.length === 0 ? null : outputs },
@@ -701,13 +700,11 @@ class Interp {
   }
 
   private args(asts: readonly ArgAst[], task: TaskDef, ctx: Ctx): Record<string, Value> {
-    const out: Record<string, Value> = {};
     const given = new Map(asts.flatMap((a) => a.kind === "arg" ? [[a.name.text, a.value] as const] : []));
-    for (const p of task.params) {
+    return Object.fromEntries(task.params.flatMap((p) => {
       const e = given.get(p.name);
-      if (e !== undefined) out[p.name] = this.expr(e, ctx);
-    }
-    return out;
+      return e === undefined ? [] : [[p.name, this.expr(e, ctx)]];
+    }));
   }
 
   private answered(
@@ -779,9 +776,7 @@ class Interp {
       case "now":
         return this.nowText[1];
       case "record": {
-        const out: Record<string, Value> = {};
-        for (const f of e.fields) out[f.name.text] = this.expr(f.value, ctx);
-        return out;
+        return Object.fromEntries(e.fields.map((f) => [f.name.text, this.expr(f.value, ctx)]));
       }
       case "list":
         return e.items.map((i) => this.expr(i, ctx));
@@ -831,10 +826,10 @@ function heldBy(f: Flow): "unhandled" | "outside" | "failed" {
 function holdRecord(task: TaskDef, args: Readonly<Record<string, Value>>): Value {
   const b = task.book;
   assert(b !== null && b.op !== "do", "a hold record is of a hold, a post or a void");
-  const record: Record<string, Value> = {};
-  for (const k of b.transfer.key) record[k] = args[k] ?? null;
-  record.state = b.op === "hold" ? "held" : b.op === "post" ? "posted" : "voided";
-  return record;
+  return Object.fromEntries([
+    ...b.transfer.key.map((k) => [k, Object.hasOwn(args, k) ? args[k] : null] as const),
+    ["state", b.op === "hold" ? "held" : b.op === "post" ? "posted" : "voided"],
+  ]);
 }
 
 /** A task's error as the workflow fails with it when nothing handles it. */

@@ -14,7 +14,7 @@
  * @module
  */
 
-import { assert, lookup, unreachable } from "../common/assert.ts";
+import { assert, findOne, lookup, unreachable } from "../common/assert.ts";
 import type {
   BodyAst,
   CallStmtAst,
@@ -143,13 +143,20 @@ export function rangePlan(r: Range): RangePlan {
   }
 }
 
-function fieldPlan(f: FieldDef): FieldPlan {
-  return { name: f.name, type: typePlan(f.type), range: f.range === null ? null : rangePlan(f.range) };
+/** A field; one a book made (line 0: a hold record's) is placed on `bookLine`, its `use book`. */
+function fieldPlan(f: FieldDef, bookLine = 0): FieldPlan {
+  return {
+    name: f.name,
+    line: f.line === 0 ? bookLine : f.line,
+    type: typePlan(f.type),
+    range: f.range === null ? null : rangePlan(f.range),
+  };
 }
 
-function machinePlan(name: string, record: string, m: Machine): CasePlan {
+function machinePlan(name: string, line: number, record: string, m: Machine): CasePlan {
   return {
     name,
+    line,
     machine: record,
     states: m.states,
     initial: m.initial,
@@ -226,12 +233,20 @@ class Lowering {
         assert(r.kind === "time", "a period is a range of times");
         return { first: r.first, after: r.after, text: r.text };
       })(),
-      inputs: m.inputs.map(fieldPlan),
-      outputs: m.outputs.map(fieldPlan),
-      records: [...m.types.records.values()].map((r) => ({ name: r.name, fields: r.fields.map(fieldPlan) })),
-      enums: [...m.types.enums.values()].map((e) => ({ name: e.name, values: e.values })),
+      inputs: m.inputs.map((f) => fieldPlan(f)),
+      outputs: m.outputs.map((f) => fieldPlan(f)),
+      records: [...m.types.records.values()].map((r) => {
+        const line = r.line === 0 ? this.useLine(r.name) : r.line;
+        return { name: r.name, line, fields: r.fields.map((f) => fieldPlan(f, line)) };
+      }),
+      enums: [...m.types.enums.values()].map((e) => ({
+        name: e.name,
+        line: e.line === 0 ? this.useLine(e.name) : e.line,
+        values: e.values,
+      })),
       books: m.ast.uses.filter((u) => u.source.text === "book").map((u) => ({
         name: u.name.text,
+        line: u.name.line,
         path: u.path.text,
         lambda: useLambda(u),
         transfers: lookup(m.books, u.name.text, "book").chobo.transfers.map((t) => ({
@@ -240,11 +255,22 @@ class Lowering {
         })),
       })),
       tasks,
-      cases: [...m.cases.values()].map((c) => machinePlan(c.name, c.record, c.machine)),
+      cases: [...m.cases.values()].map((c) => machinePlan(c.name, c.line, c.record, c.machine)),
       blocks,
       blockLines: { failure: m.onFailure?.line ?? null, cancel: m.onCancel?.line ?? null },
       graph: { nodes: this.nodes, edges: this.edges },
     };
+  }
+
+  /** The line of the `use book` a hold's record or states come from (`<book>.<transfer>…`). */
+  private useLine(name: string): number {
+    const book = name.split(".")[0];
+    return findOne(
+      this.m.ast.uses,
+      (u) => u.source.text === "book" && u.name.text === book,
+      `use book ${book}`,
+    )
+      .name.line;
   }
 
   // -------------------------------------------------------------------------------------------

@@ -75,6 +75,8 @@ export interface TaskDef {
 /** A case (docs/design/dandori.md#cases): the record it is, the machine it follows. */
 export interface CaseDef {
   readonly name: string;
+  /** The line the case is declared on. */
+  readonly line: number;
   readonly machine: Machine;
   /** The record type of the case: `<book>.<transfer>`. */
   readonly record: string;

@@ -58,6 +58,8 @@ export type RangePlan =
 /** An input, an output, a record field or a task parameter. */
 export interface FieldPlan {
   readonly name: string;
+  /** The line the name is declared on (a book's hold record: the line of its `use book`). */
+  readonly line: number;
   readonly type: TypePlan;
   readonly range: RangePlan | null;
 }
@@ -65,12 +67,16 @@ export interface FieldPlan {
 /** A record of the flow or of a book (a hold's record `<book>.<transfer>`). */
 export interface RecordPlan {
   readonly name: string;
+  /** The line the record is declared on (a book's hold record: the line of its `use book`). */
+  readonly line: number;
   readonly fields: readonly FieldPlan[];
 }
 
 /** An enum and its values in written order. */
 export interface EnumPlan {
   readonly name: string;
+  /** The line the enum is declared on (a hold's states: the line of its book's `use book`). */
+  readonly line: number;
   readonly values: readonly string[];
 }
 
@@ -327,6 +333,7 @@ export interface PeriodPlan {
 /** A case (docs/design/dandori.md#cases): the machine it follows and the record it is. */
 export interface CasePlan {
   readonly name: string;
+  readonly line: number;
   /** `<book>.<transfer>`: both the machine and the record type. */
   readonly machine: string;
   readonly states: readonly string[];
@@ -347,6 +354,8 @@ export interface CasePlan {
 /** A book the flow uses (`use book`). */
 export interface BookUsePlan {
   readonly name: string;
+  /** The line of `use book`. */
+  readonly line: number;
   readonly path: string;
   readonly lambda: string | null;
   /**

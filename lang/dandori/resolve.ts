@@ -598,7 +598,7 @@ class Resolver {
           unreachable(item, "case item");
       }
     }
-    return { name: c.name.text, machine, record: name };
+    return { name: c.name.text, line: c.name.line, machine, record: name };
   }
 }
 

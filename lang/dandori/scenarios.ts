@@ -151,9 +151,9 @@ class Maker {
         return { note: `${name}-${this.counter.next()}` };
       case "record": {
         const r = lookup(this.types.records, t.name, "record");
-        const out: Record<string, Value> = {};
-        for (const f of r.fields) out[f.name] = this.value(f.type, f.range, `${key}.${f.name}`, f.name);
-        return out;
+        return Object.fromEntries(
+          r.fields.map((f) => [f.name, this.value(f.type, f.range, `${key}.${f.name}`, f.name)]),
+        );
       }
       default:
         return unreachable(t, "type");
@@ -242,9 +242,7 @@ function outsideValue(types: TypeTable, t: Ty, range: Range | null): Value | nul
     for (const f of r.fields) {
       const v = outsideValue(types, f.type, f.range);
       if (v === null) continue;
-      const out: Record<string, Value> = {};
-      for (const g of r.fields) out[g.name] = g === f ? v : sample(types, g.type, g.range);
-      return out;
+      return Object.fromEntries(r.fields.map((g) => [g.name, g === f ? v : sample(types, g.type, g.range)]));
     }
   }
   return null;
@@ -418,9 +416,9 @@ function smallestFor(plan: Plan): number {
 }
 
 function inputOf(flow: CheckedFlow, maker: Maker): Value {
-  const out: Record<string, Value> = {};
-  for (const f of flow.model.inputs) out[f.name] = maker.value(f.type, f.range, `input:${f.name}`, f.name);
-  return out;
+  return Object.fromEntries(
+    flow.model.inputs.map((f) => [f.name, maker.value(f.type, f.range, `input:${f.name}`, f.name)]),
+  );
 }
 
 /** The `now` of a flow's runs (docs/design/dandori.md#the-workflow-period): the default, or the nearest time inside the period. */
@@ -611,18 +609,18 @@ function omitOptional(
   let changed = false;
   const strip = (fs: readonly { name: string; type: Ty }[], v: Value): Value => {
     if (!isRecord(v)) return v;
-    const out: Record<string, Value> = {};
+    const out: [string, Value][] = [];
     for (const f of fs) {
+      if (!Object.hasOwn(v, f.name)) continue;
       const x = v[f.name];
-      if (x === undefined) continue;
       if (f.type.kind === "json" || (f.type.kind === "optional" && x === null)) {
         changed = true;
         continue;
       }
       const t = f.type.kind === "optional" ? f.type.inner : f.type;
-      out[f.name] = t.kind === "record" ? strip(lookup(types.records, t.name, "record").fields, x) : x;
+      out.push([f.name, t.kind === "record" ? strip(lookup(types.records, t.name, "record").fields, x) : x]);
     }
-    return out;
+    return Object.fromEntries(out);
   };
   const out = strip(fields, value);
   return changed ? out : null;

@@ -76,9 +76,9 @@ export function viewOf(name: ViewName, plan: Plan, c: CallRecord): Value {
 
 /** The arguments in the task's order, with the key and the callback id where the task sends them. */
 function payload(task: TaskPlan, c: CallRecord): Record<string, Value> {
-  const out: Record<string, Value> = {};
-  for (const p of task.params) if (Object.hasOwn(c.args, p.name)) out[p.name] = c.args[p.name];
-  return out;
+  return Object.fromEntries(
+    task.params.flatMap((p) => Object.hasOwn(c.args, p.name) ? [[p.name, c.args[p.name]]] : []),
+  );
 }
 
 function keyOf(c: CallRecord): string {

@@ -9,7 +9,7 @@
  */
 
 import type { Plan, TaskPlan } from "../../../lang/dandori/plan.ts";
-import { argsType, prop, read } from "../typescript/names.ts";
+import { argsType, member, prop, read } from "../typescript/names.ts";
 import { ownResult, written } from "../typescript/task_bodies.ts";
 
 /** The tasks that run as activities (not child workflows or events). */
@@ -39,7 +39,7 @@ export function activitiesModule(plan: Plan): string {
     " * name as its `type`; a callback's task hands `call.callback_id` on and returns.",
     " */",
     "export interface OwnTasks {",
-    ...own.map((t) => `  ${prop(t.name)}(args: T.${argsType(t.name)}, call: Call): ${ownResult(t)};`),
+    ...own.map((t) => `  ${member(t.name)}(args: T.${argsType(t.name)}, call: Call): ${ownResult(t)};`),
     "}",
     "",
     "/** Every activity of the workflow, by task name. */",

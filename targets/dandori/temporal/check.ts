@@ -20,6 +20,8 @@ import { unreachable } from "../../../lang/common/assert.ts";
 import type { DandoriCode } from "../../../lang/dandori/codes.ts";
 import type { Plan, StmtPlan, TaskPlan } from "../../../lang/dandori/plan.ts";
 import type { FlowOrigin } from "../target.ts";
+import { namingCheck } from "../naming.ts";
+import { tsNames } from "../typescript/names.ts";
 
 /** The most events Temporal keeps in one run's history (the server's default `limit.historyCount.error`). */
 export const MAX_HISTORY_EVENTS = 51_200;
@@ -149,5 +151,6 @@ export function temporalCheck(plan: Plan, origin: FlowOrigin): readonly Diagnost
       },
     );
   }
-  return r.diagnostics;
+  const names = tsNames(plan);
+  return [...r.diagnostics, ...namingCheck("Temporal TypeScript", names.spelled, names.refused, origin)];
 }

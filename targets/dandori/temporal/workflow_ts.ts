@@ -14,7 +14,7 @@
 
 import { assert, unreachable } from "../../../lang/common/assert.ts";
 import type { Plan, StmtPlan, TaskPlan } from "../../../lang/dandori/plan.ts";
-import { ident, prop, read, str } from "../typescript/names.ts";
+import { ident, prop, read, readMaybe, str } from "../typescript/names.ts";
 import {
   assigned,
   block,
@@ -117,7 +117,7 @@ function parallel(out: Out, depth: number, s: Extract<StmtPlan, { kind: "for" }>
   const elem = tsType(s.element, "T.");
   const collType = s.collect === null ? "unknown" : tsType(s.collect.type, "T.").replace(/\[\]$/, "");
   out.line(depth, "{");
-  out.line(depth + 1, `const ${list}: ${elem}[] = ${expr(s.list, s.place)};`);
+  out.line(depth + 1, `const ${list}: ${elem}[] = ${expr(s.list, s.place, ctx.plan)};`);
   tooMany(out, depth + 1, s.line, list, s.atMost);
   const k = s.parallel.atATime === null ? `${list}.length` : String(s.parallel.atATime);
   const assign = s.collect === null ? "" : `${ident(s.collect.name)} = `;
@@ -257,7 +257,10 @@ export function workflowModule(plan: Plan, type: string): string {
     `throw dd.fail("Dandori.BadInput", "the execution's input does not have the declared shape");`,
   );
   out.line(d, "}");
-  out.line(d, "if (resume !== undefined) Object.assign(cases, resume.cases);");
+  out.line(
+    d,
+    "if (resume !== undefined) Object.defineProperties(cases, Object.getOwnPropertyDescriptors(resume.cases));",
+  );
   if (plan.period !== null) {
     const p = plan.period;
     out.line(d, "if (resume === undefined) {");
@@ -281,7 +284,7 @@ export function workflowModule(plan: Plan, type: string): string {
     out.line(
       d,
       `const ${ident(i.name)} = ${
-        maybeMissing(i.type) ? `${read("input", i.name)} ?? null` : read("input", i.name)
+        maybeMissing(i.type) ? `${readMaybe("input", i.name)} ?? null` : read("input", i.name)
       };`,
     );
   }
@@ -291,7 +294,7 @@ export function workflowModule(plan: Plan, type: string): string {
     for (const v of flowVars) {
       out.line(
         d,
-        `if (resume !== undefined) ${ident(v)} = resume.vars[${str(v)}] as ${
+        `if (resume !== undefined) ${ident(v)} = resume.vars[${str(ident(v))}] as ${
           tsType(lookupType(vars, v), "T.")
         };`,
       );

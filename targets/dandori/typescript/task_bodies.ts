@@ -9,7 +9,7 @@
 
 import { unreachable } from "../../../lang/common/assert.ts";
 import type { TaskPlan } from "../../../lang/dandori/plan.ts";
-import { prop, read, str } from "./names.ts";
+import { prop, readMaybe, str } from "./names.ts";
 import { tsType } from "./types_ts.ts";
 
 function wires(t: TaskPlan): string {
@@ -36,7 +36,7 @@ function payload(t: TaskPlan): string[] {
 function httpBody(t: TaskPlan): string[] {
   const c = t.callee;
   if (c.kind !== "http") return [];
-  const url = c.url.map((p) => "text" in p ? str(p.text) : `dd.segment(${read("args", p.param)})`).join(
+  const url = c.url.map((p) => "text" in p ? str(p.text) : `dd.segment(${readMaybe("args", p.param)})`).join(
     " + ",
   );
   const lines = [`let url = ${url === "" ? '""' : url};`, "const headers: { [name: string]: string } = {};"];
@@ -81,7 +81,7 @@ export function written(t: TaskPlan): string[] | null {
       return httpBody(t);
     case "book": {
       const a = (names: readonly string[]) =>
-        `{ ${names.map((n) => `${prop(n)}: ${read("args", n)} ?? null`).join(", ")} }`;
+        `{ ${names.map((n) => `${prop(n)}: ${readMaybe("args", n)} ?? null`).join(", ")} }`;
       const partial = c.op === "post" && c.amounts.length > 0;
       const args = partial ? a(c.strings) : a([...c.strings, ...c.amounts]);
       const call = `{ book: ${str(c.book)}, transfer: ${str(c.transfer)}, op: ${str(c.op)}, args: ${args}${
