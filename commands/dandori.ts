@@ -12,7 +12,8 @@ import {
   renderDiagnostic,
   summaryLine,
 } from "../lang/common/diagnostic.ts";
-import { buildCommand, namedReader, planCommand, runCommand, scenariosCommand } from "./dandori_run.ts";
+import { buildCommand, planCommand, runCommand, scenariosCommand } from "./dandori_run.ts";
+import { flowReader } from "./flow_files.ts";
 import { docCommand } from "./dandori_doc.ts";
 import { DANDORI_TARGET_NAMES } from "../targets/dandori/targets.ts";
 import { type Io, readInput } from "./io.ts";
@@ -395,7 +396,6 @@ export const DANDORI: ToolSpec = {
 function check(paths: readonly string[], json: boolean, io: Io, lang: Lang): number {
   let exit = 0;
   const files: Record<string, unknown>[] = [];
-  const read = namedReader(io);
   for (const path of paths) {
     const input = readInput(io, path);
     if ("error" in input) {
@@ -403,7 +403,7 @@ function check(paths: readonly string[], json: boolean, io: Io, lang: Lang): num
       exit = Math.max(exit, 1);
       continue;
     }
-    const result = checkFlowBytes(path, input.bytes, { read });
+    const result = checkFlowBytes(path, input.bytes, { read: flowReader(io, path) });
     const failed = hasErrors(result.diagnostics);
     if (result.unsupported) exit = 2;
     else if (failed) exit = Math.max(exit, 1);

@@ -12,7 +12,7 @@ import type { Lang } from "../lang/common/text.ts";
 import { checkFlowBytes } from "../lang/dandori/check.ts";
 import { buildFlowPage, flowPageMarkdown } from "../lang/dandori/doc.ts";
 import { flowPageHtml } from "../lang/dandori/draw.ts";
-import { namedReader } from "./dandori_run.ts";
+import { flowReader } from "./flow_files.ts";
 import { type Io, readInput, writeFile } from "./io.ts";
 import { refusedForKeys } from "./keys.ts";
 
@@ -23,7 +23,7 @@ export function docCommand(path: string, html: boolean, out: string | undefined,
     io.stderr(`dandori doc: ${input.error[lang]}\n`);
     return 1;
   }
-  const check = checkFlowBytes(path, input.bytes, { read: namedReader(io) });
+  const check = checkFlowBytes(path, input.bytes, { read: flowReader(io, path) });
   // A page that would carry a key is not drawn, whatever else the check found (`dandori check` says all).
   if (check.typedFlow !== null && refusedForKeys("dandori doc", path, check.diagnostics, io, lang)) return 1;
   const failed = hasErrors(check.diagnostics);

@@ -29,8 +29,7 @@ import type { Value } from "../lang/dandori/values.ts";
 import type { ViewName } from "../lang/dandori/views.ts";
 import { type Io, readInput, writeFile } from "./io.ts";
 import { createHash } from "node:crypto";
-import { dirname, isAbsolute, normalize } from "node:path";
-import { type FileRead, NO_SUCH_FILE } from "../lang/dandori/env.ts";
+import { flowReader } from "./flow_files.ts";
 import { VERSION } from "../lang/common/version.ts";
 import { buildFlow, DANDORI_TARGETS, dandoriTarget } from "../targets/dandori/targets.ts";
 import { type BuildOptions, DEFAULT_BUILD, type FlowOrigin } from "../targets/dandori/target.ts";
@@ -55,38 +54,9 @@ export function loadFlow(path: string, commandName: string, io: Io, lang: Lang):
   return loadFlowBytes(path, input.bytes, io, lang);
 }
 
-/**
- * How a flow's books and child flows are read: a path a flow names must stay inside the directory
- * the command runs in, or inside the directory of the flow that names it; and, as every input,
- * be a regular file of at most `MAX_INPUT_BYTES`. The reason a rule refused goes into the
- * diagnostic (E005, E015).
- */
-export function namedReader(io: Io): (path: string, from: string) => FileRead {
-  return (path, from) => {
-    if (!insideTree(path, from)) {
-      return {
-        unreadable: tr(
-          `${path} is outside the directory the command runs in and outside the flow's own directory`,
-          `${path} は、コマンドを走らせるディレクトリの外にも、フローのあるディレクトリの外にもあります`,
-        ),
-      };
-    }
-    const r = readInput(io, path);
-    if ("bytes" in r) return r.bytes;
-    return r.missing ? NO_SUCH_FILE : { unreadable: r.error };
-  };
-}
-
-function insideTree(path: string, from: string): boolean {
-  const p = normalize(path);
-  if (!isAbsolute(p) && p !== ".." && !p.startsWith("../")) return true;
-  const dir = dirname(normalize(from));
-  return p.startsWith(dir.endsWith("/") ? dir : `${dir}/`);
-}
-
 /** Checks a flow's bytes once read, as `loadFlow` does. */
 function loadFlowBytes(path: string, bytes: Uint8Array, io: Io, lang: Lang): LoadedFlow | number {
-  const result = checkFlowBytes(path, bytes, { read: namedReader(io) });
+  const result = checkFlowBytes(path, bytes, { read: flowReader(io, path) });
   if (result.checked === null) {
     io.stderr(result.diagnostics.map((d) => renderDiagnostic(d, lang)).join(""));
     io.stderr(`${summaryLine(path, result.diagnostics.map((d) => d.severity), lang)}\n`);

@@ -1,6 +1,7 @@
 /**
- * The limits of the case analysis, with their reasons: the checker stops at them and says so
- * (E023), and the code registry writes their numbers into E023's explanation.
+ * The limits of the checker, with their reasons: the case analysis stops at its limits and says so
+ * (E023), the check of child flows at its own (E015), and the code registry writes their numbers
+ * into the explanations.
  * @module
  */
 
@@ -17,3 +18,12 @@ export const MAX_STATES = 20000;
  * round each. Reaching the bound is E023.
  */
 export const MAX_LOOP_ROUNDS = 64;
+
+/**
+ * The most child flows one check reads: the flow given, its children, theirs, and so on, each
+ * counted once by its real path however many tasks run it (a flow that runs the next one twice,
+ * eighteen deep, is eighteen children, not 2¹⁸ checks). Far more than a workflow names; the bound
+ * keeps a tree of flows made to be large from taking the check's time and memory. Reaching it is
+ * E015 at the task whose child is not read.
+ */
+export const MAX_CHILD_FLOWS = 100;

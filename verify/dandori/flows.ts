@@ -39,14 +39,14 @@ export function flowPaths(root: string, dir: string): string[] {
 export function flowCheckAt(root: string, path: string): FlowCheck {
   const read = (p: string): FileRead => {
     try {
-      return Deno.readFileSync(`${root}${p}`);
+      return { bytes: Deno.readFileSync(`${root}${p}`), real: Deno.realPathSync(`${root}${p}`) };
     } catch {
       return NO_SUCH_FILE;
     }
   };
-  const bytes = read(path);
-  if (!(bytes instanceof Uint8Array)) throw new Error(`${path} cannot be read`);
-  return checkFlow(path, new TextDecoder().decode(bytes), { read });
+  const got = read(path);
+  if (!("bytes" in got)) throw new Error(`${path} cannot be read`);
+  return checkFlow(path, new TextDecoder().decode(got.bytes), { read });
 }
 
 /** Checks the flow at `path` (read from `root`); null when it has errors. */
