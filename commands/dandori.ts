@@ -201,8 +201,8 @@ export const DANDORI: ToolSpec = {
         {
           code: 1,
           meaning: tr(
-            "the flow has errors, or the file cannot be written",
-            "フローにエラーがある、またはファイルを書けない",
+            "the flow has errors, is too large to explore whole (MAX_SCENARIO_CHOICES), or the file cannot be written; nothing was written",
+            "フローにエラーがある、大きすぎて全体をたどれない(MAX_SCENARIO_CHOICES)、またはファイルを書けない。何も書いていない",
           ),
         },
         {
@@ -341,8 +341,8 @@ export const DANDORI: ToolSpec = {
         {
           code: 1,
           meaning: tr(
-            "the flow has errors (a flow whose names and types resolve is drawn all the same, its diagnostics on stderr), or a file cannot be read or written",
-            "フローにエラーがある(名前と型が解決したフローは描き、診断を標準エラーに出す)、またはファイルを読めない・書けない",
+            "the flow has errors (a flow whose names and types resolve is drawn all the same, its diagnostics on stderr), is too large for a page (MAX_PAGE_STATEMENTS, MAX_SCENARIO_CHOICES: nothing is written), or a file cannot be read or written",
+            "フローにエラーがある(名前と型が解決したフローは描き、診断を標準エラーに出す)、ページには大きすぎる(MAX_PAGE_STATEMENTS、MAX_SCENARIO_CHOICES。何も書かない)、またはファイルを読めない・書けない",
           ),
         },
         {
