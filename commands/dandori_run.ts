@@ -14,6 +14,7 @@ import { checkFlowBytes } from "../lang/dandori/check.ts";
 import { BooksComputed } from "../lang/dandori/computed.ts";
 import { type Answers, type Run, runFlow, ScenarioError } from "../lang/dandori/interp.ts";
 import { lower } from "../lang/dandori/lower.ts";
+import { maskedRun } from "../lang/dandori/masked.ts";
 import type { Plan } from "../lang/dandori/plan.ts";
 import { planText } from "../lang/dandori/plan_text.ts";
 import { runJson, runText } from "../lang/dandori/run.ts";
@@ -139,7 +140,9 @@ export function runCommand(path: string, scenarioPath: string, f: RunFlags, io: 
   }
   try {
     const scenarios = readFlowScenarios(flow.checked, input.bytes);
-    const runs = scenarios.map((s, i) => ({ s, run: runScenario(flow, s, i + 1, f) }));
+    // What is shown has every secret value masked (lang/dandori/masked.ts).
+    const runs = scenarios.map((s, i) => maskedRun(flow.checked, s, runScenario(flow, s, i + 1, f)))
+      .map(({ scenario, run }) => ({ s: scenario, run }));
     if (f.json) {
       const items = runs.map(({ s, run }) =>
         runJson(path, flow.plan, f.view, s, run, f.books === "computed" ? replayOf(s, run) : null)
