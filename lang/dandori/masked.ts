@@ -88,14 +88,20 @@ function secretTexts(p: Places, input: Value, calls: readonly CallRecord[], out:
       for (const path of paths) textsAt(member(c.args, name), path, out);
     }
     const result = p.flow.model.tasks.get(c.task)?.result ?? null;
-    if (c.answer.kind === "ok" && result !== null) {
-      const answer = c.answer.value;
+    const child = p.flow.children.get(c.task);
+    const answer = c.answer.kind === "ok" ? c.answer.value : undefined;
+    if (result !== null) {
       for (const path of placePaths(p.flow.model.types, result.type, result.secret)) {
         textsAt(answer, path, out);
       }
     }
-    const child = p.flow.children.get(c.task);
-    if (c.child !== null && child !== undefined) secretTexts(placesOf(child), c.args, c.child.calls, out);
+    if (child === undefined) continue;
+    // A child flow's answer is its outputs, marked in the child.
+    const inChild = placesOf(child);
+    for (const [name, paths] of inChild.outputs) {
+      for (const path of paths) textsAt(member(answer ?? null, name), path, out);
+    }
+    if (c.child !== null) secretTexts(inChild, c.args, c.child.calls, out);
   }
 }
 

@@ -98,3 +98,50 @@ Deno.test("dandori run masks a secret bool where it is marked and where it is pa
   });
   deepStrictEqual(first.ending, { succeed: { receipt: "paid with <secret>" } });
 });
+
+Deno.test("dandori run masks a child flow's secret output in the answer of its task, and in its own calls", () => {
+  const parent = `workflow parent v1
+
+record Delivery
+  tracking : string
+
+inputs
+  order : string
+
+outputs
+  tracking : string
+
+task deliver(order: string) -> Delivery
+  flow "child.flow"
+
+flow
+  let d = deliver(order: order)
+  succeed tracking = d.tracking
+`;
+  const child = `workflow child v1
+  history encrypted
+
+inputs
+  order : string
+
+outputs
+  tracking : string secret
+
+task book_carrier(order: string) -> string secret
+
+flow
+  let tracking = book_carrier(order: order)
+  succeed tracking = tracking
+`;
+  const files = {
+    "parent.flow": parent,
+    "child.flow": child,
+    "answered.json": JSON.stringify({ input: { order: "o-1" }, answers: [{ ok: { tracking: "TRK-77" } }] }),
+    "run.json": JSON.stringify({ input: { order: "o-1" }, answers: [{ ok: "TRK-77" }] }),
+  };
+  for (const args of [["--scenario", "answered.json"], ["--scenario", "run.json", "--children", "run"]]) {
+    const run = runCli(["dandori", "run", "parent.flow", ...args], { files });
+    strictEqual(run.code, 0, run.stderr);
+    ok(!run.stdout.includes("TRK-77") && run.stdout.includes("o-1"), run.stdout);
+  }
+});
