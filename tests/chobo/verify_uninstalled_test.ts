@@ -24,7 +24,7 @@ Deno.test("chobo verify without deno install says to run it, in both languages, 
     const tar = await run([
       "bash",
       "-c",
-      `tar -C '${ROOT}' --exclude=./node_modules -cf - . | tar -C '${copy}' -xf -`,
+      `tar -C '${ROOT}' --exclude=./node_modules --exclude=./.git -cf - . | tar -C '${copy}' -xf -`,
     ], ROOT);
     strictEqual(tar.code, 0, tar.stderr);
     const said = {
