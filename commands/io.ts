@@ -5,6 +5,7 @@
  */
 
 import { maskText } from "../lang/common/secrets.ts";
+import { workTreeTop } from "./git.ts";
 import { type Text, tr } from "../lang/common/text.ts";
 import { visible } from "../lang/common/visible.ts";
 
@@ -17,6 +18,16 @@ export interface Io {
    * `TooLarge` past the limit.
    */
   readFile(path: string): Uint8Array;
+  /**
+   * The real path of `path`: absolute, every symbolic link followed, no `.` or `..`; throws the
+   * platform's error when it cannot (`Deno.errors.NotFound` when nothing is there).
+   */
+  realPath(path: string): string;
+  /**
+   * The top directory of the git work tree the directory `dir` is in, or null when it is in none
+   * (or git cannot be run).
+   */
+  repositoryTop(dir: string): string | null;
   stdout(text: string): void;
   stderr(text: string): void;
   /**
@@ -54,6 +65,8 @@ export function denoIo(): Io {
   return {
     env: Deno.env.toObject(),
     readFile: readRegular,
+    realPath: (path) => Deno.realPathSync(path),
+    repositoryTop: workTreeTop,
     stdout: (text) => writeAll(Deno.stdout, encoder.encode(text)),
     stderr: (text) => writeAll(Deno.stderr, encoder.encode(text)),
     writeFiles: (files) => writeAllOrNone(files),

@@ -10,7 +10,7 @@
 
 import type { Severity } from "../common/diagnostic.ts";
 import { type Text, tr } from "../common/text.ts";
-import { MAX_LOOP_ROUNDS, MAX_STATES } from "./limits.ts";
+import { MAX_CHILD_FLOWS, MAX_LOOP_ROUNDS, MAX_STATES } from "./limits.ts";
 
 /** One diagnostic code. */
 export interface CodeInfo {
@@ -186,8 +186,8 @@ flow
     severity: "error",
     title: tr("A book cannot be read", "帳簿を読めない"),
     when: tr(
-      "The `.book` of a `use book` does not exist beside the flow, or does not pass chobo's check; the first of chobo's errors is in the note. Paths are read from the directory of the `.flow` file. The check stops there: the types, tasks and cases of the book would only be said again as names that do not exist.",
-      "`use book` の `.book` が、フローのあるところから見て無いか、chobo の検査を通りません。chobo の最初のエラーを注に書きます。パスは `.flow` のあるディレクトリから読みます。検査はそこで止まります。帳簿の型、タスク、案件を確かめても、無い名前として言い直すだけだからです。",
+      "The `.book` of a `use book` does not exist beside the flow, cannot be read, or does not pass chobo's check; the first of chobo's errors is in the note. Paths are read from the directory of the `.flow` file, and a book must be, by its real path, inside the git repository of the flow the command was given (the working directory when it is in none): a path that leads out is refused before it is read. The check stops there: the types, tasks and cases of the book would only be said again as names that do not exist.",
+      "`use book` の `.book` が、フローのあるところから見て無いか、読めないか、chobo の検査を通りません。chobo の最初のエラーを注に書きます。パスは `.flow` のあるディレクトリから読み、帳簿は実体のパスで、コマンドに渡したフローのある git のリポジトリ(リポジトリに無ければ作業ディレクトリ)の中になければなりません。外に出るパスは、読む前に断ります。検査はそこで止まります。帳簿の型、タスク、案件を確かめても、無い名前として言い直すだけだからです。",
     ),
     fix: tr(
       "Fix the path, or run `chobo check` on the book and fix it.",
@@ -420,8 +420,8 @@ flow
     severity: "error",
     title: tr("A task does not fit the child flow it runs", "子のフローと合わないタスク"),
     when: tr(
-      'A `flow "<path>"` task does not fit the child `.flow`: an argument the child has no input for, an input the child needs that the task does not pass, a result field the child has no output for, types or ranges that do not fit in the direction values go, an error the child never fails with. Also a child that cannot be read, that does not pass the check (its first error is in the note), or that runs the flow itself.',
-      '`flow "<パス>"` のタスクが子の `.flow` に合いません。子に入力の無い引数、子の要る入力を渡さないこと、子に出力の無い結果のフィールド、値の渡る向きに合わない型や範囲、子が失敗しない名前のエラーがこれに当たります。子を読めない、子が検査を通らない(最初の誤りを注に書きます)、自分自身を走らせるのも E015 です。',
+      `A \`flow "<path>"\` task does not fit the child \`.flow\`: an argument the child has no input for, an input the child needs that the task does not pass, a result field the child has no output for, types or ranges that do not fit in the direction values go, an error the child never fails with. Also a child that cannot be read (one outside the git repository of the flow the command was given, by its real path, is refused before it is read), that does not pass the check (its first error is in the note), that runs the flow itself, or that is past the ${MAX_CHILD_FLOWS} different child flows one check reads (MAX_CHILD_FLOWS; each is checked once however many tasks run it).`,
+      `\`flow "<パス>"\` のタスクが子の \`.flow\` に合いません。子に入力の無い引数、子の要る入力を渡さないこと、子に出力の無い結果のフィールド、値の渡る向きに合わない型や範囲、子が失敗しない名前のエラーがこれに当たります。子を読めない(コマンドに渡したフローのある git のリポジトリの外に実体のある子は、読む前に断ります)、子が検査を通らない(最初の誤りを注に書きます)、自分自身を走らせる、一つの検査が読む ${MAX_CHILD_FLOWS} 個の子のフローを超える(MAX_CHILD_FLOWS。同じ子は、いくつのタスクが走らせても一度だけ検査します)のも E015 です。`,
     ),
     fix: tr(
       "Make the task's arguments, result and errors the child's inputs, outputs and `fail` names.",

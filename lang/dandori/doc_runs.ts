@@ -17,7 +17,7 @@ import { type LitStep, litSteps } from "./lit.ts";
 import type { Plan, StmtPlan } from "./plan.ts";
 import { answerText, endingText } from "./run.ts";
 import { ScenarioAnswers } from "./scenario.ts";
-import { generateFlowScenarios } from "./scenarios.ts";
+import { type GeneratedScenario, generateFlowScenarios } from "./scenarios.ts";
 import type { PageRun, PageStep, PageValue } from "./page.ts";
 import type { Value } from "./values.ts";
 import { viewOf } from "./views.ts";
@@ -191,7 +191,8 @@ function pageSteps(run: Run, now: readonly [string, string], c: Context): PageSt
 }
 
 /**
- * Every generated scenario of a checked flow, run and lit on its charts.
+ * Every generated scenario of a checked flow (`generated`, or generated here), run and lit on its
+ * charts.
  *
  * @example
  * ```ts
@@ -199,11 +200,17 @@ function pageSteps(run: Run, now: readonly [string, string], c: Context): PageSt
  * runs[0].steps[0].node; // "start"
  * ```
  */
-export function pageRuns(flow: CheckedFlow, plan: Plan, charts: Charts, lang: Lang): PageRun[] {
+export function pageRuns(
+  flow: CheckedFlow,
+  plan: Plan,
+  charts: Charts,
+  lang: Lang,
+  generated: readonly GeneratedScenario[] = generateFlowScenarios(flow, plan).scenarios,
+): PageRun[] {
   const stmts = new Map(statementsOf(plan).map((s) => [s.place, s]));
   const nodes = new Map(charts.charts.flatMap((ch) => ch.nodes.map((n) => [n.id, n])));
   const c: Context = { plan, charts, nodes, stmts, facts: flow.facts, lang };
-  return generateFlowScenarios(flow, plan).scenarios.map((s, i) => {
+  return generated.map((s, i) => {
     const run = runFlow(flow, plan, {
       input: s.input,
       now: s.now,

@@ -33,8 +33,8 @@ import { unitOf } from "./units.ts";
 /** Where a flow's files come from: its own path, and a reader for the files it names. */
 export interface ResolveEnv {
   readonly file: string;
-  /** The bytes of a file, by a path already made relative to the working directory; null when unreadable. */
-  readonly read: (path: string, from: string) => FileRead;
+  /** A file, by a path already made relative to the working directory, or why it cannot be read. */
+  readonly read: (path: string) => FileRead;
 }
 
 /** A path written in a flow, made relative to the directory of the flow. */
@@ -198,21 +198,21 @@ class Resolver {
         );
       }
       const path = besideFlow(this.env.file, u.path.text);
-      const bytes = this.env.read(path, this.env.file);
-      if (!(bytes instanceof Uint8Array)) {
+      const got = this.env.read(path);
+      if (!("bytes" in got)) {
         this.r.error(
           "E005",
           u.path,
           tr(
-            `the book "${u.path.text}" cannot be read: ${bytes.unreadable.en}`,
-            `帳簿 "${u.path.text}" を読めません。${bytes.unreadable.ja}`,
+            `the book "${u.path.text}" cannot be read: ${got.unreadable.en}`,
+            `帳簿 "${u.path.text}" を読めません。${got.unreadable.ja}`,
           ),
           { notes: [tr(`looked for ${path}`, `${path} を探しました`)], hint: pathHint() },
         );
         read = false;
         continue;
       }
-      const book = readBook(path, bytes);
+      const book = readBook(path, got.bytes);
       if ("errors" in book) {
         const first = book.errors[0];
         this.r.error(

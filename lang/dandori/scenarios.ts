@@ -21,7 +21,9 @@
  * (`now:outside`) and one whose later `now` is outside (`<place>:outside`); and the run with the
  * most calls again with every `json` and empty `T?` of the input left out (`json:omitted`).
  * A scenario is kept only when it reaches what it was made for. At most `MAX_TRIES` runs are
- * tried per flow; reaching it is said (`GeneratedScenarios.capped`).
+ * tried per flow; reaching it is said (`GeneratedScenarios.capped`). Past `MAX_SCENARIO_CHOICES`
+ * choices made in the runs tried and written in the variations made of them, the generation stops
+ * (`GeneratedScenarios.tooLarge`).
  * @module
  */
 
@@ -36,6 +38,7 @@ import {
   runFlow,
   type Visit,
 } from "./interp.ts";
+import { MAX_SCENARIO_CHOICES } from "./limits.ts";
 import type { Plan, StmtPlan } from "./plan.ts";
 import { dayNumber, dayText, type Range } from "./ranges.ts";
 import { secondText, timestampMs, timestampText } from "./rules.ts";
@@ -67,6 +70,11 @@ export interface GeneratedScenarios {
   readonly scenarios: readonly GeneratedScenario[];
   /** True when `MAX_TRIES` stopped the exploration before it had tried every variation. */
   readonly capped: boolean;
+  /**
+   * True when the exploration went past `MAX_SCENARIO_CHOICES` choices: it stopped, and the flow is
+   * too large to explore whole.
+   */
+  readonly tooLarge: boolean;
 }
 
 /** Makes the choices of one run: a script first, then the exploration's rule. */
@@ -328,6 +336,8 @@ class Explorer {
   private readonly widths = new Map<string, number>();
   private readonly seen = new Set<string>();
   private tries = 0;
+  /** The choices made in the runs tried and written in the variations made of them. */
+  private choices = 0;
   private readonly listMost: number;
   readonly kept: { tried: Tried; covers: string[] }[] = [];
 
@@ -343,10 +353,14 @@ class Explorer {
     return this.tries >= MAX_TRIES;
   }
 
+  get tooLarge(): boolean {
+    return this.choices > MAX_SCENARIO_CHOICES;
+  }
+
   explore(): void {
     const queue: Choice[][] = [[]];
     const queued = new Set<string>([""]);
-    while (queue.length > 0 && this.tries < MAX_TRIES) {
+    while (queue.length > 0 && this.tries < MAX_TRIES && !this.tooLarge) {
       const script = queue.shift() ?? [];
       const tried = this.try(script, this.now);
       const reached = [
@@ -361,6 +375,9 @@ class Explorer {
         const options = this.optionsAt(tried.choices, j);
         for (let o = 0; o < options; o++) {
           if (o === c.option) continue;
+          // A run of many choices has many variations, each as long as its place in the run.
+          this.choices += j + 1;
+          if (this.tooLarge) return;
           const next = [...tried.choices.slice(0, j), { key: c.key, option: o }];
           const id = next.map((x) => `${x.key}=${x.option}`).join("|");
           if (queued.has(id)) continue;
@@ -389,6 +406,7 @@ class Explorer {
       execution: "run",
       children: false,
     });
+    this.choices += chooser.made.length;
     for (const c of chooser.made) {
       const u = this.used.get(c.key) ?? new Set<number>();
       u.add(c.option);
@@ -459,7 +477,7 @@ export function generateFlowScenarios(flow: CheckedFlow, plan: Plan): GeneratedS
   const explorer = new Explorer(flow, plan, [now, now]);
   explorer.explore();
   const out: { tried: Tried; covers: string[] }[] = [...explorer.kept];
-  out.push(...families(flow, explorer, now));
+  if (!explorer.tooLarge) out.push(...families(flow, explorer, now));
   return {
     scenarios: out.map(({ tried, covers }, i) => ({
       name: `run ${i + 1}`,
@@ -469,6 +487,7 @@ export function generateFlowScenarios(flow: CheckedFlow, plan: Plan): GeneratedS
       covers,
     })),
     capped: explorer.capped,
+    tooLarge: explorer.tooLarge,
   };
 }
 

@@ -30,6 +30,7 @@ const VIEWS: readonly string[] = [
   "lang/dandori/draw.ts",
   "lang/dandori/layout.ts",
   "lang/dandori/lit.ts",
+  "lang/dandori/masked.ts",
   "lang/dandori/mermaid.ts",
   "lang/dandori/page.ts",
   "lang/dandori/plan_text.ts",

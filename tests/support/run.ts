@@ -5,6 +5,7 @@
 
 import { main } from "../../cli.ts";
 import { denoIo, type Io } from "../../commands/io.ts";
+import { MemoryFs } from "./memory_fs.ts";
 
 /** What one run printed and returned. */
 export interface Run {
@@ -17,8 +18,17 @@ export interface Run {
 
 /** Where a run reads its files and environment from. */
 export interface RunOptions {
-  /** path → content; without it, files come from disk. */
+  /**
+   * path → content, relative paths under `cwd` (tests/support/memory_fs.ts); without it, files
+   * come from disk.
+   */
   readonly files?: Record<string, string | Uint8Array>;
+  /** Symbolic links among `files`: path → target (relative to the link's directory, or absolute). */
+  readonly links?: Record<string, string>;
+  /** The working directory of the in-memory files (absolute); `MEMORY_CWD` unless given. */
+  readonly cwd?: string;
+  /** The top of the git work tree the in-memory files are in; they are in none unless given. */
+  readonly repository?: string;
   /** The environment; empty unless given, so no outer variable leaks in. */
   readonly env?: Record<string, string>;
 }
@@ -28,15 +38,21 @@ export function capturingIo(opts: RunOptions = {}): { io: Io; done(code: number)
   const written: Record<string, string> = {};
   let stdout = "";
   let stderr = "";
-  const files = opts.files;
   const disk = denoIo();
+  const memory = opts.files === undefined ? null : new MemoryFs(opts.files, opts.links, opts.cwd);
+  const repository = memory === null || opts.repository === undefined
+    ? null
+    : memory.realPath(opts.repository);
   const io: Io = {
     env: opts.env ?? {},
-    readFile: (path) => {
-      if (files === undefined) return disk.readFile(path);
-      const content = files[path];
-      if (content === undefined) throw new Deno.errors.NotFound(path);
-      return typeof content === "string" ? new TextEncoder().encode(content) : content;
+    readFile: (path) => memory === null ? disk.readFile(path) : memory.readFile(path),
+    realPath: (path) => memory === null ? disk.realPath(path) : memory.realPath(path),
+    repositoryTop: (dir) => {
+      if (memory === null) return disk.repositoryTop(dir);
+      const at = memory.realPath(dir);
+      return repository !== null && (at === repository || at.startsWith(`${repository}/`))
+        ? repository
+        : null;
     },
     stdout: (t) => stdout += t,
     stderr: (t) => stderr += t,
