@@ -131,7 +131,7 @@ export function runScenario(flow: LoadedFlow, s: FlowScenario, index: number, f:
   const given = new ScenarioAnswers(s.answers);
   const start = timestampMs(s.now[0]) ?? 0;
   const answers: Answers = f.books === "computed" ? new BooksComputed(flow.checked, s, start, given) : given;
-  const run = runFlow(flow.checked, flow.plan, {
+  const run = runFlow(flow.checked, {
     input: s.input,
     now: s.now,
     answers,

@@ -204,7 +204,7 @@ export function pageRuns(flow: CheckedFlow, plan: Plan, charts: Charts, lang: La
   const nodes = new Map(charts.charts.flatMap((ch) => ch.nodes.map((n) => [n.id, n])));
   const c: Context = { plan, charts, nodes, stmts, facts: flow.facts, lang };
   return generateFlowScenarios(flow, plan).scenarios.map((s, i) => {
-    const run = runFlow(flow, plan, {
+    const run = runFlow(flow, {
       input: s.input,
       now: s.now,
       answers: new ScenarioAnswers(s.answers),

@@ -384,7 +384,7 @@ class Explorer {
     const counter = new Counter();
     const maker = new Maker(this.flow.model.types, chooser, counter, this.listMost);
     const made = input ?? inputOf(this.flow, maker);
-    const run = runFlow(this.flow, this.plan, {
+    const run = runFlow(this.flow, {
       input: made,
       now,
       answers: new ChosenAnswers(this.flow, maker, chooser),
