@@ -4,7 +4,8 @@
  * list's items, a `T?`'s value; numbers, amounts, dates and times) is answered just outside it in a
  * run that ends `Dandori.BadResponse`, and each declared error a task retries is answered at every
  * attempt until the retries run out. The check reads the runs themselves (not the scenarios'
- * labels), and is shown to fail when those runs are left out. The families stop at
+ * labels), and is shown to fail when those runs are left out; a target that leaves out one end of a
+ * result's range check is caught by those runs, and was not before. The families stop at
  * `MAX_FAMILY_TRIES`, and `dandori scenarios` says so.
  */
 
@@ -23,6 +24,7 @@ import {
 } from "../../lang/dandori/scenarios.ts";
 import type { Range, Ty, TypeTable } from "../../lang/dandori/types.ts";
 import { isRecord, type Value } from "../../lang/dandori/values.ts";
+import { buildDefinition, playScenario } from "../../verify/dandori/stepfunctions.ts";
 import { checkedFlow, everyRunnableFlow } from "../support/flows.ts";
 import { runCli } from "../support/run.ts";
 
@@ -177,6 +179,29 @@ Deno.test("without the runs made for them, the edges are missed: the check above
     "tests/dandori/flows/results_run.flow: stock above: no run answers 11",
     "tests/dandori/flows/results_run.flow: stock: no run answers busy until its retries run out",
   ]);
+});
+
+Deno.test("the ASL runner with the lower end of Quote.price's check left out disagrees on the run made for it, and only there", async () => {
+  const f = checkedFlow("tests/dandori/flows/results_run.flow");
+  ok(f !== null, "results_run.flow checks");
+  const built = buildDefinition(f, Deno.readTextFileSync(new URL("flows/results_run.flow", import.meta.url)));
+  ok(built.kind === "built", "results_run.flow builds for Step Functions");
+  const check = "$states.input.`price` >= 0 and ";
+  const text = JSON.stringify(built.definition);
+  strictEqual(
+    text.split(JSON.stringify(check).slice(1, -1)).length,
+    2,
+    "the definition checks price >= 0 once",
+  );
+  const broken = JSON.parse(text.replace(JSON.stringify(check).slice(1, -1), ""));
+  const disagree: string[] = [];
+  for (const [i, s] of generateFlowScenarios(f.checked, f.plan).scenarios.entries()) {
+    strictEqual((await playScenario(f, built.definition, s, `run-${i + 1}`)).differences.length, 0, s.name);
+    if ((await playScenario(f, broken, s, `run-${i + 1}`)).differences.length > 0) {
+      disagree.push(s.covers.join(", "));
+    }
+  }
+  deepStrictEqual(disagree, ["s48:outside quote.price below"]);
 });
 
 Deno.test("the families are the same twice, and come after the runs the exploration kept", () => {
