@@ -211,7 +211,7 @@ export function pageRuns(
   const nodes = new Map(charts.charts.flatMap((ch) => ch.nodes.map((n) => [n.id, n])));
   const c: Context = { plan, charts, nodes, stmts, facts: flow.facts, lang };
   return generated.map((s, i) => {
-    const run = runFlow(flow, plan, {
+    const run = runFlow(flow, {
       input: s.input,
       now: s.now,
       answers: new ScenarioAnswers(s.answers),

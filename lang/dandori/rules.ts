@@ -44,7 +44,7 @@ export const MAX_BACKOFF = 20;
  * How long the `retry`-th retry (1 for the first) waits: `intervalSeconds × backoff^(retry − 1)`,
  * in whole milliseconds rounded down.
  */
-export function retryDelayMs(r: Retrier, retry: number): number {
+export function retryDelayMs(r: Pick<Retrier, "intervalSeconds" | "backoff">, retry: number): number {
   return Math.floor(r.intervalSeconds * 1000 * Math.pow(Number(r.backoff), retry - 1));
 }
 

@@ -16,7 +16,18 @@ import type { ElidedAst, FieldAst, Pos, Str, TaskAst, TaskItemAst, TypeAst, Word
 import { bookCall } from "./booktasks.ts";
 import type { BookPort } from "./books.ts";
 import { CALLBACK_WAYS, type ItemAspect, itemRefusal, NO_PLAIN_URL } from "./items.ts";
-import { type BookCall, BUILTIN_ERRORS, type Method, type TaskDef } from "./model.ts";
+import { durationSeconds } from "./lexer.ts";
+import {
+  type BookCall,
+  BUILTIN_ERRORS,
+  DEFAULT_ANSWER_SECONDS,
+  DEFAULT_BACKOFF,
+  DEFAULT_RETRY_INTERVAL_SECONDS,
+  type Method,
+  type Retry,
+  type TaskDef,
+  type Timeout,
+} from "./model.ts";
 import { type FieldDef, type Range, showTy, type Ty } from "./types.ts";
 
 /** What resolving a task reads from its flow: the reporter, the books, and the readers of types. */
@@ -109,7 +120,11 @@ function definition(
     discloses: new Set(items.flatMap((i) => i.kind === "discloses" ? i.params.map((w) => w.text) : [])),
     plaintext: firstOf(items, "plaintext") !== undefined,
     child: flow === undefined ? null : { path: flow.value.text, line: flow.line, col: flow.value.col },
-    retry: retry === undefined ? null : { line: retry.line, col: retry.col },
+    retry: retry === undefined ? null : retryOf(retry),
+    timeout: timeoutOf(
+      firstOf(items, "timeout"),
+      parts.method === "event" || firstOf(items, "callback") !== undefined,
+    ),
     key: firstOf(items, "key") !== undefined,
     idempotent: firstOf(items, "idempotent") !== undefined,
     event: parts.method === "event",
@@ -117,6 +132,27 @@ function definition(
     starts: starts === undefined ? null : starts.machine.map((w) => w.text).join("."),
     sends: firstOf(items, "sends")?.event.text ?? null,
   };
+}
+
+/** A `retry` item with its defaults. */
+function retryOf(item: ItemOf<"retry">): Retry {
+  return {
+    line: item.line,
+    col: item.col,
+    times: Number(item.times.text),
+    everySeconds: item.every === null ? DEFAULT_RETRY_INTERVAL_SECONDS : durationSeconds(item.every),
+    backoff: item.backoff?.text ?? DEFAULT_BACKOFF,
+    on: item.on.length === 0 ? null : item.on.map((w) => w.text),
+  };
+}
+
+/** A task's `timeout`, or the day a task that waits for an answer waits without one. */
+function timeoutOf(item: ItemOf<"timeout"> | undefined, waits: boolean): Timeout | null {
+  if (item !== undefined && item.until !== null) return { kind: "until", param: item.until.text };
+  if (item !== undefined && item.after !== null) {
+    return { kind: "after", seconds: durationSeconds(item.after), written: true };
+  }
+  return waits ? { kind: "after", seconds: DEFAULT_ANSWER_SECONDS, written: false } : null;
 }
 
 /**

@@ -108,7 +108,7 @@ export function durableSubjectOf(flow: RunnableFlow): DurableSubject | { skipped
   scenarios.forEach((s, i) => {
     const id = `run-${i + 1}`;
     const answers = new ScenarioAnswers(s.answers);
-    const run = runFlow(flow.checked, flow.plan, {
+    const run = runFlow(flow.checked, {
       input: s.input,
       now: s.now,
       answers,

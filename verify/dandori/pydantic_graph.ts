@@ -125,7 +125,7 @@ export function subjectOf(flow: RunnableFlow): GraphSubject | { skipped: string 
   readFlowScenarios(flow.checked, stringifyJson(generated)).forEach((s, i) => {
     const id = `run-${i + 1}`;
     const answers = new ScenarioAnswers(s.answers);
-    const run = runFlow(flow.checked, flow.plan, {
+    const run = runFlow(flow.checked, {
       input: s.input,
       now: s.now,
       answers,

@@ -286,7 +286,7 @@ export async function playScenario(
   execution: string,
 ): Promise<Played> {
   const given = new ScenarioAnswers(s.answers);
-  const interp = runFlow(f.checked, f.plan, {
+  const interp = runFlow(f.checked, {
     input: s.input,
     now: s.now,
     answers: given,

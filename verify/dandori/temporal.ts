@@ -114,7 +114,7 @@ export function subjectOf(flow: RunnableFlow): FlowSubject | { skipped: string }
   scenarios.forEach((s, i) => {
     const id = `run-${i + 1}`;
     const answers = new ScenarioAnswers(s.answers);
-    const run = runFlow(flow.checked, flow.plan, {
+    const run = runFlow(flow.checked, {
       input: s.input,
       now: s.now,
       answers,
