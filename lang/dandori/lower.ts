@@ -53,12 +53,12 @@ import {
   type TaskPlan,
   type TimeoutPlan,
   type TypePlan,
-  type UrlPart,
 } from "./plan.ts";
 import { dayText, type Range, rangeText } from "./ranges.ts";
 import { secondText } from "./rules.ts";
 import type { FieldDef, Ty } from "./types.ts";
 import type { Block } from "./typing.ts";
+import { urlParts } from "./urls.ts";
 
 /** ASL's defaults where a `retry` writes no interval or backoff. */
 export const DEFAULT_RETRY_INTERVAL_SECONDS = 1;
@@ -165,28 +165,6 @@ type Item<K extends TaskItemAst["kind"]> = TaskItemAst & { readonly kind: K };
 
 function itemOf<K extends TaskItemAst["kind"]>(t: TaskAst, kind: K): Item<K> | null {
   return t.items.find((i): i is Item<K> => i.kind === kind) ?? null;
-}
-
-/** The pieces of a URL template: `{name}` is an argument, `{{` and `}}` are braces. */
-export function urlParts(url: string): UrlPart[] {
-  const parts: UrlPart[] = [];
-  let text = "";
-  for (let i = 0; i < url.length; i++) {
-    const c = url[i];
-    if ((c === "{" || c === "}") && url[i + 1] === c) {
-      text += c;
-      i++;
-    } else if (c === "{") {
-      const end = url.indexOf("}", i);
-      assert(end > i, `the checker refuses an unclosed {: ${url}`);
-      if (text !== "") parts.push({ text });
-      text = "";
-      parts.push({ param: url.slice(i + 1, end) });
-      i = end;
-    } else text += c;
-  }
-  if (text !== "") parts.push({ text });
-  return parts;
 }
 
 /** Lowers one flow; `file` names it in nothing but is kept for the caller's messages. */
@@ -325,7 +303,7 @@ class Lowering {
         return { kind: "lambda", function: lookupItem(itemOf(ast, "lambda"), def).value.text };
       case "http": {
         const h = lookupItem(itemOf(ast, "http"), def);
-        const url = urlParts(h.url.text);
+        const url = urlParts(h.url.text, def.params.map((p) => p.name));
         const inUrl = new Set(url.flatMap((p) => "param" in p ? [p.param] : []));
         const method = h.method.text.toUpperCase();
         return {

@@ -18,6 +18,7 @@ import type { BookPort } from "./books.ts";
 import { CALLBACK_WAYS, type ItemAspect, itemRefusal, NO_PLAIN_URL } from "./items.ts";
 import { type BookCall, BUILTIN_ERRORS, type Method, type TaskDef } from "./model.ts";
 import { type FieldDef, type Range, showTy, type Ty } from "./types.ts";
+import { readUrl } from "./urls.ts";
 
 /** What resolving a task reads from its flow: the reporter, the books, and the readers of types. */
 export interface TaskScope {
@@ -278,8 +279,9 @@ class ItemCheck {
       // How the task is called (methodOf), what every method takes, and what the case rules judge (E008).
       case "aws":
         return this.awsService(item);
-      case "lambda":
       case "http":
+        return this.url(item);
+      case "lambda":
       case "connect":
       case "agent":
       case "jev":
@@ -455,6 +457,27 @@ class ItemCheck {
     );
   }
 
+  /**
+   * E007 for a URL that means something other than it reads (urls.ts), at its character; a URL
+   * of a `use openapi` (`http POST <api> "<path>"`) stops at E018 before.
+   */
+  private url(item: ItemOf<"http">): void {
+    if (item.api !== null) return;
+    const reading = readUrl(item.url.text, this.def.params.map((p) => p.name));
+    if (reading.ok) return;
+    const { at, why, hint } = reading.fault;
+    const before = [...item.url.text].slice(0, at);
+    // Before the first fault there is no backslash, so each character is one column but a quote (`\"`).
+    const col = item.url.col + 1 + before.reduce((n, c) => n + (c === '"' ? 2 : 1), 0);
+    const name = this.t.name.text;
+    this.r.error(
+      "E007",
+      { line: item.url.line, col },
+      tr(`the URL of \`${name}\` ${why.en}`, `\`${name}\` の URL ${why.ja}`),
+      hintOf(hint),
+    );
+  }
+
   /** An `aws` task sends a callback only through `sqs:sendMessage`. */
   private awsCallback(item: Pos): void {
     if (this.def.method === "aws" && this.def.verb !== "sendMessage") {
@@ -472,7 +495,10 @@ class ItemCheck {
       return;
     }
     if (!this.takes(item, [["plaintext", "plaintext"]])) return;
-    if (!only(this.items, "http").url.text.startsWith("http://")) this.no(item, "plaintext", NO_PLAIN_URL);
+    const http = only(this.items, "http");
+    const reading = readUrl(http.url.text, this.def.params.map((p) => p.name));
+    const plain = reading.ok && reading.template.protocol === "http:";
+    if (http.api !== null || (reading.ok && !plain)) this.no(item, "plaintext", NO_PLAIN_URL);
   }
 
   /** `discloses <argument>, … "<reason>"`: a reason, and arguments the task has. */
