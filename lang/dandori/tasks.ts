@@ -10,6 +10,7 @@ import { assert, unreachable } from "../common/assert.ts";
 import { didYouMean } from "../common/nearest.ts";
 import { hintOf, type Reporter } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
+import { type ArnKind, arnShape, hasArnShape } from "./arns.ts";
 import { AWS_SERVICES } from "./aws.ts";
 import type { DandoriCode } from "./codes.ts";
 import type { ElidedAst, FieldAst, Pos, Str, TaskAst, TaskItemAst, TypeAst, Word } from "./ast.ts";
@@ -282,14 +283,19 @@ class ItemCheck {
       case "http":
         return this.url(item);
       case "lambda":
+        return this.address(item, item.value, "function");
+      case "connection":
+        return this.address(item, item.value, "connection");
+      case "child":
+        if (item.platform === "state machine") this.address(item, item.value, "state machine");
+        if (item.platform === "durable function") this.address(item, item.value, "function");
+        return;
       case "connect":
       case "agent":
       case "jev":
       case "book":
       case "flow":
-      case "child":
       case "event":
-      case "connection":
       case "queue":
       case "idempotent":
       case "observes":
@@ -453,6 +459,22 @@ class ItemCheck {
       tr(
         `\`${item.service.text}\` is not an AWS service Step Functions calls (its table of AWS SDK integrations); services are written in lower case, as \`dynamodb\` or \`sesv2\``,
         `\`${item.service.text}\` は Step Functions が呼ぶ AWS のサービス(AWS SDK の統合の表)にありません。サービスは \`dynamodb\` や \`sesv2\` のように小文字で書きます`,
+      ),
+    );
+  }
+
+  /** E007 for an address of an AWS resource that does not have its shape (arns.ts). */
+  private address(item: Item, value: Str, kind: ArnKind): void {
+    if (hasArnShape(kind, value.text)) return;
+    const what = item.kind === "child" ? item.platform : item.kind;
+    const name = this.t.name.text;
+    const shape = arnShape(kind);
+    this.r.error(
+      "E007",
+      value,
+      tr(
+        `\`${what}\` of \`${name}\` is not ${shape.en}`,
+        `\`${name}\` の \`${what}\` が、${shape.ja}になっていません`,
       ),
     );
   }
