@@ -12,6 +12,7 @@ import { hintOf, type Reporter } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
 import { type ArnKind, arnShape, hasArnShape } from "./arns.ts";
 import { AWS_SERVICES } from "./aws.ts";
+import { AWS_MODELS, awsOperations } from "./aws_operations.ts";
 import type { DandoriCode } from "./codes.ts";
 import type { ElidedAst, FieldAst, Pos, Str, TaskAst, TaskItemAst, TypeAst, Word } from "./ast.ts";
 import { bookCall } from "./booktasks.ts";
@@ -450,9 +451,38 @@ class ItemCheck {
     }
   }
 
-  /** E007 for a service Step Functions' table does not have: no error of it could be named. */
+  /**
+   * E007 for a service Step Functions' table does not have (no error of it could be named), and
+   * for an operation its API does not have (aws_operations.ts): an SDK's helper, such as a
+   * presigned URL, runs on the worker with its credentials and is no call to AWS.
+   */
   private awsService(item: ItemOf<"aws">): void {
-    if (AWS_SERVICES.has(item.service.text)) return;
+    const service = item.service.text;
+    const operation = item.operation.text;
+    if (AWS_SERVICES.has(service)) {
+      const operations = awsOperations(service);
+      if (operations.has(operation)) return;
+      this.r.error(
+        "E007",
+        item.operation,
+        tr(
+          `\`${service}\` has no operation \`${operation}\` in its API (the SDKs' helpers, such as presigned URLs, paginators and waiters, are no operations)`,
+          `\`${service}\` の API に操作 \`${operation}\` はありません(署名付き URL、ページネーター、ウェイターのような SDK の補助は操作ではありません)`,
+        ),
+        {
+          hint: operations.size === 0
+            ? tr(
+              `${AWS_MODELS} has no model of \`${service}\`: AWS has discontinued it`,
+              `${AWS_MODELS} には \`${service}\` のモデルがありません。AWS が提供を終えたサービスです`,
+            )
+            : didYouMean(operation, operations) ?? tr(
+              `Step Functions calls the operations of ${AWS_MODELS}'s model of \`${service}\`, in camelCase`,
+              `Step Functions が呼ぶのは、${AWS_MODELS} の \`${service}\` のモデルの操作です(camelCase で書きます)`,
+            ),
+        },
+      );
+      return;
+    }
     this.no(
       item.service,
       `aws ${item.service.text}:${item.operation.text}`,
