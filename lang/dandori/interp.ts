@@ -32,6 +32,9 @@ import type { TaskDef } from "./model.ts";
 import type { Plan, TaskPlan } from "./plan.ts";
 import { rangeText } from "./ranges.ts";
 import {
+  dotSegmentReason,
+  filledUrl,
+  hasDotSegment,
   idempotencyKey,
   retrierFor,
   retryDelayMs,
@@ -167,6 +170,8 @@ export type Visit =
   | { readonly place: string; readonly kind: "cancel" }
   /** The call's answer does not have the declared shape. */
   | { readonly place: string; readonly kind: "bad response" }
+  /** A value given to the call makes a path segment `.` or `..` in its URL: the call is not made. */
+  | { readonly place: string; readonly kind: "bad input" }
   /**
    * A parallel loop's last iteration ended with a failure held (docs/design/dandori.md#parallel-iterations), which leaves the loop the
    * way the plan's edge says: a task's error (`unhandled`), a period check (`outside`), or a
@@ -609,6 +614,13 @@ class Interp {
     const plan = lookup(this.tasks, task.name, "task's plan");
     const place = placeOf(s);
     const args = this.args(s.call.args, task, ctx);
+    if (plan.callee.kind === "http" && hasDotSegment(filledUrl(plan.callee.url, args))) {
+      this.visit({ place, kind: "bad input" }, ctx.scope);
+      return {
+        kind: "raised",
+        raised: { error: "Dandori.BadInput", reason: dotSegmentReason(s.line, task.name), by: "check" },
+      };
+    }
     const used = new Map<object, number>();
     for (let attempt = 1;; attempt++) {
       if (++this.count.calls > MAX_CALLS) {

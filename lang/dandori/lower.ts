@@ -53,6 +53,7 @@ import {
   type TaskPlan,
   type TimeoutPlan,
   type TypePlan,
+  valueInUrlPath,
 } from "./plan.ts";
 import { dayText, type Range, rangeText } from "./ranges.ts";
 import { secondText } from "./rules.ts";
@@ -189,7 +190,8 @@ class Lowering {
     const checked = new Set(
       tasks.filter((t) => t.result !== null || t.callee.kind === "book").map((t) => t.name),
     );
-    new Graph(this.nodes, this.edges, m.period !== null, checked).draw(blocks);
+    const urlChecked = new Set(tasks.filter((t) => valueInUrlPath(t.callee)).map((t) => t.name));
+    new Graph(this.nodes, this.edges, m.period !== null, checked, urlChecked).draw(blocks);
     const w = m.ast.workflows[0];
     return {
       v: PLAN_VERSION,
@@ -708,12 +710,17 @@ function hasNow(e: ExprAst): boolean {
  * and edges with what must happen to go along them.
  */
 class Graph {
-  /** `checked`: the tasks whose answers are checked against a type (a result, or a book's done), so may be malformed. */
+  /**
+   * `checked`: the tasks whose answers are checked against a type (a result, or a book's done), so
+   * may be malformed; `urlChecked`: the tasks whose values go into their URL's path, so may make a
+   * dot segment there (`valueInUrlPath`).
+   */
   constructor(
     private readonly nodes: NodePlan[],
     private readonly edges: EdgePlan[],
     private readonly period: boolean,
     private readonly checked: ReadonlySet<string>,
+    private readonly urlChecked: ReadonlySet<string>,
   ) {}
 
   draw(blocks: Plan["blocks"]): void {
@@ -812,6 +819,11 @@ class Graph {
         if (unhandled.length > 0) this.edge(s.place, ctx.failure, { kind: "unhandled", errors: unhandled });
         if (this.checked.has(s.call.task)) {
           this.edge(s.place, ctx.failed ?? "unhandled", { kind: "bad response" });
+        }
+        // A value that makes a dot segment in the URL fails the run before the call (Dandori.BadInput):
+        // in a parallel iteration, the iteration ends there, as at a `fail`.
+        if (ctx.failed !== null && this.urlChecked.has(s.call.task)) {
+          this.edge(s.place, ctx.failed, { kind: "failed" });
         }
         if (ctx.cancel !== null) this.edge(s.place, ctx.cancel, { kind: "cancel" });
         return s.place;

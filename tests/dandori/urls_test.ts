@@ -115,3 +115,58 @@ Deno.test("the parser's reading: the pieces, the scheme, the origin as written, 
   strictEqual(read("https://api.example.com/a/./b"), 26);
   strictEqual(read("https://api.example.com/{{x}}"), 24);
 });
+
+Deno.test("a value `.` or `..` in a URL's path is not sent to another path: the run fails with Dandori.BadInput before the call, and `on failure` does not run", () => {
+  const flow = `workflow w v1
+
+inputs
+  order : string
+  a     : string
+
+task refund(order: string)
+  http POST "https://payments.example.com/v1/charges/{order}/refund"
+
+task close(a: string, b: string)
+  http POST "https://payments.example.com/v1/pairs/{a}{b}/close?why={b}"
+
+task note(text: string)
+  http POST "https://payments.example.com/v1/notes"
+
+flow
+  refund(order: order)
+  close(a: a, b: ".")
+
+on failure
+  note(text: "failed")
+`;
+  const run = (order: string, a: string, answered = 0) => {
+    const answers = Array.from({ length: answered }, () => ({ ok: null }));
+    const scenario = JSON.stringify({ name: "r", input: { order, a }, answers });
+    const r = runCli(["dandori", "run", "w.flow", "--scenario", "s.json", "--format", "json"], {
+      files: { "w.flow": flow, "s.json": scenario },
+    });
+    strictEqual(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    return {
+      sent: out.calls.map((c: { view: { http: { url: string } } }) => c.view.http.url),
+      ending: out.ending,
+    };
+  };
+  const refused = (line: number, task: string) => ({
+    fail: {
+      error: "Dandori.BadInput",
+      reason: `line ${line}: a value given to ${task} makes a path segment . or .. in its URL`,
+    },
+  });
+  deepStrictEqual(run("..", "x"), { sent: [], ending: refused(17, "refund") });
+  deepStrictEqual(run(".", "x"), { sent: [], ending: refused(17, "refund") });
+  // Together, `{a}{b}` make `..`; alone, neither does.
+  deepStrictEqual(run("o-1", ".", 1).ending, refused(18, "close"));
+  deepStrictEqual(run("%2e%2e", "x", 2), {
+    sent: [
+      "https://payments.example.com/v1/charges/%252e%252e/refund",
+      "https://payments.example.com/v1/pairs/x./close?why=.",
+    ],
+    ending: { succeed: null },
+  });
+});
