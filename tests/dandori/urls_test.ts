@@ -170,3 +170,12 @@ on failure
     ending: { succeed: null },
   });
 });
+
+Deno.test("tests/vectors/dot_segment.json is the WHATWG URL parser's reading: a dot segment exactly where it rewrites the path", () => {
+  const vectors = JSON.parse(Deno.readTextFileSync(new URL("../vectors/dot_segment.json", import.meta.url)));
+  for (const c of vectors.cases as { url: string; dot: boolean }[]) {
+    const afterHost = c.url.slice(c.url.indexOf("//") + 2);
+    const path = /^[^/?]*(\/[^?]*)?/.exec(afterHost)?.[1] ?? "/";
+    strictEqual(new URL(c.url).pathname !== path, c.dot, c.url);
+  }
+});
