@@ -111,6 +111,11 @@ function eventText(v: Visit, last: CallRecord | null, c: Context, now: readonly 
       return tr("the workflow is cancelled while it runs", "実行中にワークフローがキャンセルされる")[lang];
     case "bad response":
       return tr("the answer does not have the declared shape", "答えが宣言した形に合わない")[lang];
+    case "bad input":
+      return tr(
+        "a value makes a path segment . or .. in the URL: the call is not made",
+        "値が URL のパスに . か .. のセグメントを作るので、呼び出さない",
+      )[lang];
     case "iteration":
       return tr(`iteration ${v.count}`, `${v.count} 回目のイテレーション`)[lang];
     case "done":

@@ -37,8 +37,18 @@ import { durationSeconds } from "./lexer.ts";
 import type { Retry, TaskDef } from "./model.ts";
 import { placeOf, readsNow } from "./places.ts";
 import { rangeText } from "./ranges.ts";
-import { idempotencyKey, retryDelayMs, secondsUntil, timestampMs, timestampText } from "./rules.ts";
+import {
+  dotSegmentReason,
+  filledUrl,
+  hasDotSegment,
+  idempotencyKey,
+  retryDelayMs,
+  secondsUntil,
+  timestampMs,
+  timestampText,
+} from "./rules.ts";
 import type { Block } from "./typing.ts";
+import { urlParts } from "./urls.ts";
 import { fits, inRange, isRecord, readField, textOf, type Value } from "./values.ts";
 
 /** The most calls one run makes before it is stopped (a flow's loops bound it far below this). */
@@ -164,6 +174,8 @@ export type Visit =
   | { readonly place: string; readonly kind: "cancel" }
   /** The call's answer does not have the declared shape. */
   | { readonly place: string; readonly kind: "bad response" }
+  /** A value given to the call makes a path segment `.` or `..` in its URL: the call is not made. */
+  | { readonly place: string; readonly kind: "bad input" }
   /**
    * A parallel loop's last iteration ended with a failure held (docs/design/dandori.md#parallel-iterations), which leaves the loop the
    * way the plan's edge says: a task's error (`unhandled`), a period check (`outside`), or a
@@ -602,6 +614,16 @@ class Interp {
     const task = lookup(this.flow.typed.calls, s, "call's task");
     const place = placeOf(s);
     const args = this.args(s.call.args, task, ctx);
+    if (
+      task.url !== null &&
+      hasDotSegment(filledUrl(urlParts(task.url.text, task.params.map((p) => p.name)), args))
+    ) {
+      this.visit({ place, kind: "bad input" }, ctx.scope);
+      return {
+        kind: "raised",
+        raised: { error: "Dandori.BadInput", reason: dotSegmentReason(s.line, task.name), by: "check" },
+      };
+    }
     let retried = 0;
     for (let attempt = 1;; attempt++) {
       if (++this.count.calls > MAX_CALLS) {

@@ -56,7 +56,7 @@ import {
   type StmtPlan,
   type TaskPlan,
   type TypePlan,
-  type UrlPart,
+  valueInUrlPath,
 } from "./plan.ts";
 import { dayText, type Range, rangeText } from "./ranges.ts";
 import { secondText } from "./rules.ts";
@@ -64,6 +64,7 @@ import type { FieldDef, Ty } from "./types.ts";
 import type { Block } from "./typing.ts";
 import { durationSeconds } from "./lexer.ts";
 import { placeOf, readsNow } from "./places.ts";
+import { urlParts } from "./urls.ts";
 
 /**
  * How long one attempt of a callback task may take to hand its id on (docs/design/dandori.md#timeouts): 60 seconds on every
@@ -151,28 +152,6 @@ function itemOf<K extends TaskItemAst["kind"]>(t: TaskAst, kind: K): Item<K> | n
   return t.items.find((i): i is Item<K> => i.kind === kind) ?? null;
 }
 
-/** The pieces of a URL template: `{name}` is an argument, `{{` and `}}` are braces. */
-export function urlParts(url: string): UrlPart[] {
-  const parts: UrlPart[] = [];
-  let text = "";
-  for (let i = 0; i < url.length; i++) {
-    const c = url[i];
-    if ((c === "{" || c === "}") && url[i + 1] === c) {
-      text += c;
-      i++;
-    } else if (c === "{") {
-      const end = url.indexOf("}", i);
-      assert(end > i, `the checker refuses an unclosed {: ${url}`);
-      if (text !== "") parts.push({ text });
-      text = "";
-      parts.push({ param: url.slice(i + 1, end) });
-      i = end;
-    } else text += c;
-  }
-  if (text !== "") parts.push({ text });
-  return parts;
-}
-
 /** Lowers one flow; `file` names it in nothing but is kept for the caller's messages. */
 class Lowering {
   private readonly nodes: NodePlan[] = [];
@@ -195,7 +174,8 @@ class Lowering {
     const checked = new Set(
       tasks.filter((t) => t.result !== null || t.callee.kind === "book").map((t) => t.name),
     );
-    new Graph(this.nodes, this.edges, m.period !== null, checked).draw(blocks);
+    const urlChecked = new Set(tasks.filter((t) => valueInUrlPath(t.callee)).map((t) => t.name));
+    new Graph(this.nodes, this.edges, m.period !== null, checked, urlChecked).draw(blocks);
     const w = m.ast.workflows[0];
     return {
       v: PLAN_VERSION,
@@ -305,7 +285,7 @@ class Lowering {
         return { kind: "lambda", function: lookupItem(itemOf(ast, "lambda"), def).value.text };
       case "http": {
         const h = lookupItem(itemOf(ast, "http"), def);
-        const url = urlParts(h.url.text);
+        const url = urlParts(h.url.text, def.params.map((p) => p.name));
         const inUrl = new Set(url.flatMap((p) => "param" in p ? [p.param] : []));
         const method = h.method.text.toUpperCase();
         return {
@@ -663,12 +643,17 @@ function condition(p: PatternAst): ArmCondition {
  * and edges with what must happen to go along them.
  */
 class Graph {
-  /** `checked`: the tasks whose answers are checked against a type (a result, or a book's done), so may be malformed. */
+  /**
+   * `checked`: the tasks whose answers are checked against a type (a result, or a book's done), so
+   * may be malformed; `urlChecked`: the tasks whose values go into their URL's path, so may make a
+   * dot segment there (`valueInUrlPath`).
+   */
   constructor(
     private readonly nodes: NodePlan[],
     private readonly edges: EdgePlan[],
     private readonly period: boolean,
     private readonly checked: ReadonlySet<string>,
+    private readonly urlChecked: ReadonlySet<string>,
   ) {}
 
   draw(blocks: Plan["blocks"]): void {
@@ -767,6 +752,11 @@ class Graph {
         if (unhandled.length > 0) this.edge(s.place, ctx.failure, { kind: "unhandled", errors: unhandled });
         if (this.checked.has(s.call.task)) {
           this.edge(s.place, ctx.failed ?? "unhandled", { kind: "bad response" });
+        }
+        // A value that makes a dot segment in the URL fails the run before the call (Dandori.BadInput):
+        // in a parallel iteration, the iteration ends there, as at a `fail`.
+        if (ctx.failed !== null && this.urlChecked.has(s.call.task)) {
+          this.edge(s.place, ctx.failed, { kind: "failed" });
         }
         if (ctx.cancel !== null) this.edge(s.place, ctx.cancel, { kind: "cancel" });
         return s.place;

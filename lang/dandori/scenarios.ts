@@ -282,6 +282,7 @@ function visitLabel(v: Visit): string | null {
     case "done":
     case "unhandled":
     case "outside":
+    case "bad input":
       return `${v.place}:${v.kind}`;
     case "inside":
     case "cancel":

@@ -10,7 +10,9 @@ import { assert, unreachable } from "../common/assert.ts";
 import { didYouMean } from "../common/nearest.ts";
 import { hintOf, type Reporter } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
+import { type ArnKind, arnShape, hasArnShape } from "./arns.ts";
 import { AWS_SERVICES } from "./aws.ts";
+import { AWS_MODELS, awsOperations } from "./aws_operations.ts";
 import type { DandoriCode } from "./codes.ts";
 import type { ElidedAst, FieldAst, Pos, Str, TaskAst, TaskItemAst, TypeAst, Word } from "./ast.ts";
 import { bookCall } from "./booktasks.ts";
@@ -29,6 +31,7 @@ import {
   type Timeout,
 } from "./model.ts";
 import { type FieldDef, type Range, showTy, type Ty } from "./types.ts";
+import { readUrl } from "./urls.ts";
 
 /** What resolving a task reads from its flow: the reporter, the books, and the readers of types. */
 export interface TaskScope {
@@ -314,16 +317,22 @@ class ItemCheck {
       // How the task is called (methodOf), what every method takes, and what the case rules judge (E008).
       case "aws":
         return this.awsService(item);
-      case "lambda":
       case "http":
+        return this.url(item);
+      case "lambda":
+        return this.address(item, item.value, "function");
+      case "connection":
+        return this.address(item, item.value, "connection");
+      case "child":
+        if (item.platform === "state machine") this.address(item, item.value, "state machine");
+        if (item.platform === "durable function") this.address(item, item.value, "function");
+        return;
       case "connect":
       case "agent":
       case "jev":
       case "book":
       case "flow":
-      case "child":
       case "event":
-      case "connection":
       case "queue":
       case "idempotent":
       case "observes":
@@ -478,9 +487,38 @@ class ItemCheck {
     }
   }
 
-  /** E007 for a service Step Functions' table does not have: no error of it could be named. */
+  /**
+   * E007 for a service Step Functions' table does not have (no error of it could be named), and
+   * for an operation its API does not have (aws_operations.ts): an SDK's helper, such as a
+   * presigned URL, runs on the worker with its credentials and is no call to AWS.
+   */
   private awsService(item: ItemOf<"aws">): void {
-    if (AWS_SERVICES.has(item.service.text)) return;
+    const service = item.service.text;
+    const operation = item.operation.text;
+    if (AWS_SERVICES.has(service)) {
+      const operations = awsOperations(service);
+      if (operations.has(operation)) return;
+      this.r.error(
+        "E007",
+        item.operation,
+        tr(
+          `\`${service}\` has no operation \`${operation}\` in its API (the SDKs' helpers, such as presigned URLs, paginators and waiters, are no operations)`,
+          `\`${service}\` の API に操作 \`${operation}\` はありません(署名付き URL、ページネーター、ウェイターのような SDK の補助は操作ではありません)`,
+        ),
+        {
+          hint: operations.size === 0
+            ? tr(
+              `${AWS_MODELS} has no model of \`${service}\`: AWS has discontinued it`,
+              `${AWS_MODELS} には \`${service}\` のモデルがありません。AWS が提供を終えたサービスです`,
+            )
+            : didYouMean(operation, operations) ?? tr(
+              `Step Functions calls the operations of ${AWS_MODELS}'s model of \`${service}\`, in camelCase`,
+              `Step Functions が呼ぶのは、${AWS_MODELS} の \`${service}\` のモデルの操作です(camelCase で書きます)`,
+            ),
+        },
+      );
+      return;
+    }
     this.no(
       item.service,
       `aws ${item.service.text}:${item.operation.text}`,
@@ -488,6 +526,43 @@ class ItemCheck {
         `\`${item.service.text}\` is not an AWS service Step Functions calls (its table of AWS SDK integrations); services are written in lower case, as \`dynamodb\` or \`sesv2\``,
         `\`${item.service.text}\` は Step Functions が呼ぶ AWS のサービス(AWS SDK の統合の表)にありません。サービスは \`dynamodb\` や \`sesv2\` のように小文字で書きます`,
       ),
+    );
+  }
+
+  /** E007 for an address of an AWS resource that does not have its shape (arns.ts). */
+  private address(item: Item, value: Str, kind: ArnKind): void {
+    if (hasArnShape(kind, value.text)) return;
+    const what = item.kind === "child" ? item.platform : item.kind;
+    const name = this.t.name.text;
+    const shape = arnShape(kind);
+    this.r.error(
+      "E007",
+      value,
+      tr(
+        `\`${what}\` of \`${name}\` is not ${shape.en}`,
+        `\`${name}\` の \`${what}\` が、${shape.ja}になっていません`,
+      ),
+    );
+  }
+
+  /**
+   * E007 for a URL that means something other than it reads (urls.ts), at its character; a URL
+   * of a `use openapi` (`http POST <api> "<path>"`) stops at E018 before.
+   */
+  private url(item: ItemOf<"http">): void {
+    if (item.api !== null) return;
+    const reading = readUrl(item.url.text, this.def.params.map((p) => p.name));
+    if (reading.ok) return;
+    const { at, why, hint } = reading.fault;
+    const before = [...item.url.text].slice(0, at);
+    // Before the first fault there is no backslash, so each character is one column but a quote (`\"`).
+    const col = item.url.col + 1 + before.reduce((n, c) => n + (c === '"' ? 2 : 1), 0);
+    const name = this.t.name.text;
+    this.r.error(
+      "E007",
+      { line: item.url.line, col },
+      tr(`the URL of \`${name}\` ${why.en}`, `\`${name}\` の URL ${why.ja}`),
+      hintOf(hint),
     );
   }
 
@@ -508,7 +583,10 @@ class ItemCheck {
       return;
     }
     if (!this.takes(item, [["plaintext", "plaintext"]])) return;
-    if (!only(this.items, "http").url.text.startsWith("http://")) this.no(item, "plaintext", NO_PLAIN_URL);
+    const http = only(this.items, "http");
+    const reading = readUrl(http.url.text, this.def.params.map((p) => p.name));
+    const plain = reading.ok && reading.template.protocol === "http:";
+    if (http.api !== null || (reading.ok && !plain)) this.no(item, "plaintext", NO_PLAIN_URL);
   }
 
   /** `discloses <argument>, … "<reason>"`: a reason, and arguments the task has. */
