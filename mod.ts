@@ -66,6 +66,7 @@ export type {
 export { MAX_AMOUNT, MAX_EXPIRY_SECONDS } from "./lang/chobo/model.ts";
 export { build, CHOBO_TARGETS, type ChoboTargetName, TARGET_NAMES } from "./targets/chobo/targets.ts";
 export type { BuildResult, ChoboTarget, Origin } from "./targets/chobo/target.ts";
+export { targetsJson } from "./targets/chobo/api.ts";
 export { buildPage, pageMarkdown } from "./lang/chobo/doc.ts";
 export { pageHtml } from "./lang/chobo/draw.ts";
 export type { Page } from "./lang/chobo/page.ts";

@@ -17,7 +17,8 @@ import { VERSION } from "../lang/common/version.ts";
 import { stringifyJson } from "../lang/common/json.ts";
 import { readAtRevision } from "./git.ts";
 import { createHash } from "node:crypto";
-import { buildTarget } from "../targets/chobo/target.ts";
+import { buildTarget, type Origin } from "../targets/chobo/target.ts";
+import { targetsJson } from "../targets/chobo/api.ts";
 import { type ChoboTargetName, TARGET_NAMES, targetNamed } from "../targets/chobo/targets.ts";
 import { sentJson, sentText } from "../targets/chobo/postgres/show.ts";
 import { sentTigerBeetleJson, sentTigerBeetleText } from "../targets/chobo/tigerbeetle/show.ts";
@@ -330,8 +331,8 @@ export const CHOBO: ToolSpec = {
     command({
       name: "api",
       summary: tr(
-        "print how to call a book as JSON: units, accounts, transfers with their refusals, id rules, hold state machines",
-        "帳簿の呼び方を JSON で出す(単位、勘定、振替と拒否されうる理由、ID の決め方、仮押さえのステートマシン)",
+        "print how to call a book as JSON: units, accounts, transfers with their refusals, id rules, hold state machines, and each target's names",
+        "帳簿の呼び方を JSON で出す(単位、勘定、振替と拒否されうる理由、ID の決め方、仮押さえのステートマシン、出力先ごとの名前)",
       ),
       args: { placeholder: "<file.book>", min: 1, max: 1, help: tr("the book", "帳簿") },
       flags: [],
@@ -502,14 +503,18 @@ function scenarioFile(book: Book, path: string, command: string, io: Io, lang: L
   }
 }
 
+/** Where a book read from `path` came from, as a target's header and checks name it. */
+function originOf(path: string, bytes: Uint8Array): Origin {
+  const sha = createHash("sha256").update(bytes).digest("hex").slice(0, 16);
+  const file = path.split("/").pop() ?? path;
+  return { file, text: new TextDecoder().decode(bytes), sha, version: VERSION };
+}
+
 function buildCommand(bookPath: string, target: ChoboTargetName, out: string, io: Io, lang: Lang): number {
   const read = readBook(bookPath, "build", io, lang, true);
   if (read === null) return 1;
   const { bytes, book } = read;
-  const sha = createHash("sha256").update(bytes).digest("hex").slice(0, 16);
-  const file = bookPath.split("/").pop() ?? bookPath;
-  const text = new TextDecoder().decode(bytes);
-  const result = buildTarget(targetNamed(target), book, { file, text, sha, version: VERSION });
+  const result = buildTarget(targetNamed(target), book, originOf(bookPath, bytes));
   if ("diagnostics" in result) {
     io.stderr(result.diagnostics.map((d) => renderDiagnostic(d, lang)).join(""));
     io.stderr(`${summaryLine(bookPath, result.diagnostics.map((d) => d.severity), lang)}\n`);
@@ -561,7 +566,11 @@ function doc(
 function api(bookPath: string, io: Io, lang: Lang): number {
   const read = readBook(bookPath, "api", io, lang, true);
   if (read === null) return 1;
-  io.stdout(stringifyJson(apiJson(read.book, read.report), 2) + "\n");
+  const json = {
+    ...apiJson(read.book, read.report),
+    targets: targetsJson(read.book, originOf(bookPath, read.bytes)),
+  };
+  io.stdout(stringifyJson(json, 2) + "\n");
   return 0;
 }
 
