@@ -11,7 +11,7 @@ import {
   renderDiagnostic,
   summaryLine,
 } from "../lang/common/diagnostic.ts";
-import { type Io, readInput, writeFile } from "./io.ts";
+import { type Io, readInput, type Watcher, writeFile } from "./io.ts";
 import { type Lang, tr } from "../lang/common/text.ts";
 import { VERSION } from "../lang/common/version.ts";
 import { stringifyJson } from "../lang/common/json.ts";
@@ -44,7 +44,13 @@ import { STORES } from "../verify/chobo/stores.ts";
 import { explainAllMarkdown, explainAllText, explainText, findCode } from "../lang/chobo/explain.ts";
 
 const CHECK_EXITS: CommandSpec["exits"] = [
-  { code: 0, meaning: tr("no error (warnings may be printed)", "エラーなし(警告は出ることがあります)") },
+  {
+    code: 0,
+    meaning: tr(
+      "no error (warnings may be printed); with --watch, the watch was ended with Ctrl-C",
+      "エラーなし(警告は出ることがあります)。--watch なら、Ctrl-C で見張りを終えた",
+    ),
+  },
   {
     code: 1,
     meaning: tr(
@@ -89,13 +95,25 @@ export const CHOBO: ToolSpec = {
             "各帳簿を git のこのリビジョンのものと比べる(勘定の変更 E050、振替の変更 E051、消したもの W107)",
           ),
         },
+        {
+          name: "watch",
+          value: null,
+          help: tr(
+            "check again each time a book changes, until Ctrl-C: each check to stdout, a line between checks to stderr",
+            "帳簿が変わるたびに検査し直す(Ctrl-C まで)。検査の結果は標準出力に、検査のあいだの区切りの行は標準エラーに出す",
+          ),
+        },
       ],
       exits: CHECK_EXITS,
       examples: [
         "chobo check examples/inventory/inventory.book",
         "chobo check tests/chobo/books/在庫.book --lang ja --format json",
+        "chobo check examples/refunds/refunds.book --watch",
       ],
-      run: ({ args, flags, io, lang }) => check(args, flags.format === "json", flags["diff-base"], io, lang),
+      run: ({ args, flags, io, lang }) =>
+        flags.watch
+          ? watchCheck(args, flags.format === "json", flags["diff-base"], io, lang)
+          : check(args, flags.format === "json", flags["diff-base"], io, lang),
     }),
     command({
       name: "run",
@@ -447,6 +465,56 @@ function check(
   }
   if (json) io.stdout(stringifyJson({ v: DIAGNOSTICS_JSON_VERSION, files }, 2) + "\n");
   return exit;
+}
+
+/**
+ * `chobo check --watch`: the books checked, then again after each change to one of them, until
+ * Ctrl-C ends the watch with exit 0 (whatever the last check found). Each check prints to stdout as
+ * `chobo check` does (text, or one JSON document per check), and what happens between checks goes
+ * to stderr, so stdout stays the checks' own output.
+ */
+async function watchCheck(
+  paths: readonly string[],
+  json: boolean,
+  diffBase: string | undefined,
+  io: Io,
+  lang: Lang,
+): Promise<number> {
+  let watcher: Watcher;
+  try {
+    watcher = io.watch(paths);
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    io.stderr(`chobo check: ${tr(`cannot watch the books: ${why}`, `帳簿を見張れません: ${why}`)[lang]}\n`);
+    return 1;
+  }
+  try {
+    check(paths, json, diffBase, io, lang);
+    const n = new Set(paths).size;
+    io.stderr(
+      `chobo check: ${
+        tr(
+          `watching ${n} ${n === 1 ? "file" : "files"} for changes; Ctrl-C ends it`,
+          `${n} 個のファイルの変更を見張ります。Ctrl-C で終わります`,
+        )[lang]
+      }\n`,
+    );
+    for (;;) {
+      const seen = await watcher.next();
+      if (seen.kind === "interrupted") break;
+      const changed = seen.paths.join(", ");
+      io.stderr(
+        `\n── chobo check: ${
+          tr(`${changed} changed; checking again`, `${changed} が変わったので検査し直します`)[lang]
+        } ──\n`,
+      );
+      check(paths, json, diffBase, io, lang);
+    }
+  } finally {
+    watcher.close();
+  }
+  io.stderr(`chobo check: ${tr("stopped watching", "見張りを終えました")[lang]}\n`);
+  return 0;
 }
 
 function run(

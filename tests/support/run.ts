@@ -4,7 +4,7 @@
  */
 
 import { main } from "../../cli.ts";
-import { denoIo, type Io } from "../../commands/io.ts";
+import { denoIo, type Io, type Watched, type Watcher } from "../../commands/io.ts";
 
 /** What one run printed and returned. */
 export interface Run {
@@ -13,7 +13,16 @@ export interface Run {
   readonly stderr: string;
   /** Files the command wrote (kept in memory). */
   readonly written: Readonly<Record<string, string>>;
+  /** The paths the command watched (`Io.watch`), and whether it closed the watch: empty and true when none. */
+  readonly watched: readonly string[];
+  readonly watchClosed: boolean;
 }
+
+/**
+ * What happens while a command watches, one at a time: files changed (path → new content, or null
+ * for a file removed), or Ctrl-C.
+ */
+export type Happening = { readonly change: Record<string, string | null> } | "interrupt";
 
 /** Where a run reads its files and environment from. */
 export interface RunOptions {
@@ -21,6 +30,8 @@ export interface RunOptions {
   readonly files?: Record<string, string | Uint8Array>;
   /** The environment; empty unless given, so no outer variable leaks in. */
   readonly env?: Record<string, string>;
+  /** What a watch sees, in order (needs `files`); a watch asked for more fails the test. */
+  readonly happenings?: readonly Happening[];
 }
 
 /** An `Io` that reads `opts.files` (or the disk) and keeps what is printed and written, for tests. */
@@ -28,8 +39,29 @@ export function capturingIo(opts: RunOptions = {}): { io: Io; done(code: number)
   const written: Record<string, string> = {};
   let stdout = "";
   let stderr = "";
-  const files = opts.files;
+  const files = opts.files === undefined ? undefined : { ...opts.files };
   const disk = denoIo();
+  const happenings = [...opts.happenings ?? []];
+  let watched: readonly string[] = [];
+  let watchClosed = true;
+  const watch = (paths: readonly string[]): Watcher => {
+    watched = paths;
+    watchClosed = false;
+    return {
+      next: (): Promise<Watched> => {
+        const next = happenings.shift();
+        if (next === undefined) throw new Error("the command watched for more than the test's happenings");
+        if (next === "interrupt") return Promise.resolve({ kind: "interrupted" });
+        if (files === undefined) throw new Error("a change needs the run's files in memory");
+        for (const [path, content] of Object.entries(next.change)) {
+          if (content === null) delete files[path];
+          else files[path] = content;
+        }
+        return Promise.resolve({ kind: "changed", paths: paths.filter((p) => p in next.change) });
+      },
+      close: () => watchClosed = true,
+    };
+  };
   const io: Io = {
     env: opts.env ?? {},
     readFile: (path) => {
@@ -44,8 +76,9 @@ export function capturingIo(opts: RunOptions = {}): { io: Io; done(code: number)
       for (const [path, text] of files) written[path] = text;
       return null;
     },
+    watch,
   };
-  return { io, done: (code) => ({ code, stdout, stderr, written }) };
+  return { io, done: (code) => ({ code, stdout, stderr, written, watched, watchClosed }) };
 }
 
 /**
