@@ -62,10 +62,11 @@ async function play(
     try {
       [row] = await conn.query(callStatement(copy, copyCall, tenant));
     } catch (e) {
-      // An argument past docs/reference.md#limits: the function refuses it (22023), or the server
-      // refuses U+0000 in any text (22021) before the function runs.
+      // A failure (docs/targets.md#postgres-the-sql): an argument past docs/reference.md#limits, which
+      // the function refuses (22023) or the server before it runs (U+0000 in any text, 22021), or a
+      // balance that would leave the 64 bits (22003). The interpreter fails the same calls.
       const code = (e as { code?: unknown }).code;
-      if (code === "22023" || code === "22021") return `failed:${(e as Error).message}`;
+      if (code === "22023" || code === "22021" || code === "22003") return `failed:${(e as Error).message}`;
       throw e;
     }
     const key = resultKey(row as Result);
