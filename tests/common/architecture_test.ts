@@ -200,3 +200,29 @@ Deno.test("every form of import is read: a planted one of each form in lang/ is 
     deepStrictEqual(upward(graphOf(new Map(tree).set(model, `${text}\n${line}\n`))), [], line);
   }
 });
+
+/** What a program in examples/ imports of the floors, besides the library API and the examples' own files. */
+function floorImports(path: string, text: string): string[] {
+  return importsOf(path, text).filter((m) => m !== "mod.ts" && !m.startsWith("examples/"));
+}
+
+Deno.test("a program in examples/ (the demo) reaches the floors through the library API alone", () => {
+  const programs: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of Deno.readDirSync(`${ROOT}${dir}`)) {
+      const path = `${dir}/${e.name}`;
+      if (e.isDirectory) walk(path);
+      else if (e.name.endsWith(".ts")) programs.push(path);
+    }
+  };
+  walk("examples");
+  ok(programs.includes("examples/demo/demo.ts"), programs.join(", "));
+  for (const path of programs) {
+    deepStrictEqual(floorImports(path, Deno.readTextFileSync(`${ROOT}${path}`)), [], path);
+  }
+  deepStrictEqual(importsOf("examples/demo/demo.ts", Deno.readTextFileSync(`${ROOT}examples/demo/demo.ts`)), [
+    "mod.ts",
+  ]);
+  const planted = `import { lower } from "../../lang/dandori/lower.ts";\n`;
+  deepStrictEqual(floorImports("examples/demo/demo.ts", planted), ["lang/dandori/lower.ts"]);
+});
