@@ -122,19 +122,25 @@ Deno.test("a real chobo check --watch re-checks a changed book and ends with exi
       stderr: "piped",
       env: { NO_COLOR: "1" },
     }).spawn();
-    const stderr = child.stderr.getReader();
-    const err = { text: "" };
-    await readUntil(stderr, err, /Ctrl-C ends it\n/);
-    Deno.writeTextFileSync(path, BROKEN);
-    await readUntil(stderr, err, /changed; checking again/);
-    child.kill("SIGINT");
-    await readUntil(stderr, err, /stopped watching\n/);
-    stderr.releaseLock();
-    const [status, out] = await Promise.all([child.status, new Response(child.stdout).text()]);
-    await child.stderr.cancel();
-    strictEqual(status.code, 0, err.text);
-    match(out, /shop\.book: ok/);
-    match(out, /E002/);
+    // A watch that never ends would hang the test: it is stopped after 60 s, and the checks below fail.
+    const guard = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    try {
+      const stderr = child.stderr.getReader();
+      const err = { text: "" };
+      await readUntil(stderr, err, /Ctrl-C ends it\n/);
+      Deno.writeTextFileSync(path, BROKEN);
+      await readUntil(stderr, err, /changed; checking again/);
+      child.kill("SIGINT");
+      await readUntil(stderr, err, /stopped watching\n/);
+      stderr.releaseLock();
+      const [status, out] = await Promise.all([child.status, new Response(child.stdout).text()]);
+      await child.stderr.cancel();
+      strictEqual(status.code, 0, err.text);
+      match(out, /shop\.book: ok/);
+      match(out, /E002/);
+    } finally {
+      clearTimeout(guard);
+    }
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
