@@ -437,7 +437,8 @@ class ItemCheck {
 
   /**
    * `timeout until <argument>` (docs/design/dandori.md#timeouts): only a task that waits for an answer waits
-   * until a time, the argument is a `timestamp`, and no retry comes after the time has passed.
+   * until a time, and not an `aws` callback (the time is sent with the id, and an `aws` task's arguments
+   * are the API's), the argument is a `timestamp`, and no retry comes after the time has passed.
    */
   private timeoutUntil(item: Pos, until: Word): void {
     if (!this.def.event && !this.def.callback) {
@@ -447,6 +448,17 @@ class ItemCheck {
         tr(
           "only a task that waits for an answer (`event` or `callback`) waits until a time",
           "時刻まで待てるのは、答えを待つタスク(`event` か `callback`)だけです",
+        ),
+      );
+      return;
+    }
+    if (this.def.method === "aws") {
+      this.no(
+        item,
+        "timeout until",
+        tr(
+          "an `aws` task's arguments are the API's, so its callback cannot send the time with its id",
+          "`aws` のタスクの引数は API の引数なので、そのコールバックは ID と一緒に時刻を送れません",
         ),
       );
       return;
