@@ -1,0 +1,202 @@
+/**
+ * The proof's summary (verify/summary.ts): made from records alone; a line per platform, then the
+ * stated rules, the runs played again and the skips with their reasons (pinned by a golden file); it
+ * fails when a platform has no record or two, or when a scenario played disagrees, and not for a skip.
+ * Records go through a directory and come back the same; a file that is not a list of records is named
+ * with what is wrong. `deno task verify <target> --records <dir>` writes its records there, and a test
+ * writes its own only when `RITSU_PROOF_RECORDS` is set.
+ */
+
+import { deepStrictEqual, match, ok, strictEqual, throws } from "node:assert/strict";
+import {
+  CI_PLATFORMS,
+  type Platform,
+  type ProofRecord,
+  readRecords,
+  recordFromTest,
+  RECORDS_ENV,
+  skippedRecord,
+  summary,
+  writeRecords,
+} from "../../verify/summary.ts";
+import { assertGolden } from "../support/golden.ts";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+const GOLDEN = `${ROOT}tests/common/golden/proof_summary.txt`;
+
+/** A record of `platform` where every scenario played agrees. */
+function agreeing(platform: Platform, played: number): ProofRecord {
+  return {
+    platform,
+    of: /^(PostgreSQL|PGlite|TigerBeetle)/.test(platform) ? "books" : "flows",
+    subjects: 10,
+    played,
+    agreed: played,
+    excluded: [],
+    ranAgain: [],
+    skipped: [],
+    seconds: 1.5,
+  };
+}
+
+/** One record for every platform of CI: some with rules, runs again and skips, TigerBeetle's server skipped. */
+function everyPlatform(): ProofRecord[] {
+  return CI_PLATFORMS.map((p): ProofRecord => {
+    if (p.startsWith("TigerBeetle: ")) {
+      return skippedRecord(p, "books", "a TigerBeetle replica", "CHOBO_TIGERBEETLE is not set");
+    }
+    const r = agreeing(p, 100);
+    if (p === "durable functions") {
+      return {
+        ...r,
+        excluded: [{
+          rule: "a callback times out, and the local runner never times a callback out",
+          count: 7,
+        }],
+        skipped: [
+          { what: "a.flow", reason: "E050 Lambda durable functions cannot run `on cancel`" },
+          { what: "b.flow", reason: "E050 Lambda durable functions cannot run the task `reply`" },
+          { what: "c.flow", reason: "E040 a run may use more than 3,000 operations" },
+        ],
+      };
+    }
+    if (p === "PostgreSQL: Python client") {
+      return { ...r, ranAgain: ["tests/chobo/books/hold.book: expires"] };
+    }
+    return r;
+  });
+}
+
+Deno.test("the summary of a CI run's records: a line per platform, the rules, the runs again, the skips", () => {
+  const { lines, ok: holds } = summary(everyPlatform());
+  ok(holds, lines.join("\n"));
+  assertGolden(GOLDEN, lines.join("\n") + "\n");
+  strictEqual(lines.at(-1), "proof: holds: 1,300 of 1,300 scenarios agree on 13 of 16 platforms");
+});
+
+Deno.test("the proof fails when a platform has no record, has two, or a scenario disagrees; a skip alone does not", () => {
+  const all = everyPlatform();
+  const without = summary(all.filter((r) => r.platform !== "pydantic-graph"));
+  strictEqual(without.ok, false);
+  ok(
+    without.lines.includes("NO RECORD: pydantic-graph: its run did not record what it played"),
+    without.lines.join("\n"),
+  );
+  const twice = summary([...all, agreeing("PGlite: SQL", 100)]);
+  strictEqual(twice.ok, false);
+  ok(twice.lines.some((l) => l.startsWith("TWICE: PGlite: SQL: 2 records")), twice.lines.join("\n"));
+  const disagreeing = summary(
+    all.map((r) => r.platform === "Temporal TypeScript" ? { ...r, agreed: 97 } : r),
+  );
+  strictEqual(disagreeing.ok, false);
+  ok(
+    disagreeing.lines.includes("DISAGREE: Temporal TypeScript: 3 of 100 scenarios"),
+    disagreeing.lines.join("\n"),
+  );
+  match(disagreeing.lines.at(-1) ?? "", /^proof: FAILS: 1,297 of 1,300 scenarios agree/);
+  const skipped = summary(
+    all.map((r) =>
+      r.platform === "Step Functions: LocalStack"
+        ? skippedRecord(r.platform, "flows", "LocalStack 4.14.0", "no Python with localstack-core 4.14.0")
+        : r
+    ),
+  );
+  strictEqual(skipped.ok, true);
+  ok(
+    skipped.lines.includes(
+      "  Step Functions: LocalStack: LocalStack 4.14.0: no Python with localstack-core 4.14.0",
+    ),
+    skipped.lines.join("\n"),
+  );
+});
+
+Deno.test("records written to a directory are read back the same; a file that is no list of records is named", () => {
+  const dir = Deno.makeTempDirSync({ prefix: "proof-records-" });
+  try {
+    const all = everyPlatform();
+    writeRecords(dir, all.slice(0, 5));
+    writeRecords(dir, all.slice(5));
+    deepStrictEqual(
+      readRecords(dir).sort((a, b) => a.platform.localeCompare(b.platform)),
+      [...all].sort((a, b) => a.platform.localeCompare(b.platform)),
+    );
+    const bad = `${dir}/bad.json`;
+    for (
+      const [text, problem] of [
+        ["{", /bad\.json: not JSON/],
+        ["{}", /bad\.json: not a list of records/],
+        [JSON.stringify([{ ...all[0], platform: "Argo" }]), /bad\.json: record 1: no platform of CI: Argo/],
+        [JSON.stringify([{ ...all[0], agreed: 101 }]), /more scenarios agree than were played/],
+        [
+          JSON.stringify([{ ...all[0], excluded: [{ rule: "", count: 1 }] }]),
+          /excluded is not a list of rules/,
+        ],
+        [JSON.stringify([{ ...all[0], seconds: -1 }]), /seconds is not a duration/],
+      ] as const
+    ) {
+      Deno.writeTextFileSync(bad, text);
+      throws(() => readRecords(dir), problem);
+    }
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("a test writes its records only when RITSU_PROOF_RECORDS names a directory", () => {
+  const dir = Deno.makeTempDirSync({ prefix: "proof-records-" });
+  const before = Deno.env.get(RECORDS_ENV);
+  try {
+    Deno.env.delete(RECORDS_ENV);
+    recordFromTest([agreeing("PGlite: SQL", 3)]);
+    deepStrictEqual([...Deno.readDirSync(dir)], []);
+    Deno.env.set(RECORDS_ENV, dir);
+    recordFromTest([agreeing("PGlite: SQL", 3)]);
+    deepStrictEqual(readRecords(dir), [agreeing("PGlite: SQL", 3)]);
+  } finally {
+    if (before === undefined) Deno.env.delete(RECORDS_ENV);
+    else Deno.env.set(RECORDS_ENV, before);
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("deno task verify <target> --records <dir> writes its records there; the summary reads them", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "proof-records-" });
+  try {
+    const env = { ...Deno.env.toObject(), CHOBO_TIGERBEETLE: "" };
+    const verify = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", `${ROOT}verify/verify.ts`, "tigerbeetle", "--records", dir],
+      env,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    strictEqual(verify.code, 0, new TextDecoder().decode(verify.stderr));
+    deepStrictEqual(
+      readRecords(dir).map((r) => [r.platform, r.played, r.skipped.map((s) => s.reason)]),
+      ["TypeScript", "Python", "Go"].map((
+        l,
+      ) => [`TigerBeetle: ${l} runner`, 0, ["CHOBO_TIGERBEETLE is not set"]]),
+    );
+    const shown = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", `${ROOT}verify/summary.ts`, dir],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const lines = new TextDecoder().decode(shown.stdout).trimEnd().split("\n");
+    strictEqual(shown.code, 1, "the other platforms have no record");
+    ok(
+      lines.includes("NO RECORD: Temporal TypeScript: its run did not record what it played"),
+      lines.join("\n"),
+    );
+    strictEqual(lines.at(-1), "proof: FAILS: 0 of 0 scenarios agree on 0 of 16 platforms");
+    const missing = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", `${ROOT}verify/verify.ts`, "tigerbeetle", "--records", `${dir}/none`],
+      env,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    strictEqual(missing.code, 2);
+    match(new TextDecoder().decode(missing.stderr), /no such file or directory: .*\/none\n/);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
