@@ -89,8 +89,13 @@ export function writeRecords(dir: string, records: readonly ProofRecord[]): void
   Deno.writeTextFileSync(file, JSON.stringify(records, null, 2) + "\n");
 }
 
-/** A test's records: written to `RITSU_PROOF_RECORDS` when it is set (CI sets it), otherwise kept nowhere. */
+/**
+ * A test's records: each run played again is printed (`run again: <platform>: <scenario>`, as the
+ * `verify` entries print theirs), and the records are written to `RITSU_PROOF_RECORDS` when it is set
+ * (CI sets it), otherwise kept nowhere.
+ */
 export function recordFromTest(records: readonly ProofRecord[]): void {
+  for (const r of records) for (const w of r.ranAgain) console.log(`run again: ${r.platform}: ${w}`);
   const dir = Deno.env.get(RECORDS_ENV) ?? "";
   if (dir !== "") writeRecords(dir, records);
 }
@@ -203,6 +208,9 @@ function skipLines(r: ProofRecord): string[] {
   });
 }
 
+/** The most runs played again the summary lists one by one; past it, it counts them (the log above lists each). */
+const MAX_AGAIN_LISTED = 20;
+
 const HEADER = ["platform", "of", "agree/played", "excluded", "ran again", "skipped", "seconds"];
 
 /** The table's row of one record. */
@@ -246,7 +254,16 @@ export function summary(records: readonly ProofRecord[]): { lines: string[]; ok:
   );
   lines.push(`excluded by a stated rule:${excluded.length === 0 ? " none" : ""}`, ...excluded);
   const again = present.flatMap((r) => r.ranAgain.map((w) => `  ${r.platform}: ${w}`));
-  lines.push(`run again because late:${again.length === 0 ? " none" : ` ${again.length}`}`, ...again);
+  lines.push(
+    again.length === 0
+      ? "run again because late: none"
+      : again.length > MAX_AGAIN_LISTED
+      ? `run again because late: ${
+        count(again.length)
+      }, more than ${MAX_AGAIN_LISTED}: each is in the log above ("run again: …")`
+      : `run again because late: ${again.length}`,
+    ...(again.length > MAX_AGAIN_LISTED ? [] : again),
+  );
   const skipped = present.flatMap(skipLines);
   lines.push(`skipped:${skipped.length === 0 ? " none" : ""}`, ...skipped);
   for (const p of missing) lines.push(`NO RECORD: ${p}: its run did not record what it played`);

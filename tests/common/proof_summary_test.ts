@@ -4,7 +4,8 @@
  * fails when a platform has no record or two, or when a scenario played disagrees, and not for a skip.
  * Records go through a directory and come back the same; a file that is not a list of records is named
  * with what is wrong. `deno task verify <target> --records <dir>` writes its records there, and a test
- * writes its own only when `RITSU_PROOF_RECORDS` is set.
+ * writes its own only when `RITSU_PROOF_RECORDS` is set (it prints its runs played again always). Past
+ * 20 runs played again, the summary counts them and leaves each to the log above.
  */
 
 import { deepStrictEqual, match, ok, strictEqual, throws } from "node:assert/strict";
@@ -110,6 +111,24 @@ Deno.test("the proof fails when a platform has no record, has two, or a scenario
   );
 });
 
+Deno.test("past 20 runs played again, the summary counts them and leaves each to the log above", () => {
+  const many = Array.from({ length: 21 }, (_, i) => `tests/chobo/books/hold.book: expires ${i + 1}`);
+  const all = everyPlatform().map((r) => r.platform === "PGlite: SQL" ? { ...r, ranAgain: many } : r);
+  const { lines, ok: holds } = summary(all);
+  ok(holds);
+  ok(
+    lines.includes('run again because late: 22, more than 20: each is in the log above ("run again: …")'),
+    lines.join("\n"),
+  );
+  deepStrictEqual(lines.filter((l) => l.includes("hold.book: expires")), []);
+  ok(
+    lines.includes(
+      "  PGlite: SQL                                 10 books       100/100         0         21        0      1.5",
+    ),
+    lines.join("\n"),
+  );
+});
+
 Deno.test("records written to a directory are read back the same; a file that is no list of records is named", () => {
   const dir = Deno.makeTempDirSync({ prefix: "proof-records-" });
   try {
@@ -142,12 +161,20 @@ Deno.test("records written to a directory are read back the same; a file that is
   }
 });
 
-Deno.test("a test writes its records only when RITSU_PROOF_RECORDS names a directory", () => {
+Deno.test("a test prints its runs played again, and writes its records only when RITSU_PROOF_RECORDS names a directory", () => {
   const dir = Deno.makeTempDirSync({ prefix: "proof-records-" });
   const before = Deno.env.get(RECORDS_ENV);
   try {
     Deno.env.delete(RECORDS_ENV);
-    recordFromTest([agreeing("PGlite: SQL", 3)]);
+    const printed: string[] = [];
+    const log = console.log;
+    console.log = (line: string) => printed.push(line);
+    try {
+      recordFromTest([{ ...agreeing("PGlite: SQL", 3), ranAgain: ["a.book: late"] }]);
+    } finally {
+      console.log = log;
+    }
+    deepStrictEqual(printed, ["run again: PGlite: SQL: a.book: late"]);
     deepStrictEqual([...Deno.readDirSync(dir)], []);
     Deno.env.set(RECORDS_ENV, dir);
     recordFromTest([agreeing("PGlite: SQL", 3)]);
