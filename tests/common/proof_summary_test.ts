@@ -5,7 +5,8 @@
  * Records go through a directory and come back the same; a file that is not a list of records is named
  * with what is wrong. `deno task verify <target> --records <dir>` writes its records there, and a test
  * writes its own only when `RITSU_PROOF_RECORDS` is set (it prints its runs played again always). Past
- * 20 runs played again, the summary counts them and leaves each to the log above.
+ * 20 runs played again, the summary counts them and leaves each to the log above. README's table "What is
+ * proven where" has the counts each corpus plays.
  */
 
 import { deepStrictEqual, match, ok, strictEqual, throws } from "node:assert/strict";
@@ -21,6 +22,16 @@ import {
   writeRecords,
 } from "../../verify/summary.ts";
 import { assertGolden } from "../support/golden.ts";
+import { generateFlowScenarios } from "../../lang/dandori/scenarios.ts";
+import { DEFAULT_BUILD } from "../../targets/dandori/target.ts";
+import { TEMPORAL_TYPESCRIPT } from "../../targets/dandori/temporal/target.ts";
+import { subjects } from "../../verify/chobo/differential.ts";
+import { DEFAULT_PATHS } from "../../verify/chobo/runs.ts";
+import { durableSubjectOf } from "../../verify/dandori/durable.ts";
+import { type RunnableFlow, runnableFlows } from "../../verify/dandori/flows.ts";
+import { FLOW_DIRS as GRAPH_DIRS, subjectOf as graphSubjectOf } from "../../verify/dandori/pydantic_graph.ts";
+import { buildDefinition } from "../../verify/dandori/stepfunctions.ts";
+import { FLOW_DIRS as TEMPORAL_DIRS } from "../../verify/dandori/temporal.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const GOLDEN = `${ROOT}tests/common/golden/proof_summary.txt`;
@@ -226,4 +237,82 @@ Deno.test("deno task verify <target> --records <dir> writes its records there; t
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
+});
+
+/** README's row of the table "What is proven where" whose first cell is `platform`: its cells. */
+function readmeRow(readme: string, platform: string): string[] {
+  const section = readme.slice(readme.indexOf("### What is proven where"));
+  const rows = section.split("\n").filter((l) => l.startsWith("| ")).map((l) =>
+    l.slice(2, -2).split(" | ").map((c) => c.trim())
+  );
+  const row = rows.find((r) => r[0] === platform);
+  ok(row !== undefined, `README's table has a row for ${platform}`);
+  return row;
+}
+
+Deno.test("README's table of what is proven where has the counts each corpus plays", () => {
+  const readme = Deno.readTextFileSync(`${ROOT}README.md`);
+  const check = (platform: string, flows: number, played: number, excluded: number, notBuilt: number) => {
+    const [, , plays, agree, rule, skipped] = readmeRow(readme, platform);
+    ok(
+      new RegExp(`^(the same )?${flows} flows\\b`).test(plays),
+      `${platform}: ${plays}`,
+    );
+    strictEqual(agree, `${played} / ${played}`, platform);
+    strictEqual(rule === "—" ? 0 : Number(rule.split(":")[0]), excluded, platform);
+    strictEqual(skipped, `${notBuilt} flows (E050)`, platform);
+  };
+  const dandori = runnableFlows(ROOT, TEMPORAL_DIRS);
+  const origin = (f: RunnableFlow) => ({
+    file: f.path,
+    path: f.path,
+    text: "",
+    sha: "0".repeat(16),
+    version: "t",
+  });
+  const temporal = dandori.filter((f) =>
+    TEMPORAL_TYPESCRIPT.check(f.plan, origin(f), DEFAULT_BUILD).length === 0
+  );
+  const scenarios = (fs: readonly RunnableFlow[]) =>
+    fs.reduce((n, f) => n + generateFlowScenarios(f.checked, f.plan).scenarios.length, 0);
+  check("Temporal TypeScript", temporal.length, scenarios(temporal), 0, dandori.length - temporal.length);
+  const durable = dandori.map(durableSubjectOf).flatMap((s) => "skipped" in s ? [] : [s]);
+  check(
+    "durable functions",
+    durable.length,
+    durable.reduce((n, s) => n + s.jobs.length, 0),
+    durable.reduce((n, s) => n + s.excluded, 0),
+    dandori.length - durable.length,
+  );
+  const graphFlows = runnableFlows(ROOT, GRAPH_DIRS);
+  const graph = graphFlows.map(graphSubjectOf).flatMap((s) => "skipped" in s ? [] : [s]);
+  check(
+    "pydantic-graph",
+    graph.length,
+    graph.reduce((n, s) => n + s.jobs.length, 0),
+    graph.reduce((n, s) => n + s.excluded.length, 0),
+    graphFlows.length - graph.length,
+  );
+  const asl = dandori.filter((f) =>
+    buildDefinition(f, Deno.readTextFileSync(`${ROOT}${f.path}`)).kind === "built"
+  );
+  for (const p of ["Step Functions: ASL runner", "Step Functions: LocalStack"]) {
+    check(p, asl.length, scenarios(asl), 0, dandori.length - asl.length);
+  }
+  const books = subjects(DEFAULT_PATHS.map((p) => `${ROOT}${p}`));
+  const played = books.reduce((n, b) => n + b.scenarios.length, 0);
+  for (
+    const p of [
+      "PostgreSQL: SQL, and the TypeScript, Python and Go clients",
+      "TigerBeetle test double: the TypeScript, Python and Go runners",
+    ]
+  ) {
+    strictEqual(readmeRow(readme, p)[3], `${played} / ${played}, each`, p);
+  }
+  strictEqual(readmeRow(readme, "PGlite: SQL")[3], `${played} / ${played}`);
+  ok(
+    readmeRow(readme, "PostgreSQL: SQL, and the TypeScript, Python and Go clients")[2].startsWith(
+      `${books.length} books `,
+    ),
+  );
 });
