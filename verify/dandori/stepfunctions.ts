@@ -574,7 +574,6 @@ async function onLocalStack(flows: readonly RunnableFlow[]): Promise<ProofRecord
   const started = performance.now();
   const texts = (p: string) => Deno.readTextFileSync(p);
   const built = flows.map((f) => [f, buildDefinition(f, texts(f.path))] as const);
-  for (const [f, b] of built) if (b.kind === "skipped") console.log(`skipped ${f.path}: ${b.why}`);
   let ls: LocalStackReport;
   try {
     ls = await verifyOnLocalStack(flows, texts);
@@ -628,6 +627,11 @@ export async function verifyStepFunctions(args: readonly string[]): Promise<Veri
  * (tests/dandori/stepfunctions_test.ts).
  */
 export async function verifyLocalStack(args: readonly string[]): Promise<Verified> {
-  const ls = await onLocalStack(flowsNamed("", args, ["tests/dandori/flows/", "examples/"]));
+  const flows = flowsNamed("", args, ["tests/dandori/flows/", "examples/"]);
+  for (const f of flows) {
+    const b = buildDefinition(f, Deno.readTextFileSync(f.path));
+    if (b.kind === "skipped") console.log(`skipped ${f.path}: ${b.why}`);
+  }
+  const ls = await onLocalStack(flows);
   return { exit: ls.agreed === ls.played ? 0 : 1, records: [ls] };
 }
