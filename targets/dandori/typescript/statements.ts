@@ -205,6 +205,9 @@ export function assigned(ss: readonly StmtPlan[], into: Map<string, TypePlan>): 
         assigned(s.body, into);
         break;
       case "for":
+        // A one-at-a-time loop's variable is the flow's variable: it keeps its last item after the
+        // loop, as the interpreter's does; a parallel iteration's is its own.
+        if (s.parallel === null) add(s.variable, s.element);
         if (s.collect !== null) add(s.collect.name, s.collect.type);
         if (s.parallel === null) assigned(s.body, into);
         break;
@@ -610,7 +613,7 @@ export function forLoop(
     }) {`,
   );
   if (cont !== null) continueLine(out, depth + 2, cont, i, [`dd_list: ${list}`, `dd_yields: ${coll}`]);
-  out.line(depth + 2, `const ${ident(s.variable)}: ${elem} = ${list}[${i} - 1];`);
+  out.line(depth + 2, `${ident(s.variable)} = ${list}[${i} - 1];`);
   block(out, depth + 2, s.body, {
     ...ctx,
     loops: [...ctx.loops, { place: s.place, counter: i }],
