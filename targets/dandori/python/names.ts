@@ -10,49 +10,8 @@
  */
 
 import { type Text, tr } from "../../../lang/common/text.ts";
+import { PYTHON_KEYWORDS } from "../../chobo/names.ts";
 import { avoidTaken } from "../naming.ts";
-
-/** Python's keywords and soft keywords (3.11–3.13). */
-const KEYWORDS = [
-  "False",
-  "None",
-  "True",
-  "and",
-  "as",
-  "assert",
-  "async",
-  "await",
-  "break",
-  "class",
-  "continue",
-  "def",
-  "del",
-  "elif",
-  "else",
-  "except",
-  "finally",
-  "for",
-  "from",
-  "global",
-  "if",
-  "import",
-  "in",
-  "is",
-  "lambda",
-  "nonlocal",
-  "not",
-  "or",
-  "pass",
-  "raise",
-  "return",
-  "try",
-  "while",
-  "with",
-  "yield",
-  "case",
-  "match",
-  "type",
-];
 
 /** The names of Python's `builtins` module (3.11–3.13), but its `__x__` names, which are refused anyway. */
 const BUILTINS = [
@@ -205,7 +164,7 @@ const BUILTINS = [
 ];
 
 /** What no Python name of a flow is spelt as: keywords and built-in names. */
-const RESERVED = new Set([...KEYWORDS, ...BUILTINS]);
+const RESERVED = new Set([...PYTHON_KEYWORDS, ...BUILTINS]);
 
 /** What Python takes as an identifier (after NFKC). */
 export const PYTHON_IDENTIFIER = /^[\p{XID_Start}_][\p{XID_Continue}]*$/u;
