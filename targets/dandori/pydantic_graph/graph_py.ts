@@ -26,13 +26,15 @@ import {
   type ExprPlan,
   innerLists,
   type Plan,
+  readsNow,
+  stmtExprs,
   type StmtPlan,
   type TaskPlan,
   type TimeoutPlan,
 } from "../../../lang/dandori/plan.ts";
-import { readsNow, stmtExprs } from "../typescript/statements.ts";
-import { ident, nodeClass, placeName as py, str } from "./names.ts";
-import { checkExpr } from "./types_py.ts";
+import { placeName as py, str } from "../python/names.ts";
+import { checkExpr } from "../python/types_py.ts";
+import { ident, nodeClass } from "./names.ts";
 
 /** The return hint of a node that ends its graph. */
 const END = "End[typing.Any]";
