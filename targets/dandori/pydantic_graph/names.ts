@@ -35,7 +35,7 @@ const TAKEN = new Set([
 
 /** A flow's variable (a field of `State`) or a task (a method) as a Python identifier. */
 export function ident(name: string): string {
-  return pythonIdent(name, TAKEN);
+  return pythonIdent(name, (base) => TAKEN.has(base));
 }
 
 /** The node class of a statement's place (`s12` → `S12`), or of its loop's next iteration. */

@@ -223,10 +223,10 @@ export function pythonNormal(name: string): string {
  * A name as a Python identifier: normalized, with `_` after a base that is reserved, that starts
  * with `dd_` (every target keeps those for itself) or that the target's code takes (`taken`).
  */
-export function pythonIdent(name: string, taken: ReadonlySet<string>): string {
+export function pythonIdent(name: string, taken: (base: string) => boolean): string {
   return avoidTaken(
     pythonNormal(name),
-    (base) => RESERVED.has(base) || taken.has(base) || base.startsWith("dd_"),
+    (base) => RESERVED.has(base) || taken(base) || base.startsWith("dd_"),
   );
 }
 
@@ -245,7 +245,7 @@ const TYPES_TAKEN = new Set(["dd", "typing", "annotations", "WorkflowInput", "Wo
 
 /** A record's or an enum's type name in `types.py` (`stock.reserve` → `stock_reserve`). */
 export function typeName(name: string): string {
-  return pythonIdent(name.replaceAll(".", "_"), TYPES_TAKEN);
+  return pythonIdent(name.replaceAll(".", "_"), (base) => TYPES_TAKEN.has(base));
 }
 
 /** The TypedDict of a task's arguments in `types.py`. */

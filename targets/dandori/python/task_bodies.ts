@@ -51,16 +51,18 @@ function httpBody(t: TaskPlan): string[] {
     rest.length === 0
       ? "rest: list[str] = []"
       : `rest: list[str] = [n for n in (${rest.join(", ")}${rest.length === 1 ? "," : ""}) if n in args]`,
-    'pairs = "&".join(f"{dd.url_segment(n)}={dd.url_segment(args[n])}" for n in rest)',
   );
+  const pairs = 'pairs = "&".join(f"{dd.url_segment(n)}={dd.url_segment(args[n])}" for n in rest)';
   if (c.restIn === "query") {
     lines.push(
+      pairs,
       'if pairs != "":',
       '    url += ("&" if "?" in url else "?") + pairs',
       `return await io.http(self._transport, io.HttpRequest(${str(c.method)}, url, headers), ${wires(t)})`,
     );
   } else if (c.form) {
     lines.push(
+      pairs,
       'headers["Content-Type"] = "application/x-www-form-urlencoded"',
       `return await io.http(self._transport, io.HttpRequest(${str(c.method)}, url, headers, pairs), ${
         wires(t)

@@ -82,7 +82,7 @@ def timestamp_ms(text: str) -> int | None:
     if _TIMESTAMP.fullmatch(text) is None:
         return None
     try:
-        t = datetime.datetime.strptime(text[:19], "%Y-%m-%dT%H:%M:%S").replace(tzinfo=datetime.timezone.utc)
+        t = datetime.datetime.strptime(text[:19], "%Y-%m-%dT%H:%M:%S").replace(tzinfo=datetime.UTC)
     except ValueError:
         return None
     fraction = text[20:-1] if len(text) > 20 else ""
@@ -91,7 +91,7 @@ def timestamp_ms(text: str) -> int | None:
 
 def timestamp_text(ms: float) -> str:
     """A time as a flow writes a `timestamp`: to the second, in UTC."""
-    t = datetime.datetime.fromtimestamp(math.floor(ms / 1000), datetime.timezone.utc)
+    t = datetime.datetime.fromtimestamp(math.floor(ms / 1000), datetime.UTC)
     return t.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
