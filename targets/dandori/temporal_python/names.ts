@@ -2,8 +2,9 @@
  * How the temporal-python target spells a flow's names in Python, through the Python naming of
  * `../python/names.ts` (docs/dandori.md#names-in-generated-code):
  *
- * - **Variables** (inputs and every name a statement binds, loop variables among them) are locals of
- *   the workflow's `run` method and of the functions of its parallel iterations: `ident` appends `_`
+ * - **Variables** (every name a statement binds, loop variables among them) are locals of the
+ *   workflow's `run` method and of the functions of its parallel iterations (an input is read from
+ *   `run`'s `input` by its name, so it is never spelt): `ident` appends `_`
  *   to a name whose base is a Python keyword or built-in, a name those functions read (`dd`, `T`,
  *   `E`, `R`, `A`, `typing`, `self`, `resume`, `e` …) or one of the shapes of their own locals
  *   (`a_s12`, `got_s12`, `m_s12`, `i_s12`, `list_s12`, `coll_s12`, `out_s12`, `iteration_s12`,
@@ -61,7 +62,9 @@ export function ident(name: string): string {
 export function temporalPythonNames(
   plan: Plan,
 ): { spelled: readonly Spelled[]; refused: readonly Refused[] } {
-  const variables = planVariables(plan).map((v) => ({ scope: "run", ...v, spelling: ident(v.name) }));
+  const variables = planVariables(plan)
+    .filter((v) => v.what === "variable")
+    .map((v) => ({ scope: "run", ...v, spelling: ident(v.name) }));
   const tasks = activityTasks(plan).map((t) => ({
     scope: "activities",
     name: t.name,

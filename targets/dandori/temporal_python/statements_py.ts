@@ -43,7 +43,7 @@ import { ident } from "./names.ts";
 export class PyOut {
   readonly lines: string[] = [];
   line(depth: number, text: string): void {
-    this.lines.push(`${"    ".repeat(depth)}${text}`);
+    this.lines.push(text === "" ? "" : `${"    ".repeat(depth)}${text}`);
   }
 }
 
@@ -56,13 +56,18 @@ export interface Ctx {
   readonly plan: Plan;
   /** The `dd_now_<place>` locals read in the block being printed. */
   readonly nows: Set<string>;
-  /** The variables and inputs the code reads somewhere (`readNames`); the others are never written. */
+  /** The variables the code reads somewhere (`readNames`); the others are never written. */
   readonly reads: ReadonlySet<string>;
 }
 
-/** How the workflow's code reads values: every variable and input is a local, a case a record of `self._state.cases`. */
+/** How the workflow's code reads values: a variable is a local, an input a field of `input`, a case a record of `self._state.cases`. */
 const READS: PyReads = {
-  name: (from, name) => from === "case" ? `self._state.cases[${str(name)}]` : ident(name),
+  name: (from, name) =>
+    from === "case"
+      ? `self._state.cases[${str(name)}]`
+      : from === "input"
+      ? `dd.field(input, ${str(name)})`
+      : ident(name),
   now: (place) => `dd_now_${placeName(place)}`,
 };
 
@@ -88,7 +93,7 @@ function local(shape: string, place: string): string {
 function exprReads(e: ExprPlan, into: Set<string>): void {
   switch (e.kind) {
     case "read":
-      if (e.from !== "case") into.add(e.name);
+      if (e.from === "variable") into.add(e.name);
       return;
     case "string":
       for (const p of e.parts) if ("value" in p) exprReads(p.value, into);
@@ -110,7 +115,7 @@ function exprReads(e: ExprPlan, into: Set<string>): void {
   }
 }
 
-/** Every variable and input some statement of the flow reads (every block, parallel iterations too). */
+/** Every variable some statement of the flow reads (every block, parallel iterations too). */
 export function readNames(plan: Plan): Set<string> {
   const out = new Set<string>();
   const walk = (ss: readonly StmtPlan[]) => {

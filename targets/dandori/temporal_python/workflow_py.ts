@@ -31,7 +31,6 @@ import {
   repeat,
   stmt,
 } from "./statements_py.ts";
-import { pyType } from "../python/types_py.ts";
 
 /** The outermost loops that continue as new: `repeat` and `for` not in parallel, at the flow's top. */
 function outermost(plan: Plan): Set<number> {
@@ -180,11 +179,6 @@ export function workflowModule(plan: Plan, type: string): string {
         str(`, outside the period the workflow runs in, ${p.text}`)
       })`,
     );
-  }
-  for (const i of plan.inputs) {
-    if (reads.has(i.name)) {
-      out.line(d, `${ident(i.name)}: ${pyType(i.type, "T.")} = dd.field(input, ${str(i.name)})`);
-    }
   }
   declare(out, d, vars, reads);
   if (continues) {
