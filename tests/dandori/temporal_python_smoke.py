@@ -87,4 +87,5 @@ async def main() -> None:
     )
 
 
-asyncio.run(main())
+if __name__ == "__main__":
+    asyncio.run(main())

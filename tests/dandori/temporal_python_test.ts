@@ -73,6 +73,29 @@ Deno.test("every flow's package is the same bytes twice and starts with the head
   console.log(`temporal-python: ${built.length} flows build, ${stopped.size} stopped (E050)`);
 });
 
+/**
+ * What a test copy of a package shortens (as verify/dandori/temporal_copy.ts does for TypeScript):
+ * each must be one text of `runtime.py`, found there exactly once.
+ */
+const SHORTENED = [
+  "def ms(seconds: float) -> float:\n    return seconds * 1000\n",
+  "def event_ms(seconds: float) -> float:\n    return seconds * 1000\n",
+  "def activity_ms(seconds: float) -> float:\n    return seconds * 1000\n",
+  "    return None if seconds is None else seconds * 1000\n",
+  "def width(k: int) -> int:\n    return k\n",
+  "CONTINUE_AT = 10_000\n",
+  "HEARTBEAT_TIMEOUT_MS = 30_000\n",
+  "HEARTBEAT_EVERY_MS = 10_000\n",
+  "def start_now() -> str:\n    return timestamp_text(workflow.now().timestamp() * 1000)\n",
+  "def now() -> str:\n    return timestamp_text(workflow.now().timestamp() * 1000)\n",
+];
+
+Deno.test("every duration a test copy shortens is one text of runtime.py, found there exactly once", () => {
+  const runtime = TEMPORAL_PYTHON.generate(flows().built[0].plan, ORIGIN, DEFAULT_BUILD).get("runtime.py") ??
+    "";
+  for (const text of SHORTENED) strictEqual(runtime.split(text).length, 2, JSON.stringify(text));
+});
+
 /** A description with every line terminator a host language knows (the lexer refuses them, so the plan is given it). */
 const EVIL = 'first EVIL\nEVIL second\rEVIL\u0085EVIL\u2028EVIL\u2029--- EVIL\nEVIL \\n EVIL """ EVIL';
 

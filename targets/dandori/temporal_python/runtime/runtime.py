@@ -116,31 +116,32 @@ X = TypeVar("X")
 Y = TypeVar("Y")
 
 # ---------------------------------------------------------------------------------------------
-# What a test copy shortens: every duration of the workflow goes through these.
+# What a test copy shortens: every duration of the workflow goes through these, each a function
+# whose `def` and `return` lines follow each other (its doc above it), so a copy finds each by its text.
 
 
+# Milliseconds of a durable timer of `seconds` (waits, retry delays, callback waits).
 def ms(seconds: float) -> float:
-    """Milliseconds of a durable timer of `seconds` (waits, retry delays, callback waits)."""
     return seconds * 1000
 
 
+# Milliseconds of an event's wait of `seconds` (an event is sent from outside, so a copy keeps it longer).
 def event_ms(seconds: float) -> float:
-    """Milliseconds of an event's wait of `seconds` (an event is sent from outside, so a copy keeps it longer)."""
     return seconds * 1000
 
 
+# The `start_to_close_timeout` in milliseconds of an activity whose one attempt may take `seconds`.
 def activity_ms(seconds: float) -> float:
-    """The `start_to_close_timeout` in milliseconds of an activity whose one attempt may take `seconds`."""
     return seconds * 1000
 
 
+# The timeout in milliseconds of a child workflow that may take `seconds`; None: as long as it runs.
 def child_ms(seconds: float | None) -> float | None:
-    """The timeout in milliseconds of a child workflow that may take `seconds`; None: as long as it runs."""
     return None if seconds is None else seconds * 1000
 
 
+# How many iterations of a parallel loop run at once, of the `k` the flow allows.
 def width(k: int) -> int:
-    """How many iterations of a parallel loop run at once, of the `k` the flow allows."""
     return k
 
 
@@ -148,13 +149,13 @@ def width(k: int) -> int:
 CONTINUE_AT = 10_000
 
 
+# The time as the workflow's clock says it, to the second: a run's start.
 def start_now() -> str:
-    """The time as the workflow's clock says it, to the second: a run's start."""
     return timestamp_text(workflow.now().timestamp() * 1000)
 
 
+# The time as the workflow's clock says it, to the second: read once before a statement that reads `now`.
 def now() -> str:
-    """The time as the workflow's clock says it, to the second: read once before a statement that reads `now`."""
     return timestamp_text(workflow.now().timestamp() * 1000)
 
 
