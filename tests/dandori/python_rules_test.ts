@@ -40,6 +40,8 @@ for c in cases("idempotency_key.json"):
     if rt.idempotency_key(c["execution"], c["place"], c["loops"]) != c["key"]: bad.append(["idempotency_key", c])
 for c in cases("url_segment.json"):
     if rt.url_segment(c.get("value")) != c["segment"]: bad.append(["url_segment", c, rt.url_segment(c.get("value"))])
+for c in cases("dot_segment.json"):
+    if rt.has_dot_segment(c["url"]) != c["dot"]: bad.append(["dot_segment", c])
 for c in cases("time_in.json"):
     if rt.time_in(c["value"], c["first"], c["after"]) != c["in"]: bad.append(["time_in", c])
 for c in cases("date_in.json"):

@@ -2,7 +2,8 @@
  * The temporal-python target: every test and example flow it builds gives the same bytes twice,
  * starts with the header and keeps its description in comments whatever line terminators it
  * holds; what it cannot build gets E050 (`history encrypted`) and what it cannot name E006, pinned
- * in both languages, with nothing written; every package passes `py_compile`, `mypy --strict` with
+ * in both languages, with nothing written; an `http` call whose values can make a path segment `.`
+ * or `..` checks its URL before the activity (`Dandori.BadInput`, with every target's reason); every package passes `py_compile`, `mypy --strict` with
  * `temporalio` 1.35 and `ruff check`; and on a real dev server, examples/orders/orders.flow's
  * generated worker (stub own tasks and `Transport`) runs a scenario to its ending, answers
  * `dandori.status`, refuses an answer to an id it never handed on, writes `DandoriCases` and
@@ -14,6 +15,7 @@ import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { checkFlow } from "../../lang/dandori/check.ts";
 import { NO_SUCH_FILE } from "../../lang/dandori/env.ts";
 import { lower } from "../../lang/dandori/lower.ts";
+import { dotSegmentReason } from "../../lang/dandori/rules.ts";
 import { DEFAULT_BUILD } from "../../targets/dandori/target.ts";
 import { TEMPORAL_PYTHON } from "../../targets/dandori/temporal_python/target.ts";
 import { runnableFlows } from "../../verify/dandori/flows.ts";
@@ -116,6 +118,40 @@ Deno.test("a description never leaves its comment, whatever line terminators it 
     strictEqual(evil.length, 7, `${name}: the description's seven lines are in the file`);
     for (const l of evil) ok(l.startsWith("# "), `${name}: ${JSON.stringify(l)} is a comment line`);
   }
+});
+
+Deno.test("an http call whose values can make a path segment . or .. checks its URL before the activity, failing with every target's reason", () => {
+  const f = runnableFlows(ROOT, ["tests/dandori/flows/stepfunctions/"]).find((x) =>
+    x.path.endsWith("/dots.flow")
+  );
+  ok(f !== undefined, "dots.flow checks");
+  const lines = (TEMPORAL_PYTHON.generate(f.plan, ORIGIN, DEFAULT_BUILD).get("workflow.py") ?? "").split(
+    "\n",
+  );
+  const checks = lines.flatMap((l, i) =>
+    l.trim().startsWith("if dd.has_dot_segment(")
+      ? [[l.trim(), lines[i + 1].trim(), lines[i + 2].trim()]]
+      : []
+  );
+  const refused = (line: number, task: string, url: string) => [
+    `if dd.has_dot_segment(${url}):`,
+    `raise dd.fail("Dandori.BadInput", ${JSON.stringify(dotSegmentReason(line, task))})`,
+    `self._state.at = ${line}`,
+  ];
+  const refund = (a: string) =>
+    `"https://payments.example.com/v1/charges/" + dd.url_segment(${a}.get("order")) + "/refund"`;
+  deepStrictEqual(checks, [
+    refused(31, "refund", refund("a_s31")),
+    refused(32, "refund", refund("a_s32")),
+    refused(33, "refund", refund("a_s33")),
+    refused(
+      34,
+      "pair",
+      `"https://payments.example.com/v1/pairs/" + dd.url_segment(a_s34.get("a")) + dd.url_segment(a_s34.get("b")) + "/close"`,
+    ),
+    refused(35, "refund", refund("a_s35")),
+    refused(40, "refund", refund("a_s40")),
+  ], "every refund and pair call, and not search, whose value goes into the query");
 });
 
 Deno.test("a flow with history encrypted gets E050 in both languages, and no files", () => {

@@ -6,7 +6,7 @@
  *
  * | statement | node |
  * |---|---|
- * | call | `dd.attempt` over `Deps.tasks.<task>` (the callback's wait through `Deps.callbacks`), each attempt of a task with `timeout` in `dd.within` (`asyncio.wait_for`); a handled error goes to its handler's first node, an unhandled one to `OnFailure` or `Unhandled` |
+ * | call | `dd.attempt` over `Deps.tasks.<task>` (the callback's wait through `Deps.callbacks`), each attempt of a task with `timeout` in `dd.within` (`asyncio.wait_for`); a handled error goes to its handler's first node, an unhandled one to `OnFailure` or `Unhandled`; before an `http` call whose values go into its URL's path, `Dandori.BadInput` when they make a segment `.` or `..` |
  * | `match` | one node that goes to its arm's first node; no arm: `Dandori.UnexpectedValue` / `Dandori.UnexpectedState` |
  * | `repeat`, `for` | `S<place>` starts the loop, `S<place>_again` counts the next iteration (the end of the body goes there) |
  * | `for … in parallel` | the body is a graph of its own, run on a copy of `State` per iteration, `k` at a time (`dd.rounds`) |
@@ -30,9 +30,12 @@ import {
   type StmtPlan,
   type TaskPlan,
   type TimeoutPlan,
+  valueInUrlPath,
 } from "../../../lang/dandori/plan.ts";
+import { dotSegmentReason } from "../../../lang/dandori/rules.ts";
 import { conditionCode, end, pyExpr, type PyReads, taskTables, tooMany, tuple } from "../python/code.ts";
 import { placeName as py, str } from "../python/names.ts";
+import { urlOf } from "../python/task_bodies.ts";
 import { checkExpr } from "../python/types_py.ts";
 import { ident, nodeClass } from "./names.ts";
 
@@ -296,9 +299,16 @@ class Printer {
     hints.push(unhandled.hint);
     const ok = this.go(this.edge(s.place, ["ok", "again"]), ctx);
     hints.push(ok.hint);
+    const dots = task.callee.kind === "http" && valueInUrlPath(task.callee)
+      ? [
+        `if dd.has_dot_segment(${urlOf(task.callee, "a")}):`,
+        `    raise dd.Failure("Dandori.BadInput", ${str(dotSegmentReason(s.line, task.name))})`,
+      ]
+      : [];
     this.node(nodeClass(s.place), `line ${s.line}: ${task.name}`, ctx, hints, [
       ...now,
       `a: dict[str, typing.Any] = {${fields.join(", ")}}`,
+      ...dots,
       "",
       ...one,
       "",

@@ -5,7 +5,7 @@
  *
  * | statement | code |
  * |---|---|
- * | call | `dd.attempt` over the activity, the child workflow, the callback or the event; with handlers, a `try` whose `except dd.TaskError` takes them by name (else `raise`) and whose `else` checks the answer |
+ * | call | `dd.attempt` over the activity, the child workflow, the callback or the event; with handlers, a `try` whose `except dd.TaskError` takes them by name (else `raise`) and whose `else` checks the answer; before an `http` call whose values go into its URL's path, `Dandori.BadInput` when they make a segment `.` or `..` |
  * | result | the type's check (`Dandori.BadResponse`), then the variable or the case |
  * | `match` | an `if` chain; no arm: `Dandori.UnexpectedValue` / `Dandori.UnexpectedState` |
  * | `repeat`, `for` | `for` over a `range`, counting from 1 for keys; `break` is Python's own, the flow's loops being the code's only ones |
@@ -32,9 +32,12 @@ import {
   type TaskPlan,
   type TimeoutPlan,
   type TypePlan,
+  valueInUrlPath,
 } from "../../../lang/dandori/plan.ts";
+import { dotSegmentReason } from "../../../lang/dandori/rules.ts";
 import { conditionCode, end, pyExpr, type PyReads, tooMany, tuple } from "../python/code.ts";
 import { argsType, placeName, str } from "../python/names.ts";
+import { urlOf } from "../python/task_bodies.ts";
 import { checkExpr, pyType } from "../python/types_py.ts";
 import { childWorkflow } from "../temporal/wire.ts";
 import { ident } from "./names.ts";
@@ -359,6 +362,10 @@ function call(out: PyOut, depth: number, s: StmtPlan, c: CallPlan, ctx: Ctx): vo
   const got = local("got", s.place);
   const fields = c.args.map((a) => `${str(a.name)}: ${expr(a.value, s.place)}`);
   if (argsRead(task)) out.line(depth, `${args}: T.${argsType(task.name)} = {${fields.join(", ")}}`);
+  if (task.callee.kind === "http" && valueInUrlPath(task.callee)) {
+    out.line(depth, `if dd.has_dot_segment(${urlOf(task.callee, args)}):`);
+    out.line(depth + 1, `raise dd.fail("Dandori.BadInput", ${str(dotSegmentReason(s.line, task.name))})`);
+  }
   out.line(depth, `self._state.at = ${s.line}`);
   const rule = `dd.CallRule(${s.line}, ${str(task.name)}, E[${str(task.name)}], R[${str(task.name)}])`;
   const attempt = `await dd.attempt(${rule}, ${attemptCode(task, args, s.place, loopsOf(c, ctx))})`;

@@ -5,7 +5,7 @@
  *
  * | statement | code |
  * |---|---|
- * | call | `dd.attempt` over what the target's `Dialect` says one attempt is; its handlers in a `catch` that matches `dd.TaskError`s by name, inside a labelled block the handler leaves |
+ * | call | `dd.attempt` over what the target's `Dialect` says one attempt is; its handlers in a `catch` that matches `dd.TaskError`s by name, inside a labelled block the handler leaves; before an `http` call whose values go into its URL's path, `Dandori.BadInput` when they make a segment `.` or `..` |
  * | result | the type's check (`Dandori.BadResponse`), then the variable or the case |
  * | `match` | an `if` chain; no arm: `Dandori.UnexpectedValue` / `Dandori.UnexpectedState` |
  * | `repeat`, `for` | labelled loops, counting from 1 for keys |
@@ -28,8 +28,11 @@ import {
   type TaskPlan,
   type TimeoutPlan,
   type TypePlan,
+  valueInUrlPath,
 } from "../../../lang/dandori/plan.ts";
+import { dotSegmentReason } from "../../../lang/dandori/rules.ts";
 import { argsType, hasInherited, ident, member, prop, read, readMaybe, str, typeName } from "./names.ts";
+import { urlOf } from "./task_bodies.ts";
 import { checkExpr, tsType } from "./types_ts.ts";
 
 /** What differs between the targets that share these statements. */
@@ -329,6 +332,11 @@ export function waitOf(t: TimeoutPlan | null, args: string): string {
     depth,
     `const ${args}: ${type} = ${hasInherited(task.params) ? `${literal} as ${type}` : literal};`,
   );
+  if (task.callee.kind === "http" && valueInUrlPath(task.callee)) {
+    out.line(depth, `if (dd.hasDotSegment(${urlOf(task.callee, args)})) {`);
+    out.line(depth + 1, `throw dd.fail("Dandori.BadInput", ${str(dotSegmentReason(s.line, task.name))});`);
+    out.line(depth, "}");
+  }
   if (ctx.dialect.where) out.line(depth, `dd.where.at = ${s.line};`);
   const rule = `{ line: ${s.line}, task: ${str(task.name)}, errors: ${read("E", task.name)}, retry: ${
     read("R", task.name)

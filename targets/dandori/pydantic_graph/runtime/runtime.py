@@ -18,6 +18,7 @@ from .rules import (
     Retrier as Retrier,
     date_in as date_in,
     field as field,
+    has_dot_segment as has_dot_segment,
     idempotency_key as idempotency_key,
     is_date as is_date,
     is_int as is_int,

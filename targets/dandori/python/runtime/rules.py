@@ -1,9 +1,10 @@
 # The rules every dandori Python package shares, whichever platform runs it (the pydantic-graph and
 # the temporal-python targets): which retrier takes an error, how long a retry waits, seconds until
-# a time, keys, URL segments, time ranges, and the checks of values. `dandori build` copies it byte
-# for byte as `rules.py` beside `runtime.py`, which exports it again, so generated code reads
-# everything from `runtime.py`. It imports nothing of its package: the same rules in TypeScript are
-# targets/dandori/typescript/runtime/rules.ts, and both pass tests/vectors/*.json.
+# a time, keys, URL segments and a URL's dot segments, time ranges, and the checks of values.
+# `dandori build` copies it byte for byte as `rules.py` beside `runtime.py`, which exports it again,
+# so generated code reads everything from `runtime.py`. It imports nothing of its package: the same
+# rules in TypeScript are targets/dandori/typescript/runtime/rules.ts, and both pass
+# tests/vectors/*.json.
 
 from __future__ import annotations
 
@@ -60,6 +61,15 @@ def url_segment(value: object) -> str:
     """A value written into a URL: a string as it is, missing as empty, else JSON; then escaped."""
     text = value if isinstance(value, str) else "" if value is None else json_text(value)
     return urllib.parse.quote(text, safe="!*'()")
+
+
+_DOT_SEGMENT = re.compile(r"^[a-z]+://[^/?]*/(?:[^?]*/)?(?:\.|%2e)(?:\.|%2e)?(?:[/?]|$)", re.IGNORECASE)
+
+
+def has_dot_segment(url: str) -> bool:
+    """True when a path segment of a URL a call built is `.` or `..` (`%2e` is a dot), as the WHATWG URL
+    parser reads one: the call is not sent, the run fails with `Dandori.BadInput`."""
+    return _DOT_SEGMENT.search(url) is not None
 
 
 def time_in(value: str, first: str | None, after: str | None) -> bool:
