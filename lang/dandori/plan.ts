@@ -473,6 +473,58 @@ export function innerLists(s: StmtPlan): readonly (readonly StmtPlan[])[] {
   }
 }
 
+/** Whether an expression reads `now` (every target reads it once before the statement that does: docs/design/dandori.md#the-workflow-period). */
+export function readsNow(e: ExprPlan): boolean {
+  switch (e.kind) {
+    case "now":
+      return true;
+    case "string":
+      return e.parts.some((p) => "value" in p && readsNow(p.value));
+    case "record":
+      return e.fields.some((f) => readsNow(f.value));
+    case "list":
+      return e.items.some(readsNow);
+    case "read":
+    case "int":
+    case "bool":
+    case "enum":
+    case "none":
+      return false;
+    default:
+      return unreachable(e, "expression");
+  }
+}
+
+/** The expressions a statement reads itself (not those of the statements under it), for its `now`. */
+export function stmtExprs(s: StmtPlan): ExprPlan[] {
+  switch (s.kind) {
+    case "call":
+      return s.call.args.map((a) => a.value);
+    case "let":
+      return [s.value];
+    case "match":
+      return s.subject.kind === "case" ? [] : [s.subject.value];
+    case "wait until":
+      return [s.at];
+    case "for":
+      return [s.list];
+    case "yield":
+      return [s.value];
+    case "succeed":
+      return s.outputs.map((o) => o.value);
+    case "fail":
+      return s.reason === null ? [] : [s.reason];
+    case "wait":
+    case "repeat":
+    case "break":
+    case "pass":
+    case "period":
+      return [];
+    default:
+      return unreachable(s, "statement");
+  }
+}
+
 /**
  * True when a value of an `http` call goes into its URL's path (after the host, before the query),
  * where a `.` or `..` would send the call to another path: such a call is checked before it is
