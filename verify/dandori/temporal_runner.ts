@@ -12,7 +12,7 @@
  * @module
  */
 
-import { ApplicationFailure, Context } from "@temporalio/activity";
+import { ApplicationFailure } from "@temporalio/activity";
 import { Client, Connection, WorkflowFailedError } from "@temporalio/client";
 import { CancelledFailure } from "@temporalio/common";
 import { historyToJSON } from "@temporalio/common/lib/proto-utils.js";
@@ -25,36 +25,21 @@ import {
   Worker,
   type WorkflowBundle,
 } from "@temporalio/worker";
-import type {
-  AnswerJson,
-  FlowJobs,
-  FlowLine,
-  Problem,
-  RunJob,
-  RunnerJobs,
-  RunResult,
-  SentCall,
-} from "./temporal_contract.ts";
+import { shareBundles } from "./temporal_bundles.ts";
+import type { FlowJobs, FlowLine, RunJob, RunnerJobs, RunResult, TaskInfo } from "./temporal_contract.ts";
+import {
+  type ChildCall,
+  type GeneratedClient,
+  pause,
+  type RunState,
+  runState,
+  type StubHost,
+  Stubs,
+} from "./temporal_stubs.ts";
 
-interface RunState {
-  readonly answers: readonly AnswerJson[];
-  next: number;
-  readonly calls: SentCall[];
-  readonly problems: Problem[];
-  /** The timeouts the server must make: activities that stop heartbeating, children that do not end. */
-  timeoutsGiven: number;
-  late: boolean;
-  unknownTried: boolean;
-  unknownEventTried: boolean;
-  /** Why the run was late, when it was: shown with its play if it disagrees. */
-  readonly lateWhy: string[];
-  /** Resolves when the run has ended: what a stub the scenario times out waits for. */
-  readonly ended: PromiseWithResolvers<void>;
-  current: { answer: AnswerJson; callbackId: string | null } | null;
-}
-
+/** The generated `worker.ts` of a code copy. */
 // deno-lint-ignore no-explicit-any
-type Module = any;
+type GeneratedWorker = any;
 
 /** A history as the generated `histories` gives it. */
 interface RunHistory {
@@ -76,75 +61,7 @@ Runtime.install({
   },
 });
 
-/** What the SDK's bundling reads of a worker's compiled options. */
-interface BundleOptions {
-  readonly workflowBundle?: unknown;
-  readonly workflowsPath?: string;
-  readonly bundlerOptions?: unknown;
-  readonly plugins?: readonly unknown[];
-  readonly interceptors?: { readonly workflowModules?: readonly string[] };
-  readonly dataConverter?: { readonly payloadConverterPath?: string; readonly failureConverterPath?: string };
-}
-type Bundling = (options: BundleOptions, logger: unknown) => Promise<unknown>;
-
-/**
- * The workflow code of a flow is bundled twice by the SDK, by `Worker.create` for its worker and again
- * by the generated `replay` (`Worker.runReplayHistories`), both from the copy's `workflow.ts` with the
- * SDK's default bundler options: the same bytes, one webpack run (0.6 s of CPU) apart. The runner
- * keeps each such bundle by its path and options until the flow's line is out; a worker given its
- * own bundle or bundler options is bundled as the SDK does.
- */
-const bundles = new Map<string, Promise<unknown>>();
-{
-  const sdk = Worker as unknown as { getOrCreateBundle: Bundling };
-  const bundle = sdk.getOrCreateBundle.bind(Worker);
-  sdk.getOrCreateBundle = (options, logger) => {
-    const path = options.workflowsPath;
-    if (
-      options.workflowBundle !== undefined || path === undefined || options.bundlerOptions !== undefined ||
-      (options.plugins ?? []).length > 0
-    ) return bundle(options, logger);
-    const key = JSON.stringify([
-      path,
-      options.interceptors?.workflowModules ?? [],
-      options.dataConverter?.payloadConverterPath ?? null,
-      options.dataConverter?.failureConverterPath ?? null,
-    ]);
-    const made = bundles.get(key) ?? bundle(options, logger);
-    bundles.set(key, made);
-    return made;
-  };
-}
-
-/** Forgets the bundles of the code copy in `dir`. */
-function forgetBundles(dir: string): void {
-  for (const key of bundles.keys()) {
-    if ((JSON.parse(key) as string[])[0].startsWith(`${dir}/`)) bundles.delete(key);
-  }
-}
-
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function cause(a: AnswerJson): string {
-  return "error" in a ? a.cause ?? "" : "";
-}
-
-function errorOf(a: AnswerJson): { error: string; cause: string } | null {
-  return "error" in a ? { error: a.error, cause: cause(a) } : null;
-}
-
-/** A failure that is no declared error, with the scenario's cause as its message (an Error's empty message would read "Error"). */
-function failure(message: string): ApplicationFailure {
-  return ApplicationFailure.create({ type: "Error", message, nonRetryable: true });
-}
-
-/** The workflow id of the run an activity belongs to. */
-function runOf(context: Context): string {
-  const id = context.info.workflowExecution?.workflowId;
-  if (id === undefined) throw new Error("an activity without a workflow");
-  return id;
-}
-
+/** A run's ending as `endingJson` writes it, or `{error}`/`{failed}` for what no flow ends with. */
 function endingOf(result: PromiseSettledResult<unknown>): unknown {
   if (result.status === "fulfilled") return { succeed: result.value ?? null };
   const e = result.reason;
@@ -160,6 +77,7 @@ function endingOf(result: PromiseSettledResult<unknown>): unknown {
   return { error: String(e) };
 }
 
+/** How many events of `type` (an attributes field, such as `activityTaskTimedOutEventAttributes`) the histories hold. */
 function countEvents(histories: readonly RunHistory[], type: string): number {
   let n = 0;
   for (const h of histories) {
@@ -172,46 +90,41 @@ function countEvents(histories: readonly RunHistory[], type: string): number {
   return n;
 }
 
+/** A flow's worker and its generated `replay` share one bundle of its workflow code. */
+const bundles = shareBundles();
+
 /** One flow in this process: its client, generated modules, workers, the state of its runs, what they did. */
-class FlowPlay {
+class FlowPlay implements StubHost {
   readonly client: Client;
+  readonly tasks: Record<string, TaskInfo>;
   readonly states = new Map<string, RunState>();
   readonly results: RunResult[] = [];
   readonly histories: RunHistory[] = [];
-  private generated: { worker: Module; client: Module } | null = null;
+  private generated: { worker: GeneratedWorker; client: GeneratedClient } | null = null;
   private workers: Worker[] = [];
   private running: Promise<unknown> | null = null;
-  readonly stubs: Stubs = new Stubs(this);
+  readonly stubs: Stubs = new Stubs(this, limits);
   /** Rejects when a worker of the flow stops with an error: its runs in flight end with it. */
   broken: Promise<never> = new Promise(() => {});
   left: number;
 
   constructor(readonly job: FlowJobs, runs: readonly RunJob[], connection: Connection) {
     this.client = new Client({ connection, namespace: job.namespace });
-    for (const r of runs) {
-      this.states.set(r.id, {
-        answers: r.answers,
-        next: 0,
-        calls: [],
-        problems: [],
-        timeoutsGiven: 0,
-        late: false,
-        unknownTried: false,
-        unknownEventTried: false,
-        lateWhy: [],
-        current: null,
-        ended: Promise.withResolvers<void>(),
-      });
-    }
+    this.tasks = job.tasks;
+    for (const r of runs) this.states.set(r.id, runState(r));
     this.left = runs.length;
   }
 
-  get modules(): { worker: Module; client: Module } {
+  get modules(): { worker: GeneratedWorker; client: GeneratedClient } {
     if (this.generated === null) throw new Error(`${this.job.flow}: its workers are not started`);
     return this.generated;
   }
 
-  /** Loads the code copy and starts its workers (each `Worker.create` bundles the workflow code). */
+  generatedClient(): GeneratedClient {
+    return this.modules.client;
+  }
+
+  /** Loads the code copy and starts its workers (the flow's `Worker.create` bundles its workflow code). */
   async start(native: NativeConnection, childBundle: () => Promise<WorkflowBundle>): Promise<void> {
     const dir = this.job.dir;
     this.generated = { worker: await import(`${dir}/worker.ts`), client: await import(`${dir}/client.ts`) };
@@ -264,7 +177,7 @@ class FlowPlay {
     } catch (e) {
       replay = String(e);
     }
-    forgetBundles(this.job.dir);
+    bundles.forget(this.job.dir);
     if (this.job.historiesFile !== null) {
       Deno.writeTextFileSync(
         this.job.historiesFile,
@@ -275,247 +188,6 @@ class FlowPlay {
       );
     }
     return { flow: this.job.flow, results: this.results, replay, histories: this.histories.length };
-  }
-}
-
-/** What a child stub's workflow passes its activity. */
-interface ChildCall {
-  readonly child: string;
-  readonly id: string;
-  readonly queue: string;
-  readonly input: unknown;
-}
-
-/** The stubs of one flow's worker: `Transport`, the user's tasks, the recording of calls, the child stub. */
-class Stubs {
-  constructor(private readonly play: FlowPlay) {}
-
-  private take(s: RunState): AnswerJson {
-    const a = s.answers[s.next++];
-    if (a === undefined) throw new Error("the scenario has no answer left for this call");
-    return a;
-  }
-
-  /**
-   * Blocks a timed-out activity without heartbeats until its run has ended, so the server times it
-   * out (whenever a busy server gets to it) and nothing the stub does afterwards can reach the run.
-   */
-  private async block(s: RunState, context: Context): Promise<never> {
-    s.timeoutsGiven++;
-    Object.defineProperty(context, "heartbeat", { value: () => {} });
-    await s.ended.promise;
-    throw new Error("the stub blocked until its run ended");
-  }
-
-  /** Asks the server to cancel the run, then waits until this activity is cancelled. */
-  private async cancelHere(context: Context, workflowId: string): Promise<never> {
-    await this.play.client.workflow.getHandle(workflowId.split("/")[0]).cancel();
-    await context.cancelled;
-    throw new CancelledFailure("cancelled");
-  }
-
-  /** The answer of a callback, through the generated `answer`: a repeat and (once a run) an unknown id must be refused. */
-  private async answerCallback(s: RunState, id: string, a: AnswerJson): Promise<void> {
-    const { client } = this.play;
-    const answer = this.play.modules.client.answer;
-    const workflowId = (JSON.parse(id) as { workflow: string }).workflow;
-    const value = "ok" in a ? { ok: a.ok } : { error: (a as { error: string }).error, message: cause(a) };
-    if (!s.unknownTried) {
-      s.unknownTried = true;
-      const unknown = JSON.stringify({ workflow: workflowId, call: "s0/0" });
-      if (await answer(client, workflowId, unknown, value).then(() => true, () => false)) {
-        s.problems.push({ kind: "unknown callback taken", callback: unknown });
-      }
-    }
-    const took = await answer(client, workflowId, id, value).then(() => true, (e: unknown) => String(e));
-    if (took !== true) {
-      // The wait ended before the answer came (its hand-on activity timed out under load): late, not wrong.
-      s.lateWhy.push(`the answer to ${id} was refused: ${took}`);
-      s.late = true;
-      return;
-    }
-    if (await answer(client, workflowId, id, value).then(() => true, () => false)) {
-      s.problems.push({ kind: "second answer taken", callback: id });
-    }
-  }
-
-  /** What a stub does with the current answer before it answers: block, cancel, or hand a callback on. */
-  private async before(s: RunState, context: Context): Promise<AnswerJson | null> {
-    const cur = s.current;
-    if (cur === null) throw new Error("a stub was called outside an activity");
-    const a = cur.answer;
-    const workflowId = runOf(context);
-    if ("cancel" in a) return await this.cancelHere(context, workflowId);
-    if (cur.callbackId !== null) {
-      if (!("error" in a && a.error === "timeout")) await this.answerCallback(s, cur.callbackId, a);
-      return null;
-    }
-    if ("error" in a && a.error === "timeout") return await this.block(s, context);
-    return a;
-  }
-
-  private wire(context: Context, error: string): string | undefined {
-    return this.play.job.tasks[context.info.activityType].wires[error];
-  }
-
-  /** The stub `Transport`: records what is sent, in the `transport` view's shape, and answers. */
-  readonly transport = {
-    http: async (
-      request: { method: string; url: string; headers: Record<string, string>; body?: string },
-    ) => {
-      const context = Context.current();
-      const s = this.play.state(runOf(context));
-      const json = request.headers["Content-Type"] === "application/json";
-      s.calls[s.calls.length - 1].transport = {
-        http: {
-          method: request.method,
-          url: request.url,
-          headers: request.headers,
-          ...(request.body === undefined ? {} : { body: json ? JSON.parse(request.body) : request.body }),
-        },
-      };
-      const a = await this.before(s, context);
-      if (a === null) return { status: 200, body: "" };
-      const e = errorOf(a);
-      if (e === null) {
-        const ok = (a as { ok: unknown }).ok;
-        return { status: 200, body: ok === null ? "" : JSON.stringify(ok) };
-      }
-      const wire = this.wire(context, e.error);
-      return { status: wire === undefined ? 500 : Number(wire), body: e.cause };
-    },
-    lambda: async (fn: string, payload: unknown) => {
-      const context = Context.current();
-      const s = this.play.state(runOf(context));
-      s.calls[s.calls.length - 1].transport = { lambda: fn, payload };
-      const a = await this.before(s, context);
-      if (a === null) return { payload: null };
-      const e = errorOf(a);
-      if (e === null) return { payload: (a as { ok: unknown }).ok };
-      return { errorType: this.wire(context, e.error) ?? "Error", errorMessage: e.cause };
-    },
-    aws: async (service: string, operation: string, args: unknown) => {
-      const context = Context.current();
-      const s = this.play.state(runOf(context));
-      s.calls[s.calls.length - 1].transport = { aws: `${service}:${operation}`, args };
-      const a = await this.before(s, context);
-      if (a === null) return {};
-      const e = errorOf(a);
-      if (e === null) return (a as { ok: unknown }).ok;
-      throw Object.assign(new Error(e.cause), { name: this.wire(context, e.error) ?? "InternalFailure" });
-    },
-    book: async (call: unknown) => {
-      const context = Context.current();
-      const s = this.play.state(runOf(context));
-      s.calls[s.calls.length - 1].transport = call;
-      const a = await this.before(s, context);
-      if (a === null) return { result: "done" };
-      const e = errorOf(a);
-      if (e === null) return (a as { ok: unknown }).ok;
-      if (e.error === "failure") throw failure(e.cause);
-      return { result: "refused", reason: e.error };
-    },
-  };
-
-  /** The user's tasks: each answers from the scenario. */
-  readonly own = new Proxy({}, {
-    get: () => async () => {
-      const context = Context.current();
-      const s = this.play.state(runOf(context));
-      const a = await this.before(s, context);
-      if (a === null) return undefined;
-      const e = errorOf(a);
-      if (e === null) return (a as { ok: unknown }).ok;
-      if (e.error === "failure") throw failure(e.cause);
-      throw ApplicationFailure.create({ type: e.error, message: e.cause, nonRetryable: true });
-    },
-  });
-
-  /** Every activity recorded as the workflow called it (the `temporal` view), then run as generated. */
-  recorded(
-    activities: Record<string, (args: unknown, call: Record<string, unknown>) => Promise<unknown>>,
-  ): Record<string, (args: unknown, call: { key?: string; callback_id?: string }) => Promise<unknown>> {
-    return Object.fromEntries(
-      Object.entries(activities).map(([name, f]) => [
-        name,
-        (args: unknown, call: { key?: string; callback_id?: string }) => {
-          const s = this.play.state(runOf(Context.current()));
-          const answer = this.take(s);
-          s.calls.push({
-            temporal: {
-              activity: name,
-              args,
-              ...(call.key === undefined ? {} : { key: call.key }),
-              ...(call.callback_id === undefined ? {} : { callback_id: call.callback_id }),
-            },
-          });
-          s.current = { answer, callbackId: call.callback_id ?? null };
-          return f(args, call);
-        },
-      ]),
-    );
-  }
-
-  /** A child stub's activity: records the child as started, and answers from the scenario. */
-  async childStub(c: ChildCall): Promise<unknown> {
-    const context = Context.current();
-    const s = this.play.state(c.id);
-    const a = this.take(s);
-    s.calls.push({ temporal: { child: c.child, id: c.id, queue: c.queue, input: c.input } });
-    const beat = setInterval(() => context.heartbeat(), 100);
-    try {
-      if ("cancel" in a) return await this.cancelHere(context, c.id);
-      const e = errorOf(a);
-      if (e === null) return (a as { ok: unknown }).ok;
-      if (e.error === "timeout") {
-        s.timeoutsGiven++;
-        await context.cancelled;
-        throw new CancelledFailure("cancelled");
-      }
-      if (e.error === "failure") throw failure(e.cause);
-      throw ApplicationFailure.create({ type: e.error, message: e.cause, nonRetryable: true });
-    } finally {
-      clearInterval(beat);
-    }
-  }
-
-  /** Sends each event the run waits for, as `status` says, with the scenario's next answer. */
-  async events(id: string, done: { value: boolean }): Promise<void> {
-    const { client } = this.play;
-    const generated = this.play.modules.client;
-    const s = this.play.state(id);
-    let handled: string | null = null;
-    while (!done.value) {
-      await pause(limits.eventPollMs);
-      const st = await generated.status(client, id).catch(() => null) as { events: string[] } | null;
-      if (st === null) continue;
-      if (handled !== null) {
-        if (!st.events.includes(handled)) handled = null;
-        continue;
-      }
-      const name = st.events[0];
-      if (name === undefined) continue;
-      const a = this.take(s);
-      s.calls.push({ temporal: { event: name }, transport: { event: name } });
-      handled = name;
-      if ("cancel" in a) {
-        await client.workflow.getHandle(id).cancel();
-        continue;
-      }
-      if ("error" in a && a.error === "timeout") continue;
-      const value = "ok" in a ? { ok: a.ok } : { error: (a as { error: string }).error, message: cause(a) };
-      if (!s.unknownEventTried) {
-        s.unknownEventTried = true;
-        if (await generated.send(client, id, "dandori.not-awaited", value).then(() => true, () => false)) {
-          s.problems.push({ kind: "event not awaited taken" });
-        }
-      }
-      const sent = await generated.send(client, id, name, value).then(() => true, (e: unknown) => String(e));
-      if (sent !== true) {
-        s.lateWhy.push(`the event ${name} was refused: ${sent}`);
-        s.late = true;
-      }
-    }
   }
 }
 
