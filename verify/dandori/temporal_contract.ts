@@ -30,7 +30,7 @@
  * @module
  */
 
-/** One answer of a scenario (docs/formats.md#dandori-scenarios). */
+/** One answer of a scenario (docs/formats.md#dandori-scenarios-dandori-run---scenario-dandori-scenarios). */
 export type AnswerJson = { ok: unknown } | { error: string; cause?: string | null } | { cancel: true };
 
 /** A task as the stubs need it: its kind (the plan's callee kind) and its declared errors' wire names. */
