@@ -154,6 +154,7 @@ export async function verifyFlows(
   onReport: (r: FlowReport | FlowError) => void,
   mutate?: (files: Map<string, string>) => void,
 ): Promise<void> {
+  if (subjects.length === 0) return;
   const started = performance.now();
   const server = await startTemporal(bin, subjects.flatMap((_, i) => [namespaceOf(i), againNamespaceOf(i)]));
   try {
