@@ -4,25 +4,37 @@
  * (`temporal_copy.ts`) and a namespace of its own (two flows may have the same workflow type, task
  * queue and run ids); the server is started with every namespace (`DandoriCases` registered in each),
  * the runner with one jobs file (`temporal_contract.ts`), and each flow's results arrive as soon as the
- * runner prints its line, so a flow never waits for another. The server is stopped and the copies are
- * removed when the runner has ended, even on failure.
+ * runner prints its line, so a flow never waits for another. A round given a server plays on it (the
+ * rounds of a verification share one); otherwise it starts one with its namespaces and stops it when the
+ * runner has ended. The copies are removed then, even on failure.
  * @module
  */
 
 import { stringifyJson } from "../../lang/common/json.ts";
 import type { Plan } from "../../lang/dandori/plan.ts";
-import { tr } from "../../lang/common/text.ts";
-import type { Text } from "../../lang/common/text.ts";
+import { type Text, tr } from "../../lang/common/text.ts";
 import type { Value } from "../../lang/dandori/values.ts";
 import type { DiffJob, Judged } from "../differential.ts";
 import { startTemporal, type TemporalServer } from "../services/temporal_server.ts";
 import { COPY_HEARTBEAT_MS, type CopyRun, makeCopy } from "./temporal_copy.ts";
 import type { RunnableFlow } from "./flows.ts";
-import type { FlowJobs, FlowLine, Problem, RunJob, RunnerJobs, RunResult } from "./temporal_contract.ts";
+import type {
+  AnswerJson,
+  FlowJobs,
+  FlowLine,
+  Problem,
+  RunJob,
+  RunnerJobs,
+  RunResult,
+} from "./temporal_contract.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
-/** Runs in flight at once over all flows, sized for 2 cores: most of a run's time is waiting on the server. */
+/**
+ * Runs in flight at once over all flows, sized for 2 cores: most of a run's time is a wait (a timeout,
+ * the server), so many overlap, while the machine's CPU bounds the whole run (804 runs took 175 s of
+ * CPU at 48, none of them late at a load average of 7-15).
+ */
 export const AT_ONCE = 48;
 /** How long one run may take before the runner stops it and reports it late. */
 const RUN_LIMIT_MS = 150_000;
@@ -81,20 +93,18 @@ export function againNamespaceOf(i: number): string {
   return `again-${i + 1}`;
 }
 
-/** The child workflows a flow starts: each a type on a queue, where the runner runs a child stub. */
-export function childQueues(plan: Plan): { queue: string; type: string }[] {
-  const out = new Map<string, string>();
+/** The queues of the child workflows a flow starts, where the runner runs the child stub. */
+function childQueues(plan: Plan): string[] {
+  const out = new Set<string>();
   for (const t of plan.tasks) {
     const c = t.callee;
     if (c.kind !== "flow" && c.kind !== "child") continue;
-    const type = c.kind === "flow"
-      ? c.platforms.workflow ?? `${c.workflow}_v${c.version}`
-      : c.platforms.workflow ?? t.name;
-    const queue = c.platforms.queue;
-    if (queue === null) throw new Error(`${t.name}: a child without a queue runs on the parent's worker`);
-    out.set(`${queue}\n${type}`, type);
+    if (c.platforms.queue === null) {
+      throw new Error(`${t.name}: a child without a queue runs on the parent's worker`);
+    }
+    out.add(c.platforms.queue);
   }
-  return [...out].map(([k, type]) => ({ queue: k.split("\n")[0], type }));
+  return [...out];
 }
 
 function taskInfos(plan: Plan): FlowJobs["tasks"] {
@@ -106,10 +116,8 @@ function taskInfos(plan: Plan): FlowJobs["tasks"] {
 
 /** The timeouts a job's scenario gives: each costs real time, so the runs with most start first. */
 function timeouts(job: TemporalJob): number {
-  return job.answers.filter((a) =>
-    typeof a === "object" && a !== null && "error" in a && a.error === "timeout"
-  )
-    .length;
+  const timeout = (a: Value) => typeof a === "object" && a !== null && "error" in a && a.error === "timeout";
+  return job.answers.filter(timeout).length;
 }
 
 /** A problem the runner saw, in both languages. */
@@ -166,15 +174,15 @@ export function playRound(bin: string, batches: readonly FlowBatch[], options: P
     let server: TemporalServer | null = null;
     try {
       server = options.server ?? await startTemporal(bin, namespaces);
-      const runs: RunJob[] = batches.flatMap((b, flow) =>
-        b.jobs.map((j) => ({
+      // The answers are the scenario's values; `stringifyJson` writes their integers as JSON numbers.
+      const runs: RunJob[] = batches.flatMap((b, flow) => b.jobs.map((job) => ({ job, flow })))
+        .sort((x, y) => timeouts(y.job) - timeouts(x.job))
+        .map(({ job, flow }) => ({
           flow,
-          id: j.run,
-          input: j.input,
-          answers: j.answers as never,
-          weight: timeouts(j),
-        }))
-      ).sort((x, y) => y.weight - x.weight).map(({ weight: _, ...r }) => r);
+          id: job.run,
+          input: job.input,
+          answers: job.answers as AnswerJson[],
+        }));
       const jobs: RunnerJobs = {
         address: server.address,
         limits: {
@@ -188,7 +196,7 @@ export function playRound(bin: string, batches: readonly FlowBatch[], options: P
           namespace: namespaces[i],
           dir: copies[i].dir,
           tasks: taskInfos(b.subject.flow.plan),
-          children: childQueues(b.subject.flow.plan).map((c) => ({ queue: c.queue })),
+          children: childQueues(b.subject.flow.plan).map((queue) => ({ queue })),
           events: b.subject.flow.plan.tasks.some((t) => t.callee.kind === "event"),
           historiesFile: b.historiesFile ?? null,
         })),
