@@ -11,7 +11,9 @@
  * - for each flow, loads the code copy in `dir` (the package the target generated, with what real time
  *   would make long shortened), runs its generated worker in the flow's namespace with only `Transport`
  *   and the user's tasks replaced by stubs that record each call as sent and answer it from the
- *   scenario, and a worker of child stubs on each of the flow's child queues;
+ *   scenario (the SDK's heartbeat throttle at most `limits.heartbeatMs`), and on each of the flow's
+ *   child queues a worker of the child stub: a workflow of any type that records itself as the call
+ *   `{child, id, queue, input}` and ends with the scenario's next answer (a timeout: it never ends);
  * - starts the runs in the order of `runs`, at most `limits.atOnce` in flight over all flows, each
  *   with the generated `start` (workflow id = the run's `id`, search attributes on); answers callbacks
  *   with the generated `answer` (checking that an unknown id and a second answer are refused), sends
