@@ -16,7 +16,14 @@ import { type Text, tr } from "../../lang/common/text.ts";
 import type { Value } from "../../lang/dandori/values.ts";
 import type { DiffJob, Judged } from "../differential.ts";
 import { startTemporal, type TemporalServer } from "../services/temporal_server.ts";
-import { COPY_HEARTBEAT_MS, type CopyRun, makeCopy } from "./temporal_copy.ts";
+import {
+  COPY_CHILD_MS,
+  COPY_EVENT_WAIT_MS,
+  COPY_HEARTBEAT_MS,
+  COPY_HEARTBEAT_TIMEOUT_MS,
+  type CopyRun,
+  makeCopy,
+} from "./temporal_copy.ts";
 import type { RunnableFlow } from "./flows.ts";
 import type {
   AnswerJson,
@@ -114,10 +121,23 @@ function taskInfos(plan: Plan): FlowJobs["tasks"] {
   ]));
 }
 
-/** The timeouts a job's scenario gives: each costs real time, so the runs with most start first. */
-function timeouts(job: TemporalJob): number {
-  const timeout = (a: Value) => typeof a === "object" && a !== null && "error" in a && a.error === "timeout";
-  return job.answers.filter(timeout).length;
+/**
+ * How long the timeouts a job's scenario gives keep its run waiting, as the copy shortens them: an
+ * activity's heartbeat timeout, a child's or an event's wait (a callback's wait is a timer of the copy's
+ * 10 ms). The answers are taken in the order of the calls the interpreter made, so the `i`-th answer is
+ * the `i`-th call's. The runs that wait longest start first, so no long wait is left for the end.
+ */
+function waitMs(job: TemporalJob): number {
+  const calls = (JSON.parse(job.expected) as { calls: { temporal: Record<string, unknown> }[] }).calls;
+  let ms = 0;
+  job.answers.forEach((a, i) => {
+    if (typeof a !== "object" || a === null || !("error" in a) || a.error !== "timeout") return;
+    const call = calls[i]?.temporal ?? {};
+    if ("child" in call) ms += COPY_CHILD_MS;
+    else if ("event" in call) ms += COPY_EVENT_WAIT_MS;
+    else if (!("callback_id" in call)) ms += COPY_HEARTBEAT_TIMEOUT_MS;
+  });
+  return ms;
 }
 
 /** A problem the runner saw, in both languages. */
@@ -176,7 +196,7 @@ export function playRound(bin: string, batches: readonly FlowBatch[], options: P
       server = options.server ?? await startTemporal(bin, namespaces);
       // The answers are the scenario's values; `stringifyJson` writes their integers as JSON numbers.
       const runs: RunJob[] = batches.flatMap((b, flow) => b.jobs.map((job) => ({ job, flow })))
-        .sort((x, y) => timeouts(y.job) - timeouts(x.job))
+        .sort((x, y) => waitMs(y.job) - waitMs(x.job))
         .map(({ job, flow }) => ({
           flow,
           id: job.run,
