@@ -39,8 +39,8 @@ const ROOT = new URL("../../", import.meta.url).pathname;
 
 /**
  * Runs in flight at once over all flows, sized for 2 cores: most of a run's time is a wait (a timeout,
- * the server), so many overlap, while the machine's CPU bounds the whole run (804 runs took 175 s of
- * CPU at 48, none of them late at a load average of 7-15).
+ * the server), so many overlap, while the machine's CPU bounds the whole run (804 runs took 164 s of
+ * CPU at 48, none of them late at a load average of 5-15).
  */
 export const AT_ONCE = 48;
 /** How long one run may take before the runner stops it and reports it late. */
