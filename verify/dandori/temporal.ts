@@ -178,8 +178,8 @@ async function inOneServer(
     server,
   });
   const one = async (subject: FlowSubject, i: number): Promise<FlowReport> => {
-    let continued = 0;
-    let events = 0;
+    /** Each job's last play: a run played again counts once. */
+    const last = new Map<string, RunResult>();
     const lateWhy = new Map<string, string>();
     const report = await inRounds(subject.jobs, {
       attempt: async (batch, round) => {
@@ -190,10 +190,7 @@ async function inOneServer(
           const p = played.get(j.id);
           if (round === 1 && p !== undefined && p.late) lateWhy.set(j.where, p.played.lateWhy.join("; "));
         }
-        for (const p of played.values()) {
-          continued += p.played.runs > 1 ? 1 : 0;
-          events = Math.max(events, p.played.events);
-        }
+        for (const [id, p] of played) last.set(id, p.played);
         return played;
       },
       agrees: (job, _round, played) => playedOf(played) === job.expected,
@@ -205,12 +202,13 @@ async function inOneServer(
         );
       },
     });
+    const plays = [...last.values()];
     return {
       ...report,
       flow: subject.flow.path,
       seconds: (performance.now() - started) / 1000,
-      continued,
-      events,
+      continued: plays.filter((p) => p.runs > 1).length,
+      events: Math.max(0, ...plays.map((p) => p.events)),
       estimate: historyEvents(subject.flow.plan),
       lateWhy,
     };
