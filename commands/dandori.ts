@@ -12,7 +12,8 @@ import {
   renderDiagnostic,
   summaryLine,
 } from "../lang/common/diagnostic.ts";
-import { buildCommand, namedReader, planCommand, runCommand, scenariosCommand } from "./dandori_run.ts";
+import { buildCommand, planCommand, runCommand, scenariosCommand } from "./dandori_run.ts";
+import { flowReader } from "./flow_files.ts";
 import { docCommand } from "./dandori_doc.ts";
 import { DANDORI_TARGET_NAMES } from "../targets/dandori/targets.ts";
 import { type Io, readInput } from "./io.ts";
@@ -200,8 +201,8 @@ export const DANDORI: ToolSpec = {
         {
           code: 1,
           meaning: tr(
-            "the flow has errors, or the file cannot be written",
-            "フローにエラーがある、またはファイルを書けない",
+            "the flow has errors, is too large to explore whole (MAX_SCENARIO_CHOICES), or the file cannot be written; nothing was written",
+            "フローにエラーがある、大きすぎて全体をたどれない(MAX_SCENARIO_CHOICES)、またはファイルを書けない。何も書いていない",
           ),
         },
         {
@@ -340,8 +341,8 @@ export const DANDORI: ToolSpec = {
         {
           code: 1,
           meaning: tr(
-            "the flow has errors (a flow whose names and types resolve is drawn all the same, its diagnostics on stderr), or a file cannot be read or written",
-            "フローにエラーがある(名前と型が解決したフローは描き、診断を標準エラーに出す)、またはファイルを読めない・書けない",
+            "the flow has errors (a flow whose names and types resolve is drawn all the same, its diagnostics on stderr), is too large for a page (MAX_PAGE_STATEMENTS, MAX_SCENARIO_CHOICES: nothing is written), or a file cannot be read or written",
+            "フローにエラーがある(名前と型が解決したフローは描き、診断を標準エラーに出す)、ページには大きすぎる(MAX_PAGE_STATEMENTS、MAX_SCENARIO_CHOICES。何も書かない)、またはファイルを読めない・書けない",
           ),
         },
         {
@@ -395,7 +396,6 @@ export const DANDORI: ToolSpec = {
 function check(paths: readonly string[], json: boolean, io: Io, lang: Lang): number {
   let exit = 0;
   const files: Record<string, unknown>[] = [];
-  const read = namedReader(io);
   for (const path of paths) {
     const input = readInput(io, path);
     if ("error" in input) {
@@ -403,7 +403,7 @@ function check(paths: readonly string[], json: boolean, io: Io, lang: Lang): num
       exit = Math.max(exit, 1);
       continue;
     }
-    const result = checkFlowBytes(path, input.bytes, { read });
+    const result = checkFlowBytes(path, input.bytes, { read: flowReader(io, path) });
     const failed = hasErrors(result.diagnostics);
     if (result.unsupported) exit = 2;
     else if (failed) exit = Math.max(exit, 1);

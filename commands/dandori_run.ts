@@ -8,12 +8,13 @@
 import { refusedForKeys } from "./keys.ts";
 import { type Diagnostic, renderDiagnostic, summaryLine } from "../lang/common/diagnostic.ts";
 import { stringifyJson } from "../lang/common/json.ts";
-import { type Lang, tr } from "../lang/common/text.ts";
+import { type Lang, type Text, tr } from "../lang/common/text.ts";
 import type { CheckedFlow } from "../lang/dandori/checked.ts";
 import { checkFlowBytes } from "../lang/dandori/check.ts";
 import { BooksComputed } from "../lang/dandori/computed.ts";
 import { type Answers, type Run, runFlow, ScenarioError } from "../lang/dandori/interp.ts";
 import { lower } from "../lang/dandori/lower.ts";
+import { maskedRun } from "../lang/dandori/masked.ts";
 import type { Plan } from "../lang/dandori/plan.ts";
 import { planText } from "../lang/dandori/plan_text.ts";
 import { runJson, runText } from "../lang/dandori/run.ts";
@@ -24,13 +25,18 @@ import {
   ScenarioAnswers,
 } from "../lang/dandori/scenario.ts";
 import { timestampMs } from "../lang/dandori/rules.ts";
-import { generatedJson, generateFlowScenarios, MAX_TRIES } from "../lang/dandori/scenarios.ts";
+import { MAX_SCENARIO_CHOICES } from "../lang/dandori/limits.ts";
+import {
+  generatedJson,
+  generateFlowScenarios,
+  MAX_FAMILY_TRIES,
+  MAX_TRIES,
+} from "../lang/dandori/scenarios.ts";
 import type { Value } from "../lang/dandori/values.ts";
 import type { ViewName } from "../lang/dandori/views.ts";
 import { type Io, readInput, writeFile } from "./io.ts";
 import { createHash } from "node:crypto";
-import { dirname, isAbsolute, normalize } from "node:path";
-import { type FileRead, NO_SUCH_FILE } from "../lang/dandori/env.ts";
+import { flowReader } from "./flow_files.ts";
 import { VERSION } from "../lang/common/version.ts";
 import { buildFlow, DANDORI_TARGETS, dandoriTarget } from "../targets/dandori/targets.ts";
 import { type BuildOptions, DEFAULT_BUILD, type FlowOrigin } from "../targets/dandori/target.ts";
@@ -55,38 +61,9 @@ export function loadFlow(path: string, commandName: string, io: Io, lang: Lang):
   return loadFlowBytes(path, input.bytes, io, lang);
 }
 
-/**
- * How a flow's books and child flows are read: a path a flow names must stay inside the directory
- * the command runs in, or inside the directory of the flow that names it; and, as every input,
- * be a regular file of at most `MAX_INPUT_BYTES`. The reason a rule refused goes into the
- * diagnostic (E005, E015).
- */
-export function namedReader(io: Io): (path: string, from: string) => FileRead {
-  return (path, from) => {
-    if (!insideTree(path, from)) {
-      return {
-        unreadable: tr(
-          `${path} is outside the directory the command runs in and outside the flow's own directory`,
-          `${path} は、コマンドを走らせるディレクトリの外にも、フローのあるディレクトリの外にもあります`,
-        ),
-      };
-    }
-    const r = readInput(io, path);
-    if ("bytes" in r) return r.bytes;
-    return r.missing ? NO_SUCH_FILE : { unreadable: r.error };
-  };
-}
-
-function insideTree(path: string, from: string): boolean {
-  const p = normalize(path);
-  if (!isAbsolute(p) && p !== ".." && !p.startsWith("../")) return true;
-  const dir = dirname(normalize(from));
-  return p.startsWith(dir.endsWith("/") ? dir : `${dir}/`);
-}
-
 /** Checks a flow's bytes once read, as `loadFlow` does. */
 function loadFlowBytes(path: string, bytes: Uint8Array, io: Io, lang: Lang): LoadedFlow | number {
-  const result = checkFlowBytes(path, bytes, { read: namedReader(io) });
+  const result = checkFlowBytes(path, bytes, { read: flowReader(io, path) });
   if (result.checked === null) {
     io.stderr(result.diagnostics.map((d) => renderDiagnostic(d, lang)).join(""));
     io.stderr(`${summaryLine(path, result.diagnostics.map((d) => d.severity), lang)}\n`);
@@ -131,7 +108,7 @@ export function runScenario(flow: LoadedFlow, s: FlowScenario, index: number, f:
   const given = new ScenarioAnswers(s.answers);
   const start = timestampMs(s.now[0]) ?? 0;
   const answers: Answers = f.books === "computed" ? new BooksComputed(flow.checked, s, start, given) : given;
-  const run = runFlow(flow.checked, flow.plan, {
+  const run = runFlow(flow.checked, {
     input: s.input,
     now: s.now,
     answers,
@@ -168,7 +145,9 @@ export function runCommand(path: string, scenarioPath: string, f: RunFlags, io: 
   }
   try {
     const scenarios = readFlowScenarios(flow.checked, input.bytes);
-    const runs = scenarios.map((s, i) => ({ s, run: runScenario(flow, s, i + 1, f) }));
+    // What is shown has every secret value masked (lang/dandori/masked.ts).
+    const runs = scenarios.map((s, i) => maskedRun(flow.checked, s, runScenario(flow, s, i + 1, f)))
+      .map(({ scenario, run }) => ({ s: scenario, run }));
     if (f.json) {
       const items = runs.map(({ s, run }) =>
         runJson(path, flow.plan, f.view, s, run, f.books === "computed" ? replayOf(s, run) : null)
@@ -191,12 +170,26 @@ export function scenariosCommand(path: string, out: string | undefined, io: Io, 
   const flow = loadFlow(path, "scenarios", io, lang);
   if (typeof flow === "number") return flow;
   const generated = generateFlowScenarios(flow.checked, flow.plan);
+  if (generated.tooLarge) {
+    io.stderr(`dandori scenarios: ${tooLargeToExplore(path)[lang]}\n`);
+    return 1;
+  }
   if (generated.capped) {
     io.stderr(
       `dandori scenarios: ${
         tr(
           `${path}: the exploration stopped after ${MAX_TRIES} runs; some variations were not tried`,
           `${path}: 探索は ${MAX_TRIES} 回の実行で止まりました。試していない組み合わせがあります`,
+        )[lang]
+      }\n`,
+    );
+  }
+  if (generated.familiesCapped) {
+    io.stderr(
+      `dandori scenarios: ${
+        tr(
+          `${path}: the families after the exploration stopped after ${MAX_FAMILY_TRIES} runs; some have no run (an input or a result just outside a range, an error retried until the retries run out)`,
+          `${path}: 探索のあとの実行は ${MAX_FAMILY_TRIES} 回で止まりました。実行の無いものがあります(範囲のすぐ外の入力や結果、リトライが尽きるまでのエラー)`,
         )[lang]
       }\n`,
     );
@@ -215,6 +208,14 @@ export function scenariosCommand(path: string, out: string | undefined, io: Io, 
   }
   io.stderr(`${target}\n`);
   return 0;
+}
+
+/** Why a flow whose exploration went past `MAX_SCENARIO_CHOICES` gets no scenarios (nor page). */
+export function tooLargeToExplore(path: string): Text {
+  return tr(
+    `${path}: the flow is too large to explore whole: the generation of its scenarios went past ${MAX_SCENARIO_CHOICES} choices of inputs and answers (MAX_SCENARIO_CHOICES), so nothing was written; split it into child flows, each explored on its own`,
+    `${path}: フローが大きすぎて、全体をたどれません。シナリオを作るうちに、入力と答えの選択が上限の ${MAX_SCENARIO_CHOICES} 個(MAX_SCENARIO_CHOICES)を超えたので、何も書いていません。子のフローに分けてください。子はそれぞれたどります`,
+  );
 }
 
 /** Where a flow came from, for a target's header and diagnostics. */

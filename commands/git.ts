@@ -1,6 +1,8 @@
 /**
- * Reading a file as it was at a git revision, for checks that compare with a base revision
- * (`chobo check --diff-base`). Runs the `git` command; nothing here writes to the repository.
+ * What commands ask of git: a file as it was at a revision, for checks that compare with a base
+ * revision (`chobo check --diff-base`), and the top of the work tree a directory is in (the
+ * boundary of the files a flow names). Runs the `git` command; nothing here writes to the
+ * repository.
  * @module
  */
 
@@ -80,6 +82,22 @@ export function readAtRevision(
       ),
     };
   }
+}
+
+/**
+ * The top directory of the git work tree `dir` is in (`git rev-parse --show-toplevel`), or null
+ * when `dir` is in none, or git cannot be run.
+ *
+ * @example
+ * ```ts
+ * workTreeTop("flows"); // "/home/me/shop" inside a clone of shop; null outside any
+ * ```
+ */
+export function workTreeTop(dir: string): string | null {
+  const top = git(dir, ["rev-parse", "--show-toplevel"]);
+  if (top === null || !top.success) return null;
+  const path = decode(top.stdout).replace(/\n$/, "");
+  return path === "" ? null : path;
 }
 
 /** Runs git in `dir`; null when git itself cannot be started. */

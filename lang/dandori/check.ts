@@ -13,7 +13,7 @@ import type { DandoriCode } from "./codes.ts";
 import { checkCases } from "./cases.ts";
 import type { CheckedFlow, TypedFlow } from "./checked.ts";
 import { checkChildren } from "./children.ts";
-import type { CheckEnv, FlowCheck } from "./env.ts";
+import type { CheckEnv, ChildScope, FlowCheck } from "./env.ts";
 import { checkAlongFlow } from "./lints.ts";
 import type { FlowModel } from "./model.ts";
 import { resolveFlow } from "./resolve.ts";
@@ -32,10 +32,19 @@ const FLOW: Text = tr("flow", "フロー");
  *
  * @example
  * ```ts
- * const result = checkFlow("order.flow", text, { read: (p) => Deno.readFileSync(p) });
+ * const result = checkFlow("order.flow", text, { read: (p) => ({ bytes: Deno.readFileSync(p), real: p }) });
  * ```
  */
 export function checkFlow(file: string, text: string, env: CheckEnv): FlowCheck {
+  return checkInScope(file, text, env, {
+    chain: [{ path: file, real: file }],
+    checked: new Map(),
+    unchecked: new Set(),
+  });
+}
+
+/** Checks one flow of a tree of flows, its children checked once in `scope`. */
+function checkInScope(file: string, text: string, env: CheckEnv, scope: ChildScope): FlowCheck {
   const r = new Reporter<DandoriCode>(file, text);
   const result = (
     model: FlowModel | null,
@@ -76,7 +85,7 @@ export function checkFlow(file: string, text: string, env: CheckEnv): FlowCheck 
   }
   const model = resolveFlow(ast, { file, read: env.read }, r);
   if (model === null) return result(null);
-  const children = checkChildren(model, env, r, checkFlow);
+  const children = checkChildren(model, env, scope, r, checkInScope);
   const typed = typeFlow(model, r);
   if (r.hasErrors()) return result(model);
   checkAlongFlow(model, typed, r);

@@ -10,7 +10,8 @@ import type { Reporter } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
 import type { DandoriCode } from "./codes.ts";
 import type { StmtAst } from "./ast.ts";
-import type { CheckEnv, CheckFlow } from "./env.ts";
+import type { CheckEnv, CheckFlow, ChildScope, FileBytes, FlowCheck } from "./env.ts";
+import { MAX_CHILD_FLOWS } from "./limits.ts";
 import type { CheckedFlow } from "./checked.ts";
 import type { FlowModel, TaskDef } from "./model.ts";
 import { rangeText } from "./ranges.ts";
@@ -235,48 +236,29 @@ function outputsNote(fields: readonly FieldDef[]): Text {
 
 /**
  * E015 for every `flow` task that does not fit its child, or whose child cannot be read or
- * checked; the checked child of every task whose child passes, by the task's name.
+ * checked; the checked child of every task whose child passes, by the task's name. Each child is
+ * checked once in `scope`, by its real path, and at most `MAX_CHILD_FLOWS` of them.
  */
 export function checkChildren(
   m: FlowModel,
   env: CheckEnv,
+  scope: ChildScope,
   r: Reporter<DandoriCode>,
   check: CheckFlow,
 ): Map<string, CheckedFlow> {
   const children = new Map<string, CheckedFlow>();
-  const chain = [...(env.chain ?? []), m.file];
   for (const t of m.tasks.values()) {
     if (t.child === null) continue;
     const path = besideFlow(m.file, t.child.path);
     const at = { line: t.child.line, col: t.child.col };
-    if (chain.includes(path)) {
+    const got = env.read(path);
+    if (!("bytes" in got)) {
       r.error(
         "E015",
         at,
         tr(
-          `\`${t.name}\` runs ${path}, which is running already: a flow cannot run itself`,
-          `\`${t.name}\` が走らせる ${path} はもう走っています。フローは自分自身を走らせられません`,
-        ),
-        {
-          notes: [
-            tr(`the flows: ${[...chain, path].join(" → ")}`, `フローの並び: ${[...chain, path].join(" → ")}`),
-          ],
-          hint: tr(
-            "loops are written with `repeat` or `for`, with a bound (P4)",
-            "繰り返しは、上限を書いた `repeat` か `for` で書きます(P4)",
-          ),
-        },
-      );
-      continue;
-    }
-    const bytes = env.read(path, m.file);
-    if (!(bytes instanceof Uint8Array)) {
-      r.error(
-        "E015",
-        at,
-        tr(
-          `the child flow "${t.child.path}" cannot be read: ${bytes.unreadable.en}`,
-          `子のフロー "${t.child.path}" を読めません。${bytes.unreadable.ja}`,
+          `the child flow "${t.child.path}" cannot be read: ${got.unreadable.en}`,
+          `子のフロー "${t.child.path}" を読めません。${got.unreadable.ja}`,
         ),
         {
           notes: [
@@ -289,21 +271,27 @@ export function checkChildren(
       );
       continue;
     }
-    let text: string;
-    try {
-      text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-    } catch {
+    if (scope.chain.some((l) => l.real === got.real || l.path === path)) {
+      const flows = [...scope.chain.map((l) => l.path), path].join(" → ");
       r.error(
         "E015",
         at,
         tr(
-          `the child flow "${t.child.path}" is not UTF-8 text`,
-          `子のフロー "${t.child.path}" は UTF-8 のテキストではありません`,
+          `\`${t.name}\` runs ${path}, which is running already: a flow cannot run itself`,
+          `\`${t.name}\` が走らせる ${path} はもう走っています。フローは自分自身を走らせられません`,
         ),
+        {
+          notes: [tr(`the flows: ${flows}`, `フローの並び: ${flows}`)],
+          hint: tr(
+            "loops are written with `repeat` or `for`, with a bound (P4)",
+            "繰り返しは、上限を書いた `repeat` か `for` で書きます(P4)",
+          ),
+        },
       );
       continue;
     }
-    const child = check(path, text, { read: env.read, chain });
+    const child = scope.checked.get(got.real) ?? checkChild(t.child, path, got, env, scope, r, check);
+    if (child === null) continue;
     if (child.model === null) {
       const first = child.diagnostics.find((d) => d.severity === "error");
       r.error(
@@ -314,11 +302,14 @@ export function checkChildren(
           `子のフロー "${t.child.path}" は検査を通りません`,
         ),
         {
-          notes: first === undefined ? [] : [
-            tr(
-              `${first.file}:${first.line}:${first.col}: ${first.code}: ${first.message.en}`,
-              `${first.file}:${first.line}:${first.col}: ${first.code}: ${first.message.ja}`,
-            ),
+          notes: [
+            ...(first === undefined ? [] : [
+              tr(
+                `${first.file}:${first.line}:${first.col}: ${first.code}: ${first.message.en}`,
+                `${first.file}:${first.line}:${first.col}: ${first.code}: ${first.message.ja}`,
+              ),
+            ]),
+            ...(scope.unchecked.size === 0 ? [] : [limitNote(scope)]),
           ],
           hint: tr(`run \`dandori check ${path}\``, `\`dandori check ${path}\` で確かめてください`),
         },
@@ -329,4 +320,69 @@ export function checkChildren(
     if (child.checked !== null) children.set(t.name, child.checked);
   }
   return children;
+}
+
+/**
+ * The check of a child read for the first time in `scope`, kept there by its real path; null (and
+ * E015 at the task) when it is not UTF-8 text or `scope` holds `MAX_CHILD_FLOWS` children already.
+ */
+function checkChild(
+  child: NonNullable<TaskDef["child"]>,
+  path: string,
+  got: FileBytes,
+  env: CheckEnv,
+  scope: ChildScope,
+  r: Reporter<DandoriCode>,
+  check: CheckFlow,
+): FlowCheck | null {
+  const at = { line: child.line, col: child.col };
+  // The children read are those checked and those under way (the chain but the flow given).
+  if (scope.checked.size + scope.chain.length - 1 >= MAX_CHILD_FLOWS) {
+    scope.unchecked.add(got.real);
+    r.error(
+      "E015",
+      at,
+      tr(
+        `the child flow "${child.path}" is not checked: this check has read ${MAX_CHILD_FLOWS} child flows, its limit (MAX_CHILD_FLOWS)`,
+        `子のフロー "${child.path}" は検査しません。この検査は上限の ${MAX_CHILD_FLOWS} 個(MAX_CHILD_FLOWS)の子のフローを読みました`,
+      ),
+      {
+        hint: tr(
+          "a flow and the flows under it run at most that many different child flows; each is checked once, however many tasks run it",
+          "一つのフローとその下のフローが走らせる子のフローは、その数までです。同じ子は、いくつのタスクが走らせても一度だけ検査します",
+        ),
+      },
+    );
+    return null;
+  }
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(got.bytes);
+  } catch {
+    r.error(
+      "E015",
+      at,
+      tr(
+        `the child flow "${child.path}" is not UTF-8 text`,
+        `子のフロー "${child.path}" は UTF-8 のテキストではありません`,
+      ),
+    );
+    return null;
+  }
+  const checked = check(path, text, env, {
+    chain: [...scope.chain, { path, real: got.real }],
+    checked: scope.checked,
+    unchecked: scope.unchecked,
+  });
+  scope.checked.set(got.real, checked);
+  return checked;
+}
+
+/** Says that the check of a tree of flows stopped reading children at `MAX_CHILD_FLOWS`. */
+function limitNote(scope: ChildScope): Text {
+  const n = scope.unchecked.size;
+  return tr(
+    `this check read ${MAX_CHILD_FLOWS} child flows, its limit (MAX_CHILD_FLOWS), and left ${n} more unchecked`,
+    `この検査は上限の ${MAX_CHILD_FLOWS} 個(MAX_CHILD_FLOWS)の子のフローを読み、ほかの ${n} 個は検査していません`,
+  );
 }

@@ -25,6 +25,7 @@ import { lower } from "./lower.ts";
 import { mermaidChart } from "./mermaid.ts";
 import type { FlowPage, PageCall, WordKey } from "./page.ts";
 import type { Plan, StmtPlan } from "./plan.ts";
+import type { GeneratedScenario } from "./scenarios.ts";
 
 const WORDS: Record<WordKey, [string, string]> = {
   inputs: ["Inputs", "入力"],
@@ -101,9 +102,15 @@ function callRow(s: StmtPlan & { kind: "call" }, flow: TypedFlow, plan: Plan, la
 
 /**
  * Everything the page of a flow shows, in one language, for a flow whose names and types resolved
- * (`FlowCheck.typedFlow`); its runs when it passed the whole check.
+ * (`FlowCheck.typedFlow`); its runs when it passed the whole check: those of `generated` when the
+ * caller has generated its scenarios already (`dandori doc` does, to refuse a flow too large before
+ * drawing it), else generated here.
  */
-export function buildFlowPage(check: FlowCheck, lang: Lang): FlowPage {
+export function buildFlowPage(
+  check: FlowCheck,
+  lang: Lang,
+  generated?: readonly GeneratedScenario[],
+): FlowPage {
   const flow = check.typedFlow;
   assert(flow !== null, "a page is drawn of a flow whose names and types resolved");
   const plan = lower(flow);
@@ -130,7 +137,7 @@ export function buildFlowPage(check: FlowCheck, lang: Lang): FlowPage {
     endings: pageEndings(flow, plan, lang),
     diagnostics: check.diagnostics.map((d) => renderDiagnostic(d, lang)),
     hasErrors: hasErrors(check.diagnostics),
-    runs: check.checked === null ? [] : pageRuns(check.checked, plan, charts, lang),
+    runs: check.checked === null ? [] : pageRuns(check.checked, plan, charts, lang, generated),
     examples: check.checked === null ? exampleRuns(plan, charts, flow.facts, lang) : [],
     generator: `dandori ${VERSION}`,
   };

@@ -17,7 +17,7 @@ import { type LitStep, litSteps } from "./lit.ts";
 import type { Plan, StmtPlan } from "./plan.ts";
 import { answerText, endingText } from "./run.ts";
 import { ScenarioAnswers } from "./scenario.ts";
-import { generateFlowScenarios } from "./scenarios.ts";
+import { type GeneratedScenario, generateFlowScenarios } from "./scenarios.ts";
 import type { PageRun, PageStep, PageValue } from "./page.ts";
 import type { Value } from "./values.ts";
 import { viewOf } from "./views.ts";
@@ -111,6 +111,11 @@ function eventText(v: Visit, last: CallRecord | null, c: Context, now: readonly 
       return tr("the workflow is cancelled while it runs", "実行中にワークフローがキャンセルされる")[lang];
     case "bad response":
       return tr("the answer does not have the declared shape", "答えが宣言した形に合わない")[lang];
+    case "bad input":
+      return tr(
+        "a value makes a path segment . or .. in the URL: the call is not made",
+        "値が URL のパスに . か .. のセグメントを作るので、呼び出さない",
+      )[lang];
     case "iteration":
       return tr(`iteration ${v.count}`, `${v.count} 回目のイテレーション`)[lang];
     case "done":
@@ -191,7 +196,8 @@ function pageSteps(run: Run, now: readonly [string, string], c: Context): PageSt
 }
 
 /**
- * Every generated scenario of a checked flow, run and lit on its charts.
+ * Every generated scenario of a checked flow (`generated`, or generated here), run and lit on its
+ * charts.
  *
  * @example
  * ```ts
@@ -199,12 +205,18 @@ function pageSteps(run: Run, now: readonly [string, string], c: Context): PageSt
  * runs[0].steps[0].node; // "start"
  * ```
  */
-export function pageRuns(flow: CheckedFlow, plan: Plan, charts: Charts, lang: Lang): PageRun[] {
+export function pageRuns(
+  flow: CheckedFlow,
+  plan: Plan,
+  charts: Charts,
+  lang: Lang,
+  generated: readonly GeneratedScenario[] = generateFlowScenarios(flow, plan).scenarios,
+): PageRun[] {
   const stmts = new Map(statementsOf(plan).map((s) => [s.place, s]));
   const nodes = new Map(charts.charts.flatMap((ch) => ch.nodes.map((n) => [n.id, n])));
   const c: Context = { plan, charts, nodes, stmts, facts: flow.facts, lang };
-  return generateFlowScenarios(flow, plan).scenarios.map((s, i) => {
-    const run = runFlow(flow, plan, {
+  return generated.map((s, i) => {
+    const run = runFlow(flow, {
       input: s.input,
       now: s.now,
       answers: new ScenarioAnswers(s.answers),

@@ -32,8 +32,17 @@ export interface Unreadable {
   readonly unreadable: Text;
 }
 
-/** A file read through the port: its bytes, or why not. */
-export type FileRead = Uint8Array | Unreadable;
+/**
+ * A file read through the port: its bytes, and its real path (every symbolic link followed), which
+ * is one for every path that reaches the file.
+ */
+export interface FileBytes {
+  readonly bytes: Uint8Array;
+  readonly real: string;
+}
+
+/** A file read through the port, or why not. */
+export type FileRead = FileBytes | Unreadable;
 
 /** A file that is not there. */
 export const NO_SUCH_FILE: Unreadable = { unreadable: tr("there is no such file", "ファイルがありません") };
@@ -41,13 +50,31 @@ export const NO_SUCH_FILE: Unreadable = { unreadable: tr("there is no such file"
 /** Where a flow's files come from. */
 export interface CheckEnv {
   /**
-   * A file by its path from the working directory, named by the flow `from` (a book or a child
-   * flow); the reader may refuse it (a file that is not regular, too large, outside the tree).
+   * A file a flow names (a book or a child flow) by its path from the working directory; the
+   * reader may refuse it (a file that is not regular, too large, outside the flow's repository).
    */
-  readonly read: (path: string, from: string) => FileRead;
-  /** The flows being checked that lead to this one (a child names its parents), to stop a flow that runs itself. */
-  readonly chain?: readonly string[];
+  readonly read: (path: string) => FileRead;
+}
+
+/**
+ * What the check of a flow shares with the checks of the child flows under it: each child is
+ * checked once, however many tasks and flows run it (docs/dandori.md#child-flows).
+ */
+export interface ChildScope {
+  /** The flows being checked that lead to this one, the flow given first. */
+  readonly chain: readonly ChainLink[];
+  /** Every child flow checked so far, by its real path; at most `MAX_CHILD_FLOWS`. */
+  readonly checked: Map<string, FlowCheck>;
+  /** The real paths of the children not checked because `checked` was full. */
+  readonly unchecked: Set<string>;
+}
+
+/** A flow in the chain of flows being checked: the path it was named by, and its real path. */
+export interface ChainLink {
+  readonly path: string;
+  /** The real path; the flow given to the check has its path here (its reader found it). */
+  readonly real: string;
 }
 
 /** The checker of one flow's text, passed to the check of its children so they need not import it. */
-export type CheckFlow = (file: string, text: string, env: CheckEnv) => FlowCheck;
+export type CheckFlow = (file: string, text: string, env: CheckEnv, scope: ChildScope) => FlowCheck;

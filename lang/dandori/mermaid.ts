@@ -15,12 +15,13 @@ function idOf(id: string): string {
 }
 
 /**
- * Text inside a Mermaid label's quotes: its quotes, `<`, `>`, `&`, `|` and backticks as Mermaid's
- * entities, so no character of a flow ends the label, opens a tag or starts a Markdown string.
+ * Text inside a Mermaid label's quotes: its quotes, `<`, `>`, `&`, `|`, backticks and `%` as
+ * Mermaid's entities, so no character of a flow ends the label, opens a tag, starts a Markdown
+ * string or makes a directive (Mermaid reads `%%{…}%%` anywhere in a chart's text).
  */
-function labelText(s: string): string {
+export function labelText(s: string): string {
   return s.replaceAll("#", "#35;").replaceAll('"', "#quot;").replaceAll("<", "#lt;").replaceAll(">", "#gt;")
-    .replaceAll("&", "#amp;").replaceAll("|", "#124;").replaceAll("`", "#96;");
+    .replaceAll("&", "#amp;").replaceAll("|", "#124;").replaceAll("`", "#96;").replaceAll("%", "#37;");
 }
 
 function shaped(shape: Shape, label: string): string {

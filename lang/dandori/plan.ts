@@ -58,6 +58,8 @@ export type RangePlan =
 /** An input, an output, a record field or a task parameter. */
 export interface FieldPlan {
   readonly name: string;
+  /** The line the name is declared on (a book's hold record: the line of its `use book`). */
+  readonly line: number;
   readonly type: TypePlan;
   readonly range: RangePlan | null;
 }
@@ -65,12 +67,16 @@ export interface FieldPlan {
 /** A record of the flow or of a book (a hold's record `<book>.<transfer>`). */
 export interface RecordPlan {
   readonly name: string;
+  /** The line the record is declared on (a book's hold record: the line of its `use book`). */
+  readonly line: number;
   readonly fields: readonly FieldPlan[];
 }
 
 /** An enum and its values in written order. */
 export interface EnumPlan {
   readonly name: string;
+  /** The line the enum is declared on (a hold's states: the line of its book's `use book`). */
+  readonly line: number;
   readonly values: readonly string[];
 }
 
@@ -327,6 +333,7 @@ export interface PeriodPlan {
 /** A case (docs/design/dandori.md#cases): the machine it follows and the record it is. */
 export interface CasePlan {
   readonly name: string;
+  readonly line: number;
   /** `<book>.<transfer>`: both the machine and the record type. */
   readonly machine: string;
   readonly states: readonly string[];
@@ -347,6 +354,8 @@ export interface CasePlan {
 /** A book the flow uses (`use book`). */
 export interface BookUsePlan {
   readonly name: string;
+  /** The line of `use book`. */
+  readonly line: number;
   readonly path: string;
   readonly lambda: string | null;
   /**
@@ -462,4 +471,76 @@ export function innerLists(s: StmtPlan): readonly (readonly StmtPlan[])[] {
     default:
       return unreachable(s, "statement");
   }
+}
+
+/** Whether an expression reads `now` (every target reads it once before the statement that does: docs/design/dandori.md#the-workflow-period). */
+export function readsNow(e: ExprPlan): boolean {
+  switch (e.kind) {
+    case "now":
+      return true;
+    case "string":
+      return e.parts.some((p) => "value" in p && readsNow(p.value));
+    case "record":
+      return e.fields.some((f) => readsNow(f.value));
+    case "list":
+      return e.items.some(readsNow);
+    case "read":
+    case "int":
+    case "bool":
+    case "enum":
+    case "none":
+      return false;
+    default:
+      return unreachable(e, "expression");
+  }
+}
+
+/** The expressions a statement reads itself (not those of the statements under it), for its `now`. */
+export function stmtExprs(s: StmtPlan): ExprPlan[] {
+  switch (s.kind) {
+    case "call":
+      return s.call.args.map((a) => a.value);
+    case "let":
+      return [s.value];
+    case "match":
+      return s.subject.kind === "case" ? [] : [s.subject.value];
+    case "wait until":
+      return [s.at];
+    case "for":
+      return [s.list];
+    case "yield":
+      return [s.value];
+    case "succeed":
+      return s.outputs.map((o) => o.value);
+    case "fail":
+      return s.reason === null ? [] : [s.reason];
+    case "wait":
+    case "repeat":
+    case "break":
+    case "pass":
+    case "period":
+      return [];
+    default:
+      return unreachable(s, "statement");
+  }
+}
+
+/**
+ * True when a value of an `http` call goes into its URL's path (after the host, before the query),
+ * where a `.` or `..` would send the call to another path: such a call is checked before it is
+ * sent, and fails with `Dandori.BadInput` when a value makes one (docs/dandori.md#urls).
+ */
+export function valueInUrlPath(callee: CalleePlan): boolean {
+  if (callee.kind !== "http") return false;
+  let text = "";
+  for (const p of callee.url) {
+    if ("text" in p) {
+      text += p.text;
+      continue;
+    }
+    const afterScheme = text.slice(text.indexOf("//") + 2);
+    if (/^[^/?]*\//.test(afterScheme) && !afterScheme.includes("?")) return true;
+    text += "v";
+  }
+  return false;
 }

@@ -14,6 +14,7 @@ import type { Reporter } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
 import type { DandoriCode } from "./codes.ts";
 import type { CaseAst, ElidedAst, FieldAst, FlowAst, Pos, RecordAst, TypeAst, UseAst, Word } from "./ast.ts";
+import { arnShape, hasArnShape } from "./arns.ts";
 import { type BookPort, type BookTransfer, readBook } from "./books.ts";
 import { resolveTask } from "./tasks.ts";
 import type { CaseDef, FlowModel, TaskDef } from "./model.ts";
@@ -33,8 +34,8 @@ import { unitOf } from "./units.ts";
 /** Where a flow's files come from: its own path, and a reader for the files it names. */
 export interface ResolveEnv {
   readonly file: string;
-  /** The bytes of a file, by a path already made relative to the working directory; null when unreadable. */
-  readonly read: (path: string, from: string) => FileRead;
+  /** A file, by a path already made relative to the working directory, or why it cannot be read. */
+  readonly read: (path: string) => FileRead;
 }
 
 /** A path written in a flow, made relative to the directory of the flow. */
@@ -181,6 +182,17 @@ class Resolver {
       seen.add(u.name.text);
       if (u.source.text !== "book") continue;
       for (const item of u.items) {
+        if (item.kind === "lambda" && !hasArnShape("function", item.value.text)) {
+          const shape = arnShape("function");
+          this.r.error(
+            "E007",
+            item.value,
+            tr(
+              `\`lambda\` under \`use book ${u.name.text}\` is not ${shape.en}`,
+              `\`use book ${u.name.text}\` の下の \`lambda\` が、${shape.ja}になっていません`,
+            ),
+          );
+        }
         if (item.kind === "lambda") continue;
         this.r.error(
           "E007",
@@ -198,21 +210,21 @@ class Resolver {
         );
       }
       const path = besideFlow(this.env.file, u.path.text);
-      const bytes = this.env.read(path, this.env.file);
-      if (!(bytes instanceof Uint8Array)) {
+      const got = this.env.read(path);
+      if (!("bytes" in got)) {
         this.r.error(
           "E005",
           u.path,
           tr(
-            `the book "${u.path.text}" cannot be read: ${bytes.unreadable.en}`,
-            `帳簿 "${u.path.text}" を読めません。${bytes.unreadable.ja}`,
+            `the book "${u.path.text}" cannot be read: ${got.unreadable.en}`,
+            `帳簿 "${u.path.text}" を読めません。${got.unreadable.ja}`,
           ),
           { notes: [tr(`looked for ${path}`, `${path} を探しました`)], hint: pathHint() },
         );
         read = false;
         continue;
       }
-      const book = readBook(path, bytes);
+      const book = readBook(path, got.bytes);
       if ("errors" in book) {
         const first = book.errors[0];
         this.r.error(
@@ -598,7 +610,7 @@ class Resolver {
           unreachable(item, "case item");
       }
     }
-    return { name: c.name.text, machine, record: name };
+    return { name: c.name.text, line: c.name.line, machine, record: name };
   }
 }
 

@@ -29,7 +29,7 @@
 import { unreachable } from "../common/assert.ts";
 import type { CallRecord } from "./interp.ts";
 import type { KeyPlan, Plan, TaskPlan } from "./plan.ts";
-import { idempotencyKey, urlSegment, urlText } from "./rules.ts";
+import { filledUrl, idempotencyKey, urlSegment, urlText } from "./rules.ts";
 import { isRecord, type Value } from "./values.ts";
 
 /** The views `dandori run --target` prints. */
@@ -76,9 +76,9 @@ export function viewOf(name: ViewName, plan: Plan, c: CallRecord): Value {
 
 /** The arguments in the task's order, with the key and the callback id where the task sends them. */
 function payload(task: TaskPlan, c: CallRecord): Record<string, Value> {
-  const out: Record<string, Value> = {};
-  for (const p of task.params) if (Object.hasOwn(c.args, p.name)) out[p.name] = c.args[p.name];
-  return out;
+  return Object.fromEntries(
+    task.params.flatMap((p) => Object.hasOwn(c.args, p.name) ? [[p.name, c.args[p.name]]] : []),
+  );
 }
 
 function keyOf(c: CallRecord): string {
@@ -133,7 +133,7 @@ function transportView(task: TaskPlan, c: CallRecord): Value {
 function httpRequest(task: TaskPlan, c: CallRecord, args: Record<string, Value>): Record<string, Value> {
   const callee = task.callee;
   if (callee.kind !== "http") throw new Error(`dandori: ${task.name} is not an http task`);
-  let url = callee.url.map((p) => "text" in p ? p.text : urlSegment(c.args[p.param] ?? null)).join("");
+  let url = filledUrl(callee.url, c.args);
   const rest = callee.rest.filter((n) => Object.hasOwn(args, n));
   const headers: Record<string, Value> = {};
   if (task.key !== null) headers["Idempotency-Key"] = keyOf(c);
@@ -275,7 +275,7 @@ function httpTaskArguments(
 ): Record<string, Value> {
   const callee = task.callee;
   if (callee.kind !== "http") throw new Error(`dandori: ${task.name} is not an http task`);
-  const url = callee.url.map((p) => "text" in p ? p.text : urlSegment(c.args[p.param] ?? null)).join("");
+  const url = filledUrl(callee.url, c.args);
   const rest = callee.rest.filter((n) => Object.hasOwn(args, n));
   const headers: Record<string, Value> = {};
   if (task.key !== null) headers["Idempotency-Key"] = keyOf(c);

@@ -9,7 +9,8 @@
  *   Go's `OrderId` (no table of initialisms to learn).
  * - Any other name (`引当`, `_tmp`, `a__b`) is kept as written. Go exports it: an ASCII first
  *   letter is upper-cased (`sku_在庫` → `Sku_在庫`), anything else gets `X` in front (`引当` → `X引当`).
- * - Python adds `_` after a keyword.
+ * - Python reads a name after NFKC (`ｃａｓｈ` is `cash`, `ﬁ` is `fi`), so its spelling is normalized,
+ *   then gets `_` after a keyword; two names that normalize alike take `_2` as any other spellings do.
  * - A transfer whose spelling is that of `balance` or `expire` gets `_2` (those members belong
  *   to the book value); a name whose spelling an earlier name of its kind (in declared order)
  *   took gets `_2` too, then `_3` … (`take_back` then `takeBack`: `takeBack`, `takeBack_2`).
@@ -21,7 +22,11 @@ import type { Book } from "../../lang/chobo/model.ts";
 /** The client languages. */
 export type ClientLang = "typescript" | "python" | "go";
 
-const PYTHON_KEYWORDS = new Set([
+/**
+ * Python's keywords and soft keywords (3.11–3.13); dandori's Python targets take them too
+ * (`targets/dandori/python/names.ts`). chobo's clients also take `self`, every method's first parameter.
+ */
+export const PYTHON_KEYWORDS: ReadonlySet<string> = new Set([
   "False",
   "None",
   "True",
@@ -92,8 +97,10 @@ export function spell(name: string, lang: ClientLang): string {
   switch (lang) {
     case "typescript":
       return camelCase(name);
-    case "python":
-      return PYTHON_KEYWORDS.has(name) ? `${name}_` : name;
+    case "python": {
+      const read = name.normalize("NFKC");
+      return PYTHON_KEYWORDS.has(read) ? `${read}_` : read;
+    }
     case "go":
       if (asciiWords(name) !== null) return pascalCase(name);
       return /^[a-zA-Z]/.test(name) ? upperFirst(name) : `X${name}`;

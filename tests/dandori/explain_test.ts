@@ -82,6 +82,7 @@ function emittedCodes(): Set<string> {
   // What a target's build reports (E040, E050): each target's check.
   const folders: Record<string, string> = {
     "temporal-typescript": "temporal",
+    "temporal-python": "temporal_python",
     "pydantic-graph": "pydantic_graph",
     stepfunctions: "stepfunctions",
     durable: "durable",
@@ -114,7 +115,7 @@ Deno.test("every example reproduces its code, with the files it reads (a build's
   for (const c of CODES) {
     const files = c.files;
     const result = checkFlow("example.flow", c.example, {
-      read: (p) => p in files ? encoder.encode(files[p]) : NO_SUCH_FILE,
+      read: (p) => p in files ? { bytes: encoder.encode(files[p]), real: p } : NO_SUCH_FILE,
     });
     let codes = result.diagnostics.map((d) => d.code);
     if (c.build !== undefined) {

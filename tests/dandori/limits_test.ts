@@ -78,7 +78,8 @@ function chainFlow(n: number): string {
 
 function codes(text: string): string[] {
   const result = checkFlow("lines.flow", text, {
-    read: (p) => p === "books/stock.book" ? new TextEncoder().encode(STOCK) : NO_SUCH_FILE,
+    read: (p) =>
+      p === "books/stock.book" ? { bytes: new TextEncoder().encode(STOCK), real: p } : NO_SUCH_FILE,
   });
   return result.diagnostics.map((d) => `${d.code}:${d.line}`);
 }

@@ -10,6 +10,7 @@
  * @module
  */
 
+import { fileURLToPath } from "node:url";
 import { type Text, tr } from "../../lang/common/text.ts";
 import { postgresSql } from "../../targets/chobo/postgres/sql.ts";
 import { VerifyError } from "../differential.ts";
@@ -49,6 +50,8 @@ export const STORES: Stores = {
   postgres: async () => {
     const bin = findPgBin();
     if (bin === null) return null;
+    // The drivers first: a server started for nothing would be left running.
+    const { serverDb } = await dbDrivers();
     const cluster = await failsAs(
       startCluster(bin),
       tr(
@@ -56,7 +59,6 @@ export const STORES: Stores = {
         "使い捨ての PostgreSQL サーバーが起動しませんでした",
       ),
     );
-    const { serverDb } = await import("../services/pg_db.ts");
     const db = serverDb(cluster.socketDir);
     return sqlStore(db, await serverName(db, "server"), async () => {
       await db.end();
@@ -64,7 +66,7 @@ export const STORES: Stores = {
     });
   },
   pglite: async () => {
-    const { pgliteDb } = await import("../services/pg_db.ts");
+    const { pgliteDb } = await dbDrivers();
     const db = await pgliteDb();
     return sqlStore(db, await serverName(db, "pglite"), () => db.end());
   },
@@ -84,6 +86,27 @@ export const STORES: Stores = {
     );
   },
 };
+
+/** The checkout this module is in: where `deno install` makes `node_modules`. */
+const CHECKOUT = fileURLToPath(new URL("../../", import.meta.url));
+
+/**
+ * `verify/services/pg_db.ts` and the drivers it imports (`pg`, PGlite), imported now; in a checkout
+ * where `deno install` has not run they are not there, and the error says to run it.
+ */
+async function dbDrivers(): Promise<typeof import("../services/pg_db.ts")> {
+  try {
+    return await import("../services/pg_db.ts");
+  } catch (e) {
+    const why = (e instanceof Error ? e.message : String(e)).split(/\.\s|\n/)[0];
+    throw new VerifyError(
+      tr(
+        `the PostgreSQL drivers (npm:pg, npm:@electric-sql/pglite) cannot be loaded (${why}): run \`deno install\` in ${CHECKOUT}, which puts the packages deno.json names into node_modules, then run chobo verify again`,
+        `PostgreSQL のドライバー(npm:pg、npm:@electric-sql/pglite)を読み込めません(${why})。${CHECKOUT} で \`deno install\` を走らせて、deno.json にあるパッケージを node_modules に入れてから、もう一度 chobo verify を走らせてください`,
+      ),
+    );
+  }
+}
 
 /** `p`, its failure said as `what` with the reason after it. */
 async function failsAs<T>(p: Promise<T>, what: Text): Promise<T> {

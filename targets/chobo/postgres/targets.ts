@@ -6,6 +6,7 @@
  */
 
 import { goNameDiagnostics } from "../go_check.ts";
+import { pythonNameDiagnostics } from "../python_check.ts";
 import type { ChoboTarget } from "../target.ts";
 import { e061Diagnostics } from "./e061.ts";
 import { goClient } from "./go.ts";
@@ -31,7 +32,10 @@ export const POSTGRES_TYPESCRIPT: ChoboTarget<"postgres-typescript"> = {
 /** `postgres-python`: `<book>.py`, a client on psycopg 3 or psycopg2. */
 export const POSTGRES_PYTHON: ChoboTarget<"postgres-python"> = {
   name: "postgres-python",
-  check: e061Diagnostics,
+  check: (book, origin) => {
+    const long = e061Diagnostics(book, origin);
+    return long.length > 0 ? long : pythonNameDiagnostics(book, origin);
+  },
   generate: pythonClient,
 };
 

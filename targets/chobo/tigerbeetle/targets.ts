@@ -6,6 +6,7 @@
  */
 
 import { goNameDiagnostics } from "../go_check.ts";
+import { pythonNameDiagnostics } from "../python_check.ts";
 import type { ChoboTarget } from "../target.ts";
 import { e060Diagnostics } from "./e060.ts";
 import { tigerbeetleGoClient } from "./go.ts";
@@ -22,7 +23,10 @@ export const TIGERBEETLE_TYPESCRIPT: ChoboTarget<"tigerbeetle-typescript"> = {
 /** `tigerbeetle-python`: `<book>.py`, a client on the tigerbeetle package. */
 export const TIGERBEETLE_PYTHON: ChoboTarget<"tigerbeetle-python"> = {
   name: "tigerbeetle-python",
-  check: e060Diagnostics,
+  check: (book, origin) => {
+    const long = e060Diagnostics(book, origin);
+    return long.length > 0 ? long : pythonNameDiagnostics(book, origin);
+  },
   generate: tigerbeetlePythonClient,
 };
 

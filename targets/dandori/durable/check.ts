@@ -10,7 +10,9 @@
  *   child context per iteration; a `match` its largest arm; a call its largest handler.
  * - **E050**: what the platform cannot run: `on cancel` (a durable execution is stopped, not
  *   cancelled into code), a task that waits for an `event` (nothing sends one into an execution
- *   but a callback), and `timeout` on a child (`context.invoke` takes no timeout in SDK 2.4.0).
+ *   but a callback), `timeout` on a child (`context.invoke` takes no timeout in SDK 2.4.0), and an
+ *   input named `toString` (the SDK writes the execution's input into a log line with a template
+ *   string, which throws for an object whose `toString` is not a function).
  * @module
  */
 
@@ -19,9 +21,11 @@ import { Reporter } from "../../../lang/common/reporter.ts";
 import { tr } from "../../../lang/common/text.ts";
 import { unreachable } from "../../../lang/common/assert.ts";
 import type { DandoriCode } from "../../../lang/dandori/codes.ts";
-import type { Plan, StmtPlan, TaskPlan } from "../../../lang/dandori/plan.ts";
-import { readsNow, stmtExprs, taskOf } from "../typescript/statements.ts";
+import { type Plan, readsNow, stmtExprs, type StmtPlan, type TaskPlan } from "../../../lang/dandori/plan.ts";
+import { taskOf } from "../typescript/statements.ts";
 import type { FlowOrigin } from "../target.ts";
+import { namingCheck } from "../naming.ts";
+import { tsNames } from "../typescript/names.ts";
 
 /** The most operations one durable execution may use (a service quota that cannot be raised). */
 export const MAX_OPERATIONS = 3_000;
@@ -110,6 +114,17 @@ export function durableCheck(plan: Plan, origin: FlowOrigin): readonly Diagnosti
       },
     );
   }
+  for (const i of plan.inputs.filter((x) => x.name === "toString")) {
+    r.error(
+      "E050",
+      { line: i.line, col: 1 },
+      tr(
+        "Lambda durable functions (durable) cannot take an input named `toString`: @aws/durable-execution-sdk-js 2.4.0 writes the execution's input into a log line as text, and an input whose `toString` is a value cannot be made text, so every execution would fail before the workflow starts",
+        "Lambda durable functions(durable)では、`toString` という名前の入力を受け取れません。@aws/durable-execution-sdk-js 2.4.0 は実行の入力を文字列にしてログの行に書き、`toString` が値の入力は文字列にできないので、どの実行もワークフローが始まる前に失敗します",
+      ),
+      { hint: tr("rename the input", "入力の名前を変えてください") },
+    );
+  }
   for (const t of plan.tasks) {
     if (t.callee.kind === "event") {
       r.error(
@@ -165,5 +180,6 @@ export function durableCheck(plan: Plan, origin: FlowOrigin): readonly Diagnosti
       },
     );
   }
-  return r.diagnostics;
+  const names = tsNames(plan);
+  return [...r.diagnostics, ...namingCheck("Lambda durable functions", names.spelled, names.refused, origin)];
 }

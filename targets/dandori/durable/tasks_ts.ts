@@ -7,7 +7,7 @@
  */
 
 import type { Plan, TaskPlan } from "../../../lang/dandori/plan.ts";
-import { argsType, prop, read } from "../typescript/names.ts";
+import { argsType, member, prop, read } from "../typescript/names.ts";
 import { ownResult, written } from "../typescript/task_bodies.ts";
 
 /** The tasks the workflow runs in steps (not children, which it invokes). */
@@ -37,7 +37,7 @@ export function tasksModule(plan: Plan): string {
     " * is the error's name; a callback's task hands `call.callback_id` on and returns.",
     " */",
     "export interface OwnTasks {",
-    ...own.map((t) => `  ${prop(t.name)}(args: T.${argsType(t.name)}, call: Call): ${ownResult(t)};`),
+    ...own.map((t) => `  ${member(t.name)}(args: T.${argsType(t.name)}, call: Call): ${ownResult(t)};`),
     "}",
     "",
     "/** Every task the workflow runs in a step, by task name. */",

@@ -15,7 +15,7 @@
 import { assert, unreachable } from "../../../lang/common/assert.ts";
 import { READING_AWS, SAFE_HTTP } from "../../../lang/dandori/lints.ts";
 import type { Plan, StmtPlan, TaskPlan } from "../../../lang/dandori/plan.ts";
-import { ident, prop, read, str } from "../typescript/names.ts";
+import { ident, prop, read, readMaybe, str } from "../typescript/names.ts";
 import {
   assigned,
   block,
@@ -34,7 +34,7 @@ import {
   waitOf,
 } from "../typescript/statements.ts";
 import { tsType } from "../typescript/types_ts.ts";
-import { DEFAULT_SECONDS } from "../temporal/workflow_ts.ts";
+import { DEFAULT_SECONDS } from "../temporal/wire.ts";
 
 /** The seconds one attempt of a task's step may take, or null for no limit of dandori's. */
 export function stepSeconds(task: TaskPlan): number | null {
@@ -118,7 +118,7 @@ function parallel(out: Out, depth: number, s: Extract<StmtPlan, { kind: "for" }>
   const elem = tsType(s.element, "T.");
   const collType = s.collect === null ? "unknown" : tsType(s.collect.type, "T.").replace(/\[\]$/, "");
   out.line(depth, "{");
-  out.line(depth + 1, `const ${list}: ${elem}[] = ${expr(s.list, s.place)};`);
+  out.line(depth + 1, `const ${list}: ${elem}[] = ${expr(s.list, s.place, ctx.plan)};`);
   tooMany(out, depth + 1, s.line, list, s.atMost);
   const k = s.parallel.atATime === null ? `${list}.length` : String(s.parallel.atATime);
   const assign = s.collect === null ? "" : `${ident(s.collect.name)} = `;
@@ -203,7 +203,7 @@ export function workflowModule(plan: Plan): string {
     out.line(
       d,
       `const ${ident(i.name)} = ${
-        maybeMissing(i.type) ? `${read("input", i.name)} ?? null` : read("input", i.name)
+        maybeMissing(i.type) ? `${readMaybe("input", i.name)} ?? null` : read("input", i.name)
       };`,
     );
   }

@@ -12,6 +12,8 @@ import { tr } from "../../../lang/common/text.ts";
 import type { DandoriCode } from "../../../lang/dandori/codes.ts";
 import type { Plan } from "../../../lang/dandori/plan.ts";
 import type { FlowOrigin } from "../target.ts";
+import { namingCheck } from "../naming.ts";
+import { pydanticGraphNames } from "./names.ts";
 
 /** The diagnostics that stop the build; none when pydantic-graph can run the flow. */
 export function pydanticGraphCheck(plan: Plan, origin: FlowOrigin): readonly Diagnostic[] {
@@ -44,5 +46,6 @@ export function pydanticGraphCheck(plan: Plan, origin: FlowOrigin): readonly Dia
       },
     );
   }
-  return r.diagnostics;
+  const names = pydanticGraphNames(plan);
+  return [...r.diagnostics, ...namingCheck("pydantic-graph", names.spelled, names.refused, origin)];
 }

@@ -17,7 +17,13 @@ import type { Diagnostic } from "../../../lang/common/diagnostic.ts";
 import { Reporter } from "../../../lang/common/reporter.ts";
 import { tr } from "../../../lang/common/text.ts";
 import type { DandoriCode } from "../../../lang/dandori/codes.ts";
-import { innerLists, type Plan, type StmtPlan, type TaskPlan } from "../../../lang/dandori/plan.ts";
+import {
+  innerLists,
+  type Plan,
+  type StmtPlan,
+  type TaskPlan,
+  valueInUrlPath,
+} from "../../../lang/dandori/plan.ts";
 import type { BuildOptions, FlowOrigin } from "../target.ts";
 
 /** Step Functions' most events in one execution's history. */
@@ -57,7 +63,41 @@ export function checkStepFunctions(
   }
   if (options.express) express(r, plan, called);
   history(r, plan);
+  inheritedKeys(r, plan);
   return r.diagnostics;
+}
+
+/** The members every JavaScript object has, which JSONata's objects have too. */
+const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+/**
+ * E050 for a field, parameter, input or output named as a member of every JavaScript object
+ * (`toString`, `constructor`, `__proto__` …): JSONata (jsonata-js 2.0.6) reads an absent one as the
+ * inherited member (`$exists(x.\`toString\`)` is true of `{}`), and builds objects in a plain object
+ * (a key `hasOwnProperty` breaks its object constructor), so the state machine could not mean what the
+ * flow says. Each name is said once, at its first declaration.
+ */
+function inheritedKeys(r: Reporter<DandoriCode>, plan: Plan): void {
+  const fields = [
+    ...plan.inputs,
+    ...plan.outputs,
+    ...plan.records.flatMap((x) => x.fields),
+    ...plan.tasks.flatMap((t) => t.params.map((p) => ({ ...p, line: t.line }))),
+  ];
+  const said = new Set<string>();
+  for (const f of [...fields].sort((a, b) => a.line - b.line)) {
+    if (!INHERITED.has(f.name) || said.has(f.name)) continue;
+    said.add(f.name);
+    r.error(
+      "E050",
+      { line: f.line, col: 1 },
+      tr(
+        `Step Functions cannot carry a field named \`${f.name}\`: JSONata reads it from every object when it is absent, and cannot build an object with it`,
+        `Step Functions では \`${f.name}\` という名前のフィールドを運べません。JSONata は、無いときにどのオブジェクトからもそれを読み、それを持つオブジェクトを作れません`,
+      ),
+      { hint: tr("rename it", "名前を変えてください") },
+    );
+  }
 }
 
 /** The names of the tasks some statement calls. */
@@ -265,7 +305,9 @@ function history(r: Reporter<DandoriCode>, plan: Plan): void {
         const task = tasks.get(s.call.task);
         assert(task !== undefined, "a call's task is in the plan");
         const tries = 1 + task.retry.reduce((n, x) => n + x.maxAttempts, 0);
-        return 2 * state + tries * ASL_COST.attempt +
+        // The Task and its result's Choice, and the Choice on the URL before an `http` call's Task.
+        const states = valueInUrlPath(task.callee) ? 3 : 2;
+        return states * state + tries * ASL_COST.attempt +
           Math.max(0, ...s.call.handlers.map((h) => cost(h.body)));
       }
       case "match":

@@ -4,8 +4,9 @@
  *
  * - A flow's variable keeps its name (Step Functions' variables take Unicode identifiers),
  *   unless JSONata would read it as something else: `$count` or `$string` assigned would hide the
- *   functions every generated expression calls, `$states` is Step Functions' own, and names
- *   beginning with `dd_` are the generated state's. Such a name gets `_` after it (`count_`),
+ *   functions every generated expression calls, `$states` is Step Functions' own, a member of
+ *   every JavaScript object (`$toString`) is what JSONata's environment would read when unset, and
+ *   names beginning with `dd_` are the generated state's. Such a name gets `_` after it (`count_`),
  *   again until no other variable has the spelling.
  * - A state is named after its statement's place and what it does there (`s40 charge_card`,
  *   `s40 result`), so a name says where in the flow it is, and Step Functions' rule that names are
@@ -90,8 +91,12 @@ const JSONATA_FUNCTIONS = [
   "parse",
 ];
 
-/** What no flow variable may be spelled as. */
-const RESERVED = new Set([...JSONATA_FUNCTIONS, "states"]);
+/**
+ * What no flow variable may be spelled as: JSONata's functions, Step Functions' `$states`, and the
+ * members every JavaScript object has (JSONata keeps a state's variables in an object's keys, and
+ * jsonata-js calls `bindings.hasOwnProperty`, so `$hasOwnProperty` assigned breaks every evaluation).
+ */
+const RESERVED = new Set([...JSONATA_FUNCTIONS, "states", ...Object.getOwnPropertyNames(Object.prototype)]);
 
 /** The prefix of the variables the generated states keep for themselves. */
 export const OWN_PREFIX = "dd_";

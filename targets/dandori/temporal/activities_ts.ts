@@ -8,16 +8,10 @@
  * @module
  */
 
-import type { Plan, TaskPlan } from "../../../lang/dandori/plan.ts";
-import { argsType, prop, read } from "../typescript/names.ts";
+import type { Plan } from "../../../lang/dandori/plan.ts";
+import { argsType, member, prop, read } from "../typescript/names.ts";
 import { ownResult, written } from "../typescript/task_bodies.ts";
-
-/** The tasks that run as activities (not child workflows or events). */
-export function activityTasks(plan: Plan): TaskPlan[] {
-  return plan.tasks.filter((t) =>
-    t.callee.kind !== "flow" && t.callee.kind !== "child" && t.callee.kind !== "event"
-  );
-}
+import { activityTasks } from "./wire.ts";
 
 /** The text of `activities.ts` after its header. */
 export function activitiesModule(plan: Plan): string {
@@ -39,7 +33,7 @@ export function activitiesModule(plan: Plan): string {
     " * name as its `type`; a callback's task hands `call.callback_id` on and returns.",
     " */",
     "export interface OwnTasks {",
-    ...own.map((t) => `  ${prop(t.name)}(args: T.${argsType(t.name)}, call: Call): ${ownResult(t)};`),
+    ...own.map((t) => `  ${member(t.name)}(args: T.${argsType(t.name)}, call: Call): ${ownResult(t)};`),
     "}",
     "",
     "/** Every activity of the workflow, by task name. */",

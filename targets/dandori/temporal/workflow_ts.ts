@@ -14,7 +14,7 @@
 
 import { assert, unreachable } from "../../../lang/common/assert.ts";
 import type { Plan, StmtPlan, TaskPlan } from "../../../lang/dandori/plan.ts";
-import { ident, prop, read, str } from "../typescript/names.ts";
+import { ident, prop, read, readMaybe, str } from "../typescript/names.ts";
 import {
   assigned,
   block,
@@ -36,36 +36,10 @@ import {
   waitOf,
 } from "../typescript/statements.ts";
 import { tsType } from "../typescript/types_ts.ts";
+import { activitySeconds, childWorkflow } from "./wire.ts";
 
-export const DEFAULT_SECONDS = {
-  http: 60,
-  lambda: 900,
-  other: 365 * 86_400,
-} as const;
-
-/** The seconds `startToCloseTimeout` gives one attempt of a task run as an activity. */
-export function activitySeconds(task: TaskPlan): number {
-  if (task.timeout?.kind === "after" && task.timeout.written && task.callback === null) {
-    return task.timeout.seconds;
-  }
-  switch (task.callee.kind) {
-    case "http":
-      return DEFAULT_SECONDS.http;
-    case "lambda":
-      return DEFAULT_SECONDS.lambda;
-    case "aws":
-    case "book":
-    case "own":
-    case "flow":
-    case "child":
-    case "event":
-      return DEFAULT_SECONDS.other;
-    default:
-      return unreachable(task.callee, "callee");
-  }
-}
-
-/** What is in scope where a statement is printed. */ function attemptCode(
+/** One attempt of a call: a closure over the attempt's number `n`. */
+function attemptCode(
   task: TaskPlan,
   args: string,
   place: string,
@@ -84,10 +58,7 @@ export function activitySeconds(task: TaskPlan): number {
       return `() => dd.awaitEvent(${str(task.name)}, ${waitOf(task.timeout, args)})`;
     case "flow":
     case "child": {
-      const type = callee.kind === "flow"
-        ? callee.platforms.workflow ?? `${callee.workflow}_v${callee.version}`
-        : callee.platforms.workflow ?? task.name;
-      const queue = callee.platforms.queue;
+      const { type, queue } = childWorkflow(task);
       const seconds = task.timeout?.kind === "after" ? String(task.timeout.seconds) : "null";
       return `(n) => wf.executeChild(${str(type)}, { workflowId: dd.childId(${str(place)}, ${loops}, n), ${
         queue === null ? "" : `taskQueue: ${str(queue)}, `
@@ -117,7 +88,7 @@ function parallel(out: Out, depth: number, s: Extract<StmtPlan, { kind: "for" }>
   const elem = tsType(s.element, "T.");
   const collType = s.collect === null ? "unknown" : tsType(s.collect.type, "T.").replace(/\[\]$/, "");
   out.line(depth, "{");
-  out.line(depth + 1, `const ${list}: ${elem}[] = ${expr(s.list, s.place)};`);
+  out.line(depth + 1, `const ${list}: ${elem}[] = ${expr(s.list, s.place, ctx.plan)};`);
   tooMany(out, depth + 1, s.line, list, s.atMost);
   const k = s.parallel.atATime === null ? `${list}.length` : String(s.parallel.atATime);
   const assign = s.collect === null ? "" : `${ident(s.collect.name)} = `;
@@ -257,7 +228,10 @@ export function workflowModule(plan: Plan, type: string): string {
     `throw dd.fail("Dandori.BadInput", "the execution's input does not have the declared shape");`,
   );
   out.line(d, "}");
-  out.line(d, "if (resume !== undefined) Object.assign(cases, resume.cases);");
+  out.line(
+    d,
+    "if (resume !== undefined) Object.defineProperties(cases, Object.getOwnPropertyDescriptors(resume.cases));",
+  );
   if (plan.period !== null) {
     const p = plan.period;
     out.line(d, "if (resume === undefined) {");
@@ -281,7 +255,7 @@ export function workflowModule(plan: Plan, type: string): string {
     out.line(
       d,
       `const ${ident(i.name)} = ${
-        maybeMissing(i.type) ? `${read("input", i.name)} ?? null` : read("input", i.name)
+        maybeMissing(i.type) ? `${readMaybe("input", i.name)} ?? null` : read("input", i.name)
       };`,
     );
   }
@@ -291,7 +265,7 @@ export function workflowModule(plan: Plan, type: string): string {
     for (const v of flowVars) {
       out.line(
         d,
-        `if (resume !== undefined) ${ident(v)} = resume.vars[${str(v)}] as ${
+        `if (resume !== undefined) ${ident(v)} = resume.vars[${str(ident(v))}] as ${
           tsType(lookupType(vars, v), "T.")
         };`,
       );

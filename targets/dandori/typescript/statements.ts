@@ -5,7 +5,7 @@
  *
  * | statement | code |
  * |---|---|
- * | call | `dd.attempt` over what the target's `Dialect` says one attempt is; its handlers in a `catch` that matches `dd.TaskError`s by name, inside a labelled block the handler leaves |
+ * | call | `dd.attempt` over what the target's `Dialect` says one attempt is; its handlers in a `catch` that matches `dd.TaskError`s by name, inside a labelled block the handler leaves; before an `http` call whose values go into its URL's path, `Dandori.BadInput` when they make a segment `.` or `..` |
  * | result | the type's check (`Dandori.BadResponse`), then the variable or the case |
  * | `match` | an `if` chain; no arm: `Dandori.UnexpectedValue` / `Dandori.UnexpectedState` |
  * | `repeat`, `for` | labelled loops, counting from 1 for keys |
@@ -17,17 +17,22 @@
  */
 
 import { assert, unreachable } from "../../../lang/common/assert.ts";
-import type {
-  ArmCondition,
-  CallPlan,
-  ExprPlan,
-  Plan,
-  StmtPlan,
-  TaskPlan,
-  TimeoutPlan,
-  TypePlan,
+import {
+  type ArmCondition,
+  type CallPlan,
+  type ExprPlan,
+  type Plan,
+  readsNow,
+  stmtExprs,
+  type StmtPlan,
+  type TaskPlan,
+  type TimeoutPlan,
+  type TypePlan,
+  valueInUrlPath,
 } from "../../../lang/dandori/plan.ts";
-import { argsType, ident, prop, read, str, typeName } from "./names.ts";
+import { dotSegmentReason } from "../../../lang/dandori/rules.ts";
+import { argsType, hasInherited, ident, member, prop, read, readMaybe, str, typeName } from "./names.ts";
+import { urlOf } from "./task_bodies.ts";
 import { checkExpr, tsType } from "./types_ts.ts";
 
 /** What differs between the targets that share these statements. */
@@ -79,44 +84,40 @@ export function taskOf(plan: Plan, name: string): TaskPlan {
 // ---------------------------------------------------------------------------------------------
 // Expressions
 
-/** Whether an expression reads `now` (every target reads it once before the statement, docs/design/dandori.md#the-workflow-period). */
-export function readsNow(e: ExprPlan): boolean {
-  switch (e.kind) {
-    case "now":
-      return true;
-    case "string":
-      return e.parts.some((p) => "value" in p && readsNow(p.value));
-    case "record":
-      return e.fields.some((f) => readsNow(f.value));
-    case "list":
-      return e.items.some(readsNow);
-    case "read":
-    case "int":
-    case "bool":
-    case "enum":
-    case "none":
-      return false;
-    default:
-      return unreachable(e, "expression");
-  }
-}
-
 export function maybeMissing(t: TypePlan): boolean {
   return t.kind === "optional" || t.kind === "json";
 }
 
+/**
+ * A case's record, or a field of it: null until the case starts (a case's record holds its hold's
+ * key fields and `state`, each one level deep).
+ */
+function caseRead(name: string, path: readonly string[]): string {
+  const record = read("cases", name);
+  if (path.length === 0) return record;
+  assert(path.length === 1, "a case's record is read one field deep");
+  return `(${record} === null ? null : ${readMaybe(record, path[0])} ?? null)`;
+}
+
+/**
+ * An object literal of the record type `record`: as it is, or cast with `as` when the record has a
+ * field named as a member of `Object.prototype`, which TypeScript would read from any literal that
+ * leaves the field out.
+ */
+export function built(literal: string, record: string, plan: Plan): string {
+  const r = plan.records.find((x) => x.name === record);
+  assert(r !== undefined, `the plan has the record ${record}`);
+  return hasInherited(r.fields) ? `(${literal} as T.${typeName(record)})` : literal;
+}
+
 /** An expression's code; `place` names the statement whose `dd_now_<place>` `now` reads. */
-export function expr(e: ExprPlan, place: string): string {
+export function expr(e: ExprPlan, place: string, plan: Plan): string {
   switch (e.kind) {
     case "read": {
-      let code = e.from === "case" ? `cases.${ident(e.name)}` : ident(e.name);
-      if (e.from === "case" && e.path.length > 0) {
-        code = `(${[code, ...e.path.map((p) => read("", p.field).replace(/^\./, ""))].join("?.")} ?? null)`;
-        return code;
-      }
+      if (e.from === "case") return caseRead(e.name, e.path.map((p) => p.field));
+      let code = ident(e.name);
       for (const p of e.path) {
-        code = read(code, p.field);
-        if (maybeMissing(p.type)) code = `(${code} ?? null)`;
+        code = maybeMissing(p.type) ? `(${readMaybe(code, p.field)} ?? null)` : read(code, p.field);
       }
       return code;
     }
@@ -126,7 +127,9 @@ export function expr(e: ExprPlan, place: string): string {
     case "string":
       return e.parts.length === 0
         ? '""'
-        : e.parts.map((p) => "text" in p ? str(p.text) : `dd.text(${expr(p.value, place)})`).join(" + ");
+        : e.parts.map((p) => "text" in p ? str(p.text) : `dd.text(${expr(p.value, place, plan)})`).join(
+          " + ",
+        );
     case "bool":
       return String(e.value);
     case "enum":
@@ -135,10 +138,15 @@ export function expr(e: ExprPlan, place: string): string {
       return "null";
     case "now":
       return `dd_now_${place}`;
-    case "record":
-      return `{ ${e.fields.map((f) => `${prop(f.name)}: ${expr(f.value, place)}`).join(", ")} }`;
+    case "record": {
+      const literal = `{ ${
+        e.fields.map((f) => `${prop(f.name)}: ${expr(f.value, place, plan)}`).join(", ")
+      } }`;
+      assert(e.type.kind === "record", "a record's value has its record's type");
+      return built(literal, e.type.name, plan);
+    }
     case "list":
-      return `[${e.items.map((i) => expr(i, place)).join(", ")}]`;
+      return `[${e.items.map((i) => expr(i, place, plan)).join(", ")}]`;
     default:
       return unreachable(e, "expression");
   }
@@ -177,6 +185,9 @@ export function assigned(ss: readonly StmtPlan[], into: Map<string, TypePlan>): 
         assigned(s.body, into);
         break;
       case "for":
+        // A one-at-a-time loop's variable is the flow's variable: it keeps its last item after the
+        // loop, as the interpreter's does; a parallel iteration's is its own.
+        if (s.parallel === null) add(s.variable, s.element);
         if (s.collect !== null) add(s.collect.name, s.collect.type);
         if (s.parallel === null) assigned(s.body, into);
         break;
@@ -208,36 +219,6 @@ export function block(out: Out, depth: number, ss: readonly StmtPlan[], ctx: Ctx
   for (const s of ss) stmt(out, depth, s, inner);
 }
 
-/** The expressions a statement reads, for its `now`. */
-export function stmtExprs(s: StmtPlan): ExprPlan[] {
-  switch (s.kind) {
-    case "call":
-      return s.call.args.map((a) => a.value);
-    case "let":
-      return [s.value];
-    case "match":
-      return s.subject.kind === "case" ? [] : [s.subject.value];
-    case "wait until":
-      return [s.at];
-    case "for":
-      return [s.list];
-    case "yield":
-      return [s.value];
-    case "succeed":
-      return s.outputs.map((o) => o.value);
-    case "fail":
-      return s.reason === null ? [] : [s.reason];
-    case "wait":
-    case "repeat":
-    case "break":
-    case "pass":
-    case "period":
-      return [];
-    default:
-      return unreachable(s, "statement");
-  }
-}
-
 function nowFor(out: Out, depth: number, place: string, line: number, ctx: Ctx): void {
   if (ctx.nows.has(place)) return;
   ctx.nows.add(place);
@@ -255,13 +236,13 @@ export function stmt(out: Out, depth: number, s: StmtPlan, ctx: Ctx): void {
     case "call":
       return call(out, depth, s, s.call, ctx);
     case "let":
-      return out.line(depth, `${ident(s.name)} = ${expr(s.value, s.place)};`);
+      return out.line(depth, `${ident(s.name)} = ${expr(s.value, s.place, ctx.plan)};`);
     case "match":
       return match(out, depth, s, ctx);
     case "wait":
       return lines(out, depth, ctx.dialect.wait(s.line, s.seconds));
     case "wait until":
-      return lines(out, depth, ctx.dialect.waitUntil(s.line, expr(s.at, s.place)));
+      return lines(out, depth, ctx.dialect.waitUntil(s.line, expr(s.at, s.place, ctx.plan)));
     case "repeat":
       return repeat(out, depth, s, ctx, null);
     case "for":
@@ -270,7 +251,7 @@ export function stmt(out: Out, depth: number, s: StmtPlan, ctx: Ctx): void {
         : ctx.dialect.parallel(out, depth, s, ctx);
     case "yield":
       assert(ctx.collect !== null, "a `yield` is inside a collecting loop");
-      return out.line(depth, `${ctx.collect}.push(${expr(s.value, s.place)});`);
+      return out.line(depth, `${ctx.collect}.push(${expr(s.value, s.place, ctx.plan)});`);
     case "break": {
       const loop = ctx.loops[ctx.loops.length - 1];
       assert(loop !== undefined, "a `break` is inside a loop");
@@ -283,7 +264,7 @@ export function stmt(out: Out, depth: number, s: StmtPlan, ctx: Ctx): void {
     case "fail":
       return out.line(
         depth,
-        `throw dd.fail(${str(s.error)}, ${s.reason === null ? "null" : expr(s.reason, s.place)});`,
+        `throw dd.fail(${str(s.error)}, ${s.reason === null ? "null" : expr(s.reason, s.place, ctx.plan)});`,
       );
     case "period":
       return period(out, depth, s, ctx);
@@ -297,7 +278,7 @@ function succeed(out: Out, depth: number, s: Extract<StmtPlan, { kind: "succeed"
   const given = new Map(s.outputs.map((o) => [o.name, o.value]));
   const fields = ctx.plan.outputs.map((o) => {
     const e = given.get(o.name);
-    return `${prop(o.name)}: ${e === undefined ? "null" : expr(e, s.place)}`;
+    return `${prop(o.name)}: ${e === undefined ? "null" : expr(e, s.place, ctx.plan)}`;
   });
   out.line(depth, `throw new dd.Succeeded({ ${fields.join(", ")} } satisfies T.WorkflowOutput);`);
 }
@@ -333,7 +314,7 @@ export function loopsOf(call: CallPlan, ctx: Ctx): string {
 export function waitOf(t: TimeoutPlan | null, args: string): string {
   if (t === null) return "{ seconds: dd.ANSWER_WAIT_SECONDS }";
   if (t.kind === "after") return `{ seconds: ${t.seconds} }`;
-  return `{ until: ${read(args, t.param)} }`;
+  return `{ until: ${readMaybe(args, t.param)} }`;
 }
 
 /** The code of one attempt: what the call calls, with the attempt's number `n`. */ function call(
@@ -347,8 +328,18 @@ export function waitOf(t: TimeoutPlan | null, args: string): string {
   const task = taskOf(ctx.plan, c.task);
   const args = `a_${s.place}`;
   const got = `got_${s.place}`;
-  const fields = c.args.map((a) => `${prop(a.name)}: ${expr(a.value, s.place)}`);
-  out.line(depth, `const ${args}: T.${argsType(task.name)} = { ${fields.join(", ")} };`);
+  const fields = c.args.map((a) => `${prop(a.name)}: ${expr(a.value, s.place, ctx.plan)}`);
+  const literal = `{ ${fields.join(", ")} }`;
+  const type = `T.${argsType(task.name)}`;
+  out.line(
+    depth,
+    `const ${args}: ${type} = ${hasInherited(task.params) ? `${literal} as ${type}` : literal};`,
+  );
+  if (task.callee.kind === "http" && valueInUrlPath(task.callee)) {
+    out.line(depth, `if (dd.hasDotSegment(${urlOf(task.callee, args)})) {`);
+    out.line(depth + 1, `throw dd.fail("Dandori.BadInput", ${str(dotSegmentReason(s.line, task.name))});`);
+    out.line(depth, "}");
+  }
   if (ctx.dialect.where) out.line(depth, `dd.where.at = ${s.line};`);
   const rule = `{ line: ${s.line}, task: ${str(task.name)}, errors: ${read("E", task.name)}, retry: ${
     read("R", task.name)
@@ -411,13 +402,13 @@ function result(
     out.line(depth + 1, bad);
     out.line(depth, "}");
     const state = callee.op === "hold" ? "held" : callee.op === "post" ? "posted" : "voided";
+    const fields = [
+      ...callee.key.map((k) => `${prop(k)}: ${readMaybe(args, k)} ?? null`),
+      `state: "${state}" as const`,
+    ];
     value = callee.op === "do"
       ? "null"
-      : `{ ${
-        [...callee.key.map((k) => `${prop(k)}: ${read(args, k)} ?? null`), `state: "${state}" as const`].join(
-          ", ",
-        )
-      } }`;
+      : built(`{ ${fields.join(", ")} }`, `${callee.book}.${callee.transfer}`, ctx.plan);
   } else {
     if (task.result !== null) {
       out.line(depth, `if (!${checkExpr(task.result.type, task.result.range, got, "T.")}) {`);
@@ -429,7 +420,7 @@ function result(
   const bind = s.bind;
   if (bind === null) return;
   if (bind.kind === "let") return out.line(depth, `${ident(bind.name)} = ${value};`);
-  out.line(depth, `cases.${ident(bind.name)} = ${value};`);
+  out.line(depth, `${read("cases", bind.name)} = ${value};`);
   if (ctx.dialect.showCases) out.line(depth, "dd.showCases(cases);");
   assert(ctx.plan.cases.some((x) => x.name === bind.name), `the case ${bind.name} is the plan's`);
 }
@@ -450,8 +441,8 @@ function conditionCode(c: ArmCondition, subject: string): string {
 function match(out: Out, depth: number, s: Extract<StmtPlan, { kind: "match" }>, ctx: Ctx): void {
   const m = `m_${s.place}`;
   const subject = s.subject.kind === "case"
-    ? `(cases.${ident(s.subject.case)}?.state ?? null)`
-    : expr(s.subject.value, s.place);
+    ? `(${read("cases", s.subject.case)}?.state ?? null)`
+    : expr(s.subject.value, s.place, ctx.plan);
   out.line(depth, `const ${m} = ${subject};`);
   s.arms.forEach((arm, i) => {
     const cond = arm.conditions.map((c) => conditionCode(c, m)).join(" || ");
@@ -483,7 +474,7 @@ function continueLine(
   counter: string,
   extra: readonly string[],
 ): void {
-  const vars = [...c.vars.map((v) => `${prop(v)}: ${ident(v)}`), ...extra];
+  const vars = [...c.vars.map((v) => `${prop(ident(v))}: ${ident(v)}`), ...extra];
   out.line(depth, `if (dd.continuing(dd_ran)) {`);
   out.line(
     depth + 1,
@@ -542,14 +533,16 @@ export function forLoop(
   const collType = s.collect === null ? "unknown" : tsType(s.collect.type, "T.").replace(/\[\]$/, "");
   out.line(depth, "{");
   if (cont === null) {
-    out.line(depth + 1, `const ${list}: ${elem}[] = ${expr(s.list, s.place)};`);
+    out.line(depth + 1, `const ${list}: ${elem}[] = ${expr(s.list, s.place, ctx.plan)};`);
     tooMany(out, depth + 1, s.line, list, s.atMost);
     out.line(depth + 1, `const ${coll}: ${collType}[] = [];`);
   } else {
     const resumed = `dd_from === ${cont.index} && resume !== undefined`;
     out.line(
       depth + 1,
-      `const ${list}: ${elem}[] = ${resumed} ? resume.vars.dd_list as ${elem}[] : ${expr(s.list, s.place)};`,
+      `const ${list}: ${elem}[] = ${resumed} ? resume.vars.dd_list as ${elem}[] : ${
+        expr(s.list, s.place, ctx.plan)
+      };`,
     );
     out.line(depth + 1, `if (!(${resumed})) {`);
     tooMany(out, depth + 2, s.line, list, s.atMost);
@@ -570,7 +563,7 @@ export function forLoop(
     }) {`,
   );
   if (cont !== null) continueLine(out, depth + 2, cont, i, [`dd_list: ${list}`, `dd_yields: ${coll}`]);
-  out.line(depth + 2, `const ${ident(s.variable)}: ${elem} = ${list}[${i} - 1];`);
+  out.line(depth + 2, `${ident(s.variable)} = ${list}[${i} - 1];`);
   block(out, depth + 2, s.body, {
     ...ctx,
     loops: [...ctx.loops, { place: s.place, counter: i }],
@@ -593,7 +586,7 @@ export function taskTables(plan: Plan): string[] {
     "} as const;",
     "",
     "/** Each task's retriers, in Step Functions' order. */",
-    "const R: { readonly [task: string]: readonly dd.Retrier[] } = {",
+    "const R = {",
   );
   for (const t of plan.tasks) {
     const rs = t.retry.map((r) =>
@@ -603,13 +596,13 @@ export function taskTables(plan: Plan): string[] {
     );
     lines.push(`  ${prop(t.name)}: [${rs.join(", ")}],`);
   }
-  lines.push("};");
+  lines.push("} satisfies { readonly [task: string]: readonly dd.Retrier[] };");
   return lines;
 }
 
 /** The type of the `cases` variable. */
 export function casesType(plan: Plan): string {
-  const fields = plan.cases.map((c) => `${prop(c.name)}: T.${typeName(c.machine)} | null`);
+  const fields = plan.cases.map((c) => `${member(c.name)}: T.${typeName(c.machine)} | null`);
   return `{ ${fields.join("; ")}${fields.length > 0 ? ";" : ""} }`;
 }
 

@@ -9,7 +9,7 @@
 
 import { assert, unreachable } from "../../../lang/common/assert.ts";
 import type { FieldPlan, Plan, RangePlan, TypePlan } from "../../../lang/dandori/plan.ts";
-import { argsType, prop, str, typeName } from "./names.ts";
+import { argsType, member, str, typeName } from "./names.ts";
 
 /** The TypeScript type of a flow's type, written inside `types.ts` (`prefix` "") or outside (`T.`). */
 export function tsType(t: TypePlan, prefix: string): string {
@@ -102,14 +102,15 @@ export function enumValues(name: string): string {
 
 function fieldType(f: FieldPlan): string {
   const missing = f.type.kind === "optional" || f.type.kind === "json";
-  return `  readonly ${prop(f.name)}${missing ? "?" : ""}: ${tsType(f.type, "")};`;
+  return `  readonly ${member(f.name)}${missing ? "?" : ""}: ${tsType(f.type, "")};`;
 }
 
-function recordCheck(name: string, fields: readonly FieldPlan[]): string {
+/** The check of a record type: `spelled` is its name in `types.ts`, `name` the flow's. */
+function recordCheck(spelled: string, name: string, fields: readonly FieldPlan[]): string {
   const checks = fields.map((f) => checkExpr(f.type, f.range, `dd.field(v, ${str(f.name)})`, ""));
   return [
     `/** True when \`v\` is a ${name}. */`,
-    `export function is${typeName(name)}(v: unknown): v is ${typeName(name)} {`,
+    `export function is${spelled}(v: unknown): v is ${spelled} {`,
     `  return dd.isObject(v)${checks.map((c) => ` &&\n    ${c}`).join("")};`,
     "}",
   ].join("\n");
@@ -134,7 +135,7 @@ export function typesModule(plan: Plan): string {
   for (const r of plan.records) {
     parts.push(
       interfaceOf(typeName(r.name), r.fields, `The record ${r.name}.`),
-      recordCheck(r.name, r.fields),
+      recordCheck(typeName(r.name), r.name, r.fields),
     );
   }
   for (const t of plan.tasks) {
@@ -142,7 +143,7 @@ export function typesModule(plan: Plan): string {
   }
   parts.push(
     interfaceOf("WorkflowInput", plan.inputs, "The workflow's input."),
-    recordCheck("WorkflowInput", plan.inputs),
+    recordCheck("WorkflowInput", "WorkflowInput", plan.inputs),
     plan.outputs.length === 0
       ? "/** The workflow has no outputs: it ends with null. */\nexport type WorkflowOutput = null;"
       : interfaceOf("WorkflowOutput", plan.outputs, "The workflow's outputs (a `T?` not given is null)."),

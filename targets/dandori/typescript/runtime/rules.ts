@@ -2,8 +2,8 @@
 // the durable functions targets): which retrier takes an error, how long a retry waits, seconds
 // until a time, keys, URL segments, time ranges, and the checks of values. `dandori build` copies it
 // byte for byte as `rules.ts` beside `runtime.ts`, which exports it again, so a workflow imports
-// everything from `runtime.ts`. The same rules in Python are pydantic-graph's runtime; both pass
-// tests/vectors/*.json.
+// everything from `runtime.ts`. The same rules in Python are targets/dandori/python/runtime/rules.py;
+// both pass tests/vectors/*.json.
 
 /** One retrier in Step Functions' order; `*` among the errors takes every error. */
 export interface Retrier {
@@ -42,6 +42,14 @@ export function segment(value: unknown): string {
     ? ""
     : JSON.stringify(value);
   return encodeURIComponent(text);
+}
+
+/**
+ * True when a path segment of a URL a call built is `.` or `..` (`%2e` is a dot), as the WHATWG URL
+ * parser reads one: the call is not sent, the run fails with `Dandori.BadInput` (docs/dandori.md#urls).
+ */
+export function hasDotSegment(url: string): boolean {
+  return /^[a-z]+:\/\/[^/?]*\/(?:[^?]*\/)?(?:\.|%2e)(?:\.|%2e)?(?:[/?]|$)/i.test(url);
 }
 
 /** True when `value` is in `[first, after)`, compared on its first 19 characters (docs/design/dandori.md#the-workflow-period). */
