@@ -27,9 +27,10 @@ export const COPY_TIMER_MS = 10;
  * The heartbeat timeout of the copy: an activity the scenario times out takes this long, 352 of them
  * in the scenarios and 16 in one run (`examples/billing/billing.flow`). 1 s made 15-24 % of the runs
  * late beside other work on 2 cores (a busy server answered a heartbeat or a completion too late);
- * 3 s made none of 804 at a load of 7-12, and 1.6 % of a subset at a load of 31.
+ * 3 s made none of 804 at a load of 7-12, and 1.6 % of a subset at a load of 31; 5 s leaves CI's
+ * run, where the whole test suite runs beside it, the same margin.
  */
-export const COPY_HEARTBEAT_TIMEOUT_MS = 3_000;
+export const COPY_HEARTBEAT_TIMEOUT_MS = 5_000;
 
 /** How often an activity of the copy heartbeats, and the most the SDK may hold a heartbeat back. */
 export const COPY_HEARTBEAT_MS = 100;
