@@ -16,7 +16,7 @@
  * @module
  */
 
-import { unreachable } from "../common/assert.ts";
+import { assert, unreachable } from "../common/assert.ts";
 
 /** The version of the plan's shape; a change a printer must follow raises it (2: the edges `bad response` and `failed`, a parallel loop's early ends, arms' and handlers' lines, a callback's hand-on). */
 export const PLAN_VERSION = 2;
@@ -466,6 +466,65 @@ export function innerLists(s: StmtPlan): readonly (readonly StmtPlan[])[] {
     case "pass":
     case "succeed":
     case "fail":
+    case "period":
+      return [];
+    default:
+      return unreachable(s, "statement");
+  }
+}
+
+/** The task of a name, which the plan holds. */
+export function taskOf(plan: Plan, name: string): TaskPlan {
+  const t = plan.tasks.find((x) => x.name === name);
+  assert(t !== undefined, `the plan has the task ${name}`);
+  return t;
+}
+
+/** Whether an expression reads `now` (every target reads it once before the statement, docs/design/dandori.md#the-workflow-period). */
+export function readsNow(e: ExprPlan): boolean {
+  switch (e.kind) {
+    case "now":
+      return true;
+    case "string":
+      return e.parts.some((p) => "value" in p && readsNow(p.value));
+    case "record":
+      return e.fields.some((f) => readsNow(f.value));
+    case "list":
+      return e.items.some(readsNow);
+    case "read":
+    case "int":
+    case "bool":
+    case "enum":
+    case "none":
+      return false;
+    default:
+      return unreachable(e, "expression");
+  }
+}
+
+/** The expressions a statement reads, for its `now`. */
+export function stmtExprs(s: StmtPlan): ExprPlan[] {
+  switch (s.kind) {
+    case "call":
+      return s.call.args.map((a) => a.value);
+    case "let":
+      return [s.value];
+    case "match":
+      return s.subject.kind === "case" ? [] : [s.subject.value];
+    case "wait until":
+      return [s.at];
+    case "for":
+      return [s.list];
+    case "yield":
+      return [s.value];
+    case "succeed":
+      return s.outputs.map((o) => o.value);
+    case "fail":
+      return s.reason === null ? [] : [s.reason];
+    case "wait":
+    case "repeat":
+    case "break":
+    case "pass":
     case "period":
       return [];
     default:

@@ -169,6 +169,7 @@ export function goMethodName(task: string): string {
  */
 export const PACKAGE_DECLS: readonly string[] = [
   "Activities",
+  "AWSConfig",
   "AWSError",
   "BookCall",
   "BookResult",

@@ -30,7 +30,7 @@ import {
   type TaskPlan,
   type TimeoutPlan,
 } from "../../../lang/dandori/plan.ts";
-import { readsNow, stmtExprs } from "../typescript/statements.ts";
+import { readsNow, stmtExprs } from "../../../lang/dandori/plan.ts";
 import { ident, nodeClass, placeName as py, str } from "./names.ts";
 import { checkExpr } from "./types_py.ts";
 

@@ -19,16 +19,19 @@
  */
 
 import { assert, unreachable } from "../../../lang/common/assert.ts";
-import type {
-  ArmCondition,
-  CallPlan,
-  ExprPlan,
-  Plan,
-  StmtPlan,
-  TaskPlan,
-  TimeoutPlan,
+import {
+  type ArmCondition,
+  type CallPlan,
+  type ExprPlan,
+  type Plan,
+  readsNow,
+  stmtExprs,
+  type StmtPlan,
+  taskOf,
+  type TaskPlan,
+  type TimeoutPlan,
 } from "../../../lang/dandori/plan.ts";
-import { readsNow, stmtExprs, taskOf } from "../typescript/statements.ts";
+
 import { goIdent, goStr } from "../go/names.ts";
 import type { GoOut } from "./go_text.ts";
 import { goCheck } from "./types_go.ts";
