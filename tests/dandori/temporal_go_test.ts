@@ -27,12 +27,14 @@ import { TEMPORAL_GO } from "../../targets/dandori/temporal_go/target.ts";
 import { buildFlowTarget, DEFAULT_BUILD } from "../../targets/dandori/target.ts";
 import { runnableFlows } from "../../verify/dandori/flows.ts";
 import { FLOW_DIRS } from "../../verify/dandori/temporal.ts";
+import { findTemporal, startTemporal } from "../../verify/services/temporal_server.ts";
 import { assertGolden } from "../support/golden.ts";
 import { runCli } from "../support/run.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const GOLDEN = `${ROOT}tests/dandori/golden/temporal_go/`;
 const VECTORS_TEST = `${ROOT}tests/dandori/fixtures/temporal_go/vectors_test.go`;
+const SMOKE_MAIN = `${ROOT}tests/dandori/fixtures/temporal_go/smoke_main.go`;
 const ORIGIN = { file: "f.flow", path: "f.flow", text: "", sha: "0123456789abcdef", version: "test" };
 
 /** The Go build cache the test builds into: kept between runs, so a run after the first compiles little. */
@@ -350,6 +352,58 @@ Deno.test("every flow's package in one Go module: gofmt -l lists nothing, go vet
     console.log(
       `temporal-go: the Go build cache ${GO_CACHE} holds ${(sizeOf(GO_CACHE) / 2 ** 20).toFixed(0)} MiB`,
     );
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("on a real dev server, the orders flow's Go worker runs a run to its ending, answers dandori.status and replays", async () => {
+  if (!(await hasGo())) return console.log("SKIP: go: the go command is not installed");
+  const bin = await findTemporal();
+  if (bin === null) return console.log("SKIP: temporal: the temporal CLI 1.9.1 is not installed");
+  const flow = runnableFlows(ROOT, ["examples/orders/"]).find((f) =>
+    f.path === "examples/orders/orders.flow"
+  );
+  ok(flow !== undefined);
+  const built = buildFlowTarget(TEMPORAL_GO, flow.plan, originOf(flow.path), DEFAULT_BUILD);
+  ok("files" in built);
+  const dir = Deno.makeTempDirSync({ prefix: "dandori-temporal-go-smoke-" });
+  try {
+    const requires = ["go.temporal.io/sdk", "go.temporal.io/api"].map((m) => `\t${m} ${GO_MODULES[m]}\n`)
+      .join("");
+    Deno.writeTextFileSync(
+      `${dir}/go.mod`,
+      `module dandori.invalid/smoke\n\ngo ${GO_VERSION}\n\nrequire (\n${requires})\n`,
+    );
+    Deno.mkdirSync(`${dir}/orders`);
+    for (const [name, text] of built.files) Deno.writeTextFileSync(`${dir}/orders/${name}`, text);
+    Deno.copyFileSync(SMOKE_MAIN, `${dir}/main.go`);
+    await go(["mod", "tidy"], dir);
+    await go(["build", "-o", "smoke", "."], dir);
+    const server = await startTemporal(bin);
+    try {
+      const out = await new Deno.Command(`${dir}/smoke`, {
+        args: [server.address],
+        stdout: "piped",
+        stderr: "piped",
+      })
+        .output();
+      strictEqual(out.code, 0, new TextDecoder().decode(out.stderr));
+      // What the program saw is its last line; the SDK's replayer logs to stdout before it.
+      const seen = JSON.parse(new TextDecoder().decode(out.stdout).trimEnd().split("\n").pop() ?? "");
+      deepStrictEqual(JSON.parse(seen.callback), { workflow: "smoke-1", call: "s62/1" });
+      deepStrictEqual(seen.waiting, {
+        at: 62,
+        cases: { goods: { order: "o-1", sku: "A-1", state: "held" } },
+        events: [],
+      });
+      deepStrictEqual([seen.took, seen.output], [true, { outcome: "shipped", charge: "ch_1" }]);
+      deepStrictEqual(seen.ended.cases, { goods: { order: "o-1", sku: "A-1", state: "posted" } });
+      deepStrictEqual([seen.runs, seen.replayed, seen.again], [1, "ok", true]);
+      console.log(`temporal-go smoke run: ${JSON.stringify(seen)}`);
+    } finally {
+      await server.stop();
+    }
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }

@@ -45,12 +45,14 @@ func NewWorker(c client.Client, config WorkerConfig) worker.Worker {
 \treturn w
 }
 
-// Replay replays every history on this workflow's code; the first that does not replay is the error.
+// Replay replays every history on this workflow's code, each as the execution it is (keys, child
+// ids and callback ids are made from its workflow id); the first that does not replay is the error.
 func Replay(histories []RunHistory) error {
 \treplayer := worker.NewWorkflowReplayer()
 \treplayer.RegisterWorkflowWithOptions(Workflow, workflow.RegisterOptions{Name: WorkflowType})
 \tfor _, h := range histories {
-\t\tif err := replayer.ReplayWorkflowHistory(nil, h.History); err != nil {
+\t\texecution := worker.ReplayWorkflowHistoryOptions{OriginalExecution: workflow.Execution{ID: h.WorkflowID, RunID: h.RunID}}
+\t\tif err := replayer.ReplayWorkflowHistoryWithOptions(nil, h.History, execution); err != nil {
 \t\t\treturn err
 \t\t}
 \t}
