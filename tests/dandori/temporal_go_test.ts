@@ -22,13 +22,13 @@ import {
   goTypeName,
   PACKAGE_DECLS,
 } from "../../targets/dandori/go/names.ts";
-import { GO_MODULES, GO_VERSION } from "../../targets/dandori/temporal_go/doc_go.ts";
 import { TEMPORAL_GO } from "../../targets/dandori/temporal_go/target.ts";
 import { buildFlowTarget, DEFAULT_BUILD } from "../../targets/dandori/target.ts";
 import { runnableFlows } from "../../verify/dandori/flows.ts";
 import { FLOW_DIRS } from "../../verify/dandori/temporal.ts";
 import { findTemporal, startTemporal } from "../../verify/services/temporal_server.ts";
 import { assertGolden } from "../support/golden.ts";
+import { go, GO_CACHE, gofmtList, goModText, hasGo, sizeOf } from "../support/go_module.ts";
 import { runCli } from "../support/run.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -36,9 +36,6 @@ const GOLDEN = `${ROOT}tests/dandori/golden/temporal_go/`;
 const VECTORS_TEST = `${ROOT}tests/dandori/fixtures/temporal_go/vectors_test.go`;
 const SMOKE_MAIN = `${ROOT}tests/dandori/fixtures/temporal_go/smoke_main.go`;
 const ORIGIN = { file: "f.flow", path: "f.flow", text: "", sha: "0123456789abcdef", version: "test" };
-
-/** The Go build cache the test builds into: kept between runs, so a run after the first compiles little. */
-const GO_CACHE = `${Deno.env.get("TMPDIR") ?? "/tmp"}/dandori-temporal-go-cache`;
 
 /** The files every package has, in the order they are written (io_aws.go and io_books.go only when needed). */
 const ALWAYS = [
@@ -265,40 +262,6 @@ Deno.test("Go's spellings: one-to-one, renamed only by a trailing _, exported as
 // ---------------------------------------------------------------------------------------------
 // The Go module.
 
-/** Runs the go command in `cwd` with the test's cache and `-trimpath`; its output, or the failure with it. */
-async function go(args: readonly string[], cwd: string, env: Record<string, string> = {}): Promise<string> {
-  const out = await new Deno.Command("go", {
-    args: [...args],
-    cwd,
-    env: { GOCACHE: GO_CACHE, GOFLAGS: "-trimpath -mod=mod", ...env },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
-  if (!out.success) throw new Error(`go ${args.join(" ")} failed:\n${text}`);
-  return text;
-}
-
-async function hasGo(): Promise<boolean> {
-  try {
-    return (await new Deno.Command("go", { args: ["version"], stdout: "null", stderr: "null" }).output())
-      .success;
-  } catch {
-    return false;
-  }
-}
-
-/** The bytes under a directory. */
-function sizeOf(dir: string): number {
-  let n = 0;
-  for (const e of Deno.readDirSync(dir)) {
-    const path = `${dir}/${e.name}`;
-    if (e.isDirectory) n += sizeOf(path);
-    else if (e.isFile) n += Deno.statSync(path).size;
-  }
-  return n;
-}
-
 /** The exported names a package's files declare at their top (not types.go's records and enums). */
 function declared(files: ReadonlyMap<string, string>): Set<string> {
   const out = new Set<string>();
@@ -314,11 +277,7 @@ Deno.test("every flow's package in one Go module: gofmt -l lists nothing, go vet
   if (!(await hasGo())) return console.log("SKIP: go: the go command is not installed");
   const dir = Deno.makeTempDirSync({ prefix: "dandori-temporal-go-" });
   try {
-    const requires = Object.entries(GO_MODULES).map(([m, v]) => `\t${m} ${v}\n`).join("");
-    Deno.writeTextFileSync(
-      `${dir}/go.mod`,
-      `module dandori.invalid/flows\n\ngo ${GO_VERSION}\n\nrequire (\n${requires})\n`,
-    );
+    Deno.writeTextFileSync(`${dir}/go.mod`, goModText("dandori.invalid/flows"));
     const names = new Set<string>();
     let vectors = "";
     for (const [i, f] of runnableFlows(ROOT, FLOW_DIRS).entries()) {
@@ -340,11 +299,7 @@ Deno.test("every flow's package in one Go module: gofmt -l lists nothing, go vet
     );
     ok(vectors !== "", "the orders flow builds");
     await go(["mod", "tidy"], dir);
-    const root = (await go(["env", "GOROOT"], dir)).trim();
-    const fmt = await new Deno.Command(`${root}/bin/gofmt`, { args: ["-l", "."], cwd: dir, stdout: "piped" })
-      .output();
-    ok(fmt.success);
-    strictEqual(new TextDecoder().decode(fmt.stdout), "", "gofmt -l lists no file");
+    strictEqual(await gofmtList(dir), "", "gofmt -l lists no file");
     await go(["build", "./..."], dir);
     await go(["vet", "./..."], dir);
     const tested = await go(["test", "-count=1", vectors], dir, { DANDORI_VECTORS: `${ROOT}tests/vectors` });
@@ -369,11 +324,9 @@ Deno.test("on a real dev server, the orders flow's Go worker runs a run to its e
   ok("files" in built);
   const dir = Deno.makeTempDirSync({ prefix: "dandori-temporal-go-smoke-" });
   try {
-    const requires = ["go.temporal.io/sdk", "go.temporal.io/api"].map((m) => `\t${m} ${GO_MODULES[m]}\n`)
-      .join("");
     Deno.writeTextFileSync(
       `${dir}/go.mod`,
-      `module dandori.invalid/smoke\n\ngo ${GO_VERSION}\n\nrequire (\n${requires})\n`,
+      goModText("dandori.invalid/smoke", ["go.temporal.io/sdk", "go.temporal.io/api"]),
     );
     Deno.mkdirSync(`${dir}/orders`);
     for (const [name, text] of built.files) Deno.writeTextFileSync(`${dir}/orders/${name}`, text);
