@@ -481,9 +481,11 @@ func ddStart(ctx workflow.Context, cases []string) (*ddRun, error) {
 	signals := workflow.GetSignalChannel(ctx, "dandori.callback")
 	workflow.Go(ctx, func(ctx workflow.Context) {
 		for {
-			var a map[string]any
+			// Any JSON is read, so that no signal's value can fail the workflow task.
+			var a any
 			signals.Receive(ctx, &a)
-			r.takeSignal(a)
+			m, _ := a.(map[string]any)
+			r.takeSignal(m)
 		}
 	})
 	return r, nil
