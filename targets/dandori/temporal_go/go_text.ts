@@ -11,7 +11,7 @@ import { oneLine } from "../../../lang/common/visible.ts";
 import { commentLines, type FlowOrigin, headerLines } from "../target.ts";
 
 /** The package clause every runtime file is written with; the one line a copy changes. */
-export const RUNTIME_PACKAGE_LINE = "package dandori";
+const RUNTIME_PACKAGE_LINE = "package dandori";
 
 /**
  * A line of comment text: on one line, without U+FEFF (Go refuses it anywhere but a file's start)

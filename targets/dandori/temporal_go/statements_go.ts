@@ -51,12 +51,12 @@ export interface GoCtx {
 }
 
 /** A generated local of a statement: `dd<what>_<place>`. */
-export function local(what: string, place: string): string {
+function local(what: string, place: string): string {
   return `dd${what}_${place}`;
 }
 
 /** A `return` of an error from the function around. */
-export function ret(ctx: GoCtx, error: string): string {
+function ret(ctx: GoCtx, error: string): string {
   return ctx.yields ? `return nil, ${error}` : `return ${error}`;
 }
 
@@ -71,7 +71,7 @@ function caseRead(name: string, path: readonly string[]): string {
 }
 
 /** An expression's code (a JSON value); `place` names the statement whose `ddNow_<place>` `now` reads. */
-export function expr(e: ExprPlan, place: string): string {
+function expr(e: ExprPlan, place: string): string {
   switch (e.kind) {
     case "read": {
       if (e.from === "case") return caseRead(e.name, e.path.map((p) => p.field));
