@@ -27,6 +27,9 @@ import { buildFlowTarget, DEFAULT_BUILD } from "../../targets/dandori/target.ts"
 import { runnableFlows } from "../../verify/dandori/flows.ts";
 import { FLOW_DIRS } from "../../verify/dandori/temporal.ts";
 import { findTemporal, startTemporal } from "../../verify/services/temporal_server.ts";
+import { checkBook } from "../../lang/chobo/check.ts";
+import { goClient } from "../../targets/chobo/postgres/go.ts";
+import { GO_MODULES as GO_MODULES_CHOBO } from "../../verify/chobo/runners/go/runner.ts";
 import { assertGolden } from "../support/golden.ts";
 import { go, GO_CACHE, gofmtList, goModText, hasGo, sizeOf } from "../support/go_module.ts";
 import { runCli } from "../support/run.ts";
@@ -312,7 +315,7 @@ Deno.test("every flow's package in one Go module: gofmt -l lists nothing, go vet
   }
 });
 
-Deno.test("on a real dev server, the orders flow's Go worker runs a run to its ending, answers dandori.status and replays", async () => {
+Deno.test("on a real dev server, the orders flow's Go worker runs a run to its ending, answers dandori.status, calls chobo's Go client and replays", async () => {
   if (!(await hasGo())) return console.log("SKIP: go: the go command is not installed");
   const bin = await findTemporal();
   if (bin === null) return console.log("SKIP: temporal: the temporal CLI 1.9.1 is not installed");
@@ -324,10 +327,18 @@ Deno.test("on a real dev server, the orders flow's Go worker runs a run to its e
   ok("files" in built);
   const dir = Deno.makeTempDirSync({ prefix: "dandori-temporal-go-smoke-" });
   try {
-    Deno.writeTextFileSync(
-      `${dir}/go.mod`,
-      goModText("dandori.invalid/smoke", ["go.temporal.io/sdk", "go.temporal.io/api"]),
-    );
+    const mod = goModText("dandori.invalid/smoke", ["go.temporal.io/sdk", "go.temporal.io/api"]);
+    const pgx = `\tgithub.com/jackc/pgx/v5 ${GO_MODULES_CHOBO.pgx}\n`;
+    Deno.writeTextFileSync(`${dir}/go.mod`, mod.replace("require (\n", `require (\n${pgx}`));
+    const text = Deno.readTextFileSync(`${ROOT}examples/inventory/inventory.book`);
+    const inventory = checkBook("inventory.book", text).book;
+    ok(inventory !== null);
+    for (
+      const [path, text] of goClient(inventory, { file: "inventory.book", sha: ORIGIN.sha, version: "test" })
+    ) {
+      Deno.mkdirSync(`${dir}/${path.slice(0, path.lastIndexOf("/"))}`, { recursive: true });
+      Deno.writeTextFileSync(`${dir}/${path}`, text);
+    }
     Deno.mkdirSync(`${dir}/orders`);
     for (const [name, text] of built.files) Deno.writeTextFileSync(`${dir}/orders/${name}`, text);
     Deno.copyFileSync(SMOKE_MAIN, `${dir}/main.go`);
@@ -353,6 +364,12 @@ Deno.test("on a real dev server, the orders flow's Go worker runs a run to its e
       deepStrictEqual([seen.took, seen.output], [true, { outcome: "shipped", charge: "ch_1" }]);
       deepStrictEqual(seen.ended.cases, { goods: { order: "o-1", sku: "A-1", state: "posted" } });
       deepStrictEqual([seen.runs, seen.replayed, seen.again], [1, "ok", true]);
+      const hold = `select result, reason from "inventory"."reserve_hold"($1, $2, $3, $4)`;
+      const post = `select result, reason from "inventory"."reserve_post"($1, $2, $3, $4)`;
+      deepStrictEqual(seen.sent, [
+        { sql: hold, args: ["t1", "o-1", "A-1", 2] },
+        { sql: post, args: ["t1", "o-1", "A-1", null] },
+      ]);
       console.log(`temporal-go smoke run: ${JSON.stringify(seen)}`);
     } finally {
       await server.stop();
