@@ -11,13 +11,14 @@ import {
   renderDiagnostic,
   summaryLine,
 } from "../lang/common/diagnostic.ts";
-import { type Io, readInput, writeFile } from "./io.ts";
+import { type Io, readInput, type Watcher, writeFile } from "./io.ts";
 import { type Lang, tr } from "../lang/common/text.ts";
 import { VERSION } from "../lang/common/version.ts";
 import { stringifyJson } from "../lang/common/json.ts";
 import { readAtRevision } from "./git.ts";
 import { createHash } from "node:crypto";
-import { buildTarget } from "../targets/chobo/target.ts";
+import { buildTarget, type Origin } from "../targets/chobo/target.ts";
+import { targetsJson } from "../targets/chobo/api.ts";
 import { type ChoboTargetName, TARGET_NAMES, targetNamed } from "../targets/chobo/targets.ts";
 import { sentJson, sentText } from "../targets/chobo/postgres/show.ts";
 import { sentTigerBeetleJson, sentTigerBeetleText } from "../targets/chobo/tigerbeetle/show.ts";
@@ -43,7 +44,13 @@ import { STORES } from "../verify/chobo/stores.ts";
 import { explainAllMarkdown, explainAllText, explainText, findCode } from "../lang/chobo/explain.ts";
 
 const CHECK_EXITS: CommandSpec["exits"] = [
-  { code: 0, meaning: tr("no error (warnings may be printed)", "エラーなし(警告は出ることがあります)") },
+  {
+    code: 0,
+    meaning: tr(
+      "no error (warnings may be printed); with --watch, the watch was ended with Ctrl-C",
+      "エラーなし(警告は出ることがあります)。--watch なら、Ctrl-C で見張りを終えた",
+    ),
+  },
   {
     code: 1,
     meaning: tr(
@@ -88,13 +95,25 @@ export const CHOBO: ToolSpec = {
             "各帳簿を git のこのリビジョンのものと比べる(勘定の変更 E050、振替の変更 E051、消したもの W107)",
           ),
         },
+        {
+          name: "watch",
+          value: null,
+          help: tr(
+            "check again each time a book changes, until Ctrl-C: each check to stdout, a line between checks to stderr",
+            "帳簿が変わるたびに検査し直す(Ctrl-C まで)。検査の結果は標準出力に、検査のあいだの区切りの行は標準エラーに出す",
+          ),
+        },
       ],
       exits: CHECK_EXITS,
       examples: [
         "chobo check examples/inventory/inventory.book",
         "chobo check tests/chobo/books/在庫.book --lang ja --format json",
+        "chobo check examples/refunds/refunds.book --watch",
       ],
-      run: ({ args, flags, io, lang }) => check(args, flags.format === "json", flags["diff-base"], io, lang),
+      run: ({ args, flags, io, lang }) =>
+        flags.watch
+          ? watchCheck(args, flags.format === "json", flags["diff-base"], io, lang)
+          : check(args, flags.format === "json", flags["diff-base"], io, lang),
     }),
     command({
       name: "run",
@@ -330,8 +349,8 @@ export const CHOBO: ToolSpec = {
     command({
       name: "api",
       summary: tr(
-        "print how to call a book as JSON: units, accounts, transfers with their refusals, id rules, hold state machines",
-        "帳簿の呼び方を JSON で出す(単位、勘定、振替と拒否されうる理由、ID の決め方、仮押さえのステートマシン)",
+        "print how to call a book as JSON: units, accounts, transfers with their refusals, id rules, hold state machines, and each target's names",
+        "帳簿の呼び方を JSON で出す(単位、勘定、振替と拒否されうる理由、ID の決め方、仮押さえのステートマシン、出力先ごとの名前)",
       ),
       args: { placeholder: "<file.book>", min: 1, max: 1, help: tr("the book", "帳簿") },
       flags: [],
@@ -448,6 +467,56 @@ function check(
   return exit;
 }
 
+/**
+ * `chobo check --watch`: the books checked, then again after each change to one of them, until
+ * Ctrl-C ends the watch with exit 0 (whatever the last check found). Each check prints to stdout as
+ * `chobo check` does (text, or one JSON document per check), and what happens between checks goes
+ * to stderr, so stdout stays the checks' own output.
+ */
+async function watchCheck(
+  paths: readonly string[],
+  json: boolean,
+  diffBase: string | undefined,
+  io: Io,
+  lang: Lang,
+): Promise<number> {
+  let watcher: Watcher;
+  try {
+    watcher = io.watch(paths);
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    io.stderr(`chobo check: ${tr(`cannot watch the books: ${why}`, `帳簿を見張れません: ${why}`)[lang]}\n`);
+    return 1;
+  }
+  try {
+    check(paths, json, diffBase, io, lang);
+    const n = new Set(paths).size;
+    io.stderr(
+      `chobo check: ${
+        tr(
+          `watching ${n} ${n === 1 ? "file" : "files"} for changes; Ctrl-C ends it`,
+          `${n} 個のファイルの変更を見張ります。Ctrl-C で終わります`,
+        )[lang]
+      }\n`,
+    );
+    for (;;) {
+      const seen = await watcher.next();
+      if (seen.kind === "interrupted") break;
+      const changed = seen.paths.join(", ");
+      io.stderr(
+        `\n── chobo check: ${
+          tr(`${changed} changed; checking again`, `${changed} が変わったので検査し直します`)[lang]
+        } ──\n`,
+      );
+      check(paths, json, diffBase, io, lang);
+    }
+  } finally {
+    watcher.close();
+  }
+  io.stderr(`chobo check: ${tr("stopped watching", "見張りを終えました")[lang]}\n`);
+  return 0;
+}
+
 function run(
   bookPath: string,
   scenarioPath: string,
@@ -502,14 +571,18 @@ function scenarioFile(book: Book, path: string, command: string, io: Io, lang: L
   }
 }
 
+/** Where a book read from `path` came from, as a target's header and checks name it. */
+function originOf(path: string, bytes: Uint8Array): Origin {
+  const sha = createHash("sha256").update(bytes).digest("hex").slice(0, 16);
+  const file = path.split("/").pop() ?? path;
+  return { file, text: new TextDecoder().decode(bytes), sha, version: VERSION };
+}
+
 function buildCommand(bookPath: string, target: ChoboTargetName, out: string, io: Io, lang: Lang): number {
   const read = readBook(bookPath, "build", io, lang, true);
   if (read === null) return 1;
   const { bytes, book } = read;
-  const sha = createHash("sha256").update(bytes).digest("hex").slice(0, 16);
-  const file = bookPath.split("/").pop() ?? bookPath;
-  const text = new TextDecoder().decode(bytes);
-  const result = buildTarget(targetNamed(target), book, { file, text, sha, version: VERSION });
+  const result = buildTarget(targetNamed(target), book, originOf(bookPath, bytes));
   if ("diagnostics" in result) {
     io.stderr(result.diagnostics.map((d) => renderDiagnostic(d, lang)).join(""));
     io.stderr(`${summaryLine(bookPath, result.diagnostics.map((d) => d.severity), lang)}\n`);
@@ -561,7 +634,11 @@ function doc(
 function api(bookPath: string, io: Io, lang: Lang): number {
   const read = readBook(bookPath, "api", io, lang, true);
   if (read === null) return 1;
-  io.stdout(stringifyJson(apiJson(read.book, read.report), 2) + "\n");
+  const json = {
+    ...apiJson(read.book, read.report),
+    targets: targetsJson(read.book, originOf(bookPath, read.bytes)),
+  };
+  io.stdout(stringifyJson(json, 2) + "\n");
   return 0;
 }
 

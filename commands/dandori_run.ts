@@ -26,7 +26,12 @@ import {
 } from "../lang/dandori/scenario.ts";
 import { timestampMs } from "../lang/dandori/rules.ts";
 import { MAX_SCENARIO_CHOICES } from "../lang/dandori/limits.ts";
-import { generatedJson, generateFlowScenarios, MAX_TRIES } from "../lang/dandori/scenarios.ts";
+import {
+  generatedJson,
+  generateFlowScenarios,
+  MAX_FAMILY_TRIES,
+  MAX_TRIES,
+} from "../lang/dandori/scenarios.ts";
 import type { Value } from "../lang/dandori/values.ts";
 import type { ViewName } from "../lang/dandori/views.ts";
 import { type Io, readInput, writeFile } from "./io.ts";
@@ -103,7 +108,7 @@ export function runScenario(flow: LoadedFlow, s: FlowScenario, index: number, f:
   const given = new ScenarioAnswers(s.answers);
   const start = timestampMs(s.now[0]) ?? 0;
   const answers: Answers = f.books === "computed" ? new BooksComputed(flow.checked, s, start, given) : given;
-  const run = runFlow(flow.checked, flow.plan, {
+  const run = runFlow(flow.checked, {
     input: s.input,
     now: s.now,
     answers,
@@ -175,6 +180,16 @@ export function scenariosCommand(path: string, out: string | undefined, io: Io, 
         tr(
           `${path}: the exploration stopped after ${MAX_TRIES} runs; some variations were not tried`,
           `${path}: 探索は ${MAX_TRIES} 回の実行で止まりました。試していない組み合わせがあります`,
+        )[lang]
+      }\n`,
+    );
+  }
+  if (generated.familiesCapped) {
+    io.stderr(
+      `dandori scenarios: ${
+        tr(
+          `${path}: the families after the exploration stopped after ${MAX_FAMILY_TRIES} runs; some have no run (an input or a result just outside a range, an error retried until the retries run out)`,
+          `${path}: 探索のあとの実行は ${MAX_FAMILY_TRIES} 回で止まりました。実行の無いものがあります(範囲のすぐ外の入力や結果、リトライが尽きるまでのエラー)`,
         )[lang]
       }\n`,
     );

@@ -1,9 +1,10 @@
 /**
- * The outside world a command sees: environment, files, and the two output streams. Commands
- * take an `Io` so tests run them in-process on files in memory.
+ * The outside world a command sees: environment, files, the two output streams, and watching files
+ * for changes (and for Ctrl-C). Commands take an `Io` so tests run them in-process on files in memory.
  * @module
  */
 
+import { dirname, resolve } from "node:path";
 import { maskText } from "../lang/common/secrets.ts";
 import { workTreeTop } from "./git.ts";
 import { type Text, tr } from "../lang/common/text.ts";
@@ -37,6 +38,28 @@ export interface Io {
    * that is replaced keeps its mode. Returns why it could not, or null.
    */
   writeFiles(files: ReadonlyMap<string, string>): Text | null;
+  /**
+   * Starts watching the files at `paths` (which need not exist yet: their directories are watched, so
+   * a file an editor replaces by a rename is seen too). Throws the platform's error when a directory
+   * cannot be watched.
+   */
+  watch(paths: readonly string[]): Watcher;
+}
+
+/** What a watcher saw: some of the watched paths changed, or the user asked to stop (Ctrl-C). */
+export type Watched =
+  | { readonly kind: "changed"; readonly paths: readonly string[] }
+  | { readonly kind: "interrupted" };
+
+/** A watch of some files (`Io.watch`): the next thing that happens, until it is closed. */
+export interface Watcher {
+  /**
+   * Waits for the next change of a watched path (changes that come within `SETTLE_MS` of each other
+   * are one), or for Ctrl-C (SIGINT), which ends the watch instead of the process.
+   */
+  next(): Promise<Watched>;
+  /** Stops watching; Ctrl-C ends the process again. */
+  close(): void;
 }
 
 /** Writes one whole file as `writeFiles` does. */
@@ -70,7 +93,67 @@ export function denoIo(): Io {
     stdout: (text) => writeAll(Deno.stdout, encoder.encode(text)),
     stderr: (text) => writeAll(Deno.stderr, encoder.encode(text)),
     writeFiles: (files) => writeAllOrNone(files),
+    watch: (paths) => new FsWatcher(paths),
   };
+}
+
+/**
+ * How long a watcher waits after a change for more before it says so: an editor's save is often
+ * several events (a write, a rename, a change of mode), and one check of them all is enough.
+ */
+export const SETTLE_MS = 100;
+
+/** `Io.watch` on the real file system: the files' directories through `Deno.watchFs`, and SIGINT. */
+class FsWatcher implements Watcher {
+  private readonly fs: Deno.FsWatcher;
+  /** Watched path as resolved → the path as given. */
+  private readonly watched: ReadonlyMap<string, string>;
+  private readonly changed = new Set<string>();
+  private interrupted = false;
+  private wake: (() => void) | null = null;
+  private readonly onInterrupt = () => {
+    this.interrupted = true;
+    this.wake?.();
+  };
+
+  constructor(paths: readonly string[]) {
+    this.watched = new Map(paths.map((p) => [resolve(p), p]));
+    this.fs = Deno.watchFs([...new Set([...this.watched.keys()].map(dirname))], { recursive: false });
+    Deno.addSignalListener("SIGINT", this.onInterrupt);
+    void this.listen();
+  }
+
+  private async listen(): Promise<void> {
+    for await (const event of this.fs) {
+      // Reading a file is an event too (`access`): the check's own reads must not start another.
+      if (event.kind === "access") continue;
+      for (const p of event.paths) {
+        const given = this.watched.get(p);
+        if (given !== undefined) this.changed.add(given);
+      }
+      if (this.changed.size > 0) this.wake?.();
+    }
+  }
+
+  async next(): Promise<Watched> {
+    for (;;) {
+      if (this.interrupted) return { kind: "interrupted" };
+      if (this.changed.size > 0) {
+        await new Promise((r) => setTimeout(r, SETTLE_MS));
+        if (this.interrupted) return { kind: "interrupted" };
+        const paths = [...this.watched.values()].filter((p) => this.changed.has(p));
+        this.changed.clear();
+        return { kind: "changed", paths };
+      }
+      await new Promise<void>((r) => this.wake = r);
+      this.wake = null;
+    }
+  }
+
+  close(): void {
+    Deno.removeSignalListener("SIGINT", this.onInterrupt);
+    this.fs.close();
+  }
 }
 
 /**

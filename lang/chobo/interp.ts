@@ -414,7 +414,10 @@ export class Ledger {
     e.holds.push({ key, expiresAt, made });
   }
 
-  /** Runs one operation; a string argument no target can take (docs/reference.md#limits) fails it, changing nothing. */
+  /**
+   * Runs one operation; an argument no target can take (an amount outside 0 … 2⁶³ − 1, a string past
+   * docs/reference.md#limits) fails it, changing nothing: a failure, not a refusal.
+   */
   apply(call: Call): Outcome {
     const problem = callProblem(call);
     if (problem !== null) return { kind: "failed", why: problem };

@@ -13,7 +13,15 @@
 
 import { lookup } from "../common/assert.ts";
 import { type Call, isRefused, type OpName, type Outcome } from "./interp.ts";
-import type { Account, AccountRef, Book, Bound, Move, Transfer } from "./model.ts";
+import {
+  type Account,
+  type AccountRef,
+  type Book,
+  type Bound,
+  MAX_AMOUNT,
+  type Move,
+  type Transfer,
+} from "./model.ts";
 import type { BuiltinReason } from "./resolve.ts";
 import { type Branch, runScenario, type Scenario, type Step } from "./scenario.ts";
 import {
@@ -108,6 +116,17 @@ function cost(steps: readonly GenStep[]): number {
   }, 0);
 }
 
+/**
+ * True when every amount the steps pass is one a caller may (0 … `MAX_AMOUNT`): a generated step never
+ * passes one outside, which every target refuses before it is sent (a failure, not what a scenario is for).
+ */
+function amountsInRange(steps: readonly GenStep[]): boolean {
+  const plans = steps.flatMap((s) =>
+    s.kind === "call" ? [s.plan] : s.kind === "together" ? s.callers.flat() : []
+  );
+  return plans.every((p) => [...p.amounts.values()].every((a) => a >= 0n && a <= MAX_AMOUNT));
+}
+
 /** Collects scenarios, keeping each only when running it reaches what `reached` checks. */
 class Collector {
   readonly out: Scenario[] = [];
@@ -127,7 +146,7 @@ class Collector {
     reached: (bs: readonly Branch[]) => boolean,
   ): boolean {
     if (this.names.has(name)) return true;
-    if (steps === null || !this.search.spend(cost(steps))) return false;
+    if (steps === null || !amountsInRange(steps) || !this.search.spend(cost(steps))) return false;
     const scenario = { ...toScenario(name, steps), titleJa };
     if (!reached(runScenario(this.book, scenario))) return false;
     this.names.add(name);
@@ -231,8 +250,9 @@ function boundSteps(
 /**
  * Family 1: below, at and beyond each bound a transfer meets. Lower: fill to a start balance, then
  * take to one above, exactly, one below the bound. Upper: from empty, put to one below, exactly, one
- * above; where the source cannot hold that much (a wallet that moves to a wallet, both with the
- * bound), from three below the bound, put 2, 3 and 4.
+ * above. Where one call from there cannot (a source that cannot hold that much: a wallet that moves to
+ * a wallet, both with the bound; an amount past 2⁶³ − 1, as one beyond `at most 2⁶³ − 1` or `at least
+ * −(2⁶³ − 1)` would take), from three inside the bound, move 2, 3 and 4.
  */
 function boundFamilies(c: Collector): void {
   for (const t of c.book.transfers) {
@@ -248,7 +268,7 @@ function boundFamilies(c: Collector): void {
         const v = quantityText(bound.value, account.unit.scale);
         const word = side === "lower" ? "at least" : "at most";
         const start = side === "lower" ? (bound.value + 3n > 0n ? bound.value + 3n : 0n) : 0n;
-        const near = bound.value - 3n;
+        const near = side === "lower" ? bound.value + 3n : bound.value - 3n;
         const cases: [bigint, string, string, boolean][] = side === "lower"
           ? [
             [start - bound.value - 1n, `one above ${word} ${v}`, `下限 ${v} の一つ上`, true],
@@ -263,10 +283,14 @@ function boundFamilies(c: Collector): void {
         for (const [amount, en, ja, passes] of cases) {
           if (amount < 0n) continue;
           const refused = passes ? null : bound;
-          const steps = boundSteps(c.search, t, m, side, start, amount, refused) ??
-            (side === "upper" && near > 0n
-              ? boundSteps(c.search, t, m, side, near, amount - near, refused)
-              : null);
+          // From three inside the bound the same balance is reached with 2, 3 or 4, where one call from
+          // the start cannot reach it (an amount past 2⁶³ − 1, a source that cannot hold that much).
+          const nearAmount = side === "lower" ? amount - (start - near) : amount - (near - start);
+          const steps =
+            (amount <= MAX_AMOUNT ? boundSteps(c.search, t, m, side, start, amount, refused) : null) ??
+              (near !== start && (side === "lower" ? near < 0n : near > 0n) && nearAmount >= 0n
+                ? boundSteps(c.search, t, m, side, near, nearAmount, refused)
+                : null);
           c.single(
             `bound: ${t.name}.${op} leaves ${k} ${en}`,
             `境界: ${t.name}.${op} のあとの ${k} が${ja}`,

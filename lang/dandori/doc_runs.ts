@@ -111,6 +111,11 @@ function eventText(v: Visit, last: CallRecord | null, c: Context, now: readonly 
       return tr("the workflow is cancelled while it runs", "実行中にワークフローがキャンセルされる")[lang];
     case "bad response":
       return tr("the answer does not have the declared shape", "答えが宣言した形に合わない")[lang];
+    case "bad input":
+      return tr(
+        "a value makes a path segment . or .. in the URL: the call is not made",
+        "値が URL のパスに . か .. のセグメントを作るので、呼び出さない",
+      )[lang];
     case "iteration":
       return tr(`iteration ${v.count}`, `${v.count} 回目のイテレーション`)[lang];
     case "done":
@@ -211,7 +216,7 @@ export function pageRuns(
   const nodes = new Map(charts.charts.flatMap((ch) => ch.nodes.map((n) => [n.id, n])));
   const c: Context = { plan, charts, nodes, stmts, facts: flow.facts, lang };
   return generated.map((s, i) => {
-    const run = runFlow(flow, plan, {
+    const run = runFlow(flow, {
       input: s.input,
       now: s.now,
       answers: new ScenarioAnswers(s.answers),

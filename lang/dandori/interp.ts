@@ -1,14 +1,20 @@
 /**
  * dandori's reference interpreter (P3): the one place that decides what a flow means. Every
- * target is proven against it, scenario by scenario. It reads the checked flow (not the plan),
- * so a differential run also checks the lowering and every printer.
+ * target is proven against it, scenario by scenario. It reads the checked flow alone, never the
+ * plan nor anything the lowering computed: a task's retries and timeout are the model's (`retry`,
+ * `timeout` as resolved), the period is the model's range, and a call is retried by the rule
+ * the design states (docs/design/dandori.md#retries), not by the plan's retriers. So a mistake in
+ * the lowering is made by the targets alone, and a differential run shows it.
  *
  * A run starts from the execution's input and the scenario's `now`, and asks `Answers` for the
  * answer of every attempt of every call, in the order the calls happen. The clock moves only by
  * waits, by the waits between retries, and by the length of a call that timed out; an answered
- * call takes no time. `now` keeps the scenario's time (its second time, when it gives two). The
- * rules every platform shares (retriers, keys, seconds until a time, period checks) come from
- * `rules.ts`; what a call looks like to a platform comes from the plan (`views.ts`).
+ * call takes no time. `now` keeps the scenario's time (its second time, when it gives two). What
+ * the interpreter shares with the lowering is not lowering: a statement's place and whether it
+ * reads `now` (`places.ts`), what a time word means (`lexer.ts`), and the rules every platform
+ * applies alike, pinned by shared vectors (`rules.ts`: retry waits, keys, seconds until a time).
+ * What a call looks like to a platform is by design rendered from the plan's call, with the run's
+ * values (`views.ts`): the views read the plan, the run does not.
  *
  * Decisions where the design leaves a choice are written in `docs/dandori.md` (「What a run does」).
  * @module
@@ -27,21 +33,23 @@ import type {
   StmtAst,
 } from "./ast.ts";
 import type { CheckedFlow } from "./checked.ts";
-import { durationSeconds, lower, placeOf, readsNow } from "./lower.ts";
-import type { TaskDef } from "./model.ts";
-import type { Plan, TaskPlan } from "./plan.ts";
+import { durationSeconds } from "./lexer.ts";
+import type { Retry, TaskDef } from "./model.ts";
+import { placeOf, readsNow } from "./places.ts";
 import { rangeText } from "./ranges.ts";
 import {
+  dotSegmentReason,
+  filledUrl,
+  hasDotSegment,
   idempotencyKey,
-  retrierFor,
   retryDelayMs,
   secondsUntil,
-  timeIn,
   timestampMs,
   timestampText,
 } from "./rules.ts";
 import type { Block } from "./typing.ts";
-import { fits, isRecord, readField, textOf, type Value } from "./values.ts";
+import { urlParts } from "./urls.ts";
+import { fits, inRange, isRecord, readField, textOf, type Value } from "./values.ts";
 
 /** The most calls one run makes before it is stopped (a flow's loops bound it far below this). */
 export const MAX_CALLS = 100_000;
@@ -57,7 +65,6 @@ export interface Attempt {
   readonly line: number;
   readonly place: string;
   readonly task: TaskDef;
-  readonly plan: TaskPlan;
   readonly attempt: number;
   readonly block: Block;
   /** The arguments as the call gives them, by parameter name. */
@@ -112,13 +119,13 @@ export interface CallRecord {
   readonly answer: Answer;
   /** What the run did with the answer. */
   readonly then: AfterAnswer;
-  /** The child flow's plan and own calls, when `--children run` ran it. */
+  /** The child flow and its own calls, when `--children run` ran it. */
   readonly child: ChildRun | null;
 }
 
-/** A child flow run by the interpreter: its plan (its calls' views come from it) and its calls. */
+/** A child flow run by the interpreter: the checked child (the views lower it for its calls) and its calls. */
 export interface ChildRun {
-  readonly plan: Plan;
+  readonly flow: CheckedFlow;
   readonly calls: readonly CallRecord[];
 }
 
@@ -167,6 +174,8 @@ export type Visit =
   | { readonly place: string; readonly kind: "cancel" }
   /** The call's answer does not have the declared shape. */
   | { readonly place: string; readonly kind: "bad response" }
+  /** A value given to the call makes a path segment `.` or `..` in its URL: the call is not made. */
+  | { readonly place: string; readonly kind: "bad input" }
   /**
    * A parallel loop's last iteration ended with a failure held (docs/design/dandori.md#parallel-iterations), which leaves the loop the
    * way the plan's edge says: a task's error (`unhandled`), a period check (`outside`), or a
@@ -253,11 +262,9 @@ class Interp {
   private readonly cases = new Map<string, Value>();
   private clockMs: number;
   private readonly nowText: readonly [string, string];
-  private readonly tasks: ReadonlyMap<string, TaskPlan>;
 
   constructor(
     private readonly flow: CheckedFlow,
-    private readonly plan: Plan,
     private readonly o: RunOptions,
     private readonly count: { calls: number },
   ) {
@@ -265,7 +272,6 @@ class Interp {
     assert(start !== null, "a scenario's now is a timestamp");
     this.clockMs = start;
     this.nowText = o.now;
-    this.tasks = new Map(plan.tasks.map((t) => [t.name, t]));
     for (const c of flow.model.cases.keys()) this.cases.set(c, null);
     this.snapshots = o.snapshots === true ? [] : null;
   }
@@ -394,10 +400,11 @@ class Interp {
     }
   }
 
+  /** True when `time` is in the workflow's period, compared as every time range is (values.ts). */
   private inPeriod(time: string): boolean {
-    const p = this.plan.period;
+    const p = this.flow.model.period;
     assert(p !== null, "a period check is for a flow with a period");
-    return timeIn(time, p.first, p.after);
+    return inRange(p, time);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -605,10 +612,19 @@ class Interp {
 
   private call(s: CallStmtAst, ctx: Ctx): Flow {
     const task = lookup(this.flow.typed.calls, s, "call's task");
-    const plan = lookup(this.tasks, task.name, "task's plan");
     const place = placeOf(s);
     const args = this.args(s.call.args, task, ctx);
-    const used = new Map<object, number>();
+    if (
+      task.url !== null &&
+      hasDotSegment(filledUrl(urlParts(task.url.text, task.params.map((p) => p.name)), args))
+    ) {
+      this.visit({ place, kind: "bad input" }, ctx.scope);
+      return {
+        kind: "raised",
+        raised: { error: "Dandori.BadInput", reason: dotSegmentReason(s.line, task.name), by: "check" },
+      };
+    }
+    let retried = 0;
     for (let attempt = 1;; attempt++) {
       if (++this.count.calls > MAX_CALLS) {
         throw new ScenarioError(
@@ -623,7 +639,6 @@ class Interp {
         line: s.line,
         place,
         task,
-        plan,
         attempt,
         block: ctx.block,
         args,
@@ -652,20 +667,20 @@ class Interp {
         return { kind: "cancel" };
       }
       if (answer.kind === "ok") {
-        const f = this.answered(s, task, plan, answer.value, args, ctx);
+        const f = this.answered(s, task, answer.value, args, ctx);
         record.then = f.kind === "raised" ? "bad response" : "ok";
         return f;
       }
-      if (answer.error === "timeout") this.advanceTo(this.clockMs + this.timeoutMs(plan, args));
-      const retrier = retrierFor(plan.retry, answer.error);
-      if (retrier !== null) {
-        const tried = used.get(retrier) ?? 0;
-        if (tried < retrier.maxAttempts) {
-          used.set(retrier, tried + 1);
-          record.then = "retried";
-          this.advanceTo(this.clockMs + retryDelayMs(retrier, tried + 1));
-          continue;
-        }
+      if (answer.error === "timeout") this.advanceTo(this.clockMs + this.timeoutMs(task, args));
+      const retry = task.retry;
+      if (retry !== null && retries(retry, task, answer.error) && retried < retry.times) {
+        retried++;
+        record.then = "retried";
+        this.advanceTo(
+          this.clockMs +
+            retryDelayMs({ intervalSeconds: retry.everySeconds, backoff: retry.backoff }, retried),
+        );
+        continue;
       }
       const handled = s.handlers.some((h) => h.errors.some((e) => e.text === answer.error));
       record.then = handled ? "handled" : "unhandled";
@@ -678,20 +693,19 @@ class Interp {
     const child = this.o.children && task.method === "flow" ? this.flow.children.get(task.name) : undefined;
     if (child === undefined) return { answer: this.o.answers.next(a), child: null };
     const execution = [idempotencyKey(this.o.execution, a.place, a.loops), String(a.attempt)].join("/");
-    const plan = lower(child);
-    const run = new Interp(child, plan, {
+    const run = new Interp(child, {
       ...this.o,
       input: a.args,
       execution,
       now: [timestampText(this.clockMs), timestampText(this.clockMs)],
     }, this.count).run();
     this.advanceTo(run.clockMs);
-    return { answer: childAnswer(task, run.ending), child: { plan, calls: run.calls } };
+    return { answer: childAnswer(task, run.ending), child: { flow: child, calls: run.calls } };
   }
 
   /** How long a timed-out attempt took: its `timeout`, until its deadline, or nothing known (0). */
-  private timeoutMs(plan: TaskPlan, args: Readonly<Record<string, Value>>): number {
-    const t = plan.timeout;
+  private timeoutMs(task: TaskDef, args: Readonly<Record<string, Value>>): number {
+    const t = task.timeout;
     if (t === null) return 0;
     if (t.kind === "after") return t.seconds * 1000;
     const deadline = timestampMs(textOf(args[t.param] ?? null));
@@ -710,7 +724,6 @@ class Interp {
   private answered(
     s: CallStmtAst,
     task: TaskDef,
-    plan: TaskPlan,
     value: Value,
     args: Readonly<Record<string, Value>>,
     ctx: Ctx,
@@ -730,7 +743,6 @@ class Interp {
     this.visit({ place, kind: "ok" }, ctx.scope);
     if (s.bind?.kind === "let") ctx.scope.set(s.bind.name.text, result);
     if (s.bind?.kind === "case") this.cases.set(s.bind.name.text, result);
-    assert(plan.name === task.name, "the plan's task is the call's");
     return NEXT;
   }
 
@@ -806,6 +818,14 @@ class Interp {
   }
 }
 
+/**
+ * True when `retry` retries `error` (docs/design/dandori.md#retries): with `on`, the errors it
+ * names; without, `timeout` and `failure` but never a declared error. A cancel is no error.
+ */
+function retries(retry: Retry, task: TaskDef, error: string): boolean {
+  return retry.on === null ? !task.errors.has(error) : retry.on.includes(error);
+}
+
 /** Which way a parallel loop leaves with the failure it held (the plan's edge of that kind). */
 function heldBy(f: Flow): "unhandled" | "outside" | "failed" {
   switch (f.kind) {
@@ -864,15 +884,15 @@ function childAnswer(task: TaskDef, ending: Ending): Answer {
 }
 
 /**
- * Runs a checked flow on one scenario; `plan` is the flow's plan (`lower`), whose calls the views
- * are made from.
+ * Runs a checked flow on one scenario. The run is decided by the checked flow alone; what each
+ * call looks like to a platform is a view of the plan's call (`views.ts`, `lower`).
  *
  * @example
  * ```ts
- * const run = runFlow(checked, lower(checked), { input, now: [DEFAULT_NOW, DEFAULT_NOW], answers, execution: "run-1", children: false });
+ * const run = runFlow(checked, { input, now: [DEFAULT_NOW, DEFAULT_NOW], answers, execution: "run-1", children: false });
  * run.ending; // { kind: "succeed", outputs: { outcome: "shipped" } }
  * ```
  */
-export function runFlow(flow: CheckedFlow, plan: Plan, o: RunOptions): Run {
-  return new Interp(flow, plan, o, { calls: 0 }).run();
+export function runFlow(flow: CheckedFlow, o: RunOptions): Run {
+  return new Interp(flow, o, { calls: 0 }).run();
 }

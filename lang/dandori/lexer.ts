@@ -7,6 +7,7 @@
  * @module
  */
 
+import { lookup } from "../common/assert.ts";
 import { didYouMean } from "../common/nearest.ts";
 import { type Text, tr } from "../common/text.ts";
 import { isCombining } from "../common/width.ts";
@@ -168,6 +169,16 @@ export const TIME_WORDS: ReadonlyMap<string, bigint> = new Map([
   ["day", 86400n],
   ["days", 86400n],
 ]);
+
+/**
+ * The seconds of `<n> seconds|minutes|hours|days` as written (`wait`, `timeout`, `retry … every`):
+ * what the words mean, read the same by the resolution, the interpreter and the lowering.
+ */
+export function durationSeconds(
+  d: { readonly amount: { readonly text: string }; readonly unit: { readonly text: string } },
+): number {
+  return Number(d.amount.text) * Number(lookup(TIME_WORDS, d.unit.text, "time word"));
+}
 
 /** What a token is. `sign` is a unit symbol (`%`, `℃`, `℉`; `％` is read as `%`), `elided` is `…`. */
 export type TokenKind = "name" | "number" | "date" | "string" | "punct" | "sign" | "elided";

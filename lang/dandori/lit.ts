@@ -20,7 +20,7 @@ export interface LitStep {
   readonly edge: string | null;
   /** What happened at the node while the run was there, in order (the visits past the arrival). */
   readonly events: readonly Visit[];
-  /** The index of the call's attempts among the run's calls grouped by call, for a call's step. */
+  /** The index of the call's attempts among the run's calls grouped by call, for a call's step; null for a call not made (`Dandori.BadInput`). */
   readonly call: number | null;
   /** The visit being read when the run arrived here: `Run.snapshots` at it is what the step before left. */
   readonly visit: number;
@@ -92,6 +92,12 @@ class Replay {
     return null;
   }
 
+  /** A call answered (its last attempt's answer is read): its step is the next of the run's calls. */
+  private answered(): void {
+    const step = this.steps[this.steps.length - 1];
+    if (step.call === null && isCall(lookup(this.nodes, step.node, "chart node"))) step.call = this.calls++;
+  }
+
   private at(v: Visit, out: Leave | null): void {
     this.steps[this.steps.length - 1].events.push(v);
     this.out = out;
@@ -102,19 +108,23 @@ class Replay {
     const way = (kind: EdgeCondition["kind"], i: number | null = null) => ({ kind, index: i });
     switch (v.kind) {
       case "stmt":
-        this.arrive(v.place);
-        if (isCall(lookup(this.nodes, v.place, "chart node"))) {
-          this.steps[this.steps.length - 1].call = this.calls++;
-        }
-        return;
+        return this.arrive(v.place);
       case "arm":
+        return this.at(v, way(v.kind, v.index));
       case "handler":
+        this.answered();
         return this.at(v, way(v.kind, v.index));
       case "ok":
       case "unhandled":
       case "cancel":
       case "bad response":
+        this.answered();
         return this.at(v, way(v.kind));
+      case "bad input": {
+        // The call is not made: its step has no attempts, and in a parallel iteration it ends there.
+        const failed = (this.from.get(this.cur) ?? []).some((e) => e.kind === "failed");
+        return this.at(v, failed ? way("failed") : null);
+      }
       case "iteration":
         this.arrive(v.place);
         return this.at(v, way("iteration"));

@@ -3,14 +3,18 @@
  * Pure: it reads the model, what typing found and the children's models, and nothing else.
  *
  * Decisions the lowering makes (`docs/design/dandori.md` gives them, or `docs/dandori.md` writes them down):
- * - a statement's place is `s<line>` (a line holds one statement);
- * - a task with `retry n times` and no `on` gets Step Functions' retriers: its declared errors
- *   first with `maxAttempts: 0`, then `*` with `n`; with `on e, …`, one retrier for those;
- *   the interval defaults to 1 second and the backoff to 2.0, as ASL's;
- * - `event` and `callback` tasks without `timeout` wait at most one day (docs/design/dandori.md#timeouts);
+ * - a task's `retry` (as the model reads it, defaults and all) becomes Step Functions' retriers:
+ *   without `on`, its declared errors first with `maxAttempts: 0`, then `*` with `n`; with
+ *   `on e, …`, one retrier for those;
+ * - a task's timeout is the model's (the day an `event` or `callback` task waits without one included);
  * - an `http` task sends the arguments its URL does not take as the query of a GET or DELETE,
  *   else as the body (JSON, or a form with `form`);
- * - the period check comes before every statement of the body that reads `now` (docs/design/dandori.md#the-workflow-period).
+ * - a period check (`s<line>:period`) comes before every statement of the body that reads `now`
+ *   (`places.ts`, docs/design/dandori.md#the-workflow-period), with the period's ends written out
+ *   as a time range compares them.
+ *
+ * The reference interpreter reads none of this: it applies the model's `retry`, timeout and period
+ * itself, so a mistake made here shows in every differential run.
  * @module
  */
 
@@ -29,7 +33,7 @@ import type {
 } from "./ast.ts";
 import type { TypedFlow } from "./checked.ts";
 import type { Machine } from "./machine.ts";
-import type { FlowModel, TaskDef } from "./model.ts";
+import type { FlowModel, Retry, TaskDef } from "./model.ts";
 import {
   type ArmCondition,
   type ArmPlan,
@@ -51,48 +55,22 @@ import {
   type RetrierPlan,
   type StmtPlan,
   type TaskPlan,
-  type TimeoutPlan,
   type TypePlan,
-  type UrlPart,
+  valueInUrlPath,
 } from "./plan.ts";
 import { dayText, type Range, rangeText } from "./ranges.ts";
 import { secondText } from "./rules.ts";
 import type { FieldDef, Ty } from "./types.ts";
 import type { Block } from "./typing.ts";
+import { durationSeconds } from "./lexer.ts";
+import { placeOf, readsNow } from "./places.ts";
+import { urlParts } from "./urls.ts";
 
-/** ASL's defaults where a `retry` writes no interval or backoff. */
-export const DEFAULT_RETRY_INTERVAL_SECONDS = 1;
-export const DEFAULT_BACKOFF = "2.0";
-/** How long an `event` or `callback` task waits without a `timeout` (docs/design/dandori.md#timeouts): one day. */
-export const DEFAULT_ANSWER_SECONDS = 86_400;
 /**
  * How long one attempt of a callback task may take to hand its id on (docs/design/dandori.md#timeouts): 60 seconds on every
  * platform, Temporal's limit on the activity that hands it on; past it the attempt is a `timeout`.
  */
 export const CALLBACK_HAND_ON_SECONDS = 60;
-
-const DURATION_SECONDS: Readonly<Record<string, number>> = {
-  second: 1,
-  seconds: 1,
-  minute: 60,
-  minutes: 60,
-  hour: 3_600,
-  hours: 3_600,
-  day: 86_400,
-  days: 86_400,
-};
-
-/** Seconds of `<n> seconds|minutes|hours|days` as written. */
-export function durationSeconds(
-  d: { readonly amount: { readonly text: string }; readonly unit: { readonly text: string } },
-): number {
-  return Number(d.amount.text) * lookup(new Map(Object.entries(DURATION_SECONDS)), d.unit.text, "time word");
-}
-
-/** The place of a statement: `s<line>`. */
-export function placeOf(at: { readonly line: number }): string {
-  return `s${at.line}`;
-}
 
 /** A type as the plan writes it. */
 export function typePlan(t: Ty): TypePlan {
@@ -174,28 +152,6 @@ function itemOf<K extends TaskItemAst["kind"]>(t: TaskAst, kind: K): Item<K> | n
   return t.items.find((i): i is Item<K> => i.kind === kind) ?? null;
 }
 
-/** The pieces of a URL template: `{name}` is an argument, `{{` and `}}` are braces. */
-export function urlParts(url: string): UrlPart[] {
-  const parts: UrlPart[] = [];
-  let text = "";
-  for (let i = 0; i < url.length; i++) {
-    const c = url[i];
-    if ((c === "{" || c === "}") && url[i + 1] === c) {
-      text += c;
-      i++;
-    } else if (c === "{") {
-      const end = url.indexOf("}", i);
-      assert(end > i, `the checker refuses an unclosed {: ${url}`);
-      if (text !== "") parts.push({ text });
-      text = "";
-      parts.push({ param: url.slice(i + 1, end) });
-      i = end;
-    } else text += c;
-  }
-  if (text !== "") parts.push({ text });
-  return parts;
-}
-
 /** Lowers one flow; `file` names it in nothing but is kept for the caller's messages. */
 class Lowering {
   private readonly nodes: NodePlan[] = [];
@@ -218,7 +174,8 @@ class Lowering {
     const checked = new Set(
       tasks.filter((t) => t.result !== null || t.callee.kind === "book").map((t) => t.name),
     );
-    new Graph(this.nodes, this.edges, m.period !== null, checked).draw(blocks);
+    const urlChecked = new Set(tasks.filter((t) => valueInUrlPath(t.callee)).map((t) => t.name));
+    new Graph(this.nodes, this.edges, m.period !== null, checked, urlChecked).draw(blocks);
     const w = m.ast.workflows[0];
     return {
       v: PLAN_VERSION,
@@ -277,8 +234,6 @@ class Lowering {
   // Tasks
 
   private task(ast: TaskAst, def: TaskDef): TaskPlan {
-    const retry = itemOf(ast, "retry");
-    const retries = retry === null ? 0 : Number(retry.times.text);
     const errors = ast.items.flatMap((i) =>
       i.kind === "errors"
         ? i.errors.map((e) => ({
@@ -297,9 +252,9 @@ class Lowering {
       },
       callee: this.callee(ast, def),
       errors,
-      retry: retry === null ? [] : this.retriers(retry, retries, errors.map((e) => e.name)),
-      retries,
-      timeout: this.timeout(ast, def),
+      retry: def.retry === null ? [] : retriers(def.retry, errors.map((e) => e.name)),
+      retries: def.retry?.times ?? 0,
+      timeout: def.timeout,
       key: this.key(ast, def),
       idempotent: def.idempotent,
       callback: !def.callback ? null : {
@@ -313,27 +268,6 @@ class Lowering {
         : null,
       connection: itemOf(ast, "connection")?.value.text ?? null,
     };
-  }
-
-  private retriers(retry: Item<"retry">, times: number, declared: readonly string[]): RetrierPlan[] {
-    const common = {
-      intervalSeconds: retry.every === null ? DEFAULT_RETRY_INTERVAL_SECONDS : durationSeconds(retry.every),
-      backoff: retry.backoff?.text ?? DEFAULT_BACKOFF,
-    };
-    if (retry.on.length > 0) return [{ errors: retry.on.map((w) => w.text), maxAttempts: times, ...common }];
-    const stops = declared.length === 0 ? [] : [{ errors: declared, maxAttempts: 0, ...common }];
-    return [...stops, { errors: ["*"], maxAttempts: times, ...common }];
-  }
-
-  private timeout(ast: TaskAst, def: TaskDef): TimeoutPlan | null {
-    const t = itemOf(ast, "timeout");
-    if (t !== null && t.until !== null) return { kind: "until", param: t.until.text };
-    if (t !== null && t.after !== null) {
-      return { kind: "after", seconds: durationSeconds(t.after), written: true };
-    }
-    return def.event || def.callback
-      ? { kind: "after", seconds: DEFAULT_ANSWER_SECONDS, written: false }
-      : null;
   }
 
   private key(ast: TaskAst, def: TaskDef): KeyPlan | null {
@@ -351,7 +285,7 @@ class Lowering {
         return { kind: "lambda", function: lookupItem(itemOf(ast, "lambda"), def).value.text };
       case "http": {
         const h = lookupItem(itemOf(ast, "http"), def);
-        const url = urlParts(h.url.text);
+        const url = urlParts(h.url.text, def.params.map((p) => p.name));
         const inUrl = new Set(url.flatMap((p) => "param" in p ? [p.param] : []));
         const method = h.method.text.toUpperCase();
         return {
@@ -660,6 +594,17 @@ class Lowering {
   }
 }
 
+/**
+ * Step Functions' retriers of a `retry` (docs/design/dandori.md#retries): with `on`, one for those
+ * errors; without, the declared errors stopped first (`maxAttempts` 0), then `*`.
+ */
+function retriers(retry: Retry, declared: readonly string[]): RetrierPlan[] {
+  const common = { intervalSeconds: retry.everySeconds, backoff: retry.backoff };
+  if (retry.on !== null) return [{ errors: retry.on, maxAttempts: retry.times, ...common }];
+  const stops = declared.length === 0 ? [] : [{ errors: declared, maxAttempts: 0, ...common }];
+  return [...stops, { errors: ["*"], maxAttempts: retry.times, ...common }];
+}
+
 /** The `lambda "…"` under a `use`, or null. */
 function useLambda(u: UseAst): string | null {
   for (const i of u.items) if (i.kind === "lambda") return i.value.text;
@@ -693,75 +638,22 @@ function condition(p: PatternAst): ArmCondition {
   }
 }
 
-/** True when a statement's own values (not the statements under it) read `now`. */
-export function readsNow(s: StmtAst): boolean {
-  const values: ExprAst[] = [];
-  switch (s.kind) {
-    case "call":
-      for (const a of s.call.args) if (a.kind === "arg") values.push(a.value);
-      break;
-    case "let":
-    case "yield":
-      values.push(s.value);
-      break;
-    case "match":
-      values.push(s.subject);
-      break;
-    case "wait":
-      if (s.until !== null) values.push(s.until);
-      break;
-    case "for":
-      values.push(s.list);
-      break;
-    case "succeed":
-      values.push(...s.outputs.map((o) => o.value));
-      break;
-    case "fail":
-      if (s.reason !== null) values.push(s.reason);
-      break;
-    case "repeat":
-    case "break":
-    case "pass":
-    case "elided":
-      break;
-    default:
-      return unreachable(s, "statement");
-  }
-  return values.some(hasNow);
-}
-
-function hasNow(e: ExprAst): boolean {
-  switch (e.kind) {
-    case "now":
-      return true;
-    case "string":
-      return e.parts.some((p) => p.kind === "hole" && hasNow(p.value));
-    case "record":
-      return e.fields.some((f) => hasNow(f.value));
-    case "list":
-      return e.items.some(hasNow);
-    case "path":
-    case "number":
-    case "bool":
-    case "none":
-    case "elided":
-      return false;
-    default:
-      return unreachable(e, "value");
-  }
-}
-
 /**
  * The control-flow graph of the structured form: a node per statement, the start and the ends,
  * and edges with what must happen to go along them.
  */
 class Graph {
-  /** `checked`: the tasks whose answers are checked against a type (a result, or a book's done), so may be malformed. */
+  /**
+   * `checked`: the tasks whose answers are checked against a type (a result, or a book's done), so
+   * may be malformed; `urlChecked`: the tasks whose values go into their URL's path, so may make a
+   * dot segment there (`valueInUrlPath`).
+   */
   constructor(
     private readonly nodes: NodePlan[],
     private readonly edges: EdgePlan[],
     private readonly period: boolean,
     private readonly checked: ReadonlySet<string>,
+    private readonly urlChecked: ReadonlySet<string>,
   ) {}
 
   draw(blocks: Plan["blocks"]): void {
@@ -860,6 +752,11 @@ class Graph {
         if (unhandled.length > 0) this.edge(s.place, ctx.failure, { kind: "unhandled", errors: unhandled });
         if (this.checked.has(s.call.task)) {
           this.edge(s.place, ctx.failed ?? "unhandled", { kind: "bad response" });
+        }
+        // A value that makes a dot segment in the URL fails the run before the call (Dandori.BadInput):
+        // in a parallel iteration, the iteration ends there, as at a `fail`.
+        if (ctx.failed !== null && this.urlChecked.has(s.call.task)) {
+          this.edge(s.place, ctx.failed, { kind: "failed" });
         }
         if (ctx.cancel !== null) this.edge(s.place, ctx.cancel, { kind: "cancel" });
         return s.place;

@@ -61,7 +61,10 @@ export interface TaskDef {
   readonly child: { readonly path: string; readonly line: number; readonly col: number } | null;
   /** Declared errors, by name, with the line they are declared on. */
   readonly errors: ReadonlyMap<string, { readonly line: number; readonly col: number }>;
-  readonly retry: { readonly line: number; readonly col: number } | null;
+  /** `retry`, as it reads with its defaults; null without one. */
+  readonly retry: Retry | null;
+  /** How long one attempt may take: `timeout`, or the day an `event` or `callback` task waits without one. */
+  readonly timeout: Timeout | null;
   readonly key: boolean;
   readonly idempotent: boolean;
   readonly event: boolean;
@@ -71,6 +74,37 @@ export interface TaskDef {
   /** `sends <event>`. */
   readonly sends: string | null;
 }
+
+/**
+ * `retry <n> times [every <time>] [backoff <k>] [on <error>, …]` (docs/design/dandori.md#retries):
+ * at most `times` retries in all, the k-th after `everySeconds × backoff^(k − 1)`.
+ */
+export interface Retry {
+  readonly line: number;
+  readonly col: number;
+  readonly times: number;
+  /** `every`, else `DEFAULT_RETRY_INTERVAL_SECONDS`. */
+  readonly everySeconds: number;
+  /** `backoff` as decimal text, else `DEFAULT_BACKOFF`. */
+  readonly backoff: string;
+  /** The errors `on` names; null without `on` (then `timeout` and `failure`, never a declared error). */
+  readonly on: readonly string[] | null;
+}
+
+/**
+ * How long one attempt of a task may take (docs/design/dandori.md#timeouts): `timeout <time>` (or, for
+ * an `event` or `callback` task without one, `DEFAULT_ANSWER_SECONDS`, not written), or until the
+ * time a `timestamp` argument gives.
+ */
+export type Timeout =
+  | { readonly kind: "after"; readonly seconds: number; readonly written: boolean }
+  | { readonly kind: "until"; readonly param: string };
+
+/** The interval and backoff of a `retry` that writes none: Step Functions' defaults. */
+export const DEFAULT_RETRY_INTERVAL_SECONDS = 1;
+export const DEFAULT_BACKOFF = "2.0";
+/** How long an `event` or `callback` task waits without a `timeout` (docs/design/dandori.md#timeouts): one day. */
+export const DEFAULT_ANSWER_SECONDS = 86_400;
 
 /** A case (docs/design/dandori.md#cases): the record it is, the machine it follows. */
 export interface CaseDef {

@@ -531,3 +531,23 @@ export function stmtExprs(s: StmtPlan): ExprPlan[] {
       return unreachable(s, "statement");
   }
 }
+
+/**
+ * True when a value of an `http` call goes into its URL's path (after the host, before the query),
+ * where a `.` or `..` would send the call to another path: such a call is checked before it is
+ * sent, and fails with `Dandori.BadInput` when a value makes one (docs/dandori.md#urls).
+ */
+export function valueInUrlPath(callee: CalleePlan): boolean {
+  if (callee.kind !== "http") return false;
+  let text = "";
+  for (const p of callee.url) {
+    if ("text" in p) {
+      text += p.text;
+      continue;
+    }
+    const afterScheme = text.slice(text.indexOf("//") + 2);
+    if (/^[^/?]*\//.test(afterScheme) && !afterScheme.includes("?")) return true;
+    text += "v";
+  }
+  return false;
+}

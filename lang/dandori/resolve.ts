@@ -14,6 +14,7 @@ import type { Reporter } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
 import type { DandoriCode } from "./codes.ts";
 import type { CaseAst, ElidedAst, FieldAst, FlowAst, Pos, RecordAst, TypeAst, UseAst, Word } from "./ast.ts";
+import { arnShape, hasArnShape } from "./arns.ts";
 import { type BookPort, type BookTransfer, readBook } from "./books.ts";
 import { resolveTask } from "./tasks.ts";
 import type { CaseDef, FlowModel, TaskDef } from "./model.ts";
@@ -181,6 +182,17 @@ class Resolver {
       seen.add(u.name.text);
       if (u.source.text !== "book") continue;
       for (const item of u.items) {
+        if (item.kind === "lambda" && !hasArnShape("function", item.value.text)) {
+          const shape = arnShape("function");
+          this.r.error(
+            "E007",
+            item.value,
+            tr(
+              `\`lambda\` under \`use book ${u.name.text}\` is not ${shape.en}`,
+              `\`use book ${u.name.text}\` の下の \`lambda\` が、${shape.ja}になっていません`,
+            ),
+          );
+        }
         if (item.kind === "lambda") continue;
         this.r.error(
           "E007",

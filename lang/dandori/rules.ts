@@ -44,7 +44,7 @@ export const MAX_BACKOFF = 20;
  * How long the `retry`-th retry (1 for the first) waits: `intervalSeconds × backoff^(retry − 1)`,
  * in whole milliseconds rounded down.
  */
-export function retryDelayMs(r: Retrier, retry: number): number {
+export function retryDelayMs(r: Pick<Retrier, "intervalSeconds" | "backoff">, retry: number): number {
   return Math.floor(r.intervalSeconds * 1000 * Math.pow(Number(r.backoff), retry - 1));
 }
 
@@ -81,6 +81,37 @@ export function urlText(value: unknown): string {
     : value === null || value === undefined
     ? ""
     : stringifyJson(value);
+}
+
+/**
+ * A path segment `.` or `..` in a URL a call built (its values escaped by `urlSegment`), as the WHATWG
+ * URL parser reads one — `%2e` in either case is a dot — between the `/` that ends the host and the
+ * `?` of the query. Every client would send such a URL to another path (`…/charges/../refund` is
+ * `…/refund`), so a call whose values make one is not sent: the run fails with `Dandori.BadInput`
+ * (docs/dandori.md#urls). Written as one regular expression, which JavaScript, Python and JSONata
+ * read alike.
+ */
+export const DOT_SEGMENT = String.raw`^[a-z]+://[^/?]*/(?:[^?]*/)?(?:\.|%2e)(?:\.|%2e)?(?:[/?]|$)`;
+
+/** True when a path segment of `url` is `.` or `..` (`DOT_SEGMENT`, ignoring case). */
+export function hasDotSegment(url: string): boolean {
+  return new RegExp(DOT_SEGMENT, "i").test(url);
+}
+
+/** The reason a run fails with when a value given to the call on `line` makes a dot segment: the same on every platform. */
+export function dotSegmentReason(line: number, task: string): string {
+  return `line ${line}: a value given to ${task} makes a path segment . or .. in its URL`;
+}
+
+/** The URL of an `http` call: the template's text, and each argument's value as `urlSegment` writes it. */
+export function filledUrl(
+  parts: readonly ({ readonly text: string } | { readonly param: string })[],
+  args: { readonly [param: string]: unknown },
+): string {
+  return parts.map((p) =>
+    "text" in p ? p.text : urlSegment(Object.hasOwn(args, p.param) ? args[p.param] : null)
+  )
+    .join("");
 }
 
 /** The first second of a time as the 19 characters every platform compares (`YYYY-MM-DDTHH:MM:SS`). */

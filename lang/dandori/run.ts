@@ -1,7 +1,8 @@
 /**
  * What `dandori run` prints: for people, each call with its line, attempt, the clock, its view
  * and its answer, then the ending, the cases and the clock, aligned by display width, in English
- * or Japanese; for programs, the JSON of `docs/formats.md` (「dandori run」).
+ * or Japanese; for programs, the JSON of `docs/formats.md` (「dandori run」). A child flow's calls
+ * are viewed through the child's own plan.
  * @module
  */
 
@@ -10,6 +11,7 @@ import { stringifyJson } from "../common/json.ts";
 import { type Lang, tr } from "../common/text.ts";
 import { displayWidth, padEnd } from "../common/width.ts";
 import type { Answer, CallRecord, Ending, Run } from "./interp.ts";
+import { lower } from "./lower.ts";
 import type { Plan } from "./plan.ts";
 import { timestampText } from "./rules.ts";
 import { answerJson, type FlowScenario } from "./scenario.ts";
@@ -43,7 +45,10 @@ function callJson(plan: Plan, view: ViewName, c: CallRecord): Value {
     answer: answerJson(c.answer),
   };
   const child = c.child;
-  if (child !== null) out.child = child.calls.map((x) => callJson(child.plan, view, x));
+  if (child !== null) {
+    const childPlan = lower(child.flow);
+    out.child = child.calls.map((x) => callJson(childPlan, view, x));
+  }
   return out;
 }
 
@@ -117,7 +122,9 @@ function callLines(
     lines.push(`${indent}${c.at}  ${tr(`line ${c.line}`, `${c.line} 行`)[lang]}  ${c.task}  ${attempt}`);
     lines.push(`${indent}    ${one(viewOf(view, plan, c))}`);
     lines.push(`${indent}    → ${answerText(c.answer, lang)}`);
-    if (c.child !== null) lines.push(...callLines(c.child.plan, view, c.child.calls, `${indent}    `, lang));
+    if (c.child !== null) {
+      lines.push(...callLines(lower(c.child.flow), view, c.child.calls, `${indent}    `, lang));
+    }
   }
   return lines;
 }

@@ -4,8 +4,8 @@
  *
  * A run is made of choices: the values of the input (an optional value present or not, a list's
  * length, a bool, an enum's value) and the answer of every attempt of every call (the result,
- * each declared error, `timeout`, `failure`, a malformed result, a result just outside its range,
- * a cancel where one can arrive; a book's done, done before and each refusal). The exploration:
+ * each declared error, `timeout`, `failure`, a malformed result, a cancel where one can arrive; a
+ * book's done, done before and each refusal). The exploration:
  *
  * - at each place, an option not used yet is taken first; a place met again in the same run
  *   repeats its choice (so a loop goes round to its end);
@@ -18,12 +18,19 @@
  * Then the families that are not choices of a run: for every ranged place of the input, a run
  * with that place just outside its range (`input:outside`), and for dates and times a run at
  * each end (`input:at an end`); for a flow with a period, a run that starts just outside it
- * (`now:outside`) and one whose later `now` is outside (`<place>:outside`); and the run with the
- * most calls again with every `json` and empty `T?` of the input left out (`json:omitted`).
+ * (`now:outside`) and one whose later `now` is outside (`<place>:outside`); the run with the
+ * most calls again with every `json` and empty `T?` of the input left out (`json:omitted`); for
+ * each end of each range written in a task's result (a record's field at any depth, a list's
+ * items, a `T?`'s value), a run whose first call of the task is answered just outside that end
+ * (`<place>:outside <task>.<path> below|above`, `Dandori.BadResponse`); and for each declared
+ * error a task's `retry … on` retries, a run that answers it at every attempt until the retries
+ * run out (`<place>:<error> out of retries`) unless a kept run already does. Each of these
+ * starts from the first kept run that calls the task, its choices replayed up to that call.
  * A scenario is kept only when it reaches what it was made for. At most `MAX_TRIES` runs are
- * tried per flow; reaching it is said (`GeneratedScenarios.capped`). Past `MAX_SCENARIO_CHOICES`
- * choices made in the runs tried and written in the variations made of them, the generation stops
- * (`GeneratedScenarios.tooLarge`).
+ * tried per flow by the exploration and `MAX_FAMILY_TRIES` by the families; reaching either is
+ * said (`GeneratedScenarios.capped`, `familiesCapped`). Past `MAX_SCENARIO_CHOICES` choices made in
+ * the runs tried and written in the variations made of them, the generation stops
+ * (`GeneratedScenarios.tooLarge`) and no family is made.
  * @module
  */
 
@@ -48,6 +55,13 @@ import { isRecord, type Value } from "./values.ts";
 
 /** The most runs the exploration tries for one flow. */
 export const MAX_TRIES = 2_000;
+/**
+ * The most runs the families after the exploration try for one flow, all families together: each
+ * range end of an input or a result and each retried declared error usually takes one. A flow
+ * reaches it only with hundreds of ranges written in its results; the families not tried then
+ * are said (`GeneratedScenarios.familiesCapped`), and the scenarios made before are kept.
+ */
+export const MAX_FAMILY_TRIES = 1_000;
 
 /** One choice made in a run; `label` names a value's choice for the run's covers. */
 interface Choice {
@@ -75,6 +89,8 @@ export interface GeneratedScenarios {
    * too large to explore whole.
    */
   readonly tooLarge: boolean;
+  /** True when `MAX_FAMILY_TRIES` stopped the families before every one was tried. */
+  readonly familiesCapped: boolean;
 }
 
 /** Makes the choices of one run: a script first, then the exploration's rule. */
@@ -198,21 +214,16 @@ function timeIn(range: Range | null, n: number): string {
 
 /** The answers of a generated run: chosen at every attempt. */
 class ChosenAnswers implements Answers {
-  constructor(
-    private readonly flow: CheckedFlow,
-    private readonly maker: Maker,
-    private readonly chooser: Chooser,
-  ) {}
+  constructor(private readonly maker: Maker, private readonly chooser: Chooser) {}
 
   next(a: Attempt): Answer {
-    const options = answerOptions(this.flow, a, this.maker);
+    const options = answerOptions(a, this.maker);
     return options[this.chooser.choose(`${a.place}:${a.attempt}`, options.length)].answer();
   }
 }
 
 /** The answers an attempt may get, the expected first; each made only when chosen. */
-function answerOptions(flow: CheckedFlow, a: Attempt, maker: Maker): { answer: () => Answer }[] {
-  const m = flow.model;
+function answerOptions(a: Attempt, maker: Maker): { answer: () => Answer }[] {
   const t = a.task;
   const ok = (value: () => Value) => ({ answer: (): Answer => ({ kind: "ok", value: value() }) });
   const error = (e: string) => ({ answer: (): Answer => ({ kind: "error", error: e, cause: null }) });
@@ -232,34 +243,8 @@ function answerOptions(flow: CheckedFlow, a: Attempt, maker: Maker): { answer: (
   ) {
     out.push(ok(() => ({})));
   }
-  if (t.result !== null && t.book === null) {
-    const outside = outsideValue(m.types, t.result.type, t.result.range);
-    if (outside !== null) out.push(ok(() => outside));
-  }
   if (a.cancellable) out.push({ answer: () => ({ kind: "cancel" }) });
   return out;
-}
-
-/** A value of `t` just outside its range, or null when `t` carries no range. */
-function outsideValue(types: TypeTable, t: Ty, range: Range | null): Value | null {
-  if (range !== null && (t.kind === "int" || t.kind === "num")) {
-    return range.lo !== null ? range.lo - 1n : range.hi !== null ? range.hi + 1n : null;
-  }
-  if (t.kind === "record") {
-    const r = lookup(types.records, t.name, "record");
-    for (const f of r.fields) {
-      const v = outsideValue(types, f.type, f.range);
-      if (v === null) continue;
-      return Object.fromEntries(r.fields.map((g) => [g.name, g === f ? v : sample(types, g.type, g.range)]));
-    }
-  }
-  return null;
-}
-
-/** Some value of a type, with no choice (for the fields beside the one a family varies). */
-function sample(types: TypeTable, t: Ty, range: Range | null): Value {
-  const maker = new Maker(types, new Chooser([], new Map(), new Map()), new Counter(), 1);
-  return maker.value(t, range, "sample", "sample");
 }
 
 /** What a run reached, as labels: statements, arms, handlers, iterations, answers and the ending. */
@@ -297,6 +282,7 @@ function visitLabel(v: Visit): string | null {
     case "done":
     case "unhandled":
     case "outside":
+    case "bad input":
       return `${v.place}:${v.kind}`;
     case "inside":
     case "cancel":
@@ -330,6 +316,22 @@ interface Tried {
   readonly choices: readonly Choice[];
 }
 
+/** An answer a family gives an attempt itself, or null to let the run choose (`counter` keeps values distinct). */
+type Given = (a: Attempt, counter: Counter) => Answer | null;
+
+/** The answers of a family's run: its own where it gives one, else chosen. */
+class GivenAnswers implements Answers {
+  constructor(
+    private readonly given: Given,
+    private readonly counter: Counter,
+    private readonly chosen: ChosenAnswers,
+  ) {}
+
+  next(a: Attempt): Answer {
+    return this.given(a, this.counter) ?? this.chosen.next(a);
+  }
+}
+
 /** The explorer of one flow. */
 class Explorer {
   private readonly used = new Map<string, Set<number>>();
@@ -340,6 +342,8 @@ class Explorer {
   private choices = 0;
   private readonly listMost: number;
   readonly kept: { tried: Tried; covers: string[] }[] = [];
+  /** True when `MAX_TRIES` stopped `explore` with variations left. */
+  capped = false;
 
   constructor(
     private readonly flow: CheckedFlow,
@@ -347,10 +351,6 @@ class Explorer {
     private readonly now: readonly [string, string],
   ) {
     this.listMost = smallestFor(plan);
-  }
-
-  get capped(): boolean {
-    return this.tries >= MAX_TRIES;
   }
 
   get tooLarge(): boolean {
@@ -386,6 +386,7 @@ class Explorer {
         }
       });
     }
+    this.capped = queue.length > 0;
   }
 
   /** How many options the choice at `j` has. */
@@ -393,16 +394,18 @@ class Explorer {
     return lookup(this.widths, choices[j].key, "choice's width");
   }
 
-  try(script: readonly Choice[], now: readonly [string, string], input?: Value): Tried {
+  /** One run: `script`'s choices, then the exploration's rule; `given` answers what a family gives itself. */
+  try(script: readonly Choice[], now: readonly [string, string], input?: Value, given?: Given): Tried {
     this.tries++;
     const chooser = new Chooser(script, this.used, this.widths);
     const counter = new Counter();
     const maker = new Maker(this.flow.model.types, chooser, counter, this.listMost);
     const made = input ?? inputOf(this.flow, maker);
-    const run = runFlow(this.flow, this.plan, {
+    const chosen = new ChosenAnswers(maker, chooser);
+    const run = runFlow(this.flow, {
       input: made,
       now,
-      answers: new ChosenAnswers(this.flow, maker, chooser),
+      answers: given === undefined ? chosen : new GivenAnswers(given, counter, chosen),
       execution: "run",
       children: false,
     });
@@ -476,10 +479,16 @@ export function generateFlowScenarios(flow: CheckedFlow, plan: Plan): GeneratedS
   const now = runNow(flow);
   const explorer = new Explorer(flow, plan, [now, now]);
   explorer.explore();
-  const out: { tried: Tried; covers: string[] }[] = [...explorer.kept];
-  if (!explorer.tooLarge) out.push(...families(flow, explorer, now));
+  const families = new Families(explorer);
+  if (explorer.kept.length > 0 && !explorer.tooLarge) {
+    inputFamilies(flow, families, now);
+    periodFamilies(flow, families, now);
+    omittedFamily(flow, families);
+    resultFamilies(flow, families);
+    retryFamilies(flow, families);
+  }
   return {
-    scenarios: out.map(({ tried, covers }, i) => ({
+    scenarios: [...explorer.kept, ...families.out].map(({ tried, covers }, i) => ({
       name: `run ${i + 1}`,
       input: tried.input,
       now: tried.now,
@@ -488,69 +497,188 @@ export function generateFlowScenarios(flow: CheckedFlow, plan: Plan): GeneratedS
     })),
     capped: explorer.capped,
     tooLarge: explorer.tooLarge,
+    familiesCapped: families.capped,
   };
 }
 
-/** The families that are not choices of a run, each kept when it reaches what it is made for. */
-function families(
-  flow: CheckedFlow,
-  explorer: Explorer,
-  now: string,
-): { tried: Tried; covers: string[] }[] {
+/** The runs of the families that are not choices of a run, each kept when it reaches what it is made for. */
+class Families {
+  readonly out: { tried: Tried; covers: string[] }[] = [];
+  private tries = 0;
+  /** True once a family's run was not tried for `MAX_FAMILY_TRIES`. */
+  capped = false;
+
+  constructor(readonly explorer: Explorer) {}
+
+  /** One run (`Explorer.try`), or null when `MAX_FAMILY_TRIES` runs are spent. */
+  try(script: readonly Choice[], now: readonly [string, string], input?: Value, given?: Given): Tried | null {
+    if (this.tries >= MAX_FAMILY_TRIES) {
+      this.capped = true;
+      return null;
+    }
+    this.tries++;
+    return this.explorer.try(script, now, input, given);
+  }
+
+  /** Keeps `tried` with `label` when `ok` says it reached what it was made for; true when kept. */
+  keep(tried: Tried | null, label: string, ok: (r: Run) => boolean): boolean {
+    if (tried === null || !ok(tried.run)) return false;
+    this.out.push({ tried, covers: [label] });
+    return true;
+  }
+
+  /** The first run the exploration kept. */
+  get first(): Tried {
+    return this.explorer.kept[0].tried;
+  }
+}
+
+/** For each ranged place of the input, a run just outside it, and for dates and times a run at each end. */
+function inputFamilies(flow: CheckedFlow, f: Families, now: string): void {
   const m = flow.model;
-  const out: { tried: Tried; covers: string[] }[] = [];
-  const first = explorer.kept[0]?.tried;
-  if (first === undefined) return out;
-  const keep = (tried: Tried, label: string, ok: (r: Run) => boolean) => {
-    if (ok(tried.run)) out.push({ tried, covers: [label] });
-  };
+  const first = f.first;
   for (const place of rangedPlaces(m.types, m.inputs, first.input)) {
     const input = setAt(first.input, place.path, place.outside);
-    keep(
-      explorer.try([], [now, now], input),
+    f.keep(
+      f.try([], [now, now], input),
       `input:outside ${place.text}`,
       (r) => r.ending.kind === "fail" && r.ending.error === "Dandori.BadInput",
     );
     for (const end of place.ends) {
       const at = setAt(first.input, place.path, end);
       const base = first.choices.filter((c) => !c.key.startsWith("input:"));
-      keep(
-        explorer.try(base, [now, now], at),
+      f.keep(
+        f.try(base, [now, now], at),
         `input:at an end ${place.text}`,
         (r) => !(r.ending.kind === "fail" && r.ending.error === "Dandori.BadInput"),
       );
     }
   }
-  if (m.period !== null) {
-    const outside = justOutside(m.period);
-    if (outside !== null) {
-      keep(
-        explorer.try([], [outside, outside], first.input),
-        "now:outside",
-        (r) => r.ending.kind === "fail" && r.ending.error === "Dandori.OutOfPeriod" && r.calls.length === 0,
-      );
-      const later = explorer.try(
-        first.choices.filter((c) => !c.key.startsWith("input:")),
-        [now, outside],
-        first.input,
-      );
-      const failedAt = later.run.visits.find((v) => v.kind === "outside");
-      if (failedAt !== undefined) keep(later, `${failedAt.place}:outside`, () => true);
+}
+
+/** For a flow with a period, a run that starts just outside it and one whose later `now` is outside it. */
+function periodFamilies(flow: CheckedFlow, f: Families, now: string): void {
+  const period = flow.model.period;
+  const outside = period === null ? null : justOutside(period);
+  if (outside === null) return;
+  const first = f.first;
+  f.keep(
+    f.try([], [outside, outside], first.input),
+    "now:outside",
+    (r) => r.ending.kind === "fail" && r.ending.error === "Dandori.OutOfPeriod" && r.calls.length === 0,
+  );
+  const later = f.try(first.choices.filter((c) => !c.key.startsWith("input:")), [now, outside], first.input);
+  const failedAt = later?.run.visits.find((v) => v.kind === "outside");
+  if (failedAt !== undefined) f.keep(later, `${failedAt.place}:outside`, () => true);
+}
+
+/** The run with the most calls again, with every `json` and empty `T?` of the input left out. */
+function omittedFamily(flow: CheckedFlow, f: Families): void {
+  const m = flow.model;
+  const most =
+    [...f.explorer.kept].sort((a, b) => b.tried.run.calls.length - a.tried.run.calls.length)[0].tried;
+  const omitted = omitOptional(m.types, m.inputs, most.input);
+  if (omitted === null) return;
+  f.keep(
+    f.try(most.choices.filter((c) => !c.key.startsWith("input:")), most.now, omitted),
+    "json:omitted",
+    () => true,
+  );
+}
+
+/** A kept run that calls a task: its choices before the task's first attempt, and where that is. */
+interface Reaching {
+  readonly tried: Tried;
+  readonly script: readonly Choice[];
+  readonly place: string;
+}
+
+/** The kept runs that call `task`, in the exploration's order (a family tries the first first). */
+function reaching(explorer: Explorer, task: string): Reaching[] {
+  return explorer.kept.flatMap(({ tried }) => {
+    const call = tried.run.calls.find((c) => c.task === task);
+    if (call === undefined) return [];
+    const at = tried.choices.findIndex((c) => c.key === `${call.place}:${call.attempt}`);
+    assert(at >= 0, "every attempt's answer is a choice of its run");
+    return [{ tried, script: tried.choices.slice(0, at), place: call.place }];
+  });
+}
+
+/**
+ * For every task whose result has a range (in a record's field at any depth, a list's element, a
+ * `T?`'s value), one run for each end of each range, whose first call of the task is answered with
+ * a result just outside that end: the run ends `Dandori.BadResponse` there. The rest of the result
+ * is a value of its type with every `T?` present and every list of one.
+ */
+function resultFamilies(flow: CheckedFlow, f: Families): void {
+  const m = flow.model;
+  for (const task of m.tasks.values()) {
+    const result = task.result;
+    if (result === null || task.book !== null) continue;
+    const ends = rangedEnds(m.types, result.type, result.range);
+    if (ends.length === 0) continue;
+    const bases = reaching(f.explorer, task.name);
+    for (const end of ends) {
+      for (const base of bases) {
+        let given = false;
+        const tried = f.try(base.script, base.tried.now, undefined, (a, counter) => {
+          if (given || a.task.name !== task.name) return null;
+          given = true;
+          const whole = new Maker(m.types, new Chooser([], new Map(), new Map()), counter, 1)
+            .value(result.type, result.range, `${a.place}:outside`, task.name);
+          return { kind: "ok", value: setAt(whole, end.path, end.value) };
+        });
+        const kept = f.keep(
+          tried,
+          `${base.place}:outside ${[task.name, ...end.path].join(".")} ${end.end}`,
+          (r) =>
+            r.ending.kind === "fail" && r.ending.error === "Dandori.BadResponse" &&
+            r.visits.some((v) => v.kind === "bad response" && v.place === base.place),
+        );
+        if (kept || tried === null) break;
+      }
     }
   }
-  const most = [...explorer.kept].sort((a, b) => b.tried.run.calls.length - a.tried.run.calls.length)[0]
-    ?.tried;
-  if (most !== undefined) {
-    const omitted = omitOptional(m.types, m.inputs, most.input);
-    if (omitted !== null) {
-      keep(
-        explorer.try(most.choices.filter((c) => !c.key.startsWith("input:")), most.now, omitted),
-        "json:omitted",
-        () => true,
-      );
+}
+
+/**
+ * For every declared error a task's `retry … on` retries, one run whose first call of the task is
+ * answered with that error at every attempt until the retries run out: the error then goes to its
+ * handler or leaves the block, as after no retry. None is added when a run already kept does that.
+ */
+function retryFamilies(flow: CheckedFlow, f: Families): void {
+  for (const task of flow.model.tasks.values()) {
+    const retry = task.retry;
+    if (retry === null || retry.on === null) continue;
+    const bases = reaching(f.explorer, task.name);
+    for (const error of retry.on.filter((e) => task.errors.has(e))) {
+      const runOut = (r: Run) => retriesRunOut(r, task.name, retry.times, error);
+      if ([...f.explorer.kept, ...f.out].some((k) => runOut(k.tried.run))) continue;
+      for (const base of bases) {
+        let given = 0;
+        const tried = f.try(base.script, base.tried.now, undefined, (a) => {
+          if (given > retry.times || a.task.name !== task.name || a.place !== base.place) return null;
+          given++;
+          return { kind: "error", error, cause: null };
+        });
+        const kept = f.keep(tried, `${base.place}:${error} out of retries`, runOut);
+        if (kept || tried === null) break;
+      }
     }
   }
-  return out;
+}
+
+/**
+ * True when a call of `task` in `run` got `error` at each of its `times + 1` attempts and was not
+ * tried again after the last (a call's attempts are one after another in `run.calls`).
+ */
+function retriesRunOut(run: Run, task: string, times: number, error: string): boolean {
+  return run.calls.some((c, i) =>
+    c.task === task && c.attempt === times + 1 && c.then !== "retried" &&
+    run.calls.slice(i - times, i + 1).every((x) =>
+      x.task === task && x.place === c.place && x.answer.kind === "error" && x.answer.error === error
+    )
+  );
 }
 
 /** A ranged place of the input: its path, the value just outside, and the ends of a date or time range. */
@@ -580,23 +708,23 @@ function rangedPlaces(
       return;
     }
     if (range === null) return;
+    const outside = outsideEnds(range);
+    const just = outside.find((o) => o.end === "above") ?? outside.find((o) => o.end === "below");
+    if (just === undefined) return;
     const text = path.join(".");
-    if (range.kind === "number" && (range.lo !== null || range.hi !== null)) {
-      out.push({ path, text, outside: range.hi !== null ? range.hi + 1n : (range.lo ?? 0n) - 1n, ends: [] });
-    } else if (range.kind === "date" && (range.lo !== null || range.hi !== null)) {
+    if (range.kind === "number") out.push({ path, text, outside: just.value, ends: [] });
+    else if (range.kind === "date") {
       out.push({
         path,
         text,
-        outside: range.hi !== null ? dayText(range.hi + 1n) : dayText((range.lo ?? 0n) - 1n),
+        outside: just.value,
         ends: [range.lo, range.hi].filter((x): x is bigint => x !== null).map(dayText),
       });
-    } else if (range.kind === "time" && (range.lo !== null || range.hi !== null)) {
+    } else {
       out.push({
         path,
         text,
-        outside: range.hi !== null
-          ? timestampText((Number(range.hi) + 1) * 1000)
-          : timestampText((Number(range.lo ?? 0n) - 1) * 1000),
+        outside: just.value,
         ends: [
           ...(range.lo === null ? [] : [timestampText(Number(range.lo) * 1000)]),
           ...(range.hi === null ? [] : [`${secondText(Number(range.hi) * 1000)}.5Z`]),
@@ -605,6 +733,63 @@ function rangedPlaces(
     }
   };
   for (const f of fields) walk(f.type, f.range, isRecord(value) ? value[f.name] ?? null : null, [f.name]);
+  return out;
+}
+
+/** A value just outside one end of a range: below its lower end, or above its upper. */
+interface OutsideEnd {
+  readonly end: "below" | "above";
+  readonly value: Value;
+}
+
+/**
+ * The values just outside each end a range has: a number one below or above, the day before or
+ * after, the last second before a time range or the first second after it.
+ */
+function outsideEnds(range: Range): OutsideEnd[] {
+  const at = (n: bigint): Value => {
+    switch (range.kind) {
+      case "number":
+        return n;
+      case "date":
+        return dayText(n);
+      case "time":
+        return timestampText(Number(n) * 1000);
+      default:
+        return unreachable(range.kind, "range kind");
+    }
+  };
+  return [
+    ...(range.lo === null ? [] : [{ end: "below" as const, value: at(range.lo - 1n) }]),
+    ...(range.hi === null ? [] : [{ end: "above" as const, value: at(range.hi + 1n) }]),
+  ];
+}
+
+/**
+ * Every end of every range in a value of type `t` (placed under `range`): where it is first met (a
+ * record's field, a list's first element, a `T?`'s value) and the value just outside it. A record
+ * met again on another path has the same fields, checked by the same code on every target, so it
+ * is walked once: the ends are as many as the ranges written, not as the paths to them.
+ */
+function rangedEnds(
+  types: TypeTable,
+  t: Ty,
+  range: Range | null,
+): (OutsideEnd & { readonly path: readonly (string | number)[] })[] {
+  const out: (OutsideEnd & { path: readonly (string | number)[] })[] = [];
+  const walked = new Set<string>();
+  const walk = (t: Ty, range: Range | null, path: readonly (string | number)[]): void => {
+    if (t.kind === "optional") walk(t.inner, range, path);
+    else if (t.kind === "list") walk(t.element, range, [...path, 0]);
+    else if (t.kind === "record") {
+      if (walked.has(t.name)) return;
+      walked.add(t.name);
+      for (const f of lookup(types.records, t.name, "record").fields) {
+        walk(f.type, f.range, [...path, f.name]);
+      }
+    } else if (range !== null) out.push(...outsideEnds(range).map((e) => ({ ...e, path })));
+  };
+  walk(t, range, []);
   return out;
 }
 

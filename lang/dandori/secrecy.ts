@@ -35,7 +35,7 @@ import { lineOf } from "./lints.ts";
 import type { FlowModel, TaskDef } from "./model.ts";
 import type { FieldDef } from "./types.ts";
 import { exprText, type Typed } from "./typing.ts";
-import { isPlainHttp, isThisMachine, originOf } from "./urls.ts";
+import { readUrl, type UrlTemplate } from "./urls.ts";
 
 type Codes = "E906" | "W902" | "W904";
 
@@ -49,6 +49,13 @@ const HISTORY_HINT = tr(
   "代わりに参照(ID、シークレットの名前)を渡し、値はタスクの中で取ってきてください。履歴を自分の持つ鍵で暗号化しているなら(Temporal はペイロードのコーデック、Step Functions と Lambda durable functions はカスタマー管理の KMS キー)、`workflow` の下に `history encrypted` と書いてください",
 );
 
+/** An `http` task's URL as the parser reads it; null for another task, or a URL E007 refuses. */
+function template(t: TaskDef): UrlTemplate | null {
+  if (t.url === null) return null;
+  const reading = readUrl(t.url.text, t.params.map((p) => p.name));
+  return reading.ok ? reading.template : null;
+}
+
 /** Who a task sends its arguments to outside the project, or null when it sends them inside. */
 function outsideParty(t: TaskDef): Text | null {
   switch (t.method) {
@@ -57,9 +64,9 @@ function outsideParty(t: TaskDef): Text | null {
     case "aws":
       return tr(`AWS (\`${t.callee}\`)`, `AWS(\`${t.callee}\`)`);
     case "http": {
-      if (t.url === null || isThisMachine(t.url.text)) return null;
-      const origin = originOf(t.url.text);
-      return tr(`\`${origin}\``, `\`${origin}\``);
+      const url = template(t);
+      if (url === null || url.local) return null;
+      return tr(`\`${url.origin}\``, `\`${url.origin}\``);
     }
     // A book, a child flow and the user's own code are the project's; an event sends nothing.
     case "book":
@@ -128,12 +135,13 @@ class Secrecy {
   // W902
 
   private plainHttp(task: TaskDef): void {
-    const url = task.url;
-    if (url === null || !isPlainHttp(url.text) || isThisMachine(url.text) || task.plaintext) return;
-    const origin = originOf(url.text);
+    const at = task.url;
+    const url = template(task);
+    if (at === null || url === null || url.protocol !== "http:" || url.local || task.plaintext) return;
+    const origin = url.origin;
     this.r.warning(
       "W902",
-      url,
+      at,
       tr(
         `\`${task.name}\` calls \`${origin}\` in plain HTTP, off this machine: whoever is on the way can read what it sends and change what comes back`,
         `\`${task.name}\` は、このマシンの外の \`${origin}\` を暗号化しない HTTP で呼びます。途中のだれでも、送るものを読み、返るものを書き換えられます`,

@@ -10,14 +10,28 @@ import { assert, unreachable } from "../common/assert.ts";
 import { didYouMean } from "../common/nearest.ts";
 import { hintOf, type Reporter } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
+import { type ArnKind, arnShape, hasArnShape } from "./arns.ts";
 import { AWS_SERVICES } from "./aws.ts";
+import { AWS_MODELS, awsOperations } from "./aws_operations.ts";
 import type { DandoriCode } from "./codes.ts";
 import type { ElidedAst, FieldAst, Pos, Str, TaskAst, TaskItemAst, TypeAst, Word } from "./ast.ts";
 import { bookCall } from "./booktasks.ts";
 import type { BookPort } from "./books.ts";
 import { CALLBACK_WAYS, type ItemAspect, itemRefusal, NO_PLAIN_URL } from "./items.ts";
-import { type BookCall, BUILTIN_ERRORS, type Method, type TaskDef } from "./model.ts";
+import { durationSeconds } from "./lexer.ts";
+import {
+  type BookCall,
+  BUILTIN_ERRORS,
+  DEFAULT_ANSWER_SECONDS,
+  DEFAULT_BACKOFF,
+  DEFAULT_RETRY_INTERVAL_SECONDS,
+  type Method,
+  type Retry,
+  type TaskDef,
+  type Timeout,
+} from "./model.ts";
 import { type FieldDef, type Range, showTy, type Ty } from "./types.ts";
+import { readUrl } from "./urls.ts";
 
 /** What resolving a task reads from its flow: the reporter, the books, and the readers of types. */
 export interface TaskScope {
@@ -109,7 +123,11 @@ function definition(
     discloses: new Set(items.flatMap((i) => i.kind === "discloses" ? i.params.map((w) => w.text) : [])),
     plaintext: firstOf(items, "plaintext") !== undefined,
     child: flow === undefined ? null : { path: flow.value.text, line: flow.line, col: flow.value.col },
-    retry: retry === undefined ? null : { line: retry.line, col: retry.col },
+    retry: retry === undefined ? null : retryOf(retry),
+    timeout: timeoutOf(
+      firstOf(items, "timeout"),
+      parts.method === "event" || firstOf(items, "callback") !== undefined,
+    ),
     key: firstOf(items, "key") !== undefined,
     idempotent: firstOf(items, "idempotent") !== undefined,
     event: parts.method === "event",
@@ -117,6 +135,27 @@ function definition(
     starts: starts === undefined ? null : starts.machine.map((w) => w.text).join("."),
     sends: firstOf(items, "sends")?.event.text ?? null,
   };
+}
+
+/** A `retry` item with its defaults. */
+function retryOf(item: ItemOf<"retry">): Retry {
+  return {
+    line: item.line,
+    col: item.col,
+    times: Number(item.times.text),
+    everySeconds: item.every === null ? DEFAULT_RETRY_INTERVAL_SECONDS : durationSeconds(item.every),
+    backoff: item.backoff?.text ?? DEFAULT_BACKOFF,
+    on: item.on.length === 0 ? null : item.on.map((w) => w.text),
+  };
+}
+
+/** A task's `timeout`, or the day a task that waits for an answer waits without one. */
+function timeoutOf(item: ItemOf<"timeout"> | undefined, waits: boolean): Timeout | null {
+  if (item !== undefined && item.until !== null) return { kind: "until", param: item.until.text };
+  if (item !== undefined && item.after !== null) {
+    return { kind: "after", seconds: durationSeconds(item.after), written: true };
+  }
+  return waits ? { kind: "after", seconds: DEFAULT_ANSWER_SECONDS, written: false } : null;
 }
 
 /**
@@ -278,16 +317,22 @@ class ItemCheck {
       // How the task is called (methodOf), what every method takes, and what the case rules judge (E008).
       case "aws":
         return this.awsService(item);
-      case "lambda":
       case "http":
+        return this.url(item);
+      case "lambda":
+        return this.address(item, item.value, "function");
+      case "connection":
+        return this.address(item, item.value, "connection");
+      case "child":
+        if (item.platform === "state machine") this.address(item, item.value, "state machine");
+        if (item.platform === "durable function") this.address(item, item.value, "function");
+        return;
       case "connect":
       case "agent":
       case "jev":
       case "book":
       case "flow":
-      case "child":
       case "event":
-      case "connection":
       case "queue":
       case "idempotent":
       case "observes":
@@ -392,7 +437,8 @@ class ItemCheck {
 
   /**
    * `timeout until <argument>` (docs/design/dandori.md#timeouts): only a task that waits for an answer waits
-   * until a time, the argument is a `timestamp`, and no retry comes after the time has passed.
+   * until a time, and not an `aws` callback (the time is sent with the id, and an `aws` task's arguments
+   * are the API's), the argument is a `timestamp`, and no retry comes after the time has passed.
    */
   private timeoutUntil(item: Pos, until: Word): void {
     if (!this.def.event && !this.def.callback) {
@@ -402,6 +448,17 @@ class ItemCheck {
         tr(
           "only a task that waits for an answer (`event` or `callback`) waits until a time",
           "時刻まで待てるのは、答えを待つタスク(`event` か `callback`)だけです",
+        ),
+      );
+      return;
+    }
+    if (this.def.method === "aws") {
+      this.no(
+        item,
+        "timeout until",
+        tr(
+          "an `aws` task's arguments are the API's, so its callback cannot send the time with its id",
+          "`aws` のタスクの引数は API の引数なので、そのコールバックは ID と一緒に時刻を送れません",
         ),
       );
       return;
@@ -442,9 +499,38 @@ class ItemCheck {
     }
   }
 
-  /** E007 for a service Step Functions' table does not have: no error of it could be named. */
+  /**
+   * E007 for a service Step Functions' table does not have (no error of it could be named), and
+   * for an operation its API does not have (aws_operations.ts): an SDK's helper, such as a
+   * presigned URL, runs on the worker with its credentials and is no call to AWS.
+   */
   private awsService(item: ItemOf<"aws">): void {
-    if (AWS_SERVICES.has(item.service.text)) return;
+    const service = item.service.text;
+    const operation = item.operation.text;
+    if (AWS_SERVICES.has(service)) {
+      const operations = awsOperations(service);
+      if (operations.has(operation)) return;
+      this.r.error(
+        "E007",
+        item.operation,
+        tr(
+          `\`${service}\` has no operation \`${operation}\` in its API (the SDKs' helpers, such as presigned URLs, paginators and waiters, are no operations)`,
+          `\`${service}\` の API に操作 \`${operation}\` はありません(署名付き URL、ページネーター、ウェイターのような SDK の補助は操作ではありません)`,
+        ),
+        {
+          hint: operations.size === 0
+            ? tr(
+              `${AWS_MODELS} has no model of \`${service}\`: AWS has discontinued it`,
+              `${AWS_MODELS} には \`${service}\` のモデルがありません。AWS が提供を終えたサービスです`,
+            )
+            : didYouMean(operation, operations) ?? tr(
+              `Step Functions calls the operations of ${AWS_MODELS}'s model of \`${service}\`, in camelCase`,
+              `Step Functions が呼ぶのは、${AWS_MODELS} の \`${service}\` のモデルの操作です(camelCase で書きます)`,
+            ),
+        },
+      );
+      return;
+    }
     this.no(
       item.service,
       `aws ${item.service.text}:${item.operation.text}`,
@@ -452,6 +538,43 @@ class ItemCheck {
         `\`${item.service.text}\` is not an AWS service Step Functions calls (its table of AWS SDK integrations); services are written in lower case, as \`dynamodb\` or \`sesv2\``,
         `\`${item.service.text}\` は Step Functions が呼ぶ AWS のサービス(AWS SDK の統合の表)にありません。サービスは \`dynamodb\` や \`sesv2\` のように小文字で書きます`,
       ),
+    );
+  }
+
+  /** E007 for an address of an AWS resource that does not have its shape (arns.ts). */
+  private address(item: Item, value: Str, kind: ArnKind): void {
+    if (hasArnShape(kind, value.text)) return;
+    const what = item.kind === "child" ? item.platform : item.kind;
+    const name = this.t.name.text;
+    const shape = arnShape(kind);
+    this.r.error(
+      "E007",
+      value,
+      tr(
+        `\`${what}\` of \`${name}\` is not ${shape.en}`,
+        `\`${name}\` の \`${what}\` が、${shape.ja}になっていません`,
+      ),
+    );
+  }
+
+  /**
+   * E007 for a URL that means something other than it reads (urls.ts), at its character; a URL
+   * of a `use openapi` (`http POST <api> "<path>"`) stops at E018 before.
+   */
+  private url(item: ItemOf<"http">): void {
+    if (item.api !== null) return;
+    const reading = readUrl(item.url.text, this.def.params.map((p) => p.name));
+    if (reading.ok) return;
+    const { at, why, hint } = reading.fault;
+    const before = [...item.url.text].slice(0, at);
+    // Before the first fault there is no backslash, so each character is one column but a quote (`\"`).
+    const col = item.url.col + 1 + before.reduce((n, c) => n + (c === '"' ? 2 : 1), 0);
+    const name = this.t.name.text;
+    this.r.error(
+      "E007",
+      { line: item.url.line, col },
+      tr(`the URL of \`${name}\` ${why.en}`, `\`${name}\` の URL ${why.ja}`),
+      hintOf(hint),
     );
   }
 
@@ -472,7 +595,10 @@ class ItemCheck {
       return;
     }
     if (!this.takes(item, [["plaintext", "plaintext"]])) return;
-    if (!only(this.items, "http").url.text.startsWith("http://")) this.no(item, "plaintext", NO_PLAIN_URL);
+    const http = only(this.items, "http");
+    const reading = readUrl(http.url.text, this.def.params.map((p) => p.name));
+    const plain = reading.ok && reading.template.protocol === "http:";
+    if (http.api !== null || (reading.ok && !plain)) this.no(item, "plaintext", NO_PLAIN_URL);
   }
 
   /** `discloses <argument>, … "<reason>"`: a reason, and arguments the task has. */

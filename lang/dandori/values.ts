@@ -68,7 +68,8 @@ export function fits(types: TypeTable, t: Ty, range: Range | null, value: Value 
   }
 }
 
-function inRange(range: Range | null, value: bigint | string): boolean {
+/** True when `value` lies in `range` (or there is none): numbers as integers, dates on their 10 characters, times on their first 19. */
+export function inRange(range: Range | null, value: bigint | string): boolean {
   if (range === null) return true;
   switch (range.kind) {
     case "number":

@@ -29,7 +29,7 @@
 import { unreachable } from "../common/assert.ts";
 import type { CallRecord } from "./interp.ts";
 import type { KeyPlan, Plan, TaskPlan } from "./plan.ts";
-import { idempotencyKey, urlSegment, urlText } from "./rules.ts";
+import { filledUrl, idempotencyKey, urlSegment, urlText } from "./rules.ts";
 import { isRecord, type Value } from "./values.ts";
 
 /** The views `dandori run --target` prints. */
@@ -133,7 +133,7 @@ function transportView(task: TaskPlan, c: CallRecord): Value {
 function httpRequest(task: TaskPlan, c: CallRecord, args: Record<string, Value>): Record<string, Value> {
   const callee = task.callee;
   if (callee.kind !== "http") throw new Error(`dandori: ${task.name} is not an http task`);
-  let url = callee.url.map((p) => "text" in p ? p.text : urlSegment(c.args[p.param] ?? null)).join("");
+  let url = filledUrl(callee.url, c.args);
   const rest = callee.rest.filter((n) => Object.hasOwn(args, n));
   const headers: Record<string, Value> = {};
   if (task.key !== null) headers["Idempotency-Key"] = keyOf(c);
@@ -275,7 +275,7 @@ function httpTaskArguments(
 ): Record<string, Value> {
   const callee = task.callee;
   if (callee.kind !== "http") throw new Error(`dandori: ${task.name} is not an http task`);
-  const url = callee.url.map((p) => "text" in p ? p.text : urlSegment(c.args[p.param] ?? null)).join("");
+  const url = filledUrl(callee.url, c.args);
   const rest = callee.rest.filter((n) => Object.hasOwn(args, n));
   const headers: Record<string, Value> = {};
   if (task.key !== null) headers["Idempotency-Key"] = keyOf(c);

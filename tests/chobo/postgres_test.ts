@@ -21,6 +21,8 @@ import { goRunner, PYTHON_RUNNER, TYPESCRIPT_RUNNER } from "../../verify/chobo/c
 import { type Cluster, findPgBin, startCluster } from "../../verify/services/pg_cluster.ts";
 import { findPgbench, pgbench, type PgbenchLoad, type PgbenchRun } from "../../verify/services/pgbench.ts";
 import { type Db, pgliteDb, serverDb } from "../../verify/services/pg_db.ts";
+import { choboRecord, DEFAULT_PATHS, ON_POSTGRES } from "../../verify/chobo/runs.ts";
+import { type Platform, recordFromTest, secondsSince, skippedRecord } from "../../verify/summary.ts";
 import { assertGolden } from "../support/golden.ts";
 import { runCli } from "../support/run.ts";
 
@@ -162,11 +164,13 @@ Deno.test("a test copy (3-second expiries) answers every scenario as the book do
   }
 });
 
-async function everyScenario(db: Db, target: string): Promise<void> {
-  const list = subjects(["tests/chobo/books", "examples"]);
+async function everyScenario(db: Db, target: string, platform: Platform): Promise<void> {
+  const list = subjects(DEFAULT_PATHS);
   await loadSchemas(db, list);
   await loadSchemas(db, list);
+  const started = performance.now();
   const report = await verifyScenarios(db, list, `test-${Date.now()}`, target);
+  recordFromTest([choboRecord(platform, list.length, report, secondsSince(started))]);
   deepStrictEqual(report.failures, []);
   strictEqual(report.agreed, report.scenarios);
   ok(report.together > 0);
@@ -176,20 +180,26 @@ async function everyScenario(db: Db, target: string): Promise<void> {
 Deno.test("PGlite: every scenario agrees with the interpreter, and balances equal their entries", async () => {
   const db = await pgliteDb();
   try {
-    await everyScenario(db, "PGlite");
+    await everyScenario(db, "PGlite", "PGlite: SQL");
   } finally {
     await db.end();
   }
 });
 
-/** Runs `f` on a disposable server, or prints SKIP when this machine has no server binaries. */
+/**
+ * Runs `f` on a disposable server, or prints SKIP when this machine has no server binaries (and
+ * records the platforms of `recorded` as skipped).
+ */
 async function onServer(
   what: string,
   f: (db: ReturnType<typeof serverDb>, cluster: Cluster) => Promise<void>,
+  recorded: readonly Platform[] = [],
 ) {
   const bin = findPgBin();
   if (bin === null) {
-    console.log(`SKIP: chobo: postgres: ${what}: no initdb/pg_ctl on this machine`);
+    const why = "no initdb/pg_ctl on this machine";
+    console.log(`SKIP: chobo: postgres: ${what}: ${why}`);
+    recordFromTest(recorded.map((p) => skippedRecord(p, "books", "postgres server", why)));
     return;
   }
   const cluster = await startCluster(bin);
@@ -220,7 +230,11 @@ async function withPgbench(
 }
 
 Deno.test("server: every scenario agrees with the interpreter, together callers on their own connections", async () => {
-  await onServer("every scenario", (db) => everyScenario(db, "postgres server"));
+  await onServer(
+    "every scenario",
+    (db) => everyScenario(db, "postgres server", "PostgreSQL: SQL"),
+    ["PostgreSQL: SQL"],
+  );
 });
 
 /** The rows of a query as text, each column `::text` in the SQL. */
@@ -523,23 +537,31 @@ Deno.test("chobo_id computes the same ids as TypeScript", async () => {
 });
 
 Deno.test("server: every scenario through the TypeScript, Python and Go clients agrees, and each sends run --show's SQL", async () => {
+  const runners = [TYPESCRIPT_RUNNER, PYTHON_RUNNER, goRunner({ path: null })];
   const bin = findPgBin();
   if (bin === null) {
-    console.log("SKIP: chobo: postgres clients: no initdb/pg_ctl on this machine");
+    const why = "no initdb/pg_ctl on this machine";
+    console.log(`SKIP: chobo: postgres clients: ${why}`);
+    recordFromTest(runners.map((r) => skippedRecord(ON_POSTGRES[r.lang], "books", "postgres server", why)));
     return;
   }
-  const list = subjects(["tests/chobo/books", "examples"]);
+  const list = subjects(DEFAULT_PATHS);
   const cluster = await startCluster(bin);
   const db = serverDb(cluster.socketDir);
   try {
     await loadSchemas(db, list);
-    for (const runner of [TYPESCRIPT_RUNNER, PYTHON_RUNNER, goRunner({ path: null })]) {
+    for (const runner of runners) {
       const lacks = await runner.lacks();
       if (lacks !== null) {
         console.log(`SKIP: chobo: postgres-${runner.lang}: ${lacks}`);
+        recordFromTest([
+          skippedRecord(ON_POSTGRES[runner.lang], "books", `the ${runner.lang} client`, lacks),
+        ]);
         continue;
       }
+      const started = performance.now();
       const report = await verifyWithRunner(cluster.socketDir, list, runner, `clients-${Date.now()}`);
+      recordFromTest([choboRecord(ON_POSTGRES[runner.lang], list.length, report, secondsSince(started))]);
       deepStrictEqual(report.failures, [], runner.lang);
       strictEqual(report.agreed, report.scenarios, runner.lang);
     }

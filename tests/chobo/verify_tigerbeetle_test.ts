@@ -31,6 +31,8 @@ import { sentTigerBeetleSteps } from "../../targets/chobo/tigerbeetle/show.ts";
 import { alive, exists } from "../../verify/services/procs.ts";
 import { startReplica } from "../../verify/services/tb_replica.ts";
 import { startBridge } from "../support/tigerbeetle_bridge.ts";
+import { choboRecord, DEFAULT_PATHS, ON_TIGERBEETLE_DOUBLE } from "../../verify/chobo/runs.ts";
+import { recordFromTest, secondsSince, skippedRecord } from "../../verify/summary.ts";
 
 const VERIFY = new URL("../../verify/verify.ts", import.meta.url).pathname;
 const RECORDS = "/tmp/chobo-tb-runs";
@@ -273,15 +275,19 @@ const RUNNERS: readonly ClientRunner[] = [TB_TYPESCRIPT_RUNNER, TB_PYTHON_RUNNER
 
 for (const runner of RUNNERS) {
   Deno.test(`the ${runner.lang} TigerBeetle runner, on the test double's bridge: every scenario agrees with the interpreter and sends run --show's requests`, async () => {
+    const platform = ON_TIGERBEETLE_DOUBLE[runner.lang];
     const missing = await MISSING[runner.lang]();
     if (missing !== null) {
       console.log(`SKIP: chobo: tigerbeetle-${runner.lang} runner: ${missing}`);
+      recordFromTest([skippedRecord(platform, "books", `the ${runner.lang} runner`, missing)]);
       return;
     }
-    const list = subjects(["tests/chobo/books", "examples"]);
+    const list = subjects(DEFAULT_PATHS);
     const bridge = startBridge();
     try {
+      const started = performance.now();
       const report = await verifyOnTigerBeetle({ double: bridge.url }, list, runner, `double-${Date.now()}`);
+      recordFromTest([choboRecord(platform, list.length, report, secondsSince(started))]);
       deepStrictEqual(report.failures, []);
       strictEqual(report.agreed, report.scenarios);
       ok(report.scenarios >= 396 && report.together >= 24, `${report.scenarios} scenarios`);

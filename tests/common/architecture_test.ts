@@ -3,11 +3,14 @@
  * `lang/` imports nothing of `commands/`, `targets/` or `verify/`; `targets/` nothing of
  * `commands/` or `verify/`; `verify/` nothing of `commands/`; the core of a language never imports
  * its views (the pages, the run and report texts, `api`, the plan's text) — and no import cycle
- * exists anywhere, type-only imports included. The test also shows the rules fail on a planted
- * upward import and cycle.
+ * exists anywhere, type-only imports included. Imports are read from the modules' tokens
+ * (`tests/support/imports.ts`): static, type-only, side-effect, `export … from` and literal dynamic
+ * ones. The test also shows the rules fail on a planted upward import of each form and on a planted
+ * cycle, and pass over decoys (an import in a comment, a string, a template, a regular expression).
  */
 
 import { deepStrictEqual, ok } from "node:assert/strict";
+import { type ImportForm, importsIn } from "../support/imports.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const FOLDERS = ["lang", "targets", "commands", "verify"];
@@ -37,29 +40,40 @@ const VIEWS: readonly string[] = [
   "lang/dandori/run.ts",
 ];
 
-/** Module → the modules of this repository it imports (relative imports, type-only ones too). */
+/** Module → the modules of this repository it imports (relative imports of every form, type-only ones too). */
 type Graph = Map<string, string[]>;
 
-function readGraph(): Graph {
-  const graph: Graph = new Map();
+/** The modules the floors hold, by path from the repository's root, with their text. */
+function readTree(): Map<string, string> {
+  const tree = new Map<string, string>();
   const walk = (dir: string) => {
     for (const e of Deno.readDirSync(`${ROOT}${dir}`)) {
       const path = `${dir}/${e.name}`;
       if (e.isDirectory) walk(path);
-      else if (e.name.endsWith(".ts") && !path.includes("/runtime/")) graph.set(path, importsOf(path));
+      else if (e.name.endsWith(".ts") && !path.includes("/runtime/")) {
+        tree.set(path, Deno.readTextFileSync(`${ROOT}${path}`));
+      }
     }
   };
   FOLDERS.forEach(walk);
-  for (const top of ["cli.ts", "mod.ts"]) graph.set(top, importsOf(top));
-  return graph;
+  for (const top of ["cli.ts", "mod.ts"]) tree.set(top, Deno.readTextFileSync(`${ROOT}${top}`));
+  return tree;
 }
 
-function importsOf(path: string): string[] {
-  const text = Deno.readTextFileSync(`${ROOT}${path}`);
+function graphOf(tree: ReadonlyMap<string, string>): Graph {
+  return new Map([...tree].map(([path, text]) => [path, importsOf(path, text)]));
+}
+
+function readGraph(): Graph {
+  return graphOf(readTree());
+}
+
+/** The modules of this repository `text` (the module at `path`) imports, by every form. */
+function importsOf(path: string, text: string): string[] {
   const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "";
   const out = new Set<string>();
-  for (const m of text.matchAll(/^\s*(?:import|export)\b[^"';]*?from\s+"(\.{1,2}\/[^"]+)"/gms)) {
-    out.add(normalize(`${dir}/${m[1]}`));
+  for (const { specifier } of importsIn(text)) {
+    if (specifier.startsWith("./") || specifier.startsWith("../")) out.add(normalize(`${dir}/${specifier}`));
   }
   return [...out].sort();
 }
@@ -149,4 +163,67 @@ Deno.test("a planted upward import and a planted cycle are caught", () => {
     cycles(loop).some((c) => c.includes("lang/common/diagnostic.ts → lang/common/text.ts")),
     cycles(loop).join("\n"),
   );
+});
+
+/** Each form of import, planted in a copy of the tree: each must be read, and with its form. */
+const PLANTED: readonly (readonly [ImportForm, string])[] = [
+  ["static", `import { TARGETS } from "../../targets/chobo/targets.ts";`],
+  ["type-only", `import type { ChoboTargetName } from "../../targets/chobo/targets.ts";`],
+  ["side-effect", `import "../../targets/chobo/targets.ts";`],
+  ["export-from", `export { TARGETS } from "../../targets/chobo/targets.ts";`],
+  ["export-from", `export * from "../../targets/chobo/targets.ts";`],
+  ["dynamic", `const targets = await import("../../targets/chobo/targets.ts");`],
+  // An `import("…")` type reads as the call does.
+  ["dynamic", `type T = typeof import("../../targets/chobo/targets.ts");`],
+];
+
+/** What looks like an import and is not one: in a comment, a string, a template, a regular expression. */
+const DECOYS: readonly string[] = [
+  `// import "../../targets/chobo/targets.ts";`,
+  `/* import { TARGETS } from "../../targets/chobo/targets.ts"; */`,
+  `const said = 'import "../../targets/chobo/targets.ts";';`,
+  'const printed = `import { TARGETS } from "../../targets/chobo/targets.ts";\\n${x.map((y) => `${y}`)}`;',
+  `const matcher = /import "(\\.\\.\\/[^"]+)"/;`,
+  "const computed = await import(`../../targets/${name}.ts`);",
+];
+
+Deno.test("every form of import is read: a planted one of each form in lang/ is caught, and decoys are not", () => {
+  const tree = readTree();
+  const model = "lang/chobo/model.ts";
+  const text = tree.get(model) ?? "";
+  for (const [form, line] of PLANTED) {
+    deepStrictEqual(importsIn(line), [{ specifier: "../../targets/chobo/targets.ts", form }], line);
+    const planted = new Map(tree).set(model, `${text}\n${line}\n`);
+    deepStrictEqual(upward(graphOf(planted)), [`${model} → targets/chobo/targets.ts`], line);
+  }
+  for (const line of DECOYS) {
+    deepStrictEqual(importsIn(line), [], line);
+    deepStrictEqual(upward(graphOf(new Map(tree).set(model, `${text}\n${line}\n`))), [], line);
+  }
+});
+
+/** What a program in examples/ imports of the floors, besides the library API and the examples' own files. */
+function floorImports(path: string, text: string): string[] {
+  return importsOf(path, text).filter((m) => m !== "mod.ts" && !m.startsWith("examples/"));
+}
+
+Deno.test("a program in examples/ (the demo) reaches the floors through the library API alone", () => {
+  const programs: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of Deno.readDirSync(`${ROOT}${dir}`)) {
+      const path = `${dir}/${e.name}`;
+      if (e.isDirectory) walk(path);
+      else if (e.name.endsWith(".ts")) programs.push(path);
+    }
+  };
+  walk("examples");
+  ok(programs.includes("examples/demo/demo.ts"), programs.join(", "));
+  for (const path of programs) {
+    deepStrictEqual(floorImports(path, Deno.readTextFileSync(`${ROOT}${path}`)), [], path);
+  }
+  deepStrictEqual(importsOf("examples/demo/demo.ts", Deno.readTextFileSync(`${ROOT}examples/demo/demo.ts`)), [
+    "mod.ts",
+  ]);
+  const planted = `import { lower } from "../../lang/dandori/lower.ts";\n`;
+  deepStrictEqual(floorImports("examples/demo/demo.ts", planted), ["lang/dandori/lower.ts"]);
 });

@@ -205,7 +205,7 @@ function disconnected(page: FlowPage, passed: readonly ReadonlySet<string>[]): s
 /** The statements each generated run of a flow passes, as its visits say (a failed period check lights its statement). */
 function passedStatements(f: ReturnType<typeof everyRunnableFlow>[number]): Set<string>[] {
   return generateFlowScenarios(f.checked, f.plan).scenarios.map((s) => {
-    const run = runFlow(f.checked, f.plan, {
+    const run = runFlow(f.checked, {
       input: s.input,
       now: s.now,
       answers: new ScenarioAnswers(s.answers),
@@ -284,7 +284,7 @@ Deno.test("a run is lit only along the drawing's edges: without one it needs, li
   ok(f !== undefined);
   const charts = chartsOf(f.plan, "en");
   const s = generateFlowScenarios(f.checked, f.plan).scenarios[0];
-  const run = runFlow(f.checked, f.plan, {
+  const run = runFlow(f.checked, {
     input: s.input,
     now: s.now,
     answers: new ScenarioAnswers(s.answers),

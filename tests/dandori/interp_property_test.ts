@@ -51,7 +51,7 @@ Deno.test("what check promised holds on every flow × every generated scenario, 
       const books = new Set(f.plan.tasks.filter((x) => x.callee.kind === "book").map((x) => x.name));
       for (const s of readFlowScenarios(f.checked, stringifyJson(generated))) {
         const rest = new TolerantAnswers(s.answers);
-        const run = runFlow(f.checked, f.plan, {
+        const run = runFlow(f.checked, {
           input: s.input,
           now: s.now,
           answers: books.size === 0 ? rest : new BooksComputed(f.checked, s, Date.parse(s.now[0]), rest),
@@ -208,7 +208,7 @@ Deno.test("random flows: the interpreter never throws, every run ends, the calls
         stringifyJson(generateFlowScenarios(checked, plan).scenarios.map(generatedJson)),
       )
     ) {
-      const run = runFlow(checked, plan, {
+      const run = runFlow(checked, {
         input: s.input,
         now: s.now,
         answers: new TolerantAnswers(s.answers),

@@ -29,7 +29,7 @@ function scenariosOf(f: RunnableFlow): FlowScenario[] {
 
 function play(f: RunnableFlow, s: FlowScenario, index: number): Run {
   const answers = new ScenarioAnswers(s.answers);
-  const run = runFlow(f.checked, f.plan, {
+  const run = runFlow(f.checked, {
     input: s.input,
     now: s.now,
     answers,
@@ -104,7 +104,7 @@ const INPUT = parseJson('{"order": "o-1", "amount": 5, "by": "2026-04-01T00:00:0
 
 function runCalls(answers: readonly Answer[], input = INPUT): Run {
   const f = calls();
-  return runFlow(f.checked, f.plan, {
+  return runFlow(f.checked, {
     input,
     now: ["2026-03-31T15:30:00Z", "2026-03-31T15:30:00Z"],
     answers: new ScenarioAnswers(answers),
@@ -142,7 +142,7 @@ Deno.test("acceptance: a declared error is not retried", () => {
 Deno.test("acceptance: a malformed answer ends Dandori.BadResponse and on failure does not run", () => {
   const f = checkedFlow("examples/orders/orders.flow");
   if (f === null) throw new Error("orders.flow has errors");
-  const run = runFlow(f.checked, f.plan, {
+  const run = runFlow(f.checked, {
     input: parseJson(
       '{"order": {"id": "o-1", "sku": "s-1", "quantity": 2, "price": 100, "pay_by": "2026-04-01T00:00:00Z"}}',
     ),
@@ -234,7 +234,7 @@ Deno.test("--books computed equals the run of the replayed scenario, on every fl
       const books = new Set(f.plan.tasks.filter((t) => t.callee.kind === "book").map((t) => t.name));
       for (const [i, s] of scenariosOf(f).entries()) {
         const rest = play(f, s, i + 1).calls.filter((c) => !books.has(c.task)).map((c) => c.answer);
-        const computed = runFlow(f.checked, f.plan, {
+        const computed = runFlow(f.checked, {
           input: s.input,
           now: s.now,
           answers: new BooksComputed(f.checked, s, Date.parse(s.now[0]), new TolerantAnswers(rest)),

@@ -13,7 +13,14 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { generateFlowScenarios } from "../../lang/dandori/scenarios.ts";
 import type { Definition } from "../../targets/dandori/stepfunctions/asl.ts";
-import { buildDefinition, playScenario, validate, verifyFlows } from "../../verify/dandori/stepfunctions.ts";
+import {
+  aslRecord,
+  buildDefinition,
+  playScenario,
+  validate,
+  verifyFlows,
+} from "../../verify/dandori/stepfunctions.ts";
+import { recordFromTest, secondsSince } from "../../verify/summary.ts";
 import { checkedFlow, everyRunnableFlow, type RunnableFlow } from "../support/flows.ts";
 import { runCli } from "../support/run.ts";
 
@@ -38,7 +45,9 @@ function built(f: RunnableFlow): Definition {
 }
 
 Deno.test("every flow Step Functions can build is valid and agrees with the interpreter on every scenario; the rest are E050", async () => {
+  const started = performance.now();
   const report = await verifyFlows(everyRunnableFlow(), read);
+  recordFromTest([aslRecord(report, secondsSince(started))]);
   deepStrictEqual(report.failures, []);
   strictEqual(report.agreed, report.scenarios);
   ok(report.flows >= 24, `${report.flows} flows built`);

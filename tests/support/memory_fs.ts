@@ -30,6 +30,13 @@ export class MemoryFs {
     }
   }
 
+  /** Writes a file's new content, or removes it (null): what a watched file's change does. */
+  change(path: string, content: string | null): void {
+    const at = this.follow(path, false);
+    if (content === null) this.files.delete(at);
+    else this.files.set(at, new TextEncoder().encode(content));
+  }
+
   /** The bytes of a regular file: a link or a directory is refused as the disk's reader refuses it. */
   readFile(path: string): Uint8Array {
     const at = this.follow(path, false);

@@ -48,15 +48,28 @@ function literal(v: bigint, scale: number): string {
   return `${sign}${abs / d}.${String(abs % d).padStart(scale, "0")}`;
 }
 
+/** The largest amount and bound, 2⁶³ − 1. */
+const MAX = (1n << 63n) - 1n;
+
 /**
- * One small random book: 1–2 units, 2–5 accounts, 1–4 transfers of 1–3 moves.
+ * How a book's bounds are drawn: `small` ones near 0, or `edges`, at and next to the ends of what a
+ * bound may be (±(2⁶³ − 1)) and next to 0, so that amounts, balances and bounds meet the 64-bit range.
+ */
+export type BoundDraw = "small" | "edges";
+
+const EDGE_LOWERS: readonly bigint[] = [-MAX, -MAX + 1n, -MAX + 2n, -1n, 0n, 0n, 1n, MAX - 1n];
+const EDGE_UPPERS: readonly bigint[] = [MAX, MAX, MAX - 1n, MAX - 2n, 0n, 1n];
+
+/**
+ * One small random book: 1–2 units, 2–5 accounts, 1–4 transfers of 1–3 moves, its bounds drawn as
+ * `bounds` says.
  *
  * The shapes are weighted for the checker's operation search (docs/design/chobo.md#the-checker), which
  * `checkBook` runs on every book and whose cost grows with the moves, the amount parameters (every tried
  * amount of the unit each) and the bounds it has to feed: every unit gets an outside account to feed from,
  * and at most one transfer per book has two amount parameters (with two moves).
  */
-export function genBook(rnd: Random, index: number): string {
+export function genBook(rnd: Random, index: number, bounds: BoundDraw = "small"): string {
   const allUnits: GenUnit[] = [{ name: "pcs", scale: 0 }, { name: "USD", scale: 2 }];
   const units = rnd.chance(0.4) ? allUnits : [rnd.pick(allUnits)];
   const out: string[] = [`book gen${index} v1`, ""];
@@ -77,12 +90,19 @@ export function genBook(rnd: Random, index: number): string {
     const hasUpper = rnd.chance(0.35);
     let lower: bigint | null = null;
     if (!hasUpper || rnd.chance(0.6)) {
-      lower = BigInt(rnd.pick([-10, -3, -1, 0, 0, 0, 0, 0, 0, 1, 5]));
+      lower = bounds === "small"
+        ? BigInt(rnd.pick([-10, -3, -1, 0, 0, 0, 0, 0, 0, 1, 5]))
+        : rnd.pick(EDGE_LOWERS);
       out.push(`  at least ${literal(lower, unit.scale)} refused as low${i}`);
     }
     if (hasUpper) {
       const floor = lower !== null && lower > 0n ? lower : 0n;
-      const upper = floor + BigInt(rnd.pick([0, 3, 10, 10, 100, 1000]));
+      const edge = bounds === "edges" ? rnd.pick(EDGE_UPPERS) : 0n;
+      const upper = bounds === "small"
+        ? floor + BigInt(rnd.pick([0, 3, 10, 10, 100, 1000]))
+        : edge < floor
+        ? MAX
+        : edge;
       out.push(`  at most ${literal(upper, unit.scale)} refused as high${i}`);
     }
   }

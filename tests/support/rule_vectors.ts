@@ -25,6 +25,7 @@ export interface RuleImpl {
   idempotencyKey(execution: string, place: string, loops: readonly number[]): string;
   /** Takes a value as the implementation carries it (`value` turns a vector's value into that). */
   urlSegment(value: unknown): string;
+  hasDotSegment(url: string): boolean;
   timeIn(value: string, first: string | null, after: string | null): boolean;
   dateIn(value: string, first: string | null, last: string | null): boolean;
   timestampMs(text: string): number | null;
@@ -94,6 +95,10 @@ export function ruleVectorTests(label: string, impl: RuleImpl, value: (v: unknow
     for (const c of cases("url_segment.json")) {
       strictEqual(impl.urlSegment(value(c.value)), c.segment, stringifyJson(c.value));
     }
+  });
+
+  Deno.test(`${label}: dot_segment.json: a path segment . or .. (%2e a dot), as the WHATWG URL parser reads one`, () => {
+    for (const c of cases("dot_segment.json")) strictEqual(impl.hasDotSegment(c.url), c.dot, c.url);
   });
 
   Deno.test(`${label}: time_in.json and date_in.json: 19 characters for a time, 10 for a date`, () => {

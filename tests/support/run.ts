@@ -4,7 +4,7 @@
  */
 
 import { main } from "../../cli.ts";
-import { denoIo, type Io } from "../../commands/io.ts";
+import { denoIo, type Io, type Watched, type Watcher } from "../../commands/io.ts";
 import { MemoryFs } from "./memory_fs.ts";
 
 /** What one run printed and returned. */
@@ -14,7 +14,16 @@ export interface Run {
   readonly stderr: string;
   /** Files the command wrote (kept in memory). */
   readonly written: Readonly<Record<string, string>>;
+  /** The paths the command watched (`Io.watch`), and whether it closed the watch: empty and true when none. */
+  readonly watched: readonly string[];
+  readonly watchClosed: boolean;
 }
+
+/**
+ * What happens while a command watches, one at a time: files changed (path → new content, or null
+ * for a file removed), or Ctrl-C.
+ */
+export type Happening = { readonly change: Record<string, string | null> } | "interrupt";
 
 /** Where a run reads its files and environment from. */
 export interface RunOptions {
@@ -31,6 +40,8 @@ export interface RunOptions {
   readonly repository?: string;
   /** The environment; empty unless given, so no outer variable leaks in. */
   readonly env?: Record<string, string>;
+  /** What a watch sees, in order (needs `files`); a watch asked for more fails the test. */
+  readonly happenings?: readonly Happening[];
 }
 
 /** An `Io` that reads `opts.files` (or the disk) and keeps what is printed and written, for tests. */
@@ -43,6 +54,24 @@ export function capturingIo(opts: RunOptions = {}): { io: Io; done(code: number)
   const repository = memory === null || opts.repository === undefined
     ? null
     : memory.realPath(opts.repository);
+  const happenings = [...opts.happenings ?? []];
+  let watched: readonly string[] = [];
+  let watchClosed = true;
+  const watch = (paths: readonly string[]): Watcher => {
+    watched = paths;
+    watchClosed = false;
+    return {
+      next: (): Promise<Watched> => {
+        const next = happenings.shift();
+        if (next === undefined) throw new Error("the command watched for more than the test's happenings");
+        if (next === "interrupt") return Promise.resolve({ kind: "interrupted" });
+        if (memory === null) throw new Error("a change needs the run's files in memory");
+        for (const [path, content] of Object.entries(next.change)) memory.change(path, content);
+        return Promise.resolve({ kind: "changed", paths: paths.filter((p) => p in next.change) });
+      },
+      close: () => watchClosed = true,
+    };
+  };
   const io: Io = {
     env: opts.env ?? {},
     readFile: (path) => memory === null ? disk.readFile(path) : memory.readFile(path),
@@ -60,8 +89,9 @@ export function capturingIo(opts: RunOptions = {}): { io: Io; done(code: number)
       for (const [path, text] of files) written[path] = text;
       return null;
     },
+    watch,
   };
-  return { io, done: (code) => ({ code, stdout, stderr, written }) };
+  return { io, done: (code) => ({ code, stdout, stderr, written, watched, watchClosed }) };
 }
 
 /**

@@ -104,7 +104,7 @@ export function generatedRuns(f: RunnableFlow): GeneratedRun[] {
   const generated = generateFlowScenarios(f.checked, f.plan).scenarios.map(generatedJson);
   return readFlowScenarios(f.checked, stringifyJson(generated)).map((s, i) => ({
     n: i + 1,
-    run: runFlow(f.checked, f.plan, {
+    run: runFlow(f.checked, {
       input: s.input,
       now: s.now,
       answers: new ScenarioAnswers(s.answers),

@@ -418,11 +418,19 @@ export interface Replayed {
   readonly ending: Plain;
 }
 
+/** Where LocalStack's play of a scenario parts from the runner's tries or the interpreter's ending. */
+export interface LocalStackDifference {
+  /** The scenario's id (its flow and name). */
+  readonly id: string;
+  /** The difference, the id first. */
+  readonly text: string;
+}
+
 /** The differences of LocalStack's plays from the runner's tries and the interpreter's ending. */
 export async function compareOnLocalStack(
   ls: LocalStack,
   groups: readonly LocalStackGroup<Replayed>[],
-): Promise<string[]> {
+): Promise<LocalStackDifference[]> {
   const plays = await playOnLocalStack(
     ls,
     groups.map((g) => ({
@@ -436,20 +444,25 @@ export async function compareOnLocalStack(
       })),
     })),
   );
-  const out: string[] = [];
+  const out: LocalStackDifference[] = [];
   for (const r of groups.flatMap((g) => g.jobs)) {
     const p = plays.get(r.id);
     if (p === undefined) {
-      out.push(`${r.id}: LocalStack gave no result`);
+      out.push({ id: r.id, text: `${r.id}: LocalStack gave no result` });
       continue;
     }
     const want = JSON.stringify(r.tries.map((t) => ({ state: t.state, sent: withoutToken(t.sent) })));
     const got = JSON.stringify(p.tries);
-    if (want !== got) out.push(`${r.id}: LocalStack tries ${got}\n  the runner tried ${want}`);
+    if (want !== got) {
+      out.push({ id: r.id, text: `${r.id}: LocalStack tries ${got}\n  the runner tried ${want}` });
+    }
     if (JSON.stringify(p.ending) !== JSON.stringify(r.ending)) {
-      out.push(
-        `${r.id}: LocalStack ends ${JSON.stringify(p.ending)}, the interpreter ${JSON.stringify(r.ending)}`,
-      );
+      out.push({
+        id: r.id,
+        text: `${r.id}: LocalStack ends ${JSON.stringify(p.ending)}, the interpreter ${
+          JSON.stringify(r.ending)
+        }`,
+      });
     }
   }
   return out;

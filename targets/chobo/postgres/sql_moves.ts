@@ -56,12 +56,6 @@ export function insideAccounts(t: Transfer): InsideAccount[] {
   return out;
 }
 
-/** True when sides of two different moves name one kind, so their arguments may make them one account. */
-export function sidesMayMeet(t: Transfer): boolean {
-  const sides = sidesOf(t);
-  return sides.some((a, x) => sides.some((b, y) => y > x && a.i !== b.i && a.ref.account === b.ref.account));
-}
-
 /** A signed sum of SQL amounts. */
 export type Sum = readonly { readonly sign: 1 | -1; readonly sql: string }[];
 
@@ -136,8 +130,10 @@ export function plusSql(column: string, sum: Sum): string {
 }
 
 /**
- * The `entries` rows of an operation, one per account whose numbers change: each side's change,
- * summed per account when sides may meet; `id` is the SQL of the side's account id.
+ * The `entries` rows of an operation, one per side whose numbers change, in written order; `id` is
+ * the SQL of the side's account id. Sides that name one account are not summed: one side's change is
+ * a single amount, which always fits a `bigint`, where two added could pass 2⁶³ − 1 before the bounds
+ * have refused the call or the sides have taken back what they put in.
  */
 export function entriesInsert(
   s: string,
@@ -149,19 +145,9 @@ export function entriesInsert(
   const values = rows.map((r) =>
     `(${r.id}, ${sumSql(r.delta.posted)}, ${sumSql(r.delta.heldIn)}, ${sumSql(r.delta.heldOut)})`
   ).join(",\n             ");
-  const source = `(values ${values})\n      as x (account, posted, held_in, held_out)`;
-  const head = `insert into ${s}.entries (tenant, account, kind, op, key, posted, held_in, held_out, at)`;
-  if (sidesMayMeet(t)) {
-    return `${head}
-    select p_tenant, x.account, ${lit(t.name)}, ${
-      lit(op)
-    }, v_key, sum(x.posted), sum(x.held_in), sum(x.held_out), v_now
-      from ${source}
-     group by x.account
-    having sum(x.posted) <> 0 or sum(x.held_in) <> 0 or sum(x.held_out) <> 0`;
-  }
-  return `${head}
+  return `insert into ${s}.entries (tenant, account, kind, op, key, posted, held_in, held_out, at)
     select p_tenant, x.account, ${lit(t.name)}, ${lit(op)}, v_key, x.posted, x.held_in, x.held_out, v_now
-      from ${source}
+      from (values ${values})
+      as x (account, posted, held_in, held_out)
      where x.posted <> 0 or x.held_in <> 0 or x.held_out <> 0`;
 }

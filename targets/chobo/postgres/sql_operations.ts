@@ -123,7 +123,12 @@ function negate(sum: Sum): Sum {
 /**
  * The conditions one inside account's row must meet for every move in written order: before each
  * move out of it `posted − held_out − a ≥ L`, before each move into it `posted + held_in + a ≤ U`,
- * counting the moves before (docs/design/chobo.md#bounds).
+ * counting the moves before (docs/design/chobo.md#bounds). None may fail with 22003 where the
+ * interpreter refuses: a sum past the 64 bits is refused by its bound. The row keeps
+ * `posted − held_out ≥ least(L, 0)` and `posted + held_in ≤ greatest(U, 0)` (the CHECK), so the first
+ * move's check stays in `bigint`: as written when L ≥ −1 or U ≤ 0, else with the amount on the
+ * bound's side (`posted + held_in ≤ U − a`), neither of which can leave the 64 bits. A later move's
+ * check adds what the moves before did, in `numeric`.
  */
 function moveConditions(op: "do" | "hold", account: InsideAccount, amounts: Amounts): string[] {
   const out: string[] = [];
@@ -132,15 +137,30 @@ function moveConditions(op: "do" | "hold", account: InsideAccount, amounts: Amou
     const a = amounts.moved(side.i);
     const lower = side.role === "from" ? side.ref.account.lower : null;
     const upper = side.role === "to" ? side.ref.account.upper : null;
-    const posted: Sum = [{ sign: 1, sql: "r.posted" }, ...before.posted];
-    if (lower !== null) {
+    const first = before.posted.length + before.heldIn.length + before.heldOut.length === 0;
+    if (first && lower !== null) {
+      out.push(
+        lower.value >= -1n
+          ? `r.posted - r.held_out - ${a} >= ${lower.value}`
+          : `r.posted - r.held_out >= ${lower.value} + ${a}`,
+      );
+    }
+    if (first && upper !== null) {
+      out.push(
+        upper.value <= 0n
+          ? `r.posted + r.held_in + ${a} <= ${upper.value}`
+          : `r.posted + r.held_in <= ${upper.value} - ${a}`,
+      );
+    }
+    const posted: Sum = [{ sign: 1, sql: "r.posted::numeric" }, ...before.posted];
+    if (!first && lower !== null) {
       const terms = [...posted, ...negate([{ sign: 1, sql: "r.held_out" }, ...before.heldOut]), {
         sign: -1 as const,
         sql: a,
       }];
       out.push(`${sumSql(terms)} >= ${lower.value}`);
     }
-    if (upper !== null) {
+    if (!first && upper !== null) {
       const terms = [...posted, { sign: 1 as const, sql: "r.held_in" }, ...before.heldIn, {
         sign: 1 as const,
         sql: a,
@@ -152,11 +172,17 @@ function moveConditions(op: "do" | "hold", account: InsideAccount, amounts: Amou
   return out;
 }
 
-/** `posted = r.posted + …, …` for the numbers a delta changes. */
+/**
+ * `posted = r.posted + …, …` for the numbers a delta changes. A column that two sides change adds in
+ * `numeric`: only what it comes to must fit its `bigint` (else 22003, the interpreter's failure), not
+ * each sum on the way.
+ */
 function setChanged(delta: Delta): string {
   const sets = ([["posted", delta.posted], ["held_in", delta.heldIn], ["held_out", delta.heldOut]] as const)
     .filter(([, sum]) => sum.length > 0)
-    .map(([column, sum]) => `${column} = ${plusSql(`r.${column}`, sum)}`);
+    .map(([column, sum]) =>
+      `${column} = ${plusSql(sum.length > 1 ? `r.${column}::numeric` : `r.${column}`, sum)}`
+    );
   assert(sets.length > 0, "an inside account a transfer names is moved from or to");
   return sets.join(", ");
 }
@@ -273,8 +299,8 @@ ${lockIds}  if (select count(*) from ${s}.accounts r where r.tenant = p_tenant a
      order by x.id
     on conflict do nothing;
   end if;
-  select array_agg(r.posted order by r.id), array_agg(r.held_in order by r.id),
-         array_agg(r.held_out order by r.id), bool_or(${boundsDiffer(kinds)})
+  select array_agg(r.posted::numeric order by r.id), array_agg(r.held_in::numeric order by r.id),
+         array_agg(r.held_out::numeric order by r.id), bool_or(${boundsDiffer(kinds)})
     into v_posted, v_held_in, v_held_out, v_differs
     from (select * from ${s}.accounts r where r.tenant = p_tenant and r.id = any(v_ids) order by r.id for update) as r;
   if v_differs then
@@ -363,10 +389,11 @@ ${generalPath(s, t, op, inside, ids.id, amounts)}`;
   } else {
     accounts = generalPath(s, t, op, inside, ids.id, amounts);
   }
+  // numeric: the moves are checked and added exactly; only what the rows come to must fit (else 22003)
   const general = inside.length === 0 ? "" : `  v_ids uuid[];
-  v_posted bigint[];
-  v_held_in bigint[];
-  v_held_out bigint[];
+  v_posted numeric[];
+  v_held_in numeric[];
+  v_held_out numeric[];
   v_differs boolean;
   v_at int;
 ${refusable(t) ? "  v_refusal text;\n" : ""}`;
@@ -481,8 +508,7 @@ ${overHold}`
    order by r.id for update;
   update ${s}.accounts r set posted = r.posted + d.posted, held_in = r.held_in + d.held_in,
          held_out = r.held_out + d.held_out
-    from (select x.id, sum(x.posted)::bigint as posted, sum(x.held_in)::bigint as held_in,
-                 sum(x.held_out)::bigint as held_out
+    from (select x.id, sum(x.posted) as posted, sum(x.held_in) as held_in, sum(x.held_out) as held_out
             from (values ${values}) as x (id, posted, held_in, held_out)
            group by x.id) as d
    where r.tenant = p_tenant and r.id = d.id;

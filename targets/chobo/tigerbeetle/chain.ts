@@ -209,6 +209,26 @@ function settledPieces(t: Transfer) {
   return layout(t).filter((s) => s.role !== "probe" && s.role !== "probe_void");
 }
 
+/**
+ * The roles of the chain an operation of `t` sends, in order, each with its move (1-based; null for
+ * the status chain's second): what `chobo api` writes as `targets.tigerbeetle.chains`.
+ */
+export function chainRoles(
+  t: Transfer,
+  op: "do" | "hold" | "post" | "void" | "status",
+): { readonly role: ChainRole; readonly move: number | null }[] {
+  switch (op) {
+    case "do":
+    case "hold":
+      return layout(t).map((s) => ({ role: s.role, move: s.move.index }));
+    case "post":
+    case "void":
+      return settledPieces(t).map((s) => ({ role: s.role, move: s.move.index }));
+    case "status":
+      return [{ role: "status_void", move: 1 }, { role: "status_refusal", move: null }];
+  }
+}
+
 /** Events split into requests of at most `MAX_BATCH`. */
 export function requests<T>(events: readonly T[]): T[][] {
   const out: T[][] = [];
@@ -461,7 +481,7 @@ export function settleChain(book: Book, tenant: string, call: Call, held: readon
   const userData = contentId(book, tenant, t, op, content);
   const pieces = settledPieces(t);
   return linkChain(
-    pieces.map((s) => ({ role: s.role, move: s.move.index })),
+    chainRoles(t, op),
     pieces.map((s, i) => ({
       id: transferId(book, tenant, t, op, key, i),
       debit_account_id: 0n,
@@ -495,7 +515,7 @@ export function statusChain(
   const unit = t.moves[0].unit;
   const sink = sinkId(book, tenant, unit);
   const zero = { user_data_128: 0n, user_data_64: 0n, user_data_32: 0, timeout: 0 };
-  return linkChain([{ role: "status_void", move: 1 }, { role: "status_refusal", move: null }], [
+  return linkChain(chainRoles(t, "status"), [
     {
       id: ids[0],
       debit_account_id: 0n,

@@ -6,7 +6,7 @@
  *
  * | statement | node |
  * |---|---|
- * | call | `dd.attempt` over `Deps.tasks.<task>` (the callback's wait through `Deps.callbacks`), each attempt of a task with `timeout` in `dd.within` (`asyncio.wait_for`); a handled error goes to its handler's first node, an unhandled one to `OnFailure` or `Unhandled` |
+ * | call | `dd.attempt` over `Deps.tasks.<task>` (the callback's wait through `Deps.callbacks`), each attempt of a task with `timeout` in `dd.within` (`asyncio.wait_for`); a handled error goes to its handler's first node, an unhandled one to `OnFailure` or `Unhandled`; before an `http` call whose values go into its URL's path, `Dandori.BadInput` when they make a segment `.` or `..` |
  * | `match` | one node that goes to its arm's first node; no arm: `Dandori.UnexpectedValue` / `Dandori.UnexpectedState` |
  * | `repeat`, `for` | `S<place>` starts the loop, `S<place>_again` counts the next iteration (the end of the body goes there) |
  * | `for … in parallel` | the body is a graph of its own, run on a copy of `State` per iteration, `k` at a time (`dd.rounds`) |
@@ -29,9 +29,12 @@ import {
   type StmtPlan,
   type TaskPlan,
   type TimeoutPlan,
+  valueInUrlPath,
 } from "../../../lang/dandori/plan.ts";
 import { readsNow, stmtExprs } from "../../../lang/dandori/plan.ts";
+import { dotSegmentReason } from "../../../lang/dandori/rules.ts";
 import { ident, nodeClass, placeName as py, str } from "./names.ts";
+import { urlOf } from "./tasks_py.ts";
 import { checkExpr } from "./types_py.ts";
 
 /** The return hint of a node that ends its graph. */
@@ -283,9 +286,16 @@ class Printer {
     hints.push(unhandled.hint);
     const ok = this.go(this.edge(s.place, ["ok", "again"]), ctx);
     hints.push(ok.hint);
+    const dots = task.callee.kind === "http" && valueInUrlPath(task.callee)
+      ? [
+        `if dd.has_dot_segment(${urlOf(task.callee, "a")}):`,
+        `    raise dd.Failure("Dandori.BadInput", ${str(dotSegmentReason(s.line, task.name))})`,
+      ]
+      : [];
     this.node(nodeClass(s.place), `line ${s.line}: ${task.name}`, ctx, hints, [
       ...now,
       `a: dict[str, typing.Any] = {${fields.join(", ")}}`,
+      ...dots,
       "",
       ...one,
       "",

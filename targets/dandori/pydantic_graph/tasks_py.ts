@@ -9,7 +9,7 @@
  */
 
 import { unreachable } from "../../../lang/common/assert.ts";
-import type { Plan, TaskPlan } from "../../../lang/dandori/plan.ts";
+import type { CalleePlan, Plan, TaskPlan } from "../../../lang/dandori/plan.ts";
 import { argsType, ident, str } from "./names.ts";
 import { pyType } from "./types_py.ts";
 
@@ -41,11 +41,16 @@ function payload(t: TaskPlan): string[] {
   return lines;
 }
 
+/** The URL an `http` call sends to, from the arguments in the dict `args`: its text, and each value escaped (`dd.url_segment`). */
+export function urlOf(c: Extract<CalleePlan, { kind: "http" }>, args: string): string {
+  const url = c.url.map((p) => "text" in p ? str(p.text) : `dd.url_segment(${args}.get(${str(p.param)}))`);
+  return url.length === 0 ? '""' : url.join(" + ");
+}
+
 function httpBody(t: TaskPlan): string[] {
   const c = t.callee;
   if (c.kind !== "http") return [];
-  const url = c.url.map((p) => "text" in p ? str(p.text) : `dd.url_segment(args.get(${str(p.param)}))`);
-  const lines = [`url = ${url.length === 0 ? '""' : url.join(" + ")}`, "headers: dict[str, str] = {}"];
+  const lines = [`url = ${urlOf(c, "args")}`, "headers: dict[str, str] = {}"];
   if (t.key !== null) lines.push('headers["Idempotency-Key"] = call.get("key", "")');
   const rest = c.rest.map(str);
   lines.push(

@@ -10,7 +10,8 @@
  *   input from `$states.input` (missing → null), then a Choice checks the inputs' types and ranges
  *   (`Dandori.BadInput`); a flow with a period checks the entered time next (`Dandori.OutOfPeriod`).
  * - **A call** is a Task and, when its result is read, a Choice that checks it
- *   (`Dandori.BadResponse`). Its retriers are the plan's, in Step Functions' order: a retrier for
+ *   (`Dandori.BadResponse`); an `http` call whose values go into its URL's path has a Choice
+ *   before it that fails the run when they make a path segment `.` or `..` (`Dandori.BadInput`). Its retriers are the plan's, in Step Functions' order: a retrier for
  *   `failure` stops the errors it does not retry with `MaxAttempts: 0` before `States.ALL`, which
  *   must be last. Its catchers send each error where the plan's routes say: a handler, or — the
  *   error written into `dd_error` as `{error, reason}` with the interpreter's reason — `on
@@ -32,16 +33,18 @@
  */
 
 import { assert, lookup, unreachable } from "../../../lang/common/assert.ts";
-import type {
-  CallPlan,
-  ExprPlan,
-  MatchSubject,
-  Plan,
-  StmtPlan,
-  TaskPlan,
-  TypePlan,
+import {
+  type CallPlan,
+  type ExprPlan,
+  type MatchSubject,
+  type Plan,
+  type StmtPlan,
+  type TaskPlan,
+  type TypePlan,
+  valueInUrlPath,
 } from "../../../lang/dandori/plan.ts";
-import { type AslValue, errorName, jx, loopCounter, taskCall } from "./calls.ts";
+import { DOT_SEGMENT, dotSegmentReason } from "../../../lang/dandori/rules.ts";
+import { type AslValue, errorName, jx, loopCounter, taskCall, urlExpr } from "./calls.ts";
 import { ENTERED_SECOND, expr, type ExprEnv, fits, single, str, typeTables } from "./jsonata.ts";
 import { OWN_PREFIX, stateName, variableNames } from "./names.ts";
 
@@ -390,7 +393,36 @@ class Builder {
     const assign = this.onSuccess(task, call, bind, tc.result, env, ctx);
     if (assign !== null) state.Assign = assign;
     state.Next = after;
-    return ctx.part.add(stateName(place, task.name), state);
+    const sent = ctx.part.add(stateName(place, task.name), state);
+    return valueInUrlPath(task.callee) ? this.urlCheck(place, line, task, call, sent, ctx) : sent;
+  }
+
+  /**
+   * The Choice before an `http` call whose values go into its URL's path: a path segment `.` or
+   * `..` they make fails the run (`Dandori.BadInput`, rules.ts `DOT_SEGMENT`) instead of sending
+   * the call to another path.
+   */
+  private urlCheck(
+    place: string,
+    line: number,
+    task: TaskPlan,
+    call: CallPlan,
+    next: string,
+    ctx: Ctx,
+  ): string {
+    const refused = this.raise(
+      ctx,
+      stateName(place, "bad url"),
+      "Dandori.BadInput",
+      str(dotSegmentReason(line, task.name)),
+      false,
+    );
+    const dot = `/${DOT_SEGMENT.replaceAll("/", "\\/")}/i`;
+    return ctx.part.add(stateName(place, "url check"), {
+      Type: "Choice",
+      Choices: [{ Condition: jx(`$contains(${urlExpr(task, call, this.env(ctx))}, ${dot})`), Next: refused }],
+      Default: next,
+    });
   }
 
   /**

@@ -170,6 +170,19 @@ export function taskCall(plan: Plan, task: TaskPlan, call: CallPlan, place: stri
   }
 }
 
+/** The URL an `http` call sends to: its text, and each value escaped as `encodeURIComponent` escapes. */
+export function urlExpr(task: TaskPlan, call: CallPlan, env: ExprEnv): string {
+  const callee = task.callee;
+  assert(callee.kind === "http", "a URL is an http task's");
+  const given = new Map(call.args.map((a) => [a.name, a.value]));
+  const url = callee.url.map((p) => {
+    if ("text" in p) return str(p.text);
+    const v = given.get(p.param);
+    return v === undefined ? '""' : `$encodeUrlComponent(${urlText(expr(v, env))})`;
+  });
+  return url.length === 0 ? '""' : url.join(" & ");
+}
+
 /**
  * An HTTP Task: the URL's values escaped as `encodeURIComponent` does
  * (docs/design/dandori.md#ways-of-calling-a-task), the rest as query or body.
@@ -184,18 +197,12 @@ function httpCall(
   const callee = task.callee;
   assert(callee.kind === "http", "an HTTP Task is of an http task");
   assert(task.connection !== null, "an HTTP Task has its connection (E050)");
-  const given = new Map(call.args.map((a) => [a.name, a.value]));
-  const url = callee.url.map((p) => {
-    if ("text" in p) return str(p.text);
-    const v = given.get(p.param);
-    return v === undefined ? '""' : `$encodeUrlComponent(${urlText(expr(v, env))})`;
-  });
   const rest = callee.rest.filter((n) => args.has(n));
   const texts = rest.map((n) => [n, urlText(args.get(n) ?? "null")] as const);
   const headers: [string, string][] = [];
   if (task.key !== null) headers.push(["Idempotency-Key", keyExpr(place, call.loops)]);
   const out: Record<string, AslValue> = {
-    ApiEndpoint: jx(url.length === 0 ? '""' : url.join(" & ")),
+    ApiEndpoint: jx(urlExpr(task, call, env)),
     Method: callee.method,
     Authentication: { ConnectionArn: task.connection },
   };

@@ -17,7 +17,13 @@ import type { Diagnostic } from "../../../lang/common/diagnostic.ts";
 import { Reporter } from "../../../lang/common/reporter.ts";
 import { tr } from "../../../lang/common/text.ts";
 import type { DandoriCode } from "../../../lang/dandori/codes.ts";
-import { innerLists, type Plan, type StmtPlan, type TaskPlan } from "../../../lang/dandori/plan.ts";
+import {
+  innerLists,
+  type Plan,
+  type StmtPlan,
+  type TaskPlan,
+  valueInUrlPath,
+} from "../../../lang/dandori/plan.ts";
 import type { BuildOptions, FlowOrigin } from "../target.ts";
 
 /** Step Functions' most events in one execution's history. */
@@ -299,7 +305,9 @@ function history(r: Reporter<DandoriCode>, plan: Plan): void {
         const task = tasks.get(s.call.task);
         assert(task !== undefined, "a call's task is in the plan");
         const tries = 1 + task.retry.reduce((n, x) => n + x.maxAttempts, 0);
-        return 2 * state + tries * ASL_COST.attempt +
+        // The Task and its result's Choice, and the Choice on the URL before an `http` call's Task.
+        const states = valueInUrlPath(task.callee) ? 3 : 2;
+        return states * state + tries * ASL_COST.attempt +
           Math.max(0, ...s.call.handlers.map((h) => cost(h.body)));
       }
       case "match":

@@ -5,7 +5,7 @@
  *
  * | statement | code |
  * |---|---|
- * | call | `dd.attempt` over what the target's `Dialect` says one attempt is; its handlers in a `catch` that matches `dd.TaskError`s by name, inside a labelled block the handler leaves |
+ * | call | `dd.attempt` over what the target's `Dialect` says one attempt is; its handlers in a `catch` that matches `dd.TaskError`s by name, inside a labelled block the handler leaves; before an `http` call whose values go into its URL's path, `Dandori.BadInput` when they make a segment `.` or `..` |
  * | result | the type's check (`Dandori.BadResponse`), then the variable or the case |
  * | `match` | an `if` chain; no arm: `Dandori.UnexpectedValue` / `Dandori.UnexpectedState` |
  * | `repeat`, `for` | labelled loops, counting from 1 for keys |
@@ -29,8 +29,11 @@ import {
   type TaskPlan,
   type TimeoutPlan,
   type TypePlan,
+  valueInUrlPath,
 } from "../../../lang/dandori/plan.ts";
+import { dotSegmentReason } from "../../../lang/dandori/rules.ts";
 import { argsType, hasInherited, ident, member, prop, read, readMaybe, str, typeName } from "./names.ts";
+import { urlOf } from "./task_bodies.ts";
 import { checkExpr, tsType } from "./types_ts.ts";
 
 /** What differs between the targets that share these statements. */
@@ -177,6 +180,9 @@ export function assigned(ss: readonly StmtPlan[], into: Map<string, TypePlan>): 
         assigned(s.body, into);
         break;
       case "for":
+        // A one-at-a-time loop's variable is the flow's variable: it keeps its last item after the
+        // loop, as the interpreter's does; a parallel iteration's is its own.
+        if (s.parallel === null) add(s.variable, s.element);
         if (s.collect !== null) add(s.collect.name, s.collect.type);
         if (s.parallel === null) assigned(s.body, into);
         break;
@@ -324,6 +330,11 @@ export function waitOf(t: TimeoutPlan | null, args: string): string {
     depth,
     `const ${args}: ${type} = ${hasInherited(task.params) ? `${literal} as ${type}` : literal};`,
   );
+  if (task.callee.kind === "http" && valueInUrlPath(task.callee)) {
+    out.line(depth, `if (dd.hasDotSegment(${urlOf(task.callee, args)})) {`);
+    out.line(depth + 1, `throw dd.fail("Dandori.BadInput", ${str(dotSegmentReason(s.line, task.name))});`);
+    out.line(depth, "}");
+  }
   if (ctx.dialect.where) out.line(depth, `dd.where.at = ${s.line};`);
   const rule = `{ line: ${s.line}, task: ${str(task.name)}, errors: ${read("E", task.name)}, retry: ${
     read("R", task.name)
@@ -547,7 +558,7 @@ export function forLoop(
     }) {`,
   );
   if (cont !== null) continueLine(out, depth + 2, cont, i, [`dd_list: ${list}`, `dd_yields: ${coll}`]);
-  out.line(depth + 2, `const ${ident(s.variable)}: ${elem} = ${list}[${i} - 1];`);
+  out.line(depth + 2, `${ident(s.variable)} = ${list}[${i} - 1];`);
   block(out, depth + 2, s.body, {
     ...ctx,
     loops: [...ctx.loops, { place: s.place, counter: i }],

@@ -8,7 +8,7 @@
  */
 
 import { unreachable } from "../../../lang/common/assert.ts";
-import type { TaskPlan } from "../../../lang/dandori/plan.ts";
+import type { CalleePlan, TaskPlan } from "../../../lang/dandori/plan.ts";
 import { prop, readMaybe, str } from "./names.ts";
 import { tsType } from "./types_ts.ts";
 
@@ -33,13 +33,18 @@ function payload(t: TaskPlan): string[] {
   return lines;
 }
 
+/** The URL an `http` call sends to, from the arguments in `args`: its text, and each value escaped (`dd.segment`). */
+export function urlOf(c: Extract<CalleePlan, { kind: "http" }>, args: string): string {
+  const url = c.url.map((p) => "text" in p ? str(p.text) : `dd.segment(${readMaybe(args, p.param)})`).join(
+    " + ",
+  );
+  return url === "" ? '""' : url;
+}
+
 function httpBody(t: TaskPlan): string[] {
   const c = t.callee;
   if (c.kind !== "http") return [];
-  const url = c.url.map((p) => "text" in p ? str(p.text) : `dd.segment(${readMaybe("args", p.param)})`).join(
-    " + ",
-  );
-  const lines = [`let url = ${url === "" ? '""' : url};`, "const headers: { [name: string]: string } = {};"];
+  const lines = [`let url = ${urlOf(c, "args")};`, "const headers: { [name: string]: string } = {};"];
   if (t.key !== null) lines.push('headers["Idempotency-Key"] = call.key ?? "";');
   lines.push(
     "const all: { readonly [name: string]: unknown } = { ...args };",

@@ -168,16 +168,24 @@ def _send_lambda(function: str, payload: Any) -> LambdaPayload | LambdaError:
     return LambdaError(str(error.get("errorType", out["FunctionError"])), str(error.get("errorMessage", "")))
 
 
-def _snake(name: str) -> str:
-    """`sendMessage` → `send_message`: boto3's names of operations."""
-    return "".join(f"_{c.lower()}" if c.isupper() else c for c in name).lstrip("_")
+def _method(client: Any, operation: str) -> str:
+    """boto3's method of an operation of the service's API, named as Step Functions names it
+    (`assumeRoleWithSAML` → `assume_role_with_saml`). A client method that is no operation of the
+    service's model (a presigned URL, which hands out the worker's credentials; a paginator) is refused."""
+    api = {name: method for method, name in client.meta.method_to_api_mapping.items()}
+    name = operation[:1].upper() + operation[1:]
+    if operation[:1].islower() and name in api:
+        return str(api[name])
+    service = client.meta.service_model.service_name
+    raise TaskFailure("Error", f"dandori: {service} has no operation {operation} in its API")
 
 
 def _send_aws(service: str, operation: str, args: dict[str, Any]) -> Any:
     sent = {k: json_text(v) if k in _TEXT_ARGUMENTS and not isinstance(v, str) else v for k, v in args.items()}
     client = _boto3_client(service)
+    method = getattr(client, _method(client, operation))
     try:
-        output = getattr(client, _snake(operation))(**sent)
+        output = method(**sent)
     except Exception as e:
         response = getattr(e, "response", None)
         if isinstance(response, dict) and isinstance(response.get("Error"), dict):

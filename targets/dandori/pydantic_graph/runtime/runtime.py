@@ -133,6 +133,15 @@ def url_segment(value: object) -> str:
     return urllib.parse.quote(text, safe="!*'()")
 
 
+_DOT_SEGMENT = re.compile(r"^[a-z]+://[^/?]*/(?:[^?]*/)?(?:\.|%2e)(?:\.|%2e)?(?:[/?]|$)", re.IGNORECASE)
+
+
+def has_dot_segment(url: str) -> bool:
+    """True when a path segment of a URL a call built is `.` or `..` (`%2e` is a dot), as the WHATWG URL
+    parser reads one: the call is not sent, the run fails with `Dandori.BadInput`."""
+    return _DOT_SEGMENT.search(url) is not None
+
+
 def time_in(value: str, first: str | None, after: str | None) -> bool:
     """True when `value` is in `[first, after)`, compared on its first 19 characters."""
     s = value[:19]

@@ -212,9 +212,13 @@ async function sendAws(service: string, operation: string, args: unknown): Promi
   const client = Object.entries(m).find(([n]) => n.endsWith("Client") && !n.startsWith("_"))?.[1] as
     | Constructor
     | undefined;
-  const command = m[`${pascal(operation)}Command`] as Constructor | undefined;
+  // An operation of the API is a command of the client (its model's), named as Step Functions names
+  // it (`sendMessage`); a helper of the SDK (a paginator, a waiter, a presigned URL) is none.
+  const command = /^[a-z]/.test(operation)
+    ? m[`${pascal(operation)}Command`] as Constructor | undefined
+    : undefined;
   if (client === undefined || command === undefined) {
-    throw new Error(`dandori: the AWS SDK has no ${service}:${operation}`);
+    throw new Error(`dandori: ${service} has no operation ${operation} in its API`);
   }
   const output = await new client(clientConfig(service)).send(new command(input)) as {
     [key: string]: unknown;

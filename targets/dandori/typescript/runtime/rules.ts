@@ -44,6 +44,14 @@ export function segment(value: unknown): string {
   return encodeURIComponent(text);
 }
 
+/**
+ * True when a path segment of a URL a call built is `.` or `..` (`%2e` is a dot), as the WHATWG URL
+ * parser reads one: the call is not sent, the run fails with `Dandori.BadInput` (docs/dandori.md#urls).
+ */
+export function hasDotSegment(url: string): boolean {
+  return /^[a-z]+:\/\/[^/?]*\/(?:[^?]*\/)?(?:\.|%2e)(?:\.|%2e)?(?:[/?]|$)/i.test(url);
+}
+
 /** True when `value` is in `[first, after)`, compared on its first 19 characters (docs/design/dandori.md#the-workflow-period). */
 export function timeIn(value: string, first: string | null, after: string | null): boolean {
   const s = value.slice(0, 19);

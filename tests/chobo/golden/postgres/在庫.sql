@@ -160,9 +160,9 @@ declare
   v_from_1 uuid := encode(substring(sha256(E'\\x0000000763686f626f2f31000000076163636f756e7400000006e59ca8e5baab'::bytea || v_enc_1 || E'\\x00000009e4bb95e585a5e58588'::bytea) from 1 for 16), 'hex')::uuid;
   v_to_1 uuid := encode(substring(sha256(E'\\x0000000763686f626f2f31000000076163636f756e7400000006e59ca8e5baab'::bytea || v_enc_1 || E'\\x00000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to("p_sku", 'UTF8'))) || convert_to("p_sku", 'UTF8')) from 1 for 16), 'hex')::uuid;
   v_ids uuid[];
-  v_posted bigint[];
-  v_held_in bigint[];
-  v_held_out bigint[];
+  v_posted numeric[];
+  v_held_in numeric[];
+  v_held_out numeric[];
   v_differs boolean;
   v_at int;
 begin
@@ -235,8 +235,8 @@ begin
      order by x.id
     on conflict do nothing;
   end if;
-  select array_agg(r.posted order by r.id), array_agg(r.held_in order by r.id),
-         array_agg(r.held_out order by r.id), bool_or((r.kind = '在庫' and (r.lower_bound is distinct from 0 or r.upper_bound is not null)))
+  select array_agg(r.posted::numeric order by r.id), array_agg(r.held_in::numeric order by r.id),
+         array_agg(r.held_out::numeric order by r.id), bool_or((r.kind = '在庫' and (r.lower_bound is distinct from 0 or r.upper_bound is not null)))
     into v_posted, v_held_in, v_held_out, v_differs
     from (select * from "在庫".accounts r where r.tenant = p_tenant and r.id = any(v_ids) order by r.id for update) as r;
   if v_differs then
@@ -266,9 +266,9 @@ declare
   v_hold uuid := encode(substring(sha256(E'\\x0000000763686f626f2f31000000087472616e7366657200000006e59ca8e5baab'::bytea || v_enc_1 || E'\\x00000006e5bc95e5bd9300000004686f6c64'::bytea || int4send(octet_length(convert_to("p_注文", 'UTF8'))) || convert_to("p_注文", 'UTF8') || v_enc_2 || E'\\x0000000130'::bytea) from 1 for 16), 'hex')::uuid;
   v_entries tid[];
   v_ids uuid[];
-  v_posted bigint[];
-  v_held_in bigint[];
-  v_held_out bigint[];
+  v_posted numeric[];
+  v_held_in numeric[];
+  v_held_out numeric[];
   v_differs boolean;
   v_at int;
   v_refusal text;
@@ -351,8 +351,8 @@ begin
      order by x.id
     on conflict do nothing;
   end if;
-  select array_agg(r.posted order by r.id), array_agg(r.held_in order by r.id),
-         array_agg(r.held_out order by r.id), bool_or((r.kind = '在庫' and (r.lower_bound is distinct from 0 or r.upper_bound is not null)))
+  select array_agg(r.posted::numeric order by r.id), array_agg(r.held_in::numeric order by r.id),
+         array_agg(r.held_out::numeric order by r.id), bool_or((r.kind = '在庫' and (r.lower_bound is distinct from 0 or r.upper_bound is not null)))
     into v_posted, v_held_in, v_held_out, v_differs
     from (select * from "在庫".accounts r where r.tenant = p_tenant and r.id = any(v_ids) order by r.id for update) as r;
   if v_differs then
@@ -562,9 +562,9 @@ declare
   v_from_1 uuid := encode(substring(sha256(E'\\x0000000763686f626f2f31000000076163636f756e7400000006e59ca8e5baab'::bytea || v_enc_1 || E'\\x00000003e5aea2'::bytea) from 1 for 16), 'hex')::uuid;
   v_to_1 uuid := encode(substring(sha256(E'\\x0000000763686f626f2f31000000076163636f756e7400000006e59ca8e5baab'::bytea || v_enc_1 || E'\\x00000006e59ca8e5baab'::bytea || int4send(octet_length(convert_to("p_sku", 'UTF8'))) || convert_to("p_sku", 'UTF8')) from 1 for 16), 'hex')::uuid;
   v_ids uuid[];
-  v_posted bigint[];
-  v_held_in bigint[];
-  v_held_out bigint[];
+  v_posted numeric[];
+  v_held_in numeric[];
+  v_held_out numeric[];
   v_differs boolean;
   v_at int;
 begin
@@ -637,8 +637,8 @@ begin
      order by x.id
     on conflict do nothing;
   end if;
-  select array_agg(r.posted order by r.id), array_agg(r.held_in order by r.id),
-         array_agg(r.held_out order by r.id), bool_or((r.kind = '在庫' and (r.lower_bound is distinct from 0 or r.upper_bound is not null)))
+  select array_agg(r.posted::numeric order by r.id), array_agg(r.held_in::numeric order by r.id),
+         array_agg(r.held_out::numeric order by r.id), bool_or((r.kind = '在庫' and (r.lower_bound is distinct from 0 or r.upper_bound is not null)))
     into v_posted, v_held_in, v_held_out, v_differs
     from (select * from "在庫".accounts r where r.tenant = p_tenant and r.id = any(v_ids) order by r.id for update) as r;
   if v_differs then
