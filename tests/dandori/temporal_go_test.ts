@@ -315,7 +315,7 @@ Deno.test("every flow's package in one Go module: gofmt -l lists nothing, go vet
   }
 });
 
-Deno.test("on a real dev server, the orders flow's Go worker runs a run to its ending, answers dandori.status, calls chobo's Go client and replays", async () => {
+Deno.test("on a real dev server, the orders flow's Go worker runs a run to its ending, answers dandori.status, calls chobo's Go client and replays; a run whose order id is `..` fails Dandori.BadInput before the charge", async () => {
   if (!(await hasGo())) return console.log("SKIP: go: the go command is not installed");
   const bin = await findTemporal();
   if (bin === null) return console.log("SKIP: temporal: the temporal CLI 1.9.1 is not installed");
@@ -370,6 +370,16 @@ Deno.test("on a real dev server, the orders flow's Go worker runs a run to its e
         { sql: hold, args: ["t1", "o-1", "A-1", 2] },
         { sql: post, args: ["t1", "o-1", "A-1", null] },
       ]);
+      // The second run is the interpreter's: the charge's URL would be …/v1/charges/.., so it is not
+      // sent, the run fails Dandori.BadInput with the reason every platform gives, and `on failure`
+      // does not put the stock back.
+      deepStrictEqual(seen.http, ["https://payments.example.com/v1/charges/o-1"]);
+      deepStrictEqual(seen.refused, {
+        error: "Dandori.BadInput",
+        reason: "line 73: a value given to charge_card makes a path segment . or .. in its URL",
+        cases: { goods: { order: "..", sku: "A-1", state: "held" } },
+        sent: [{ sql: hold, args: ["t1", "..", "A-1", 2] }],
+      });
       console.log(`temporal-go smoke run: ${JSON.stringify(seen)}`);
     } finally {
       await server.stop();

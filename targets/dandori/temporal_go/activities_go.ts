@@ -10,7 +10,7 @@
  */
 
 import { unreachable } from "../../../lang/common/assert.ts";
-import type { Plan, TaskPlan } from "../../../lang/dandori/plan.ts";
+import type { CalleePlan, Plan, TaskPlan } from "../../../lang/dandori/plan.ts";
 import { goMethodName, goStr } from "../go/names.ts";
 import { activityTasks } from "../temporal/activities_ts.ts";
 import { imports } from "./go_text.ts";
@@ -29,12 +29,16 @@ function payload(t: TaskPlan): string {
   return `ddPayload(args, call, ${key}, ${t.callback !== null}, ${t.callee.kind === "aws"})`;
 }
 
+/** The URL of an `http` call: the template's text, and each argument of the map `args` escaped by `ddSegment`. */
+export function goUrlOf(c: Extract<CalleePlan, { kind: "http" }>, args: string): string {
+  const parts = c.url.map((p) => "text" in p ? goStr(p.text) : `ddSegment(${args}[${goStr(p.param)}])`);
+  return parts.length === 0 ? '""' : parts.length === 1 ? parts[0] : `ddConcat(${parts.join(", ")})`;
+}
+
 function httpBody(t: TaskPlan): string[] {
   const c = t.callee;
   if (c.kind !== "http") return [];
-  const parts = c.url.map((p) => "text" in p ? goStr(p.text) : `ddSegment(args[${goStr(p.param)}])`);
-  const url = parts.length === 0 ? '""' : parts.length === 1 ? parts[0] : `ddConcat(${parts.join(", ")})`;
-  const lines = [`url := ${url}`, "headers := map[string]string{}"];
+  const lines = [`url := ${goUrlOf(c, "args")}`, "headers := map[string]string{}"];
   if (t.key !== null) lines.push('headers["Idempotency-Key"] = call.Key');
   const send = (request: string) => [
     `got, err := transport.HTTP(ctx, HTTPRequest{${request}})`,

@@ -5,7 +5,7 @@
  *
  * | statement | code |
  * |---|---|
- * | call | a `{ … }` block: `ddAttempt` over one attempt (the activity, the child workflow, the callback or the event); its handlers an `if` chain over the error by name (`ddTakes`), none taking it returns it; else the answer's check (`Dandori.BadResponse`), then the variable or the case |
+ * | call | a `{ … }` block: `ddAttempt` over one attempt (the activity, the child workflow, the callback or the event); its handlers an `if` chain over the error by name (`ddTakes`), none taking it returns it; else the answer's check (`Dandori.BadResponse`), then the variable or the case; before an `http` call whose values go into its URL's path, `Dandori.BadInput` when they make a segment `.` or `..` (`ddHasDotSegment`) |
  * | `match` | an `if` chain; no arm: `Dandori.UnexpectedValue` / `Dandori.UnexpectedState` |
  * | `repeat`, `for` | `for` loops counting from 1 for keys; `break` is Go's, since no `switch` is written |
  * | `for … in parallel` | `ddRounds`, each iteration a function literal with its own variables |
@@ -30,9 +30,11 @@ import {
   taskOf,
   type TaskPlan,
   type TimeoutPlan,
+  valueInUrlPath,
 } from "../../../lang/dandori/plan.ts";
-
+import { dotSegmentReason } from "../../../lang/dandori/rules.ts";
 import { goIdent, goStr } from "../go/names.ts";
+import { goUrlOf } from "./activities_go.ts";
 import type { GoOut } from "./go_text.ts";
 import { goCheck } from "./types_go.ts";
 import { activitySeconds } from "../temporal/workflow_ts.ts";
@@ -337,9 +339,10 @@ function readsAnswer(s: Extract<StmtPlan, { kind: "call" }>, task: TaskPlan): bo
   return task.callee.kind === "book" || checked || s.bind !== null;
 }
 
-/** Whether the call's arguments are read: by its attempt, or by the record a book's operation leaves. */
+/** Whether the call's arguments are read: by its attempt, by the record a book's operation leaves, or by the check of its URL's path. */
 function readsArgs(task: TaskPlan, attempt: readonly string[], args: string): boolean {
-  return (task.callee.kind === "book" && task.callee.op !== "do") || attempt.some((l) => l.includes(args));
+  return (task.callee.kind === "book" && task.callee.op !== "do") || valueInUrlPath(task.callee) ||
+    attempt.some((l) => l.includes(args));
 }
 
 function call(
@@ -363,6 +366,11 @@ function call(
         c.args.map((a) => `${goStr(a.name)}: ${expr(a.value, s.place)}`).join(", ")
       }}`,
     );
+  }
+  if (task.callee.kind === "http" && valueInUrlPath(task.callee)) {
+    out.line(d, `if ddHasDotSegment(${goUrlOf(task.callee, args)}) {`);
+    out.line(d + 1, ret(ctx, `ddFail("Dandori.BadInput", ${goStr(dotSegmentReason(s.line, task.name))})`));
+    out.line(d, "}");
   }
   out.line(d, `dd.at = ${s.line}`);
   const rule = `ddRule{Line: ${s.line}, Task: ${goStr(task.name)}, Errors: []string{${

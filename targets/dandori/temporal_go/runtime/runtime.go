@@ -11,6 +11,7 @@ package dandori
 import (
 	"errors"
 	"math"
+	"regexp"
 	"strings"
 	"time"
 
@@ -138,6 +139,17 @@ func ddSegment(v any) string {
 		}
 	}
 	return b.String()
+}
+
+// ddDotSegment is a path segment . or .. in a URL a call built, its values escaped (%2e in either
+// case is a dot), between the / that ends the host and the ? of the query, as the WHATWG URL parser
+// reads one: lang/dandori/rules.ts's DOT_SEGMENT, the same expression.
+var ddDotSegment = regexp.MustCompile(`(?i)^[a-z]+://[^/?]*/(?:[^?]*/)?(?:\.|%2e)(?:\.|%2e)?(?:[/?]|$)`)
+
+// ddHasDotSegment is true when a path segment of url is . or ..: the call is not sent, and the run
+// fails with Dandori.BadInput (docs/dandori.md#urls).
+func ddHasDotSegment(url string) bool {
+	return ddDotSegment.MatchString(url)
 }
 
 // ddTimeIn is true when a time is in [first, after), compared on its first 19 characters (an empty end: open).
