@@ -4,8 +4,9 @@
  * leaves its comments; what it cannot build is E050 and names Go cannot keep apart or spell are E006,
  * in both languages, with nothing written; the names it spells are one-to-one; and every flow's
  * package, in one Go module made here with go.temporal.io/sdk pinned, is left alone by `gofmt -l`,
- * passes `go vet`, and its runtime passes the shared vectors of tests/vectors/ (`go test`), built
- * once with `-trimpath` into a build cache this test chooses, whose size it prints. That every
+ * passes `go vet`, its runtime passes the shared vectors of tests/vectors/ and its default Transport
+ * sends only an operation of the service's model (`go test`), built once with `-trimpath` into a
+ * build cache this test chooses, whose size it prints. That every
  * scenario agrees on a real dev server is the differential harness's (a later task).
  */
 
@@ -37,6 +38,7 @@ import { runCli } from "../support/run.ts";
 const ROOT = new URL("../../", import.meta.url).pathname;
 const GOLDEN = `${ROOT}tests/dandori/golden/temporal_go/`;
 const VECTORS_TEST = `${ROOT}tests/dandori/fixtures/temporal_go/vectors_test.go`;
+const AWS_TEST = `${ROOT}tests/dandori/fixtures/temporal_go/aws_test.go`;
 const SMOKE_MAIN = `${ROOT}tests/dandori/fixtures/temporal_go/smoke_main.go`;
 const ORIGIN = { file: "f.flow", path: "f.flow", text: "", sha: "0123456789abcdef", version: "test" };
 
@@ -276,23 +278,32 @@ function declared(files: ReadonlyMap<string, string>): Set<string> {
   return out;
 }
 
-Deno.test("every flow's package in one Go module: gofmt -l lists nothing, go vet passes, the runtime passes the shared vectors", async () => {
+Deno.test("every flow's package in one Go module: gofmt -l lists nothing, go vet passes, the runtime passes the shared vectors, AWS sends only the model's operations", async () => {
   if (!(await hasGo())) return console.log("SKIP: go: the go command is not installed");
   const dir = Deno.makeTempDirSync({ prefix: "dandori-temporal-go-" });
   try {
     Deno.writeTextFileSync(`${dir}/go.mod`, goModText("dandori.invalid/flows"));
     const names = new Set<string>();
     let vectors = "";
+    let aws = "";
     for (const [i, f] of runnableFlows(ROOT, FLOW_DIRS).entries()) {
       const result = buildFlowTarget(TEMPORAL_GO, f.plan, originOf(f.path), DEFAULT_BUILD);
       if ("diagnostics" in result) continue;
       Deno.mkdirSync(`${dir}/f${i}`);
       for (const [name, text] of result.files) Deno.writeTextFileSync(`${dir}/f${i}/${name}`, text);
       for (const n of declared(result.files)) names.add(n);
+      const testOf = (file: string) =>
+        Deno.readTextFileSync(file).replace(
+          /^package dandori$/m,
+          `package ${goPackage(f.plan, originOf(f.path).file)}`,
+        );
       if (f.path === "examples/orders/orders.flow") {
         vectors = `./f${i}`;
-        const test = Deno.readTextFileSync(VECTORS_TEST).replace(/^package dandori$/m, "package orders");
-        Deno.writeTextFileSync(`${dir}/f${i}/vectors_test.go`, test);
+        Deno.writeTextFileSync(`${dir}/f${i}/vectors_test.go`, testOf(VECTORS_TEST));
+      }
+      if (f.path === "tests/dandori/flows/results_run.flow") {
+        aws = `./f${i}`;
+        Deno.writeTextFileSync(`${dir}/f${i}/aws_test.go`, testOf(AWS_TEST));
       }
     }
     deepStrictEqual(
@@ -300,13 +311,24 @@ Deno.test("every flow's package in one Go module: gofmt -l lists nothing, go vet
       [...PACKAGE_DECLS].sort(),
       "PACKAGE_DECLS is what the packages declare",
     );
-    ok(vectors !== "", "the orders flow builds");
+    ok(vectors !== "" && aws !== "", "the orders flow and results_run.flow build");
     await go(["mod", "tidy"], dir);
     strictEqual(await gofmtList(dir), "", "gofmt -l lists no file");
     await go(["build", "./..."], dir);
     await go(["vet", "./..."], dir);
-    const tested = await go(["test", "-count=1", vectors], dir, { DANDORI_VECTORS: `${ROOT}tests/vectors` });
-    ok(tested.startsWith("ok"), tested);
+    const tested = await go(["test", "-v", "-count=1", vectors, aws], dir, {
+      DANDORI_VECTORS: `${ROOT}tests/vectors`,
+    });
+    // Every test of the two files ran and passed.
+    const tests = [VECTORS_TEST, AWS_TEST].flatMap((f) =>
+      [...Deno.readTextFileSync(f).matchAll(/^func (Test\w+)\(/gm)].map((m) => m[1])
+    );
+    deepStrictEqual(
+      [...tested.matchAll(/^--- PASS: (\w+)/gm)].map((m) => m[1]).sort(),
+      tests.sort(),
+      tested,
+    );
+    console.log(`temporal-go: go test passed ${tests.length} tests of the runtime and the default Transport`);
     console.log(
       `temporal-go: the Go build cache ${GO_CACHE} holds ${(sizeOf(GO_CACHE) / 2 ** 20).toFixed(0)} MiB`,
     );

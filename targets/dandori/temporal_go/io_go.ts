@@ -3,13 +3,15 @@
  * the flow's `Transport` (with `Book` when the flow uses books), its `TransportOptions` (`AWS` when it
  * calls Lambda or AWS, `Books` when it uses books) and the default `NewTransport`; `io_aws.go`, only
  * when the flow calls Lambda or AWS, is the runtime's with the clients of the AWS services the flow
- * calls (Go has no import put off until a call needs it); `io_books.go`, only when the flow uses
+ * calls (Go has no import put off until a call needs it) and the operations of each one's model
+ * (`lang/dandori/aws_operations.ts`), the only methods of a client it calls; `io_books.go`, only when the flow uses
  * books, is the runtime's with the names chobo's Go client gives each transfer the flow calls
  * (`targets/chobo/names.ts`, from every transfer of the book).
  * @module
  */
 
 import { assert } from "../../../lang/common/assert.ts";
+import { AWS_MODELS, awsOperations } from "../../../lang/dandori/aws_operations.ts";
 import type { Plan } from "../../../lang/dandori/plan.ts";
 import { transferMembers } from "../../chobo/names.ts";
 import { goStr } from "../go/names.ts";
@@ -118,9 +120,16 @@ export function ioAwsModule(plan: Plan, pkg: string): string {
     AWS_IMPORT_AFTER + importLines,
   );
   assert(text !== body || services.length === 0, "io_aws.go imports lambda after aws");
-  const cases = ["lambda", ...services].sort().flatMap((s) => [
+  const clients = ["lambda", ...services].sort();
+  const cases = clients.flatMap((s) => [
     `\tcase ${goStr(s)}:`,
     `\t\treturn ${s}.NewFromConfig(cfg), true`,
+  ]);
+  const operations = clients.flatMap((s) => [
+    `\tcase ${goStr(s)}:`,
+    "\t\treturn []string{",
+    ...wrapped([...awsOperations(s)].map(goStr), OPERATIONS_WIDTH).map((l) => `\t\t\t${l},`),
+    "\t\t}",
   ]);
   return text + [
     "",
@@ -131,7 +140,30 @@ export function ioAwsModule(plan: Plan, pkg: string): string {
     "\t}",
     "\treturn nil, false",
     "}",
+    "",
+    "// ddAWSOperations is the operations of the API of a service the default Transport has a client of,",
+    `// as Step Functions names them: its model's in ${AWS_MODELS} (lang/dandori/aws_operations.ts).`,
+    "func ddAWSOperations(service string) []string {",
+    "\tswitch service {",
+    ...operations,
+    "\t}",
+    "\treturn nil",
+    "}",
   ].join("\n") + "\n";
+}
+
+/** How many characters of names a line of `ddAWSOperations` holds at most. */
+const OPERATIONS_WIDTH = 96;
+
+/** Items joined by `, ` in lines of at most `width` characters (an item longer than that alone on its line). */
+function wrapped(items: readonly string[], width: number): string[] {
+  const lines: string[] = [];
+  for (const item of items) {
+    const last = lines.length - 1;
+    if (last >= 0 && lines[last].length + 2 + item.length <= width) lines[last] += `, ${item}`;
+    else lines.push(item);
+  }
+  return lines;
 }
 
 /** The text of `io_books.go` from its package clause on: the runtime's, then each called transfer's names. */

@@ -1,10 +1,12 @@
 // The default Transport's Lambda and AWS calls (docs/targets.md#temporal-go), through the AWS SDK
 // for Go v2, written only for a flow that calls Lambda or AWS: Go has no import put off until a
 // call needs it. `io_aws.go` is this file (its package clause changed, the flow's AWS services
-// imported) followed by `ddAWSClient`, the clients of the services the flow calls. An operation's
-// input is its arguments read as JSON into the SDK's input struct (whose fields bear the API's
-// names); its output is the SDK's output as JSON without its metadata and its members that hold
-// nothing; an exception is its model's name (`QueueDoesNotExist`).
+// imported) followed by `ddAWSClient`, the clients of the services the flow calls, and
+// `ddAWSOperations`, the operations of each one's model (lang/dandori/aws_operations.ts): a client
+// method that is none (a capital, a paginator, a waiter, `Options`) is never called. An
+// operation's input is its arguments read as JSON into the SDK's input struct (whose fields bear
+// the API's names); its output is the SDK's output as JSON without its metadata and its members
+// that hold nothing; an exception is its model's name (`QueueDoesNotExist`).
 
 package dandori
 
@@ -13,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -63,7 +66,7 @@ func (t ddTransport) Lambda(ctx context.Context, function string, payload any) (
 	return LambdaResult{ErrorType: name, ErrorMessage: message}, nil
 }
 
-// AWS calls an operation by its Step Functions name (`sqs`, `sendMessage`).
+// AWS calls an operation of the service's model by its Step Functions name (`sqs`, `sendMessage`).
 func (t ddTransport) AWS(ctx context.Context, service, operation string, args map[string]any) (any, error) {
 	cfg, err := t.awsConfig()
 	if err != nil {
@@ -72,6 +75,9 @@ func (t ddTransport) AWS(ctx context.Context, service, operation string, args ma
 	client, ok := ddAWSClient(cfg, service)
 	if !ok {
 		return nil, errors.New("dandori: the default Transport has no AWS service " + service + ": give the worker a Transport of your own")
+	}
+	if !slices.Contains(ddAWSOperations(service), operation) {
+		return nil, errors.New("dandori: " + service + " has no operation " + operation + " in its API")
 	}
 	method := reflect.ValueOf(client).MethodByName(strings.ToUpper(operation[:1]) + operation[1:])
 	if !method.IsValid() || method.Type().NumIn() < 2 {
