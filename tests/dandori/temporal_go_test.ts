@@ -4,9 +4,10 @@
  * leaves its comments; what it cannot build is E050 and names Go cannot keep apart or spell are E006,
  * in both languages, with nothing written; the names it spells are one-to-one; and every flow's
  * package, in one Go module made here with go.temporal.io/sdk pinned, is left alone by `gofmt -l`,
- * passes `go vet`, its runtime passes the shared vectors of tests/vectors/ and its default Transport
- * sends only an operation of the service's model (`go test`), built once with `-trimpath` into a
- * build cache this test chooses, whose size it prints. That every
+ * passes `go vet`, its runtime passes the shared vectors of tests/vectors/, its default Transport
+ * sends only an operation of the service's model, and a one-at-a-time loop's variable keeps its
+ * last item (`go test` in the SDK's test environment), built once with `-trimpath` into a build
+ * cache this test chooses, whose size it prints. That every
  * scenario agrees on a real dev server is the differential harness's (a later task).
  */
 
@@ -37,9 +38,14 @@ import { runCli } from "../support/run.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const GOLDEN = `${ROOT}tests/dandori/golden/temporal_go/`;
-const VECTORS_TEST = `${ROOT}tests/dandori/fixtures/temporal_go/vectors_test.go`;
-const AWS_TEST = `${ROOT}tests/dandori/fixtures/temporal_go/aws_test.go`;
-const SMOKE_MAIN = `${ROOT}tests/dandori/fixtures/temporal_go/smoke_main.go`;
+const FIXTURES = `${ROOT}tests/dandori/fixtures/temporal_go/`;
+/** The Go tests (fixtures of this directory) and the flow whose package each is copied into. */
+const GO_TESTS: { readonly [flow: string]: string } = {
+  "examples/orders/orders.flow": "vectors_test.go",
+  "tests/dandori/flows/results_run.flow": "aws_test.go",
+  "tests/dandori/flows/hostile/reused_names.flow": "loop_variable_test.go",
+};
+const SMOKE_MAIN = `${FIXTURES}smoke_main.go`;
 const ORIGIN = { file: "f.flow", path: "f.flow", text: "", sha: "0123456789abcdef", version: "test" };
 
 /** The files every package has, in the order they are written (io_aws.go and io_books.go only when needed). */
@@ -278,32 +284,48 @@ function declared(files: ReadonlyMap<string, string>): Set<string> {
   return out;
 }
 
-Deno.test("every flow's package in one Go module: gofmt -l lists nothing, go vet passes, the runtime passes the shared vectors, AWS sends only the model's operations", async () => {
+/**
+ * Flows beside the corpus whose packages the module holds too: a one-at-a-time loop inside a
+ * parallel iteration that takes the iteration's variable's name assigns the iteration's parameter
+ * (declaring it again is no Go).
+ */
+const MORE_FLOWS: { readonly [file: string]: string } = {
+  "inner_loop.flow": `workflow inner_loop v1
+
+inputs
+  items : list[string]
+
+outputs
+  got : list[string]
+
+flow
+  let got = for x in items at most 3 in parallel
+    for x in items at most 3
+      pass
+    yield x
+  succeed got = got
+`,
+};
+
+Deno.test("every flow's package in one Go module: gofmt -l lists nothing, go vet passes, the runtime passes the shared vectors, AWS sends only the model's operations, a loop's variable keeps its last item", async () => {
   if (!(await hasGo())) return console.log("SKIP: go: the go command is not installed");
   const dir = Deno.makeTempDirSync({ prefix: "dandori-temporal-go-" });
   try {
     Deno.writeTextFileSync(`${dir}/go.mod`, goModText("dandori.invalid/flows"));
     const names = new Set<string>();
-    let vectors = "";
-    let aws = "";
+    const tested: string[] = [];
     for (const [i, f] of runnableFlows(ROOT, FLOW_DIRS).entries()) {
       const result = buildFlowTarget(TEMPORAL_GO, f.plan, originOf(f.path), DEFAULT_BUILD);
       if ("diagnostics" in result) continue;
       Deno.mkdirSync(`${dir}/f${i}`);
       for (const [name, text] of result.files) Deno.writeTextFileSync(`${dir}/f${i}/${name}`, text);
       for (const n of declared(result.files)) names.add(n);
-      const testOf = (file: string) =>
-        Deno.readTextFileSync(file).replace(
-          /^package dandori$/m,
-          `package ${goPackage(f.plan, originOf(f.path).file)}`,
-        );
-      if (f.path === "examples/orders/orders.flow") {
-        vectors = `./f${i}`;
-        Deno.writeTextFileSync(`${dir}/f${i}/vectors_test.go`, testOf(VECTORS_TEST));
-      }
-      if (f.path === "tests/dandori/flows/results_run.flow") {
-        aws = `./f${i}`;
-        Deno.writeTextFileSync(`${dir}/f${i}/aws_test.go`, testOf(AWS_TEST));
+      const test = Object.hasOwn(GO_TESTS, f.path) ? GO_TESTS[f.path] : null;
+      if (test !== null) {
+        const text = Deno.readTextFileSync(`${FIXTURES}${test}`)
+          .replace(/^package dandori$/m, `package ${goPackage(f.plan, originOf(f.path).file)}`);
+        Deno.writeTextFileSync(`${dir}/f${i}/${test}`, text);
+        tested.push(`./f${i}`);
       }
     }
     deepStrictEqual(
@@ -311,24 +333,28 @@ Deno.test("every flow's package in one Go module: gofmt -l lists nothing, go vet
       [...PACKAGE_DECLS].sort(),
       "PACKAGE_DECLS is what the packages declare",
     );
-    ok(vectors !== "" && aws !== "", "the orders flow and results_run.flow build");
+    strictEqual(tested.length, Object.keys(GO_TESTS).length, "every flow a Go test is for builds");
+    for (const [i, [file, text]] of Object.entries(MORE_FLOWS).entries()) {
+      const checked = checkFlow(file, text, { read: () => NO_SUCH_FILE }).checked;
+      ok(checked !== null, `${file} checks`);
+      const result = buildFlowTarget(TEMPORAL_GO, lower(checked), originOf(file), DEFAULT_BUILD);
+      ok("files" in result, `${file} builds`);
+      Deno.mkdirSync(`${dir}/more${i}`);
+      for (const [name, text] of result.files) Deno.writeTextFileSync(`${dir}/more${i}/${name}`, text);
+    }
     await go(["mod", "tidy"], dir);
     strictEqual(await gofmtList(dir), "", "gofmt -l lists no file");
     await go(["build", "./..."], dir);
     await go(["vet", "./..."], dir);
-    const tested = await go(["test", "-v", "-count=1", vectors, aws], dir, {
+    const out = await go(["test", "-v", "-count=1", ...tested], dir, {
       DANDORI_VECTORS: `${ROOT}tests/vectors`,
     });
-    // Every test of the two files ran and passed.
-    const tests = [VECTORS_TEST, AWS_TEST].flatMap((f) =>
-      [...Deno.readTextFileSync(f).matchAll(/^func (Test\w+)\(/gm)].map((m) => m[1])
+    // Every test of the fixtures ran and passed.
+    const tests = Object.values(GO_TESTS).flatMap((f) =>
+      [...Deno.readTextFileSync(`${FIXTURES}${f}`).matchAll(/^func (Test\w+)\(/gm)].map((m) => m[1])
     );
-    deepStrictEqual(
-      [...tested.matchAll(/^--- PASS: (\w+)/gm)].map((m) => m[1]).sort(),
-      tests.sort(),
-      tested,
-    );
-    console.log(`temporal-go: go test passed ${tests.length} tests of the runtime and the default Transport`);
+    deepStrictEqual([...out.matchAll(/^--- PASS: (\w+)/gm)].map((m) => m[1]).sort(), tests.sort(), out);
+    console.log(`temporal-go: go test passed ${tests.length} tests in ${tested.length} packages`);
     console.log(
       `temporal-go: the Go build cache ${GO_CACHE} holds ${(sizeOf(GO_CACHE) / 2 ** 20).toFixed(0)} MiB`,
     );

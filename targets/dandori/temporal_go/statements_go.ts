@@ -129,6 +129,9 @@ export function assignedGo(ss: readonly StmtPlan[], into: Set<string>): Set<stri
         assignedGo(s.body, into);
         break;
       case "for":
+        // A one-at-a-time loop's variable is the flow's variable: it keeps its last item after the
+        // loop, as the interpreter's does; a parallel iteration's is its own.
+        if (s.parallel === null) into.add(s.variable);
         if (s.collect !== null) into.add(s.collect.name);
         if (s.parallel === null) assignedGo(s.body, into);
         break;
@@ -594,9 +597,7 @@ export function forLoop(
   if (cont !== null) {
     continueLines(out, d + 1, cont, s.place, i, [`"dd_list": ${list}`, `"dd_yields": ${yields}`]);
   }
-  const variable = goIdent(s.variable);
-  out.line(d + 1, `${variable} := ${list}[${i}-1]`);
-  out.line(d + 1, `_ = ${variable}`);
+  out.line(d + 1, `${goIdent(s.variable)} = ${list}[${i}-1]`);
   block(out, d + 1, s.body, {
     ...ctx,
     loops: [...ctx.loops, { place: s.place, counter: i }],
@@ -627,7 +628,8 @@ function parallel(out: GoOut, depth: number, s: Extract<StmtPlan, { kind: "for" 
   );
   out.line(d + 1, `${yields} := []any{}`);
   out.line(d + 1, `_ = ${yields}`);
-  declare(out, d + 1, assignedGo(s.body, new Set()));
+  // The iteration's own variable is its parameter, also where a loop inside takes its name.
+  declare(out, d + 1, [...assignedGo(s.body, new Set())].filter((v) => v !== s.variable));
   const inner: GoCtx = {
     ...ctx,
     loops: [...ctx.loops, { place: s.place, counter: i }],
