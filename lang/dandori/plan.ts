@@ -480,7 +480,7 @@ export function taskOf(plan: Plan, name: string): TaskPlan {
   return t;
 }
 
-/** Whether an expression reads `now` (every target reads it once before the statement, docs/design/dandori.md#the-workflow-period). */
+/** Whether an expression reads `now` (every target reads it once before the statement that does: docs/design/dandori.md#the-workflow-period). */
 export function readsNow(e: ExprPlan): boolean {
   switch (e.kind) {
     case "now":
@@ -502,7 +502,7 @@ export function readsNow(e: ExprPlan): boolean {
   }
 }
 
-/** The expressions a statement reads, for its `now`. */
+/** The expressions a statement reads itself (not those of the statements under it), for its `now`. */
 export function stmtExprs(s: StmtPlan): ExprPlan[] {
   switch (s.kind) {
     case "call":

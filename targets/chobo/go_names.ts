@@ -8,6 +8,7 @@
 import { assert } from "../../lang/common/assert.ts";
 import type { Book, Param, Transfer } from "../../lang/chobo/model.ts";
 import { oneLine } from "../../lang/common/visible.ts";
+import { spelledMembers } from "./client_names_check.ts";
 import { members } from "./names.ts";
 
 /** The package of a book whose name is not an ASCII Go identifier. */
@@ -63,13 +64,7 @@ export function goPackageName(book: Book): string {
  * combining marks, which Go identifiers may not.
  */
 export function goNameProblems(book: Book): string[] {
-  const n = members(book, "go");
-  const spelled = [
-    ...n.transfers.values(),
-    ...n.accounts.values(),
-    ...[...n.transferParams.values(), ...n.accountParams.values()].flatMap((m) => [...m.values()]),
-  ];
-  return [...new Set(spelled.filter((s) => !GO_IDENTIFIER.test(s)))];
+  return [...new Set(spelledMembers(book, "go").filter((s) => !GO_IDENTIFIER.test(s)))];
 }
 
 /** A comment's sentence: `text.`, or `text: description` on one line. */

@@ -13,6 +13,8 @@ import * as stepfunctions from "../../targets/dandori/stepfunctions/runtimes.ts"
 import * as temporal from "../../targets/dandori/temporal/runtimes.ts";
 import * as temporalGo from "../../targets/dandori/temporal_go/runtimes.ts";
 import * as pydanticGraph from "../../targets/dandori/pydantic_graph/runtimes.ts";
+import * as python from "../../targets/dandori/python/runtimes.ts";
+import * as temporalPython from "../../targets/dandori/temporal_python/runtimes.ts";
 import * as typescript from "../../targets/dandori/typescript/runtimes.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -124,7 +126,31 @@ const EMBEDDED: readonly {
     values: pydanticGraph,
     files: [
       ["RUNTIME", "runtime.py", "`runtime/runtime.py`: `runtime.py` of every pydantic-graph package."],
-      ["IO_RUNTIME", "io.py", "`runtime/io.py`: the start of `io.py` of every pydantic-graph package."],
+    ],
+  },
+  {
+    folder: "targets/dandori/temporal_python",
+    values: temporalPython,
+    files: [[
+      "RUNTIME",
+      "runtime.py",
+      "`runtime/runtime.py`: `runtime.py` of every temporal-python package.",
+    ]],
+  },
+  {
+    folder: "targets/dandori/python",
+    values: python,
+    files: [
+      [
+        "RULES",
+        "rules.py",
+        "`runtime/rules.py`: `rules.py` of every pydantic-graph and temporal-python package.",
+      ],
+      [
+        "IO_RUNTIME",
+        "io.py",
+        "`runtime/io.py`: the start of `io.py` of every pydantic-graph and temporal-python package.",
+      ],
     ],
   },
 ];

@@ -2,8 +2,9 @@
  * The naming property (docs/dandori.md#names-in-generated-code): flows made of hostile names and
  * strings (tests/support/hostile_flows.ts) each check, and every target either builds them or stops
  * with a diagnostic of its own (E006, E040, E050) — never an exception. What is built compiles:
- * both TypeScript targets under `tsc --strict`, pydantic-graph under `py_compile` and
- * `mypy --strict`, temporal-go under `gofmt -l` (nothing listed) and `go vet`, and every Step Functions definition passes asl-validator and agrees with the
+ * both TypeScript targets under `tsc --strict`, both Python targets under `py_compile` and
+ * `mypy --strict` (temporal-python's with `temporalio` installed), temporal-go under `gofmt -l`
+ * (nothing listed) and `go vet`, and every Step Functions definition passes asl-validator and agrees with the
  * interpreter on every generated scenario on the JSONata runner. The counts are printed.
  */
 
@@ -50,6 +51,7 @@ Deno.test(`${FLOWS} flows of hostile names and strings build on every target or 
     const texts = new Map<string, string>();
     const tsFiles: string[] = [];
     const pyPackages: string[] = [];
+    const temporalPackages: string[] = [];
     for (let seed = 1; seed <= FLOWS; seed++) {
       const flow = hostileFlow(seed);
       const path = `w${seed}.flow`;
@@ -77,6 +79,7 @@ Deno.test(`${FLOWS} flows of hostile names and strings build on every target or 
           if (name.endsWith(".ts")) tsFiles.push(`${out}/${name}`.slice(dir.length + 1));
         }
         if (target.name === "pydantic-graph") pyPackages.push(`${out}`.slice(dir.length + 1));
+        if (target.name === "temporal-python") temporalPackages.push(`${out}`.slice(dir.length + 1));
       }
     }
     console.log(
@@ -97,7 +100,7 @@ Deno.test(`${FLOWS} flows of hostile names and strings build on every target or 
       await go(["vet", "./..."], goDir);
     }
 
-    const compiled = await python(["-m", "compileall", "-q", ...pyPackages], dir);
+    const compiled = await python(["-m", "compileall", "-q", ...pyPackages, ...temporalPackages], dir);
     if (compiled === null) console.log("SKIP: python3: not installed");
     else {
       strictEqual(compiled.code, 0, compiled.out);
@@ -110,6 +113,18 @@ Deno.test(`${FLOWS} flows of hostile names and strings build on every target or 
           dir,
         );
         strictEqual(mypy?.code, 0, mypy?.out);
+        const temporalio = await python(["-c", "import temporalio"], dir);
+        if (temporalio?.code !== 0) {
+          console.log(
+            "SKIP: mypy of temporal-python: temporalio is not installed (verify/requirements-temporal.txt)",
+          );
+        } else {
+          const typed = await python(
+            ["-m", "mypy", "--strict", "--cache-dir", `${dir}/.mypy`, ...temporalPackages],
+            dir,
+          );
+          strictEqual(typed?.code, 0, typed?.out);
+        }
       }
     }
 

@@ -34,7 +34,7 @@ import {
   waitOf,
 } from "../typescript/statements.ts";
 import { tsType } from "../typescript/types_ts.ts";
-import { DEFAULT_SECONDS } from "../temporal/workflow_ts.ts";
+import { DEFAULT_SECONDS } from "../temporal/wire.ts";
 
 /** The seconds one attempt of a task's step may take, or null for no limit of dandori's. */
 export function stepSeconds(task: TaskPlan): number | null {

@@ -36,36 +36,10 @@ import {
   waitOf,
 } from "../typescript/statements.ts";
 import { tsType } from "../typescript/types_ts.ts";
+import { activitySeconds, childWorkflow } from "./wire.ts";
 
-export const DEFAULT_SECONDS = {
-  http: 60,
-  lambda: 900,
-  other: 365 * 86_400,
-} as const;
-
-/** The seconds `startToCloseTimeout` gives one attempt of a task run as an activity. */
-export function activitySeconds(task: TaskPlan): number {
-  if (task.timeout?.kind === "after" && task.timeout.written && task.callback === null) {
-    return task.timeout.seconds;
-  }
-  switch (task.callee.kind) {
-    case "http":
-      return DEFAULT_SECONDS.http;
-    case "lambda":
-      return DEFAULT_SECONDS.lambda;
-    case "aws":
-    case "book":
-    case "own":
-    case "flow":
-    case "child":
-    case "event":
-      return DEFAULT_SECONDS.other;
-    default:
-      return unreachable(task.callee, "callee");
-  }
-}
-
-/** What is in scope where a statement is printed. */ function attemptCode(
+/** One attempt of a call: a closure over the attempt's number `n`. */
+function attemptCode(
   task: TaskPlan,
   args: string,
   place: string,
@@ -84,10 +58,7 @@ export function activitySeconds(task: TaskPlan): number {
       return `() => dd.awaitEvent(${str(task.name)}, ${waitOf(task.timeout, args)})`;
     case "flow":
     case "child": {
-      const type = callee.kind === "flow"
-        ? callee.platforms.workflow ?? `${callee.workflow}_v${callee.version}`
-        : callee.platforms.workflow ?? task.name;
-      const queue = callee.platforms.queue;
+      const { type, queue } = childWorkflow(task);
       const seconds = task.timeout?.kind === "after" ? String(task.timeout.seconds) : "null";
       return `(n) => wf.executeChild(${str(type)}, { workflowId: dd.childId(${str(place)}, ${loops}, n), ${
         queue === null ? "" : `taskQueue: ${str(queue)}, `

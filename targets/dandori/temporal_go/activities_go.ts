@@ -12,7 +12,7 @@
 import { unreachable } from "../../../lang/common/assert.ts";
 import type { CalleePlan, Plan, TaskPlan } from "../../../lang/dandori/plan.ts";
 import { goMethodName, goStr } from "../go/names.ts";
-import { activityTasks } from "../temporal/activities_ts.ts";
+import { activityTasks } from "../temporal/wire.ts";
 import { imports } from "./go_text.ts";
 
 function wires(t: TaskPlan): string {

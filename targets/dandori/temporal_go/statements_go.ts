@@ -37,7 +37,7 @@ import { goIdent, goStr } from "../go/names.ts";
 import { goUrlOf } from "./activities_go.ts";
 import type { GoOut } from "./go_text.ts";
 import { goCheck } from "./types_go.ts";
-import { activitySeconds } from "../temporal/workflow_ts.ts";
+import { activitySeconds } from "../temporal/wire.ts";
 
 /** What is in scope where a statement is printed. */
 export interface GoCtx {

@@ -17,7 +17,7 @@ import { createHash } from "node:crypto";
 import type { Plan } from "../../../lang/dandori/plan.ts";
 import type { DandoriTarget, FlowOrigin } from "../target.ts";
 import { goPackage } from "../go/names.ts";
-import { workflowType } from "../temporal/target.ts";
+import { workflowType } from "../temporal/wire.ts";
 import { activitiesModule } from "./activities_go.ts";
 import { temporalGoCheck } from "./check.ts";
 import { clientModule } from "./client_go.ts";
