@@ -9,7 +9,6 @@ import { assert } from "../../lang/common/assert.ts";
 import type { Book, Param, Transfer } from "../../lang/chobo/model.ts";
 import { oneLine } from "../../lang/common/visible.ts";
 import { spelledMembers } from "./client_names_check.ts";
-import { members } from "./names.ts";
 
 /** The package of a book whose name is not an ASCII Go identifier. */
 export const GO_FALLBACK_PACKAGE = "book";
