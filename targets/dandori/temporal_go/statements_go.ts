@@ -37,7 +37,7 @@ import { goIdent, goStr } from "../go/names.ts";
 import { goUrlOf } from "./activities_go.ts";
 import type { GoOut } from "./go_text.ts";
 import { goCheck } from "./types_go.ts";
-import { activitySeconds } from "../temporal/wire.ts";
+import { activitySeconds, childWorkflow } from "../temporal/wire.ts";
 
 /** What is in scope where a statement is printed. */
 export interface GoCtx {
@@ -286,14 +286,12 @@ function attemptLines(task: TaskPlan, args: string, place: string, loops: string
       return [open, `\treturn dd.awaitEvent(ctx, ${goStr(task.name)}, ${waitOf(task.timeout, args)})`, "}"];
     case "flow":
     case "child": {
-      const type = callee.kind === "flow"
-        ? callee.platforms.workflow ?? `${callee.workflow}_v${callee.version}`
-        : callee.platforms.workflow ?? task.name;
+      const child = childWorkflow(task);
       const seconds = task.timeout?.kind === "after" ? String(task.timeout.seconds) : "0";
       return [
         open,
-        `\treturn ddChild(ctx, ${goStr(type)}, ddChildID(ctx, ${goStr(place)}, ${loops}, n), ${
-          goStr(callee.platforms.queue ?? "")
+        `\treturn ddChild(ctx, ${goStr(child.type)}, ddChildID(ctx, ${goStr(place)}, ${loops}, n), ${
+          goStr(child.queue ?? "")
         }, ddChildTimeout(${seconds}), ${args})`,
         "}",
       ];

@@ -17,7 +17,7 @@ import { createHash } from "node:crypto";
 import type { Plan } from "../../../lang/dandori/plan.ts";
 import type { DandoriTarget, FlowOrigin } from "../target.ts";
 import { goPackage } from "../go/names.ts";
-import { workflowType } from "../temporal/wire.ts";
+import { eventNames, workflowType } from "../temporal/wire.ts";
 import { activitiesModule } from "./activities_go.ts";
 import { temporalGoCheck } from "./check.ts";
 import { clientModule } from "./client_go.ts";
@@ -28,11 +28,6 @@ import { RUNTIME, VALUES } from "./runtimes.ts";
 import { typesModule } from "./types_go.ts";
 import { workerModule } from "./worker_go.ts";
 import { workflowModule } from "./workflow_go.ts";
-
-/** The events a flow may wait for, in the tasks' order. */
-function events(plan: Plan): string[] {
-  return plan.tasks.filter((t) => t.callee.kind === "event").map((t) => t.name);
-}
 
 /** Every file of the package, by name. */
 function generate(plan: Plan, origin: FlowOrigin): ReadonlyMap<string, string> {
@@ -51,7 +46,7 @@ function generate(plan: Plan, origin: FlowOrigin): ReadonlyMap<string, string> {
   if (usesBooks(plan)) files.set("io_books.go", file(ioBooksModule(plan, pkg)));
   files.set("activities.go", file(clause + activitiesModule(plan)));
   files.set("workflow.go", file(clause + workflowModule(plan)));
-  files.set("client.go", file(clause + clientModule(type, events(plan))));
+  files.set("client.go", file(clause + clientModule(type, eventNames(plan))));
   const hash = createHash("sha256");
   for (const [name, text] of files) hash.update(`${name}\n${text}\n`);
   hash.update(workerModule(""));
