@@ -25,6 +25,7 @@ import {
   readsNow,
   stmtExprs,
   type StmtPlan,
+  taskOf,
   type TaskPlan,
   type TimeoutPlan,
   type TypePlan,
@@ -73,12 +74,6 @@ export class Out {
   line(depth: number, text: string): void {
     this.lines.push(`${"  ".repeat(depth)}${text}`);
   }
-}
-
-export function taskOf(plan: Plan, name: string): TaskPlan {
-  const t = plan.tasks.find((x) => x.name === name);
-  assert(t !== undefined, `the plan has the task ${name}`);
-  return t;
 }
 
 // ---------------------------------------------------------------------------------------------
