@@ -202,6 +202,16 @@ export function assigned(ss: readonly StmtPlan[], into: Map<string, TypePlan>): 
   return into;
 }
 
+/**
+ * The variables a parallel iteration declares for itself: what its body assigns, but its own
+ * variable, which is the iteration function's parameter (a loop inside may assign it again).
+ */
+export function iterationVariables(s: Extract<StmtPlan, { kind: "for" }>): Map<string, TypePlan> {
+  const vars = assigned(s.body, new Map());
+  vars.delete(s.variable);
+  return vars;
+}
+
 export function declare(out: Out, depth: number, vars: ReadonlyMap<string, TypePlan>): void {
   for (const [name, t] of vars) out.line(depth, `let ${ident(name)}!: ${tsType(t, "T.")};`);
 }
