@@ -16,7 +16,7 @@
  * @module
  */
 
-import { unreachable } from "../common/assert.ts";
+import { assert, unreachable } from "../common/assert.ts";
 
 /** The version of the plan's shape; a change a printer must follow raises it (2: the edges `bad response` and `failed`, a parallel loop's early ends, arms' and handlers' lines, a callback's hand-on). */
 export const PLAN_VERSION = 2;
@@ -471,6 +471,13 @@ export function innerLists(s: StmtPlan): readonly (readonly StmtPlan[])[] {
     default:
       return unreachable(s, "statement");
   }
+}
+
+/** The task of a name, which the plan holds. */
+export function taskOf(plan: Plan, name: string): TaskPlan {
+  const t = plan.tasks.find((x) => x.name === name);
+  assert(t !== undefined, `the plan has the task ${name}`);
+  return t;
 }
 
 /** Whether an expression reads `now` (every target reads it once before the statement that does: docs/design/dandori.md#the-workflow-period). */

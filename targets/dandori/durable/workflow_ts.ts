@@ -25,6 +25,7 @@ import {
   type Dialect,
   endsBlock,
   expr,
+  iterationVariables,
   maybeMissing,
   otherBlock,
   Out,
@@ -129,7 +130,7 @@ function parallel(out: Out, depth: number, s: Extract<StmtPlan, { kind: "for" }>
     }: ${elem}, ${i}: number) => {`,
   );
   out.line(depth + 2, `const ys: ${collType}[] = [];`);
-  declare(out, depth + 2, assigned(s.body, new Map()));
+  declare(out, depth + 2, iterationVariables(s));
   block(out, depth + 2, s.body, {
     ...ctx,
     loops: [...ctx.loops, { place: s.place, counter: i }],

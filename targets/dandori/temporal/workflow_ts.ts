@@ -25,6 +25,7 @@ import {
   endsBlock,
   expr,
   forLoop,
+  iterationVariables,
   lookupType,
   maybeMissing,
   otherBlock,
@@ -97,7 +98,7 @@ function parallel(out: Out, depth: number, s: Extract<StmtPlan, { kind: "for" }>
     `${assign}await dd.rounds(${k}, ${list}, async (${ident(s.variable)}: ${elem}, ${i}: number) => {`,
   );
   out.line(depth + 2, `const ys: ${collType}[] = [];`);
-  declare(out, depth + 2, assigned(s.body, new Map()));
+  declare(out, depth + 2, iterationVariables(s));
   block(out, depth + 2, s.body, {
     ...ctx,
     loops: [...ctx.loops, { place: s.place, counter: i }],

@@ -29,6 +29,7 @@ import {
   readsNow,
   stmtExprs,
   type StmtPlan,
+  taskOf,
   type TaskPlan,
   type TimeoutPlan,
   type TypePlan,
@@ -77,12 +78,6 @@ const READS: PyReads = {
 /** An expression's code; `place` names the statement whose `now` it reads. */
 export function expr(e: ExprPlan, place: string): string {
   return pyExpr(e, place, READS);
-}
-
-export function taskOf(plan: Plan, name: string): TaskPlan {
-  const t = plan.tasks.find((x) => x.name === name);
-  assert(t !== undefined, `the plan has the task ${name}`);
-  return t;
 }
 
 /** A generated local of a statement: `a_s12`, `got_s12` … */

@@ -25,6 +25,7 @@ import {
   readsNow,
   stmtExprs,
   type StmtPlan,
+  taskOf,
   type TaskPlan,
   type TimeoutPlan,
   type TypePlan,
@@ -73,12 +74,6 @@ export class Out {
   line(depth: number, text: string): void {
     this.lines.push(`${"  ".repeat(depth)}${text}`);
   }
-}
-
-export function taskOf(plan: Plan, name: string): TaskPlan {
-  const t = plan.tasks.find((x) => x.name === name);
-  assert(t !== undefined, `the plan has the task ${name}`);
-  return t;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -205,6 +200,16 @@ export function assigned(ss: readonly StmtPlan[], into: Map<string, TypePlan>): 
     }
   }
   return into;
+}
+
+/**
+ * The variables a parallel iteration declares for itself: what its body assigns, but its own
+ * variable, which is the iteration function's parameter (a loop inside may assign it again).
+ */
+export function iterationVariables(s: Extract<StmtPlan, { kind: "for" }>): Map<string, TypePlan> {
+  const vars = assigned(s.body, new Map());
+  vars.delete(s.variable);
+  return vars;
 }
 
 export function declare(out: Out, depth: number, vars: ReadonlyMap<string, TypePlan>): void {
