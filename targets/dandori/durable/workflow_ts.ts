@@ -14,10 +14,15 @@
 
 import { assert, unreachable } from "../../../lang/common/assert.ts";
 import { READING_AWS, SAFE_HTTP } from "../../../lang/dandori/lints.ts";
-import type { Plan, StmtPlan, TaskPlan } from "../../../lang/dandori/plan.ts";
-import { ident, prop, read, readMaybe, str } from "../typescript/names.ts";
 import {
   assigned,
+  iterationVariables,
+  type Plan,
+  type StmtPlan,
+  type TaskPlan,
+} from "../../../lang/dandori/plan.ts";
+import { ident, prop, read, readMaybe, str } from "../typescript/names.ts";
+import {
   block,
   casesType,
   type Ctx,
@@ -25,7 +30,6 @@ import {
   type Dialect,
   endsBlock,
   expr,
-  iterationVariables,
   maybeMissing,
   otherBlock,
   Out,
