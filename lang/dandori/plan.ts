@@ -16,7 +16,7 @@
  * @module
  */
 
-import { unreachable } from "../common/assert.ts";
+import { assert, unreachable } from "../common/assert.ts";
 
 /** The version of the plan's shape; a change a printer must follow raises it (2: the edges `bad response` and `failed`, a parallel loop's early ends, arms' and handlers' lines, a callback's hand-on). */
 export const PLAN_VERSION = 2;
@@ -473,6 +473,13 @@ export function innerLists(s: StmtPlan): readonly (readonly StmtPlan[])[] {
   }
 }
 
+/** The task of a name, which the plan holds. */
+export function taskOf(plan: Plan, name: string): TaskPlan {
+  const t = plan.tasks.find((x) => x.name === name);
+  assert(t !== undefined, `the plan has the task ${name}`);
+  return t;
+}
+
 /** Whether an expression reads `now` (every target reads it once before the statement that does: docs/design/dandori.md#the-workflow-period). */
 export function readsNow(e: ExprPlan): boolean {
   switch (e.kind) {
@@ -543,4 +550,66 @@ export function valueInUrlPath(callee: CalleePlan): boolean {
     text += "v";
   }
   return false;
+}
+
+/** The variables a block assigns (not inside parallel iterations, which have their own), with their types. */
+export function assigned(ss: readonly StmtPlan[], into: Map<string, TypePlan>): Map<string, TypePlan> {
+  const add = (name: string, t: TypePlan) => {
+    if (!into.has(name)) into.set(name, t);
+  };
+  for (const s of ss) {
+    switch (s.kind) {
+      case "call":
+        if (s.bind?.kind === "let") add(s.bind.name, s.bind.type);
+        for (const h of s.call.handlers) assigned(h.body, into);
+        break;
+      case "let":
+        add(s.name, s.type);
+        break;
+      case "match":
+        for (const a of s.arms) {
+          for (const c of a.conditions) {
+            if (c.kind === "some") {
+              const t = s.subject.kind === "case" ? null : s.subject.value.type;
+              assert(t !== null && t.kind === "optional", "`some x` binds an optional's value");
+              add(c.bind, t.inner);
+            }
+          }
+          assigned(a.body, into);
+        }
+        break;
+      case "repeat":
+        assigned(s.body, into);
+        break;
+      case "for":
+        // A one-at-a-time loop's variable is the flow's variable: it keeps its last item after the
+        // loop, as the interpreter's does; a parallel iteration's is its own.
+        if (s.parallel === null) add(s.variable, s.element);
+        if (s.collect !== null) add(s.collect.name, s.collect.type);
+        if (s.parallel === null) assigned(s.body, into);
+        break;
+      case "wait":
+      case "wait until":
+      case "yield":
+      case "break":
+      case "pass":
+      case "succeed":
+      case "fail":
+      case "period":
+        break;
+      default:
+        unreachable(s, "statement");
+    }
+  }
+  return into;
+}
+
+/**
+ * The variables a parallel iteration declares for itself: what its body assigns, but its own
+ * variable, which is the iteration function's parameter (a loop inside may assign it again).
+ */
+export function iterationVariables(s: Extract<StmtPlan, { kind: "for" }>): Map<string, TypePlan> {
+  const vars = assigned(s.body, new Map());
+  vars.delete(s.variable);
+  return vars;
 }

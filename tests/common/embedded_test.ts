@@ -11,6 +11,7 @@ import * as tigerbeetle from "../../targets/chobo/tigerbeetle/runtimes.ts";
 import * as durable from "../../targets/dandori/durable/runtimes.ts";
 import * as stepfunctions from "../../targets/dandori/stepfunctions/runtimes.ts";
 import * as temporal from "../../targets/dandori/temporal/runtimes.ts";
+import * as temporalGo from "../../targets/dandori/temporal_go/runtimes.ts";
 import * as pydanticGraph from "../../targets/dandori/pydantic_graph/runtimes.ts";
 import * as python from "../../targets/dandori/python/runtimes.ts";
 import * as temporalPython from "../../targets/dandori/temporal_python/runtimes.ts";
@@ -95,6 +96,33 @@ const EMBEDDED: readonly {
         "FAILURE",
         "failure.ts",
         "`runtime/failure.ts`: `failure.ts` of every temporal-typescript package of a `history encrypted` flow.",
+      ],
+    ],
+  },
+  {
+    folder: "targets/dandori/temporal_go",
+    values: temporalGo,
+    files: [
+      [
+        "RUNTIME",
+        "runtime.go",
+        "`runtime/runtime.go`: `runtime.go` of every temporal-go package, before its package clause is set.",
+      ],
+      [
+        "VALUES",
+        "values.go",
+        "`runtime/values.go`: `values.go` of every temporal-go package, before its package clause is set.",
+      ],
+      ["IO_RUNTIME", "io.go", "`runtime/io.go`: the start of `io.go` of every temporal-go package."],
+      [
+        "AWS_RUNTIME",
+        "io_aws.go",
+        "`runtime/io_aws.go`: the start of `io_aws.go` of a temporal-go package that calls AWS.",
+      ],
+      [
+        "BOOKS_RUNTIME",
+        "io_books.go",
+        "`runtime/io_books.go`: the start of `io_books.go` of a temporal-go package that uses books.",
       ],
     ],
   },

@@ -83,6 +83,7 @@ function emittedCodes(): Set<string> {
   const folders: Record<string, string> = {
     "temporal-typescript": "temporal",
     "temporal-python": "temporal_python",
+    "temporal-go": "temporal_go",
     "pydantic-graph": "pydantic_graph",
     stepfunctions: "stepfunctions",
     durable: "durable",

@@ -3,7 +3,8 @@
  * strings (tests/support/hostile_flows.ts) each check, and every target either builds them or stops
  * with a diagnostic of its own (E006, E040, E050) — never an exception. What is built compiles:
  * both TypeScript targets under `tsc --strict`, both Python targets under `py_compile` and
- * `mypy --strict` (temporal-python's with `temporalio` installed), and every Step Functions definition passes asl-validator and agrees with the
+ * `mypy --strict` (temporal-python's with `temporalio` installed), temporal-go under `gofmt -l`
+ * (nothing listed) and `go vet`, and every Step Functions definition passes asl-validator and agrees with the
  * interpreter on every generated scenario on the JSONata runner. The counts are printed.
  */
 
@@ -17,6 +18,7 @@ import { buildFlowTarget, DEFAULT_BUILD } from "../../targets/dandori/target.ts"
 import type { RunnableFlow } from "../../verify/dandori/flows.ts";
 import { verifyFlows } from "../../verify/dandori/stepfunctions.ts";
 import { hostileFlow } from "../support/hostile_flows.ts";
+import { go, gofmtList, goModText, hasGo } from "../support/go_module.ts";
 import { tsc } from "../support/tsc.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -88,6 +90,15 @@ Deno.test(`${FLOWS} flows of hostile names and strings build on every target or 
 
     const ts = await tsc(tsFiles, dir);
     if (ts !== null) strictEqual(ts.code, 0, ts.out);
+
+    if (!(await hasGo())) console.log("SKIP: go: the go command is not installed");
+    else {
+      const goDir = `${dir}/temporal_go`;
+      Deno.writeTextFileSync(`${goDir}/go.mod`, goModText("dandori.invalid/names"));
+      await go(["mod", "tidy"], goDir);
+      strictEqual(await gofmtList(goDir), "", "gofmt -l lists no file");
+      await go(["vet", "./..."], goDir);
+    }
 
     const compiled = await python(["-m", "compileall", "-q", ...pyPackages, ...temporalPackages], dir);
     if (compiled === null) console.log("SKIP: python3: not installed");

@@ -628,7 +628,7 @@ Deno.test({
         const more = sdk === "ts" ? { dir: `${dir}/ts${i}` } : { root: dir, package: `py${i}` };
         Deno.writeTextFileSync(jobs, stringifyJson({ ...common, ...more } as unknown as Value));
         const got = await run(sdk === "ts" ? Deno.execPath() : "python3", args, dir);
-        ok(got !== null && got.code === 0, `${sdk} ${i}: ${got?.err}`);
+        ok(got !== null && got.code === 0, `${sdk} ${i}: exit ${got?.code}: ${got?.err}`);
         return JSON.parse(got.out.trim().split("\n").at(-1) ?? "") as PlayOutput;
       };
       let previous: { ids: string[]; endings: Map<string, unknown> } = { ids: [], endings: new Map() };

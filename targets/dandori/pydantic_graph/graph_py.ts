@@ -28,6 +28,7 @@ import {
   readsNow,
   stmtExprs,
   type StmtPlan,
+  taskOf,
   type TaskPlan,
   type TimeoutPlan,
   valueInUrlPath,
@@ -468,12 +469,6 @@ function waitOf(t: TimeoutPlan | null): string {
   if (t === null) return "dd.ANSWER_WAIT_SECONDS";
   if (t.kind === "after") return String(t.seconds);
   return `str(a.get(${str(t.param)}))`;
-}
-
-function taskOf(plan: Plan, name: string): TaskPlan {
-  const t = plan.tasks.find((x) => x.name === name);
-  assert(t !== undefined, `the plan has the task ${name}`);
-  return t;
 }
 
 /** The `State` fields of a flow: its variables, and each loop's and `now`'s own. */

@@ -1,7 +1,7 @@
 /**
  * The statements of a flow as the Python of a Temporal workflow's `run` (docs/targets.md#temporal-python),
  * printed statement by statement from the plan's structured form, as the TypeScript package's are
- * (`../typescript/statements.ts`) but in Python's shapes (seed 4.2, "Python SDK 向け"):
+ * (`../typescript/statements.ts`) but in Python's shapes:
  *
  * | statement | code |
  * |---|---|
@@ -25,10 +25,12 @@ import {
   type CallPlan,
   type ExprPlan,
   innerLists,
+  iterationVariables,
   type Plan,
   readsNow,
   stmtExprs,
   type StmtPlan,
+  taskOf,
   type TaskPlan,
   type TimeoutPlan,
   type TypePlan,
@@ -77,12 +79,6 @@ const READS: PyReads = {
 /** An expression's code; `place` names the statement whose `now` it reads. */
 export function expr(e: ExprPlan, place: string): string {
   return pyExpr(e, place, READS);
-}
-
-export function taskOf(plan: Plan, name: string): TaskPlan {
-  const t = plan.tasks.find((x) => x.name === name);
-  assert(t !== undefined, `the plan has the task ${name}`);
-  return t;
 }
 
 /** A generated local of a statement: `a_s12`, `got_s12` … */
@@ -140,61 +136,6 @@ function yieldsIn(ss: readonly StmtPlan[]): boolean {
   );
 }
 
-/**
- * The variables a block assigns, with their types: `let`s, calls' results, `some x`, loop variables
- * and collected lists (not inside parallel iterations, which have their own).
- */
-export function assigned(ss: readonly StmtPlan[], into: Map<string, TypePlan>): Map<string, TypePlan> {
-  const add = (name: string, t: TypePlan) => {
-    if (!into.has(name)) into.set(name, t);
-  };
-  for (const s of ss) {
-    switch (s.kind) {
-      case "call":
-        if (s.bind?.kind === "let") add(s.bind.name, s.bind.type);
-        for (const h of s.call.handlers) assigned(h.body, into);
-        break;
-      case "let":
-        add(s.name, s.type);
-        break;
-      case "match":
-        for (const a of s.arms) {
-          for (const c of a.conditions) {
-            if (c.kind === "some") {
-              const t = s.subject.kind === "case" ? null : s.subject.value.type;
-              assert(t !== null && t.kind === "optional", "`some x` binds an optional's value");
-              add(c.bind, t.inner);
-            }
-          }
-          assigned(a.body, into);
-        }
-        break;
-      case "repeat":
-        assigned(s.body, into);
-        break;
-      case "for":
-        if (s.collect !== null) add(s.collect.name, s.collect.type);
-        if (s.parallel === null) {
-          add(s.variable, s.element);
-          assigned(s.body, into);
-        }
-        break;
-      case "wait":
-      case "wait until":
-      case "yield":
-      case "break":
-      case "pass":
-      case "succeed":
-      case "fail":
-      case "period":
-        break;
-      default:
-        unreachable(s, "statement");
-    }
-  }
-  return into;
-}
-
 /** Declares each variable the code reads with its type, holding `dd.UNSET` until the flow assigns it. */
 export function declare(
   out: PyOut,
@@ -210,10 +151,18 @@ export function declare(
 // ---------------------------------------------------------------------------------------------
 // Statements
 
-/** Prints a block's statements; `pass` when none of them writes code (each assigns what nothing reads). */
-export function block(out: PyOut, depth: number, ss: readonly StmtPlan[], ctx: Ctx): void {
+/**
+ * Prints a block's statements; `pass` when nothing of the block is written from line `before` on
+ * (each statement assigns what nothing reads, or the block is the flow's `pass`).
+ */
+export function block(
+  out: PyOut,
+  depth: number,
+  ss: readonly StmtPlan[],
+  ctx: Ctx,
+  before: number = out.lines.length,
+): void {
   const inner: Ctx = { ...ctx, nows: new Set() };
-  const before = out.lines.length;
   for (const s of ss) stmt(out, depth, s, inner);
   if (out.lines.length === before) out.line(depth, "pass");
 }
@@ -257,7 +206,8 @@ export function stmt(out: PyOut, depth: number, s: StmtPlan, ctx: Ctx): void {
       assert(ctx.loops.length > 0, "a `break` is inside a loop");
       return out.line(depth, "break");
     case "pass":
-      return out.line(depth, "pass");
+      // Python's `pass` only where a block writes nothing else (`block`), as ruff asks.
+      return;
     case "succeed":
       return succeed(out, depth, s, ctx);
     case "fail":
@@ -494,8 +444,9 @@ export function repeat(
 ): void {
   const i = local("i", s.place);
   out.line(depth, `for ${i} in range(${firstIteration(out, depth, cont)}, ${s.atMost + 1}):`);
+  const body = out.lines.length;
   if (cont !== null) continueLines(out, depth + 1, cont, i, []);
-  block(out, depth + 1, s.body, { ...ctx, loops: [...ctx.loops, { place: s.place, counter: i }] });
+  block(out, depth + 1, s.body, { ...ctx, loops: [...ctx.loops, { place: s.place, counter: i }] }, body);
 }
 
 /** The element type of the list a `for` collects into (its yields' type). */
@@ -532,13 +483,14 @@ export function forLoop(
     out.line(depth, `${coll}: list[${collected(s)}] = resume["vars"]["dd_yields"] if ${resumed} else []`);
   }
   out.line(depth, `for ${i} in range(${firstIteration(out, depth, cont)}, len(${list}) + 1):`);
+  const body = out.lines.length;
   if (cont !== null) continueLines(out, depth + 1, cont, i, [`"dd_list": ${list}`, `"dd_yields": ${coll}`]);
   if (ctx.reads.has(s.variable)) out.line(depth + 1, `${ident(s.variable)} = ${list}[${i} - 1]`);
   block(out, depth + 1, s.body, {
     ...ctx,
     loops: [...ctx.loops, { place: s.place, counter: i }],
     collect: keeps ? coll : null,
-  });
+  }, body);
   if (s.collect !== null && ctx.reads.has(s.collect.name)) {
     out.line(depth, `${ident(s.collect.name)} = ${coll}`);
   }
@@ -560,7 +512,7 @@ function parallel(out: PyOut, depth: number, s: Extract<StmtPlan, { kind: "for" 
     `async def ${iteration}(${ident(s.variable)}: ${elem}, ${i}: int) -> list[${collected(s)}]:`,
   );
   out.line(depth + 1, `${coll}: list[${collected(s)}] = []`);
-  declare(out, depth + 1, assigned(s.body, new Map()), ctx.reads);
+  declare(out, depth + 1, iterationVariables(s), ctx.reads);
   block(out, depth + 1, s.body, {
     ...ctx,
     loops: [...ctx.loops, { place: s.place, counter: i }],

@@ -15,22 +15,12 @@
  * @module
  */
 
-import type { Plan, StmtPlan } from "../../../lang/dandori/plan.ts";
+import { assigned, type Plan, type StmtPlan } from "../../../lang/dandori/plan.ts";
 import { taskTables } from "../python/code.ts";
 import { str } from "../python/names.ts";
 import { activitySeconds, activityTasks } from "../temporal/wire.ts";
 import { ident } from "./names.ts";
-import {
-  assigned,
-  block,
-  type Ctx,
-  declare,
-  forLoop,
-  PyOut,
-  readNames,
-  repeat,
-  stmt,
-} from "./statements_py.ts";
+import { block, type Ctx, declare, forLoop, PyOut, readNames, repeat, stmt } from "./statements_py.ts";
 
 /** The outermost loops that continue as new: `repeat` and `for` not in parallel, at the flow's top. */
 function outermost(plan: Plan): Set<number> {

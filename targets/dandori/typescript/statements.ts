@@ -25,6 +25,7 @@ import {
   readsNow,
   stmtExprs,
   type StmtPlan,
+  taskOf,
   type TaskPlan,
   type TimeoutPlan,
   type TypePlan,
@@ -73,12 +74,6 @@ export class Out {
   line(depth: number, text: string): void {
     this.lines.push(`${"  ".repeat(depth)}${text}`);
   }
-}
-
-export function taskOf(plan: Plan, name: string): TaskPlan {
-  const t = plan.tasks.find((x) => x.name === name);
-  assert(t !== undefined, `the plan has the task ${name}`);
-  return t;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -154,58 +149,6 @@ export function expr(e: ExprPlan, place: string, plan: Plan): string {
 
 // ---------------------------------------------------------------------------------------------
 // Variables
-
-/** The variables a block assigns (not inside parallel iterations, which have their own), with their types. */
-export function assigned(ss: readonly StmtPlan[], into: Map<string, TypePlan>): Map<string, TypePlan> {
-  const add = (name: string, t: TypePlan) => {
-    if (!into.has(name)) into.set(name, t);
-  };
-  for (const s of ss) {
-    switch (s.kind) {
-      case "call":
-        if (s.bind?.kind === "let") add(s.bind.name, s.bind.type);
-        for (const h of s.call.handlers) assigned(h.body, into);
-        break;
-      case "let":
-        add(s.name, s.type);
-        break;
-      case "match":
-        for (const a of s.arms) {
-          for (const c of a.conditions) {
-            if (c.kind === "some") {
-              const t = s.subject.kind === "case" ? null : s.subject.value.type;
-              assert(t !== null && t.kind === "optional", "`some x` binds an optional's value");
-              add(c.bind, t.inner);
-            }
-          }
-          assigned(a.body, into);
-        }
-        break;
-      case "repeat":
-        assigned(s.body, into);
-        break;
-      case "for":
-        // A one-at-a-time loop's variable is the flow's variable: it keeps its last item after the
-        // loop, as the interpreter's does; a parallel iteration's is its own.
-        if (s.parallel === null) add(s.variable, s.element);
-        if (s.collect !== null) add(s.collect.name, s.collect.type);
-        if (s.parallel === null) assigned(s.body, into);
-        break;
-      case "wait":
-      case "wait until":
-      case "yield":
-      case "break":
-      case "pass":
-      case "succeed":
-      case "fail":
-      case "period":
-        break;
-      default:
-        unreachable(s, "statement");
-    }
-  }
-  return into;
-}
 
 export function declare(out: Out, depth: number, vars: ReadonlyMap<string, TypePlan>): void {
   for (const [name, t] of vars) out.line(depth, `let ${ident(name)}!: ${tsType(t, "T.")};`);
