@@ -6,6 +6,7 @@
  */
 
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import process from "node:process";
 import { MAX_PAGE_STATEMENTS, MAX_SCENARIO_CHOICES } from "../../lang/dandori/limits.ts";
 import { runCli } from "../support/run.ts";
 
@@ -58,5 +59,30 @@ Deno.test(`doc refuses a flow of more than MAX_PAGE_STATEMENTS (${MAX_PAGE_STATE
     strictEqual(run.code, 1, run.stderr);
     ok(run.stderr.includes(said[lang]), run.stderr);
     deepStrictEqual(run.written, {});
+  }
+});
+
+/**
+ * Held to the CPU time the refusal takes, which the load of the machine does not stretch (CI runs
+ * this beside the differential runs); the wall time is printed beside it.
+ */
+Deno.test("a flow of 10,000 tasks is refused by doc and scenarios, each within 10 s of CPU time", () => {
+  const files = { "long.flow": sequence(10_000) };
+  for (const command of [["scenarios"], ["doc"]]) {
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    const run = runCli(["dandori", ...command, "long.flow", "--out", "out"], { files });
+    const used = process.cpuUsage(cpu);
+    const cpuMs = (used.user + used.system) / 1000;
+    const wallMs = performance.now() - started;
+    console.log(
+      `dandori ${command[0]} of 10,000 tasks: refused in ${(cpuMs / 1000).toFixed(1)} s of CPU, ${
+        (wallMs / 1000).toFixed(1)
+      } s of wall time`,
+    );
+    strictEqual(run.code, 1, run.stderr);
+    ok(/MAX_SCENARIO_CHOICES|MAX_PAGE_STATEMENTS/.test(run.stderr), run.stderr);
+    deepStrictEqual(run.written, {});
+    ok(cpuMs < 10_000, `${command[0]} took ${cpuMs} ms of CPU`);
   }
 });
