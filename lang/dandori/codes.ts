@@ -712,27 +712,24 @@ flow
       "フローが求めることを、プラットフォームが動かせない",
     ),
     when: tr(
-      "`dandori build` for a target meets something of the flow its platform cannot run, an item the platform needs that the flow does not write, or what this target does not build yet. Other platforms may run the same flow, so the build says it, not `check`. Step Functions (`stepfunctions`): a task with no way of calling (the user's own code) or an `event` task (a state machine takes a value only through a token a Task hands on); `on cancel`; a `flow` task without `state machine`, or a nested execution with declared errors (the child's `fail` reaches the parent only inside `Cause`); an `http` task without `connection`, with a `timeout` over 60 seconds (an HTTP Task's limit) or to a URL that is not `https://`; a book task whose `use book` has no `lambda`. Temporal (`temporal-typescript`, `temporal-python`, `temporal-go`): `history encrypted` (the payload codec and the encrypted client are not written yet). pydantic-graph (`pydantic-graph`): `on cancel` (nothing cancels a graph run from outside) and `event` tasks (a value sent to a run by name is not written yet). Lambda durable functions (`durable`): `on cancel` (an execution is stopped, not cancelled into its code), a task that waits for an `event` (nothing but a callback sends into an execution), and `timeout` on a child (`context.invoke` takes none).",
-      "`dandori build` が、出力先のプラットフォームで動かせないもの、プラットフォームに要るのにフローに書いていない項目、またはこの出力先がまだ組まないものに、フローの中で出会いました。ほかのプラットフォームでは同じフローが走りうるので、`check` ではなくビルドが言います。Step Functions(`stepfunctions`)では、呼び出し方の無いタスク(利用者のコード)と `event` のタスク(ステートマシンが値を受け取れるのは、Task が渡すトークンを通してだけです)、`on cancel`、`state machine` の無い `flow` のタスクと、エラーを宣言したネストした実行(子の `fail` は親には `Cause` の中にしか届きません)、`connection` の無い `http` のタスク、60 秒を超える `timeout`(HTTP Task の上限)の `http` のタスク、`https://` でない URL、`lambda` を書いていない `use book` の帳簿のタスクがこれに当たります。Temporal(`temporal-typescript`、`temporal-python`、`temporal-go`)では `history encrypted` です(ペイロードのコーデックと暗号化したクライアントを、まだ書きません)。pydantic-graph(`pydantic-graph`)では、`on cancel`(グラフの実行を外から取り消す手段がありません)と `event` のタスク(名前で実行に届く値を、まだ書きません)です。Lambda durable functions(`durable`)では、`on cancel`(実行は止められるだけで、コードにキャンセルが届きません)、`event` を待つタスク(実行に送れるのはコールバックだけです)、子の `timeout`(`context.invoke` はタイムアウトを取りません)です。",
+      "`dandori build` for a target meets something of the flow its platform cannot run, an item the platform needs that the flow does not write, or what this target does not build yet. Other platforms may run the same flow, so the build says it, not `check`. Step Functions (`stepfunctions`): a task with no way of calling (the user's own code) or an `event` task (a state machine takes a value only through a token a Task hands on); `on cancel`; a `flow` task without `state machine`, or a nested execution with declared errors (the child's `fail` reaches the parent only inside `Cause`); an `http` task without `connection`, with a `timeout` over 60 seconds (an HTTP Task's limit) or to a URL that is not `https://`; a book task whose `use book` has no `lambda`. Temporal Go (`temporal-go`): `history encrypted` (Go's payload codec and encrypted client are not written yet; `temporal-typescript` and `temporal-python` build it). pydantic-graph (`pydantic-graph`): `on cancel` (nothing cancels a graph run from outside) and `event` tasks (a value sent to a run by name is not written yet). Lambda durable functions (`durable`): `on cancel` (an execution is stopped, not cancelled into its code), a task that waits for an `event` (nothing but a callback sends into an execution), and `timeout` on a child (`context.invoke` takes none).",
+      "`dandori build` が、出力先のプラットフォームで動かせないもの、プラットフォームに要るのにフローに書いていない項目、またはこの出力先がまだ組まないものに、フローの中で出会いました。ほかのプラットフォームでは同じフローが走りうるので、`check` ではなくビルドが言います。Step Functions(`stepfunctions`)では、呼び出し方の無いタスク(利用者のコード)と `event` のタスク(ステートマシンが値を受け取れるのは、Task が渡すトークンを通してだけです)、`on cancel`、`state machine` の無い `flow` のタスクと、エラーを宣言したネストした実行(子の `fail` は親には `Cause` の中にしか届きません)、`connection` の無い `http` のタスク、60 秒を超える `timeout`(HTTP Task の上限)の `http` のタスク、`https://` でない URL、`lambda` を書いていない `use book` の帳簿のタスクがこれに当たります。Temporal の Go(`temporal-go`)では `history encrypted` です(Go のペイロードのコーデックと暗号化したクライアントを、まだ書きません。`temporal-typescript` と `temporal-python` は組みます)。pydantic-graph(`pydantic-graph`)では、`on cancel`(グラフの実行を外から取り消す手段がありません)と `event` のタスク(名前で実行に届く値を、まだ書きません)です。Lambda durable functions(`durable`)では、`on cancel`(実行は止められるだけで、コードにキャンセルが届きません)、`event` を待つタスク(実行に送れるのはコールバックだけです)、子の `timeout`(`context.invoke` はタイムアウトを取りません)です。",
     ),
     fix: tr(
       "Write the item the platform needs (on Step Functions `lambda`, `state machine`, `connection`, `lambda` under `use book`), write the flow without what the diagnostic names, or build it for a target that runs it.",
       "プラットフォームに要る項目(Step Functions では `lambda`、`state machine`、`connection`、`use book` の下の `lambda`)を書くか、診断が名指すものを使わずに書くか、それを動かせる出力先に組んでください。",
     ),
-    example: `workflow order v1
-  history encrypted
+    example: `workflow approval v1
 
-inputs
-  order : string
-
-task charge(order: string)
-  lambda "arn:aws:lambda:eu-west-2:123456789012:function:charge"
+task approved() -> bool
+  event
+  timeout 3 days
 
 flow
-  charge(order: order)
+  let ok = approved()
 `,
     files: {},
-    build: { target: "temporal-typescript", flags: [] },
+    build: { target: "stepfunctions", flags: [] },
   },
   {
     code: "E906",
@@ -927,8 +924,8 @@ flow
       "秘密の値が、プラットフォームが実行ごとに履歴に残すところにあります。入力と出力(宣言の行と、出力に秘密の値を書く `succeed` の行)、フローが呼ぶタスクの結果(タスクの宣言の行。フローが読まなくても履歴に残ります)、どの呼び出しの引数(タスク、帳簿、子のフロー)、`fail` の理由です。Temporal・Step Functions・Lambda durable functions・Argo Workflows がそれを残し、実行を読める人はだれでも読めます。秘密の値の追い方は E906 と同じです。",
     ),
     fix: tr(
-      "Pass a reference (an ID, the name of a secret) and fetch the value inside the task. If the history is encrypted with a key you hold (Temporal: a payload codec; Step Functions and Lambda durable functions: a customer managed KMS key), write `history encrypted` under `workflow`; a Temporal build then makes a client that cannot be built without a payload codec.",
-      "参照(ID、シークレットの名前)を渡し、値はタスクの中で取ってきてください。履歴を自分の持つ鍵で暗号化しているなら(Temporal はペイロードのコーデック、Step Functions と Lambda durable functions はカスタマー管理の KMS キー)、`workflow` の下に `history encrypted` と書きます。Temporal のビルドは、そのときペイロードのコーデックなしには作れないクライアントを作ります。",
+      "Pass a reference (an ID, the name of a secret) and fetch the value inside the task. If the history is encrypted with a key you hold (Temporal: a payload codec; Step Functions and Lambda durable functions: a customer managed KMS key), write `history encrypted` under `workflow`. A Temporal build (`temporal-typescript`, `temporal-python`) then makes a worker, a client and a replay that take a payload codec and cannot be made without one, and writes beside them an AES-256-GCM codec (`codec.ts`, `codec.py`) to which your program gives the key; `temporal-go` does not build it yet (E050).",
+      "参照(ID、シークレットの名前)を渡し、値はタスクの中で取ってきてください。履歴を自分の持つ鍵で暗号化しているなら(Temporal はペイロードのコーデック、Step Functions と Lambda durable functions はカスタマー管理の KMS キー)、`workflow` の下に `history encrypted` と書きます。Temporal のビルド(`temporal-typescript` と `temporal-python`)は、そのとき、ペイロードのコーデックを受け取り、それなしには作れないワーカー、クライアント、再生を作り、鍵をプログラムが渡す AES-256-GCM のコーデック(`codec.ts`、`codec.py`)を横に書きます。`temporal-go` はまだ組みません(E050)。",
     ),
     example: `workflow payout v1
 

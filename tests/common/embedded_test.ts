@@ -87,6 +87,16 @@ const EMBEDDED: readonly {
     files: [
       ["RUNTIME", "runtime.ts", "`runtime/runtime.ts`: `runtime.ts` of every temporal-typescript package."],
       ["IO_RUNTIME", "io.ts", "`runtime/io.ts`: the start of `io.ts` of every temporal-typescript package."],
+      [
+        "CODEC",
+        "codec.ts",
+        "`runtime/codec.ts`: `codec.ts` of every temporal-typescript package of a `history encrypted` flow.",
+      ],
+      [
+        "FAILURE",
+        "failure.ts",
+        "`runtime/failure.ts`: `failure.ts` of every temporal-typescript package of a `history encrypted` flow.",
+      ],
     ],
   },
   {
@@ -131,11 +141,14 @@ const EMBEDDED: readonly {
   {
     folder: "targets/dandori/temporal_python",
     values: temporalPython,
-    files: [[
-      "RUNTIME",
-      "runtime.py",
-      "`runtime/runtime.py`: `runtime.py` of every temporal-python package.",
-    ]],
+    files: [
+      ["RUNTIME", "runtime.py", "`runtime/runtime.py`: `runtime.py` of every temporal-python package."],
+      [
+        "CODEC",
+        "codec.py",
+        "`runtime/codec.py`: `codec.py` of every temporal-python package of a `history encrypted` flow.",
+      ],
+    ],
   },
   {
     folder: "targets/dandori/python",

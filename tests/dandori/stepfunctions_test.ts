@@ -260,7 +260,7 @@ flow
   strictEqual(known.code, 0, known.stderr);
 });
 
-/** The Step Functions side of the shared build codes E040 and E050, whose registry examples are Temporal's. */
+/** The Step Functions side of the shared build codes E040 (whose registry example is Temporal's) and E050 (whose example is this event). */
 const STEP_FUNCTIONS_STOPS: readonly { code: string; flow: string; en: string; ja: string }[] = [
   {
     code: "E040",

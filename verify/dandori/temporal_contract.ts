@@ -72,6 +72,12 @@ export interface FlowJobs {
   readonly events: boolean;
   /** Where to write every history of the flow's runs, as the CLI's JSON; null: nowhere. */
   readonly historiesFile: string | null;
+  /**
+   * Whether the flow writes `history encrypted`: then its package cannot run without a payload codec,
+   * and the runner gives its worker, its client and its `replay` the package's own codec (`codec.ts`,
+   * `codec.py`) with a random key the runner makes for the flow.
+   */
+  readonly encrypted: boolean;
 }
 
 /** One run to play: its flow (an index into `flows`), its workflow id, its input and its answers. */

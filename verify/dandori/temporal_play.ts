@@ -219,6 +219,7 @@ export function playRound(bin: string, batches: readonly FlowBatch[], options: P
           children: childQueues(b.subject.flow.plan).map((queue) => ({ queue })),
           events: b.subject.flow.plan.tasks.some((t) => t.callee.kind === "event"),
           historiesFile: b.historiesFile ?? null,
+          encrypted: b.subject.flow.plan.workflow.historyEncrypted,
         })),
         runs,
       };

@@ -8,7 +8,9 @@
  * each is started with the generated `start` (search attributes on), its callbacks answered through
  * the generated `answer` (a repeat and an unknown id must be refused), its events sent through `send`
  * when `status` says they are awaited, its cancels asked of the server. When a flow's last run ends,
- * its workers stop, its histories replay on the generated `replay`, and its line is printed.
+ * its workers stop, its histories replay on the generated `replay`, and its line is printed. A flow
+ * that writes `history encrypted` gets its package's own codec (`codec.ts`) with a key made here: its
+ * worker, its client (`encryptedClient`) and its `replay` all take it.
  * @module
  */
 
@@ -93,14 +95,20 @@ function countEvents(histories: readonly RunHistory[], type: string): number {
 /** A flow's worker and its generated `replay` share one bundle of its workflow code. */
 const bundles = shareBundles();
 
+/** The generated `codec.ts` of an encrypted flow's code copy. */
+// deno-lint-ignore no-explicit-any
+type GeneratedCodec = any;
+
 /** One flow in this process: its client, generated modules, workers, the state of its runs, what they did. */
 class FlowPlay implements StubHost {
-  readonly client: Client;
   readonly tasks: Record<string, TaskInfo>;
   readonly states = new Map<string, RunState>();
   readonly results: RunResult[] = [];
   readonly histories: RunHistory[] = [];
   private generated: { worker: GeneratedWorker; client: GeneratedClient } | null = null;
+  private flowClient: Client | null = null;
+  /** An encrypted flow's codec (`codec.ts`'s `AesGcmCodec`), null for any other flow. */
+  private codec: GeneratedCodec | null = null;
   private workers: Worker[] = [];
   private running: Promise<unknown> | null = null;
   readonly stubs: Stubs = new Stubs(this, limits);
@@ -108,8 +116,7 @@ class FlowPlay implements StubHost {
   broken: Promise<never> = new Promise(() => {});
   left: number;
 
-  constructor(readonly job: FlowJobs, runs: readonly RunJob[], connection: Connection) {
-    this.client = new Client({ connection, namespace: job.namespace });
+  constructor(readonly job: FlowJobs, runs: readonly RunJob[], private readonly connection: Connection) {
     this.tasks = job.tasks;
     for (const r of runs) this.states.set(r.id, runState(r));
     this.left = runs.length;
@@ -120,6 +127,12 @@ class FlowPlay implements StubHost {
     return this.generated;
   }
 
+  /** The flow's client in its namespace: the generated `encryptedClient` for an encrypted flow. */
+  get client(): Client {
+    if (this.flowClient === null) throw new Error(`${this.job.flow}: its workers are not started`);
+    return this.flowClient;
+  }
+
   generatedClient(): GeneratedClient {
     return this.modules.client;
   }
@@ -128,12 +141,24 @@ class FlowPlay implements StubHost {
   async start(native: NativeConnection, childBundle: () => Promise<WorkflowBundle>): Promise<void> {
     const dir = this.job.dir;
     this.generated = { worker: await import(`${dir}/worker.ts`), client: await import(`${dir}/client.ts`) };
+    const namespace = this.job.namespace;
+    if (this.job.encrypted) {
+      // The child stub's workers read payloads in clear: no encrypted test flow calls a child.
+      if (this.job.children.length > 0) throw new Error("an encrypted flow's children are not played");
+      const generated: GeneratedCodec = await import(`${dir}/codec.ts`);
+      const key = crypto.getRandomValues(new Uint8Array(generated.KEY_BYTES));
+      this.codec = new generated.AesGcmCodec({ id: `verify-${namespace}`, key });
+      this.flowClient = this.generated.client.encryptedClient(this.connection, this.codec, { namespace });
+    } else {
+      this.flowClient = new Client({ connection: this.connection, namespace });
+    }
     const stubs = this.stubs;
     const options = this.generated.worker.workerOptions({
       connection: native,
-      namespace: this.job.namespace,
+      namespace,
       own: stubs.own,
       transport: stubs.transport,
+      ...(this.codec === null ? {} : { codec: this.codec }),
     });
     this.workers.push(
       await Worker.create({
@@ -173,6 +198,7 @@ class FlowPlay implements StubHost {
     try {
       await this.modules.worker.replay(
         this.histories.map((h) => ({ workflowId: h.workflowId, history: h.history })),
+        ...(this.codec === null ? [] : [this.codec]),
       );
     } catch (e) {
       replay = String(e);

@@ -8,8 +8,9 @@
  *   case's search attribute 1; a call its attempts and the timers between them and its largest
  *   handler; a loop its most iterations; a `match` its largest arm. The outermost loops continue
  *   as new (docs/targets.md#temporal-typescript), so a run holds at most `CONTINUE_AT` events and one more iteration of them.
- * - **E050**: what this target does not build: `history encrypted` (the payload codec and the
- *   encrypted client are not written yet).
+ *
+ * `history encrypted` builds on both SDKs: the package then requires a payload codec
+ * (docs/targets.md#the-payload-codec-of-history-encrypted).
  * @module
  */
 
@@ -115,27 +116,10 @@ export function historyEvents(plan: Plan): number {
   return EVENTS.run + flow + failure + cancel;
 }
 
-/**
- * What stops a Temporal build on either SDK (`target`, as the messages name it): E050 for `history
- * encrypted`, E040 when one run may write more than Temporal keeps.
- */
-export function temporalLimits(plan: Plan, origin: FlowOrigin, target: string): readonly Diagnostic[] {
+/** What stops a Temporal build on either SDK: E040 when one run may write more than Temporal keeps. */
+export function temporalLimits(plan: Plan, origin: FlowOrigin): readonly Diagnostic[] {
   const r = new Reporter<DandoriCode>(origin.path, origin.text);
   const head = { line: 1, col: 1 };
-  if (plan.workflow.historyEncrypted) {
-    r.error(
-      "E050",
-      head,
-      tr(
-        `Temporal (${target}) cannot build \`history encrypted\` here: the payload codec and the encrypted client are not written yet`,
-        `Temporal(${target})では、ここでは \`history encrypted\` を組めません。ペイロードのコーデックと暗号化したクライアントをまだ書きません`,
-      ),
-      {
-        quote: false,
-        hint: tr("build it without `history encrypted`", "`history encrypted` を外して組んでください"),
-      },
-    );
-  }
   const events = historyEvents(plan);
   if (events > MAX_HISTORY_EVENTS) {
     r.error(
@@ -161,7 +145,7 @@ export function temporalLimits(plan: Plan, origin: FlowOrigin, target: string): 
 export function temporalCheck(plan: Plan, origin: FlowOrigin): readonly Diagnostic[] {
   const names = tsNames(plan);
   return [
-    ...temporalLimits(plan, origin, "temporal-typescript"),
+    ...temporalLimits(plan, origin),
     ...namingCheck("Temporal TypeScript", names.spelled, names.refused, origin),
   ];
 }

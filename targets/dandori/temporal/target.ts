@@ -1,6 +1,7 @@
 /**
  * The `temporal-typescript` target (docs/targets.md#temporal-typescript): a flow as a Temporal TypeScript package — `types.ts`,
- * `runtime.ts`, `rules.ts`, `io.ts`, `activities.ts`, `workflow.ts`, `worker.ts`, `client.ts` — every wire name
+ * `runtime.ts`, `rules.ts`, `io.ts`, `activities.ts`, `workflow.ts`, `worker.ts`, `client.ts`, and for a flow
+ * that writes `history encrypted` the payload codec `codec.ts` and `failure.ts` — every wire name
  * as that section fixes it: workflow type and task queue `<name>_v<n>`, activity names = task names, the
  * query `dandori.status`, the Updates `dandori.answer` and `dandori.event`, the signal
  * `dandori.callback`, the search attribute `DandoriCases` with the memo `dandori.cases`, child ids
@@ -17,7 +18,7 @@ import { activitiesModule } from "./activities_ts.ts";
 import { temporalCheck } from "./check.ts";
 import { clientModule } from "./client_ts.ts";
 import { ioModule } from "./io_ts.ts";
-import { RUNTIME } from "./runtimes.ts";
+import { CODEC, FAILURE, RUNTIME } from "./runtimes.ts";
 import { RULES } from "../typescript/runtimes.ts";
 import { typesModule } from "../typescript/types_ts.ts";
 import { workerModule } from "./worker_ts.ts";
@@ -35,12 +36,17 @@ function generate(plan: Plan, origin: FlowOrigin): ReadonlyMap<string, string> {
     ["io.ts", head + ioModule(plan)],
     ["activities.ts", head + activitiesModule(plan)],
     ["workflow.ts", head + workflowModule(plan, type)],
-    ["client.ts", head + clientModule(type, type, eventNames(plan))],
   ]);
+  const encrypted = plan.workflow.historyEncrypted;
+  if (encrypted) {
+    files.set("codec.ts", head + CODEC);
+    files.set("failure.ts", head + FAILURE);
+  }
+  files.set("client.ts", head + clientModule(type, type, eventNames(plan), encrypted));
   const hash = createHash("sha256");
   for (const [name, text] of files) hash.update(`${name}\n${text}\n`);
-  hash.update(workerModule(type, ""));
-  files.set("worker.ts", head + workerModule(type, `dandori-${hash.digest("hex").slice(0, 16)}`));
+  hash.update(workerModule(type, "", encrypted));
+  files.set("worker.ts", head + workerModule(type, `dandori-${hash.digest("hex").slice(0, 16)}`, encrypted));
   return files;
 }
 

@@ -8,11 +8,18 @@
  * @module
  */
 
-/** The text of `worker.ts` after its header. */
-export function workerModule(queue: string, buildId: string): string {
+/**
+ * The text of `worker.ts` after its header. With `encrypted` (the flow writes `history encrypted`),
+ * `WorkerConfig.codec` is required, the worker's data converter is `codec.ts`'s
+ * `encryptedDataConverter` over it, and `replay` takes the codec too; without it, the same bytes
+ * as for any other flow.
+ */
+export function workerModule(queue: string, buildId: string, encrypted: boolean): string {
+  const codecField = encrypted ? CODEC_FIELD : "";
+  const converter = encrypted ? "    dataConverter: encryptedDataConverter(config.codec),\n" : "";
   return `import { fileURLToPath } from "node:url";
 import { type NativeConnection, type ReplayHistoriesIterable, Worker, type WorkerOptions } from "@temporalio/worker";
-import { makeActivities, type OwnTasks } from "./activities.ts";
+${encrypted ? ENCRYPTED_IMPORTS : ""}import { makeActivities, type OwnTasks } from "./activities.ts";
 import type { Transport } from "./io.ts";
 
 /** The task queue of this workflow and its version. */
@@ -30,7 +37,7 @@ export interface WorkerConfig {
   readonly namespace?: string;
   readonly own: OwnTasks;
   readonly transport: Transport;
-  /** A Worker Deployment's name: the worker is its version \`BUILD_ID\`, and runs stay on it. */
+${codecField}  /** A Worker Deployment's name: the worker is its version \`BUILD_ID\`, and runs stay on it. */
   readonly deployment?: string;
 }
 
@@ -42,7 +49,7 @@ export function workerOptions(config: WorkerConfig): WorkerOptions {
     taskQueue: TASK_QUEUE,
     workflowsPath: WORKFLOWS_PATH,
     activities: makeActivities(config.own, config.transport),
-    ...(config.deployment === undefined ? {} : {
+${converter}    ...(config.deployment === undefined ? {} : {
       workerDeploymentOptions: {
         useWorkerVersioning: true,
         version: { deploymentName: config.deployment, buildId: BUILD_ID },
@@ -52,7 +59,23 @@ export function workerOptions(config: WorkerConfig): WorkerOptions {
   };
 }
 
-/**
+${encrypted ? ENCRYPTED_REPLAY : REPLAY}`;
+}
+
+/** What an encrypted flow's worker imports besides. */
+const ENCRYPTED_IMPORTS = `import type { PayloadCodec } from "@temporalio/common";
+import { encryptedDataConverter } from "./codec.ts";
+`;
+
+/** The codec an encrypted flow's worker requires. */
+const CODEC_FIELD = `  /**
+   * The payload codec every payload passes (the flow writes \`history encrypted\`): \`codec.ts\`'s
+   * \`AesGcmCodec\` with a key your code supplies, or a codec of your own.
+   */
+  readonly codec: PayloadCodec;
+`;
+
+const REPLAY = `/**
  * Replays every history (\`{ workflowId, history }\`, as \`fetchHistory\` or the JSON of the CLI gives it)
  * on this workflow's code; throws on the first that does not replay.
  */
@@ -62,4 +85,15 @@ export async function replay(histories: ReplayHistoriesIterable): Promise<void> 
   }
 }
 `;
+
+const ENCRYPTED_REPLAY = `/**
+ * Replays every history (\`{ workflowId, history }\`, as \`fetchHistory\` or the JSON of the CLI gives it)
+ * on this workflow's code, its payloads read through \`codec\`; throws on the first that does not replay.
+ */
+export async function replay(histories: ReplayHistoriesIterable, codec: PayloadCodec): Promise<void> {
+  const options = { workflowsPath: WORKFLOWS_PATH, dataConverter: encryptedDataConverter(codec) };
+  for await (const r of Worker.runReplayHistories(options, histories)) {
+    if (r.error !== undefined) throw r.error;
+  }
 }
+`;

@@ -1,8 +1,8 @@
 /**
- * What stops a Temporal Python build: Temporal's own limits, as for TypeScript (`temporalLimits`:
- * E040 with the same history estimate, the events being the server's whichever SDK writes them, and
- * E050 for `history encrypted`, whose payload codec is not written yet), and E006 for two names one
- * Python scope spells alike or a name Python refuses (`temporalPythonNames`).
+ * What stops a Temporal Python build: Temporal's own limit, as for TypeScript (`temporalLimits`:
+ * E040 with the same history estimate, the events being the server's whichever SDK writes them),
+ * and E006 for two names one Python scope spells alike or a name Python refuses
+ * (`temporalPythonNames`).
  * @module
  */
 
@@ -17,7 +17,7 @@ import { temporalPythonNames } from "./names.ts";
 export function temporalPythonCheck(plan: Plan, origin: FlowOrigin): readonly Diagnostic[] {
   const names = temporalPythonNames(plan);
   return [
-    ...temporalLimits(plan, origin, "temporal-python"),
+    ...temporalLimits(plan, origin),
     ...namingCheck("Temporal Python", names.spelled, names.refused, origin),
   ];
 }

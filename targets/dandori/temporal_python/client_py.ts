@@ -7,22 +7,33 @@
  * function here, and `worker.make_worker`, use the client given with `PayloadConverter` (`ordered`),
  * which writes JSON with its keys in their order and None as JSON's null, as TypeScript's SDK does
  * (Python's own sorts the keys, so a record written into a string would read otherwise, and writes
- * None as `binary/null`, which TypeScript's SDK reads as `undefined`).
+ * None as `binary/null`, which TypeScript's SDK reads as `undefined`). For a flow that writes
+ * `history encrypted`, each of them and `worker.make_worker` take an `EncryptedClient`, which only
+ * `connect(target, codec)` makes: a client whose payloads pass the codec (`data_converter`).
  * @module
  */
 
 import { str } from "../python/names.ts";
 import { tuple } from "../python/code.ts";
 
-/** The text of `client.py` after its header. */
-export function clientModule(type: string, queue: string, events: readonly string[]): string {
+/** The text of `client.py` after its header; without `encrypted`, the same bytes as for any other flow. */
+export function clientModule(
+  type: string,
+  queue: string,
+  events: readonly string[],
+  encrypted: boolean,
+): string {
   const names = events.map(str);
+  const client = encrypted ? "EncryptedClient" : "Client";
+  const converters = encrypted
+    ? "    DataConverter,\n    DefaultFailureConverterWithEncodedAttributes,\n"
+    : "";
   return `from __future__ import annotations
 
 import dataclasses
 import json
 import typing
-
+${encrypted ? "from typing import NewType\n" : ""}
 from google.protobuf.message import Message
 from temporalio.api.common.v1 import Payload
 from temporalio.client import Client, WorkflowHandle, WorkflowHistory
@@ -30,11 +41,11 @@ from temporalio.common import WorkflowIDReusePolicy
 from temporalio.converter import (
     AdvancedJSONEncoder,
     CompositePayloadConverter,
-    DefaultPayloadConverter,
+${converters}    DefaultPayloadConverter,
     EncodingPayloadConverter,
     JSONPlainPayloadConverter,
-)
-
+${encrypted ? "    PayloadCodec,\n" : ""})
+${encrypted ? "from temporalio.service import TLSConfig\n" : ""}
 from . import types as T
 from .runtime import Status
 
@@ -77,10 +88,10 @@ def ordered(client: Client) -> Client:
         config["data_converter"], payload_converter_class=PayloadConverter
     )
     return Client(**config)
-
+${encrypted ? ENCRYPTED_CLIENT : ""}
 
 async def start(
-    client: Client, input: T.WorkflowInput, *, id: str, search_attributes: bool = False
+    client: ${client}, input: T.WorkflowInput, *, id: str, search_attributes: bool = False
 ) -> WorkflowHandle[typing.Any, typing.Any]:
     """Starts a run; its handle.
 
@@ -97,7 +108,7 @@ async def start(
     )
 
 
-async def answer(client: Client, workflow_id: str, callback_id: str, a: dict[str, typing.Any]) -> bool:
+async def answer(client: ${client}, workflow_id: str, callback_id: str, a: dict[str, typing.Any]) -> bool:
     """Answers a callback (\`{"ok": value}\` or \`{"error": name, "message": text}\`).
 
     True when the workflow took it; raises when it refuses the id.
@@ -108,7 +119,7 @@ async def answer(client: Client, workflow_id: str, callback_id: str, a: dict[str
     return took
 
 
-async def send(client: Client, workflow_id: str, event: EventName, a: dict[str, typing.Any]) -> bool:
+async def send(client: ${client}, workflow_id: str, event: EventName, a: dict[str, typing.Any]) -> bool:
     """Sends an event (\`{"ok": value}\` or \`{"error": name, "message": text}\`); raises when the
     workflow does not wait for it."""
     took: bool = await ordered(client).get_workflow_handle(workflow_id).execute_update(
@@ -117,13 +128,13 @@ async def send(client: Client, workflow_id: str, event: EventName, a: dict[str, 
     return took
 
 
-async def status(client: Client, workflow_id: str) -> Status:
+async def status(client: ${client}, workflow_id: str) -> Status:
     """Where the run is: the line it waits at, the cases, the events it waits for."""
     got: Status = await ordered(client).get_workflow_handle(workflow_id).query("dandori.status")
     return got
 
 
-async def histories(client: Client, workflow_id: str, first_run_id: str) -> list[WorkflowHistory]:
+async def histories(client: ${client}, workflow_id: str, first_run_id: str) -> list[WorkflowHistory]:
     """Every run of one execution from its first run on, following each Continue-As-New."""
     out: list[WorkflowHistory] = []
     run_id: str | None = first_run_id
@@ -140,3 +151,37 @@ async def histories(client: Client, workflow_id: str, first_run_id: str) -> list
     return out
 `;
 }
+
+/** The client of an encrypted flow, its data converter, and how a program connects with both. */
+const ENCRYPTED_CLIENT = `
+#: A client whose every payload passes a codec (the flow writes \`history encrypted\`): the only client
+#: the functions below and \`worker.make_worker\` take, made only by \`connect\`.
+EncryptedClient = NewType("EncryptedClient", Client)
+
+
+def data_converter(codec: PayloadCodec) -> DataConverter:
+    """The data converter of this encrypted flow: \`PayloadConverter\`, every payload through \`codec\`,
+    and failures whose message and stack trace are encoded attributes, which \`codec\` encrypts."""
+    return dataclasses.replace(
+        DataConverter.default,
+        payload_converter_class=PayloadConverter,
+        payload_codec=codec,
+        failure_converter_class=DefaultFailureConverterWithEncodedAttributes,
+    )
+
+
+async def connect(
+    target: str,
+    codec: PayloadCodec,
+    *,
+    namespace: str = "default",
+    tls: bool | TLSConfig = False,
+    api_key: str | None = None,
+) -> EncryptedClient:
+    """A client of the server at \`target\` whose every payload passes \`codec\` (\`codec.AesGcmCodec\`
+    with a key your code supplies, or a codec of your own)."""
+    client = await Client.connect(
+        target, namespace=namespace, tls=tls, api_key=api_key, data_converter=data_converter(codec)
+    )
+    return EncryptedClient(client)
+`;

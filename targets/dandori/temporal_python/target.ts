@@ -1,7 +1,8 @@
 /**
  * The `temporal-python` target (docs/targets.md#temporal-python): a flow as a package for
  * Temporal's Python SDK (`temporalio` 1.35) — `types.py`, `runtime.py`, `rules.py`, `io.py`,
- * `activities.py`, `workflow.py`, `client.py`, `worker.py` and `__init__.py` — with every wire name
+ * `activities.py`, `workflow.py`, `client.py`, `worker.py` and `__init__.py`, and for a flow that
+ * writes `history encrypted` the payload codec `codec.py` — with every wire name
  * the TypeScript package's (`../temporal/wire.ts`): workflow type and task queue `<name>_v<n>`,
  * activity names = task names, the query `dandori.status`, the Updates `dandori.answer` and
  * `dandori.event`, the signal `dandori.callback`, the search attribute `DandoriCases` with the memo
@@ -21,7 +22,7 @@ import { eventNames, workflowType } from "../temporal/wire.ts";
 import { activitiesModule } from "./activities_py.ts";
 import { temporalPythonCheck } from "./check.ts";
 import { clientModule } from "./client_py.ts";
-import { RUNTIME } from "./runtimes.ts";
+import { CODEC, RUNTIME } from "./runtimes.ts";
 import { workerModule } from "./worker_py.ts";
 import { workflowModule } from "./workflow_py.ts";
 
@@ -45,12 +46,14 @@ function generate(plan: Plan, origin: FlowOrigin): ReadonlyMap<string, string> {
     ["io.py", head + ioModule(plan)],
     ["activities.py", head + activitiesModule(plan)],
     ["workflow.py", head + workflowModule(plan, type)],
-    ["client.py", head + clientModule(type, type, eventNames(plan))],
   ]);
+  const encrypted = plan.workflow.historyEncrypted;
+  if (encrypted) files.set("codec.py", head + CODEC);
+  files.set("client.py", head + clientModule(type, type, eventNames(plan), encrypted));
   const hash = createHash("sha256");
   for (const [name, text] of files) hash.update(`${name}\n${text}\n`);
-  hash.update(workerModule(type, ""));
-  files.set("worker.py", head + workerModule(type, `dandori-${hash.digest("hex").slice(0, 16)}`));
+  hash.update(workerModule(type, "", encrypted));
+  files.set("worker.py", head + workerModule(type, `dandori-${hash.digest("hex").slice(0, 16)}`, encrypted));
   return files;
 }
 

@@ -10,20 +10,25 @@
 
 import { str } from "../python/names.ts";
 
-/** The text of `worker.py` after its header. */
-export function workerModule(queue: string, buildId: string): string {
+/**
+ * The text of `worker.py` after its header. With `encrypted` (the flow writes `history encrypted`),
+ * `worker_options` and `make_worker` take `client.EncryptedClient` (whose data converter passes
+ * every payload through the codec) and `replay` takes the codec; without it, the same bytes as for
+ * any other flow.
+ */
+export function workerModule(queue: string, buildId: string, encrypted: boolean): string {
+  const client = encrypted ? "EncryptedClient" : "Client";
   return `from __future__ import annotations
 
-import dataclasses
-from collections.abc import Iterable
+${encrypted ? "" : "import dataclasses\n"}from collections.abc import Iterable
 
-from temporalio.client import Client, WorkflowHistory
+from temporalio.client import ${encrypted ? "" : "Client, "}WorkflowHistory
 from temporalio.common import VersioningBehavior, WorkerDeploymentVersion
-from temporalio.converter import DataConverter
+from temporalio.converter import ${encrypted ? "PayloadCodec" : "DataConverter"}
 from temporalio.worker import Replayer, Worker, WorkerConfig, WorkerDeploymentConfig
 
 from .activities import OwnTasks, make_activities
-from .client import PayloadConverter, ordered
+from .client import ${encrypted ? "EncryptedClient, data_converter, ordered" : "PayloadConverter, ordered"}
 from .io import Transport
 from .workflow import workflows
 
@@ -35,7 +40,7 @@ BUILD_ID = ${str(buildId)}
 
 
 def worker_options(
-    client: Client, own: OwnTasks, transport: Transport, deployment: str | None = None
+    client: ${client}, own: OwnTasks, transport: Transport, deployment: str | None = None
 ) -> WorkerConfig:
     """What \`Worker\` takes for this workflow: its client is \`client\` with \`client.PayloadConverter\`.
 
@@ -57,17 +62,25 @@ def worker_options(
     return options
 
 
-def make_worker(client: Client, own: OwnTasks, transport: Transport, deployment: str | None = None) -> Worker:
+def make_worker(client: ${client}, own: OwnTasks, transport: Transport, deployment: str | None = None) -> Worker:
     """The worker of this workflow's task queue."""
     return Worker(**worker_options(client, own, transport, deployment))
 
 
-async def replay(histories: Iterable[WorkflowHistory]) -> None:
+${encrypted ? ENCRYPTED_REPLAY : REPLAY}    for history in histories:
+        await replayer.replay_workflow(history)
+`;
+}
+
+const REPLAY = `async def replay(histories: Iterable[WorkflowHistory]) -> None:
     """Replays every history (as \`fetch_history\` or \`WorkflowHistory.from_json\` gives it) on this
     workflow's code; raises on the first that does not replay."""
     converter = dataclasses.replace(DataConverter.default, payload_converter_class=PayloadConverter)
     replayer = Replayer(workflows=workflows, data_converter=converter)
-    for history in histories:
-        await replayer.replay_workflow(history)
 `;
-}
+
+const ENCRYPTED_REPLAY = `async def replay(histories: Iterable[WorkflowHistory], codec: PayloadCodec) -> None:
+    """Replays every history (as \`fetch_history\` or \`WorkflowHistory.from_json\` gives it) on this
+    workflow's code, its payloads read through \`codec\`; raises on the first that does not replay."""
+    replayer = Replayer(workflows=workflows, data_converter=data_converter(codec))
+`;
