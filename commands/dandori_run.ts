@@ -8,7 +8,7 @@
 import { refusedForKeys } from "./keys.ts";
 import { type Diagnostic, renderDiagnostic, summaryLine } from "../lang/common/diagnostic.ts";
 import { stringifyJson } from "../lang/common/json.ts";
-import { type Lang, type Text, tr } from "../lang/common/text.ts";
+import { type Lang, tr } from "../lang/common/text.ts";
 import type { CheckedFlow } from "../lang/dandori/checked.ts";
 import { checkFlowBytes } from "../lang/dandori/check.ts";
 import { type Run, ScenarioError } from "../lang/dandori/interp.ts";
@@ -19,12 +19,12 @@ import type { Plan } from "../lang/dandori/plan.ts";
 import { planText } from "../lang/dandori/plan_text.ts";
 import { runJson, runText } from "../lang/dandori/run.ts";
 import { answerJson, type FlowScenario, readFlowScenarios } from "../lang/dandori/scenario.ts";
-import { MAX_SCENARIO_CHOICES } from "../lang/dandori/limits.ts";
 import {
   generatedJson,
   generateFlowScenarios,
   MAX_FAMILY_TRIES,
   MAX_TRIES,
+  tooLargeToExplore,
 } from "../lang/dandori/scenarios.ts";
 import type { Value } from "../lang/dandori/values.ts";
 import type { ViewName } from "../lang/dandori/views.ts";
@@ -184,14 +184,6 @@ export function scenariosCommand(path: string, out: string | undefined, io: Io, 
   }
   io.stderr(`${target}\n`);
   return 0;
-}
-
-/** Why a flow whose exploration went past `MAX_SCENARIO_CHOICES` gets no scenarios (nor page). */
-export function tooLargeToExplore(path: string): Text {
-  return tr(
-    `${path}: the flow is too large to explore whole: the generation of its scenarios went past ${MAX_SCENARIO_CHOICES} choices of inputs and answers (MAX_SCENARIO_CHOICES), so nothing was written; split it into child flows, each explored on its own`,
-    `${path}: フローが大きすぎて、全体をたどれません。シナリオを作るうちに、入力と答えの選択が上限の ${MAX_SCENARIO_CHOICES} 個(MAX_SCENARIO_CHOICES)を超えたので、何も書いていません。子のフローに分けてください。子はそれぞれたどります`,
-  );
 }
 
 /** Where a flow came from, for a target's header and diagnostics. */
