@@ -16,6 +16,8 @@ import { generatorLimits, reportJson, reportText, scenarioNoteText } from "../ch
 import { runText as choboRunText } from "../chobo/run.ts";
 import { readScenarios, runScenario, scenarioJson } from "../chobo/scenario.ts";
 import { generate } from "../chobo/scenarios.ts";
+import type { Book } from "../chobo/model.ts";
+import type { OpRefusals } from "../chobo/refusals.ts";
 import {
   type Diagnostic,
   diagnosticJson,
@@ -32,7 +34,7 @@ import { checkFlowBytes } from "../dandori/check.ts";
 import { buildFlowPage } from "../dandori/doc.ts";
 import { statementsOf } from "../dandori/doc_text.ts";
 import { flowPageHtml } from "../dandori/draw.ts";
-import { NO_SUCH_FILE } from "../dandori/env.ts";
+import { type FlowCheck, NO_SUCH_FILE } from "../dandori/env.ts";
 import { explainText as dandoriExplain, findCode as dandoriCode } from "../dandori/explain.ts";
 import { MAX_PAGE_STATEMENTS } from "../dandori/limits.ts";
 import { lower } from "../dandori/lower.ts";
@@ -52,8 +54,8 @@ export function languageOf(path: string): Language | null {
   return path.endsWith(".book") ? "chobo" : path.endsWith(".flow") ? "dandori" : null;
 }
 
-/** Everything the panes show of one file. */
-export interface Answers {
+/** What the check of one file found: the diagnostics pane, shown first (a keystroke's answer). */
+export interface Checked {
   readonly language: Language;
   /** The diagnostics, for the marks beside the lines and the list. */
   readonly diagnostics: readonly Diagnostic[];
@@ -63,6 +65,12 @@ export interface Answers {
   readonly summary: string;
   /** What `check --format json` prints. */
   readonly checkJson: string;
+  /** The rest of the answers, computed when asked (after the diagnostics are shown). */
+  readonly explore: () => Explored;
+}
+
+/** What the other panes show of a file: its scenarios, their runs, its report or plan, its page. */
+export interface Explored {
   /** What `scenarios` prints, or null when the file has errors (or a flow is too large to explore). */
   readonly scenariosJson: string | null;
   /** Each scenario's name, in the order of `runs`. */
@@ -82,13 +90,22 @@ function shown(text: string): string {
   return visible(maskText(text));
 }
 
-/** The answers for the file at `path` whose text is `files.get(path)`; the other files are what it may name. */
+/** Everything the panes show of one file. */
+export type Answers = Omit<Checked, "explore"> & Explored;
+
+/** Every answer for the file at `path` at once, as `check` then `explore` give them. */
 export function answer(files: ReadonlyMap<string, string>, path: string, lang: Lang): Answers {
+  const { explore, ...checked } = check(files, path, lang);
+  return { ...checked, ...explore() };
+}
+
+/** The check of the file at `path` whose text is `files.get(path)`; the other files are what it may name. */
+export function check(files: ReadonlyMap<string, string>, path: string, lang: Lang): Checked {
   const language = languageOf(path);
   const text = files.get(path);
   if (language === null || text === undefined) throw new Error(`no book or flow at ${path}`);
   const bytes = new TextEncoder().encode(text);
-  return language === "chobo" ? bookAnswers(path, bytes, lang) : flowAnswers(files, path, bytes, lang);
+  return language === "chobo" ? checkBook(path, bytes, lang) : checkFlow(files, path, bytes, lang);
 }
 
 function diagnosticsOf(path: string, diagnostics: readonly Diagnostic[], lang: Lang) {
@@ -107,7 +124,16 @@ function keysRefused(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.code === "W901");
 }
 
-function bookAnswers(path: string, bytes: Uint8Array, lang: Lang): Answers {
+const NOTHING: Explored = {
+  scenariosJson: null,
+  scenarioNames: [],
+  runs: [],
+  detail: null,
+  page: null,
+  notes: [],
+};
+
+function checkBook(path: string, bytes: Uint8Array, lang: Lang): Checked {
   const result = checkBookBytes(path, bytes);
   const book = result.book;
   const report = book === null || result.report === null ? null : result.report;
@@ -118,34 +144,41 @@ function bookAnswers(path: string, bytes: Uint8Array, lang: Lang): Answers {
     report: book === null || report === null ? null : reportJson(book, report),
   });
   const base = { language: "chobo" as const, ...diagnosticsOf(path, result.diagnostics, lang), checkJson };
-  if (book === null || report === null) {
-    return { ...base, scenariosJson: null, scenarioNames: [], runs: [], detail: null, page: null, notes: [] };
-  }
+  if (book === null || report === null) return { ...base, explore: () => NOTHING };
+  return { ...base, explore: () => exploreBook(path, book, report, result.diagnostics, lang) };
+}
+
+function exploreBook(
+  path: string,
+  book: Book,
+  report: readonly OpRefusals[],
+  diagnostics: readonly Diagnostic[],
+  lang: Lang,
+): Explored {
   const generated = generate(book);
   const notes: Text[] = [...generated.notes.map(scenarioNoteText), ...generatorLimits(generated.limits)];
   const scenariosJson = stringifyJson(generated.scenarios.map(scenarioJson), 2) + "\n";
   // Run as `chobo run` runs the file `chobo scenarios` wrote: read back from its text.
   const scenarios = readScenarios(book, scenariosJson);
-  const refused = keysRefused(result.diagnostics);
+  const refused = keysRefused(diagnostics);
   return {
-    ...base,
     scenariosJson: shown(scenariosJson),
     scenarioNames: scenarios.map((s) => shown(s.name)),
     runs: scenarios.map((s) => shown(choboRunText(path, book, s, runScenario(book, s), lang))),
     detail: shown(reportText(book, report, lang)),
-    page: refused ? null : pageHtml(buildPage(book, result.diagnostics, lang, [], report)),
+    page: refused ? null : pageHtml(buildPage(book, diagnostics, lang, [], report)),
     notes: [...notes, ...(refused ? [NOT_DRAWN.keys] : [])].map((t) => shown(t[lang])),
   };
 }
 
-function flowAnswers(
+function checkFlow(
   files: ReadonlyMap<string, string>,
   path: string,
   bytes: Uint8Array,
   lang: Lang,
-): Answers {
+): Checked {
   const encoder = new TextEncoder();
-  const check = checkFlowBytes(path, bytes, {
+  const flow = checkFlowBytes(path, bytes, {
     read: (p) => {
       const named = files.get(p);
       return named === undefined ? NO_SUCH_FILE : { bytes: encoder.encode(named), real: p };
@@ -153,10 +186,14 @@ function flowAnswers(
   });
   const checkJson = checkJsonOf({
     file: path,
-    ok: !hasErrors(check.diagnostics),
-    diagnostics: check.diagnostics.map((d) => diagnosticJson(d, lang)),
+    ok: !hasErrors(flow.diagnostics),
+    diagnostics: flow.diagnostics.map((d) => diagnosticJson(d, lang)),
   });
-  const base = { language: "dandori" as const, ...diagnosticsOf(path, check.diagnostics, lang), checkJson };
+  const base = { language: "dandori" as const, ...diagnosticsOf(path, flow.diagnostics, lang), checkJson };
+  return { ...base, explore: () => exploreFlow(path, flow, lang) };
+}
+
+function exploreFlow(path: string, check: FlowCheck, lang: Lang): Explored {
   const notes: Text[] = [];
   let scenariosJson: string | null = null;
   let names: string[] = [];
@@ -193,7 +230,6 @@ function flowAnswers(
     } else page = flowPageHtml(buildFlowPage(check, lang, generated?.scenarios));
   }
   return {
-    ...base,
     scenariosJson,
     scenarioNames: names,
     runs,
