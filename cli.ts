@@ -18,6 +18,7 @@ import { chooseLang, type Lang, langWarning, tr } from "./lang/common/text.ts";
 import { VERSION } from "./lang/common/version.ts";
 import { CHOBO } from "./commands/chobo.ts";
 import { DANDORI } from "./commands/dandori.ts";
+import { RITSU } from "./commands/playground.ts";
 
 const TOOLS: readonly ToolSpec[] = [CHOBO, DANDORI];
 
@@ -41,6 +42,9 @@ function ritsuHelp(lang: Lang): string {
     "",
     `${tr("tools", "ツール")[lang]}:`,
     ...TOOLS.map((t) => `  ${t.name.padEnd(8)}${t.summary[lang]}`),
+    "",
+    `${tr("commands", "コマンド")[lang]}:`,
+    ...RITSU.commands.map((c) => `  ${c.name.padEnd(12)}${c.summary[lang]}`),
   ];
   return lines.join("\n") + "\n";
 }
@@ -53,8 +57,11 @@ function ritsuHelp(lang: Lang): string {
  */
 export function main(argv: readonly string[], world: Io): number | Promise<number> {
   const io = shownIo(world);
-  const [toolName, ...rest] = argv;
-  const tool = TOOLS.find((t) => t.name === toolName);
+  const [toolName, ...words] = argv;
+  // `ritsu playground …` is ritsu's own command: read against ritsu's table, from its name on.
+  const own = RITSU.commands.some((c) => c.name === toolName || (toolName === "help" && c.name === words[0]));
+  const tool = own ? RITSU : TOOLS.find((t) => t.name === toolName);
+  const rest = own ? argv : words;
   const flag = langFlag(argv);
   const lang = chooseLang(flag, tool?.name ?? "ritsu", io.env);
   const warning = langWarning(flag, tool?.name ?? "ritsu", io.env);

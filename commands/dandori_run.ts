@@ -8,29 +8,23 @@
 import { refusedForKeys } from "./keys.ts";
 import { type Diagnostic, renderDiagnostic, summaryLine } from "../lang/common/diagnostic.ts";
 import { stringifyJson } from "../lang/common/json.ts";
-import { type Lang, type Text, tr } from "../lang/common/text.ts";
+import { type Lang, tr } from "../lang/common/text.ts";
 import type { CheckedFlow } from "../lang/dandori/checked.ts";
 import { checkFlowBytes } from "../lang/dandori/check.ts";
-import { BooksComputed } from "../lang/dandori/computed.ts";
-import { type Answers, type Run, runFlow, ScenarioError } from "../lang/dandori/interp.ts";
+import { type Run, ScenarioError } from "../lang/dandori/interp.ts";
+import { type PlayHow, playScenario } from "../lang/dandori/play.ts";
 import { lower } from "../lang/dandori/lower.ts";
 import { maskedRun } from "../lang/dandori/masked.ts";
 import type { Plan } from "../lang/dandori/plan.ts";
 import { planText } from "../lang/dandori/plan_text.ts";
 import { runJson, runText } from "../lang/dandori/run.ts";
-import {
-  answerJson,
-  type FlowScenario,
-  readFlowScenarios,
-  ScenarioAnswers,
-} from "../lang/dandori/scenario.ts";
-import { timestampMs } from "../lang/dandori/rules.ts";
-import { MAX_SCENARIO_CHOICES } from "../lang/dandori/limits.ts";
+import { answerJson, type FlowScenario, readFlowScenarios } from "../lang/dandori/scenario.ts";
 import {
   generatedJson,
   generateFlowScenarios,
   MAX_FAMILY_TRIES,
   MAX_TRIES,
+  tooLargeToExplore,
 } from "../lang/dandori/scenarios.ts";
 import type { Value } from "../lang/dandori/values.ts";
 import type { ViewName } from "../lang/dandori/views.ts";
@@ -81,11 +75,9 @@ export function planCommand(path: string, json: boolean, io: Io, lang: Lang): nu
 }
 
 /** How `dandori run` runs: the view it prints, and what answers book tasks and child flows. */
-export interface RunFlags {
+export interface RunFlags extends PlayHow {
   readonly view: ViewName;
   readonly json: boolean;
-  readonly books: "computed" | null;
-  readonly children: boolean;
 }
 
 /** The answers of a run in the order they were asked: a child flow's own in place of its call's. */
@@ -101,22 +93,6 @@ export function replayOf(s: FlowScenario, run: Run): Value {
   out.now = s.nowPair ? [...s.now] : s.now[0];
   out.answers = askedAnswers(run);
   return out;
-}
-
-/** Runs one scenario; throws a `ScenarioError` when it does not fit. */
-export function runScenario(flow: LoadedFlow, s: FlowScenario, index: number, f: RunFlags): Run {
-  const given = new ScenarioAnswers(s.answers);
-  const start = timestampMs(s.now[0]) ?? 0;
-  const answers: Answers = f.books === "computed" ? new BooksComputed(flow.checked, s, start, given) : given;
-  const run = runFlow(flow.checked, {
-    input: s.input,
-    now: s.now,
-    answers,
-    execution: `run-${index}`,
-    children: f.children,
-  });
-  given.finish();
-  return run;
 }
 
 /** `dandori run`: every scenario of a file on the reference interpreter. */
@@ -146,7 +122,7 @@ export function runCommand(path: string, scenarioPath: string, f: RunFlags, io: 
   try {
     const scenarios = readFlowScenarios(flow.checked, input.bytes);
     // What is shown has every secret value masked (lang/dandori/masked.ts).
-    const runs = scenarios.map((s, i) => maskedRun(flow.checked, s, runScenario(flow, s, i + 1, f)))
+    const runs = scenarios.map((s, i) => maskedRun(flow.checked, s, playScenario(flow.checked, s, i + 1, f)))
       .map(({ scenario, run }) => ({ s: scenario, run }));
     if (f.json) {
       const items = runs.map(({ s, run }) =>
@@ -208,14 +184,6 @@ export function scenariosCommand(path: string, out: string | undefined, io: Io, 
   }
   io.stderr(`${target}\n`);
   return 0;
-}
-
-/** Why a flow whose exploration went past `MAX_SCENARIO_CHOICES` gets no scenarios (nor page). */
-export function tooLargeToExplore(path: string): Text {
-  return tr(
-    `${path}: the flow is too large to explore whole: the generation of its scenarios went past ${MAX_SCENARIO_CHOICES} choices of inputs and answers (MAX_SCENARIO_CHOICES), so nothing was written; split it into child flows, each explored on its own`,
-    `${path}: フローが大きすぎて、全体をたどれません。シナリオを作るうちに、入力と答えの選択が上限の ${MAX_SCENARIO_CHOICES} 個(MAX_SCENARIO_CHOICES)を超えたので、何も書いていません。子のフローに分けてください。子はそれぞれたどります`,
-  );
 }
 
 /** Where a flow came from, for a target's header and diagnostics. */

@@ -7,7 +7,7 @@
  */
 
 import type { FileRead } from "./env.ts";
-import { dirname, join, normalize } from "node:path";
+import { besidePath } from "../common/paths.ts";
 import { unreachable } from "../common/assert.ts";
 import { didYouMean } from "../common/nearest.ts";
 import type { Reporter } from "../common/reporter.ts";
@@ -40,7 +40,7 @@ export interface ResolveEnv {
 
 /** A path written in a flow, made relative to the directory of the flow. */
 export function besideFlow(file: string, path: string): string {
-  return normalize(join(dirname(file), path));
+  return besidePath(file, path);
 }
 
 class Resolver {

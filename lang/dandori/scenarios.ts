@@ -35,6 +35,7 @@
  */
 
 import { assert, lookup, unreachable } from "../common/assert.ts";
+import { type Text, tr } from "../common/text.ts";
 import type { CheckedFlow } from "./checked.ts";
 import {
   type Answer,
@@ -839,4 +840,12 @@ export function generatedJson(s: GeneratedScenario): Record<string, Value> {
   out.answers = s.answers.map(answerJson);
   out.covers = [...s.covers];
   return out;
+}
+
+/** Why a flow whose exploration went past `MAX_SCENARIO_CHOICES` gets no scenarios (nor page). */
+export function tooLargeToExplore(path: string): Text {
+  return tr(
+    `${path}: the flow is too large to explore whole: the generation of its scenarios went past ${MAX_SCENARIO_CHOICES} choices of inputs and answers (MAX_SCENARIO_CHOICES), so nothing was written; split it into child flows, each explored on its own`,
+    `${path}: フローが大きすぎて、全体をたどれません。シナリオを作るうちに、入力と答えの選択が上限の ${MAX_SCENARIO_CHOICES} 個(MAX_SCENARIO_CHOICES)を超えたので、何も書いていません。子のフローに分けてください。子はそれぞれたどります`,
+  );
 }

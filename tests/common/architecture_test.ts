@@ -38,6 +38,10 @@ const VIEWS: readonly string[] = [
   "lang/dandori/page.ts",
   "lang/dandori/plan_text.ts",
   "lang/dandori/run.ts",
+  "lang/playground/answers.ts",
+  "lang/playground/html.ts",
+  "lang/playground/main.ts",
+  "lang/playground/words.ts",
 ];
 
 /** Module → the modules of this repository it imports (relative imports of every form, type-only ones too). */
@@ -226,4 +230,33 @@ Deno.test("a program in examples/ (the demo) reaches the floors through the libr
   ]);
   const planted = `import { lower } from "../../lang/dandori/lower.ts";\n`;
   deepStrictEqual(floorImports("examples/demo/demo.ts", planted), ["lang/dandori/lower.ts"]);
+});
+
+/** The modules `entry` reaches, itself included, by every form of import. */
+function reached(entry: string, graph: Graph): string[] {
+  const seen = new Set<string>([entry]);
+  for (const m of seen) for (const n of graph.get(m) ?? []) seen.add(n);
+  return [...seen].sort();
+}
+
+/** The `node:` and `npm:` modules the modules of `tree` at `paths` import, as `module → specifier`. */
+function outsideImports(tree: ReadonlyMap<string, string>, paths: readonly string[]): string[] {
+  return paths.flatMap((p) =>
+    importsIn(tree.get(p) ?? "").map((i) => i.specifier).filter((s) => /^(node|npm):/.test(s)).map((s) =>
+      `${p} → ${s}`
+    )
+  );
+}
+
+Deno.test("the playground's script reaches no node: or npm: module (the browser bundle holds none)", () => {
+  const tree = readTree();
+  const graph = graphOf(tree);
+  const modules = reached("lang/playground/main.ts", graph);
+  ok(modules.includes("lang/dandori/resolve.ts") && modules.length > 80, `${modules.length} modules`);
+  deepStrictEqual(outsideImports(tree, modules), []);
+  const planted = new Map(tree).set(
+    "lang/dandori/resolve.ts",
+    `import { join } from "node:path";\n${tree.get("lang/dandori/resolve.ts")}`,
+  );
+  deepStrictEqual(outsideImports(planted, modules), ["lang/dandori/resolve.ts → node:path"]);
 });
