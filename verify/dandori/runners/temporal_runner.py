@@ -33,11 +33,18 @@ from datetime import timedelta
 from types import ModuleType
 from typing import Any
 
+from temporal_child_stub import CHILD_STUB_ACTIVITY, ChildStub
 from temporalio import activity
 from temporalio.client import Client, WorkflowFailureError, WorkflowHistory
 from temporalio.common import SearchAttributeKey
 from temporalio.exceptions import ApplicationError, CancelledError
-from temporalio.runtime import LogForwardingConfig, LoggingConfig, Runtime, TelemetryConfig, TelemetryFilter
+from temporalio.runtime import (
+    LogForwardingConfig,
+    LoggingConfig,
+    Runtime,
+    TelemetryConfig,
+    TelemetryFilter,
+)
 from temporalio.worker import (
     ActivityInboundInterceptor,
     ActivityOutboundInterceptor,
@@ -45,7 +52,6 @@ from temporalio.worker import (
     Interceptor,
     Worker,
 )
-from temporal_child_stub import CHILD_STUB_ACTIVITY, ChildStub
 
 #: The search attribute of the cases' states, as the generated `runtime.py` writes it.
 DANDORI_CASES = SearchAttributeKey.for_keyword_list("DandoriCases")
