@@ -3,7 +3,7 @@
  * `path…` (files, and directories searched for `.book` or `.flow` files; every test and example book or
  * flow when none is given) on a target for real and compares it with the reference interpreter — chobo's
  * books on PostgreSQL and TigerBeetle (`verify/chobo/runs.ts`), dandori's flows on Step Functions'
- * definitions and LocalStack (`verify/dandori/stepfunctions.ts`), on Temporal (`verify/dandori/temporal.ts`),
+ * definitions and LocalStack (`verify/dandori/stepfunctions.ts`), on Temporal with the TypeScript and Python SDKs (`verify/dandori/temporal.ts`),
  * on Lambda durable functions' local runner (`verify/dandori/durable.ts`) and on pydantic-graph
  * (`verify/dandori/pydantic_graph.ts`). With `--records <dir>`, the records of what it played (one per
  * platform, `verify/summary.ts`) are written to a new file in `dir`, which CI's summary reads.
@@ -16,6 +16,7 @@ import { verifyDurable } from "./dandori/durable.ts";
 import { verifyPydanticGraph } from "./dandori/pydantic_graph.ts";
 import { verifyLocalStack, verifyStepFunctions } from "./dandori/stepfunctions.ts";
 import { verifyTemporal } from "./dandori/temporal.ts";
+import { PYTHON_SDK } from "./dandori/temporal_sdk.ts";
 import { type Verified, writeRecords } from "./summary.ts";
 
 /** The runs by target name. */
@@ -25,6 +26,7 @@ const TARGETS: Record<string, (paths: readonly string[]) => Promise<Verified>> =
   stepfunctions: verifyStepFunctions,
   "stepfunctions-localstack": verifyLocalStack,
   "temporal-typescript": verifyTemporal,
+  "temporal-python": (paths) => verifyTemporal(paths, PYTHON_SDK),
   durable: verifyDurable,
   "pydantic-graph": verifyPydanticGraph,
 };

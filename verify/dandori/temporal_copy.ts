@@ -1,8 +1,9 @@
 /**
- * The code copy a Temporal run plays (docs/targets.md#temporal-typescript): the generated package written
- * into a temp dir beside a link to the repository's `node_modules` (the worker's bundler resolves
- * `@temporalio/*` from there), with what real time would make long shortened in `runtime.ts` and
- * `io.ts` — every durable timer to at most `COPY_TIMER_MS`, an event's wait to at most
+ * The code copy a Temporal run plays (docs/targets.md#temporal-typescript,
+ * docs/targets.md#temporal-python): the generated package written into a temp dir (a TypeScript one
+ * beside a link to the repository's `node_modules`, where the worker's bundler resolves `@temporalio/*`),
+ * with what real time would make long shortened in `runtime.ts` and `io.ts` (`runtime.py` for Python,
+ * the same changes by its own texts) — every durable timer to at most `COPY_TIMER_MS`, an event's wait to at most
  * `COPY_EVENT_WAIT_MS` (the runner must see it waiting first), activities' timeouts to
  * `COPY_ACTIVITY_MS` and children's to `COPY_CHILD_MS`, the heartbeat timeout to
  * `COPY_HEARTBEAT_TIMEOUT_MS` (a timed-out activity is one that stops heartbeating) with a heartbeat
@@ -50,8 +51,14 @@ export const COPY_CHILD_MS = 20_000;
 /** The longest `startToCloseTimeout` of an activity (a stub answers at once, or stops heartbeating). */
 export const COPY_ACTIVITY_MS = 20_000;
 
-/** What the copy changes: file, text as generated, text in the copy. */
-const CHANGES: readonly (readonly [string, string, string])[] = [
+/** The language of a generated package: which texts its copy changes. */
+export type CopyLanguage = "typescript" | "python";
+
+/** A change of the copy: file, text as generated, text in the copy. */
+type Change = readonly [string, string, string];
+
+/** What the copy of a TypeScript package changes. */
+const TYPESCRIPT_CHANGES: readonly Change[] = [
   [
     "runtime.ts",
     "export function ms(seconds: number): number {\n  return seconds * 1000;",
@@ -96,24 +103,76 @@ const CHANGES: readonly (readonly [string, string, string])[] = [
   ],
 ];
 
+/**
+ * What the copy of a Python package changes: the functions of `runtime.py` whose `def` and `return`
+ * lines follow each other, and its constants. The clock reads `workflow` of `runtime.py`'s imports.
+ */
+const PYTHON_CHANGES: readonly Change[] = [
+  [
+    "runtime.py",
+    "def ms(seconds: float) -> float:\n    return seconds * 1000\n",
+    `def ms(seconds: float) -> float:\n    return min(seconds * 1000, ${COPY_TIMER_MS})\n`,
+  ],
+  [
+    "runtime.py",
+    "def event_ms(seconds: float) -> float:\n    return seconds * 1000\n",
+    `def event_ms(seconds: float) -> float:\n    return min(seconds * 1000, ${COPY_EVENT_WAIT_MS})\n`,
+  ],
+  [
+    "runtime.py",
+    "def activity_ms(seconds: float) -> float:\n    return seconds * 1000\n",
+    `def activity_ms(seconds: float) -> float:\n    return min(seconds * 1000, ${COPY_ACTIVITY_MS})\n`,
+  ],
+  ["runtime.py", "    return None if seconds is None else seconds * 1000\n", `    return ${COPY_CHILD_MS}\n`],
+  ["runtime.py", "def width(k: int) -> int:\n    return k\n", "def width(k: int) -> int:\n    return 1\n"],
+  ["runtime.py", "CONTINUE_AT = 10_000\n", "CONTINUE_AT = 1\n"],
+  ["runtime.py", "HEARTBEAT_TIMEOUT_MS = 30_000\n", `HEARTBEAT_TIMEOUT_MS = ${COPY_HEARTBEAT_TIMEOUT_MS}\n`],
+  ["runtime.py", "HEARTBEAT_EVERY_MS = 10_000\n", `HEARTBEAT_EVERY_MS = ${COPY_HEARTBEAT_MS}\n`],
+  [
+    "runtime.py",
+    "def start_now() -> str:\n    return timestamp_text(workflow.now().timestamp() * 1000)\n",
+    'def start_now() -> str:\n    return DD_NOWS[workflow.info().workflow_id.split("/")[0]][0]\n',
+  ],
+  [
+    "runtime.py",
+    "def now() -> str:\n    return timestamp_text(workflow.now().timestamp() * 1000)\n",
+    'def now() -> str:\n    return DD_NOWS[workflow.info().workflow_id.split("/")[0]][1]\n',
+  ],
+];
+
+/** Each language's changes, the file its clock is appended to, and that clock's declaration. */
+const LANGUAGES: Record<CopyLanguage, { changes: readonly Change[]; runtime: string; nows: string }> = {
+  typescript: {
+    changes: TYPESCRIPT_CHANGES,
+    runtime: "runtime.ts",
+    nows:
+      "/** The test copy's clock: each run's scenario now. */\nconst DD_NOWS: { readonly [run: string]: readonly [string, string] } =",
+  },
+  python: {
+    changes: PYTHON_CHANGES,
+    runtime: "runtime.py",
+    nows: "#: The test copy's clock: each run's scenario now.\nDD_NOWS: dict[str, list[str]] =",
+  },
+};
+
 /** Applies the copy's changes to the generated files; throws when a text is not found exactly once. */
-export function copyFiles(files: ReadonlyMap<string, string>, runs: readonly CopyRun[]): Map<string, string> {
+export function copyFiles(
+  files: ReadonlyMap<string, string>,
+  runs: readonly CopyRun[],
+  language: CopyLanguage = "typescript",
+): Map<string, string> {
   const out = new Map(files);
-  for (const [file, from, to] of CHANGES) {
+  const { changes, runtime, nows } = LANGUAGES[language];
+  for (const [file, from, to] of changes) {
     const text = out.get(file);
     if (text === undefined || text.split(from).length !== 2) {
       throw new Error(`the code copy: ${file} does not have ${JSON.stringify(from)} exactly once`);
     }
     out.set(file, text.replace(from, to));
   }
-  const nows = Object.fromEntries(runs.map((r) => [r.id, [...r.now]]));
-  const runtime = out.get("runtime.ts") ?? "";
-  out.set(
-    "runtime.ts",
-    `${runtime}\n/** The test copy's clock: each run's scenario now. */\nconst DD_NOWS: { readonly [run: string]: readonly [string, string] } = ${
-      stringifyJson(nows)
-    };\n`,
-  );
+  // JSON's strings and lists are Python's too; the ids and times are ASCII.
+  const clock = stringifyJson(Object.fromEntries(runs.map((r) => [r.id, [...r.now]])));
+  out.set(runtime, `${out.get(runtime) ?? ""}\n${nows} ${clock}${language === "python" ? "" : ";"}\n`);
   return out;
 }
 
@@ -129,11 +188,12 @@ export function makeCopy(
   files: ReadonlyMap<string, string>,
   runs: readonly CopyRun[],
   mutate?: (files: Map<string, string>) => void,
+  language: CopyLanguage = "typescript",
 ): Copy {
-  const copied = copyFiles(files, runs);
+  const copied = copyFiles(files, runs, language);
   mutate?.(copied);
   const dir = Deno.makeTempDirSync({ prefix: "dandori-temporal-copy-" });
-  Deno.symlinkSync(`${root}node_modules`, `${dir}/node_modules`);
+  if (language === "typescript") Deno.symlinkSync(`${root}node_modules`, `${dir}/node_modules`);
   for (const [name, text] of copied) Deno.writeTextFileSync(`${dir}/${name}`, text);
   return {
     dir,

@@ -1,9 +1,9 @@
 /**
- * Recorded histories (docs/targets.md#temporal-typescript): for every example flow, the history of
- * its run with the most calls (every run of it, continuations included) is kept in
- * `tests/histories/`, the machine's names neutralised (the worker's identity `@localhost`, the
- * host's name `localhost`, the code copy's and the repository's paths `/tmp/` and
- * `/work/dandori/`). A test replays each on the code dandori generates today (as the run's code
+ * Recorded histories (docs/targets.md#temporal-typescript, docs/targets.md#temporal-python): for
+ * every example flow, the history of its run with the most calls (every run of it, continuations
+ * included) is kept in `tests/histories/` (the Python SDK's in `tests/histories/python/`), the
+ * machine's names neutralised (the worker's identity `@localhost`, the host's name `localhost`, the
+ * code copy's and the repository's paths `/tmp/` and `/work/dandori/`). A test replays each on the code dandori generates today (as the run's code
  * copy), so a change of the generator that running executions could not replay is seen; such a
  * change is recorded anew with `RITSU_BLESS=1` and ships as a new version or with Worker
  * Deployment Versioning.
@@ -14,6 +14,7 @@ import { checkedFlowAt, flowPaths } from "./flows.ts";
 import { subjectOf } from "./temporal.ts";
 import { type FlowSubject, playFlow, type TemporalJob } from "./temporal_play.ts";
 import { makeCopy } from "./temporal_copy.ts";
+import { type TemporalSdk, TYPESCRIPT_SDK } from "./temporal_sdk.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -25,9 +26,10 @@ export function historyFlows(): string[] {
   return flowPaths(ROOT, "examples/").filter((p) => checkedFlowAt(ROOT, p) !== null);
 }
 
-/** The recorded file of a flow: `tests/histories/<dir>/<name>.json`. */
-export function historyFile(path: string): string {
-  return `${HISTORY_DIR}${path.replace(/^examples\//, "").replace(/\.flow$/, ".json")}`;
+/** The recorded file of a flow: `tests/histories/<dir>/<name>.json` (`tests/histories/python/…` for Python). */
+export function historyFile(path: string, sdk: TemporalSdk = TYPESCRIPT_SDK): string {
+  const dir = sdk.language === "typescript" ? HISTORY_DIR : `${HISTORY_DIR}${sdk.language}/`;
+  return `${dir}${path.replace(/^examples\//, "").replace(/\.flow$/, ".json")}`;
 }
 
 /** A recorded file: the flow, its run, and every history of the run. */
@@ -37,10 +39,10 @@ interface Recorded {
   readonly histories: readonly { readonly workflowId: string; readonly history: unknown }[];
 }
 
-function subjectAt(path: string): FlowSubject {
+function subjectAt(path: string, sdk: TemporalSdk): FlowSubject {
   const flow = checkedFlowAt(ROOT, path);
   if (flow === null) throw new Error(`${path} does not check`);
-  const subject = subjectOf(flow);
+  const subject = subjectOf(flow, sdk);
   if ("skipped" in subject) throw new Error(`${path}: ${subject.skipped}`);
   return subject;
 }
@@ -65,7 +67,10 @@ function neutral(value: unknown, key = ""): unknown {
   if (key === "identity") return "@localhost";
   if (key === "name") return value.replace(/^[0-9]+@[^-]+-/, "@localhost-");
   if (key === "stackTrace") {
-    return value.replaceAll(/\/tmp\/dandori-temporal-copy-[A-Za-z0-9_]+\//g, "/tmp/").replaceAll(
+    return value.replaceAll(
+      /\/tmp\/(dandori-temporal-copy-[A-Za-z0-9_]+|dandori-temporal-python-[A-Za-z0-9_]+\/dd_flow_[0-9]+)\//g,
+      "/tmp/",
+    ).replaceAll(
       ROOT,
       "/work/dandori/",
     );
@@ -73,9 +78,13 @@ function neutral(value: unknown, key = ""): unknown {
   return value;
 }
 
-/** Plays the longest run of `path` on a dev server and writes its histories; throws when it disagrees. */
-export async function recordHistories(bin: string, path: string): Promise<string> {
-  const subject = subjectAt(path);
+/** Plays the longest run of `path` on a dev server with `sdk` and writes its histories; throws when it disagrees. */
+export async function recordHistories(
+  bin: string,
+  path: string,
+  sdk: TemporalSdk = TYPESCRIPT_SDK,
+): Promise<string> {
+  const subject = subjectAt(path, sdk);
   const job = longest(subject);
   const tmp = Deno.makeTempFileSync({ suffix: ".json" });
   try {
@@ -85,7 +94,7 @@ export async function recordHistories(bin: string, path: string): Promise<string
       throw new Error(`${path} ${job.run}: ${r?.problems.map((p) => p.en).join("; ")}`);
     }
     const histories = neutral(JSON.parse(Deno.readTextFileSync(tmp))) as Recorded["histories"];
-    const file = historyFile(path);
+    const file = historyFile(path, sdk);
     Deno.mkdirSync(`${ROOT}${file.slice(0, file.lastIndexOf("/"))}`, { recursive: true });
     const recorded: Recorded = { flow: path, run: job.run, histories };
     Deno.writeTextFileSync(`${ROOT}${file}`, JSON.stringify(recorded, null, 1) + "\n");
@@ -95,12 +104,26 @@ export async function recordHistories(bin: string, path: string): Promise<string
   }
 }
 
-/** Replays the recorded histories of `path` on today's code copy; how many runs it replayed. */
-export async function replayRecorded(path: string): Promise<number> {
-  const recorded = JSON.parse(Deno.readTextFileSync(`${ROOT}${historyFile(path)}`)) as Recorded;
-  const subject = subjectAt(recorded.flow);
-  const copy = makeCopy(ROOT, subject.files, subject.runs);
+/**
+ * Replays the recorded histories of `path` on today's code copy of `sdk` (for Python, by
+ * `runners/temporal_replay.py` in `python3`); how many runs it replayed.
+ */
+export async function replayRecorded(path: string, sdk: TemporalSdk = TYPESCRIPT_SDK): Promise<number> {
+  const file = `${ROOT}${historyFile(path, sdk)}`;
+  const recorded = JSON.parse(Deno.readTextFileSync(file)) as Recorded;
+  const subject = subjectAt(recorded.flow, sdk);
+  const copy = makeCopy(ROOT, subject.files, subject.runs, undefined, sdk.language);
   try {
+    if (sdk.language === "python") {
+      const out = await new Deno.Command("python3", {
+        args: [`${ROOT}verify/dandori/runners/temporal_replay.py`, copy.dir, file],
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const text = new TextDecoder();
+      if (!out.success) throw new Error(`${path}: ${text.decode(out.stdout)}${text.decode(out.stderr)}`);
+      return Number(text.decode(out.stdout).trim());
+    }
     const worker = await import(`${copy.dir}/worker.ts`);
     await worker.replay(recorded.histories.map((h) => ({ workflowId: h.workflowId, history: h.history })));
     return recorded.histories.length;

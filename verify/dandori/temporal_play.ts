@@ -3,7 +3,8 @@
  * flows played at once on one dev server by one runner process. Each flow gets a code copy
  * (`temporal_copy.ts`) and a namespace of its own (two flows may have the same workflow type, task
  * queue and run ids); the server is started with every namespace (`DandoriCases` registered in each),
- * the runner with one jobs file (`temporal_contract.ts`), and each flow's results arrive as soon as the
+ * the runner of the flows' SDK (`temporal_sdk.ts`) with one jobs file (`temporal_contract.ts`), and
+ * each flow's results arrive as soon as the
  * runner prints its line, so a flow never waits for another. A round given a server plays on it (the
  * rounds of a verification share one); otherwise it starts one with its namespaces and stops it when the
  * runner has ended. The copies are removed then, even on failure.
@@ -25,6 +26,7 @@ import {
   makeCopy,
 } from "./temporal_copy.ts";
 import type { RunnableFlow } from "./flows.ts";
+import type { TemporalSdk } from "./temporal_sdk.ts";
 import type {
   AnswerJson,
   FlowJobs,
@@ -58,9 +60,10 @@ export interface TemporalJob extends DiffJob {
   readonly expected: string;
 }
 
-/** A flow's plan, its files and its jobs. */
+/** A flow's plan, the SDK it is played on, its package's files and its jobs. */
 export interface FlowSubject {
   readonly flow: RunnableFlow;
+  readonly sdk: TemporalSdk;
   readonly files: ReadonlyMap<string, string>;
   readonly jobs: readonly TemporalJob[];
   readonly runs: readonly CopyRun[];
@@ -183,12 +186,19 @@ function judged(batch: FlowBatch, line: FlowLine): Map<string, Judged<RunResult>
   return out;
 }
 
-/** Plays `batches` (one per flow, each flow once) in one round: one dev server, one runner. */
+/**
+ * Plays `batches` (one per flow, each flow once, all on one SDK) in one round: one dev server, one
+ * runner of that SDK.
+ */
 export function playRound(bin: string, batches: readonly FlowBatch[], options: PlayOptions = {}): Round {
   const waits = batches.map(() => Promise.withResolvers<Map<string, Judged<RunResult>>>());
   waits.forEach((w) => w.promise.catch(() => {}));
+  const sdk = batches[0]?.subject.sdk;
+  if (batches.some((b) => b.subject.sdk !== sdk)) throw new Error("a round's flows are played on one SDK");
   const done = (async () => {
-    const copies = batches.map((b) => makeCopy(ROOT, b.subject.files, b.subject.runs, options.mutate));
+    const copies = batches.map((b) =>
+      makeCopy(ROOT, b.subject.files, b.subject.runs, options.mutate, b.subject.sdk.language)
+    );
     const dir = Deno.makeTempDirSync({ prefix: "dandori-temporal-round-" });
     const namespaces = batches.map((b, i) => b.namespace ?? namespaceOf(i));
     let server: TemporalServer | null = null;
@@ -224,7 +234,7 @@ export function playRound(bin: string, batches: readonly FlowBatch[], options: P
         runs,
       };
       Deno.writeTextFileSync(`${dir}/jobs.json`, stringifyJson(jobs));
-      await runRunner(`${dir}/jobs.json`, (line) => {
+      await runRunner(sdk, `${dir}/jobs.json`, (line) => {
         const i = batches.findIndex((b) => b.subject.flow.path === line.flow);
         if (i < 0) throw new Error(`the runner printed a line for ${line.flow}, which it was not given`);
         try {
@@ -248,11 +258,17 @@ export function playRound(bin: string, batches: readonly FlowBatch[], options: P
   return { flows: waits.map((w) => w.promise), done };
 }
 
-/** Runs the TypeScript runner on `file`, handing each line it prints to `onLine`; throws when it fails or takes too long. */
-async function runRunner(file: string, onLine: (line: FlowLine) => void): Promise<void> {
+/** Runs `sdk`'s runner on `file`, handing each line it prints to `onLine`; throws when it fails or takes too long. */
+async function runRunner(
+  sdk: TemporalSdk | undefined,
+  file: string,
+  onLine: (line: FlowLine) => void,
+): Promise<void> {
+  if (sdk === undefined) return;
   const signal = AbortSignal.timeout(RUNNER_LIMIT_MS);
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--config", `${ROOT}deno.json`, `${ROOT}verify/dandori/temporal_runner.ts`, file],
+  const { program, args } = sdk.runner(file);
+  const child = new Deno.Command(program, {
+    args: [...args],
     stdout: "piped",
     stderr: "piped",
     signal,
