@@ -16,7 +16,7 @@
  * @module
  */
 
-import { unreachable } from "../common/assert.ts";
+import { assert, unreachable } from "../common/assert.ts";
 
 /** The version of the plan's shape; a change a printer must follow raises it (2: the edges `bad response` and `failed`, a parallel loop's early ends, arms' and handlers' lines, a callback's hand-on). */
 export const PLAN_VERSION = 2;
@@ -218,6 +218,8 @@ export interface TaskPlan {
   readonly effect: CaseEffect | null;
   /** `connection "<arn>"`: the EventBridge connection an HTTP Task authenticates through, or null. */
   readonly connection: string | null;
+  /** `image "<image>"`: the container image Argo runs the task in (docs/targets.md#argo), or null. */
+  readonly image: string | null;
 }
 
 /** Where a call's error goes when no handler of the call takes it. */
@@ -446,6 +448,70 @@ export interface Plan {
   /** The lines `on failure` and `on cancel` are written on (null where the flow has none), for a target's diagnostics. */
   readonly blockLines: { readonly failure: number | null; readonly cancel: number | null };
   readonly graph: { readonly nodes: readonly NodePlan[]; readonly edges: readonly EdgePlan[] };
+}
+
+/** The task of a name; the plan has every task a call names. */
+export function taskOf(plan: Plan, name: string): TaskPlan {
+  const t = plan.tasks.find((x) => x.name === name);
+  assert(t !== undefined, `the plan has the task ${name}`);
+  return t;
+}
+
+/** Whether a value reads `now` (every target reads it once before the statement, docs/design/dandori.md#the-workflow-period). */
+export function readsNow(e: ExprPlan): boolean {
+  switch (e.kind) {
+    case "now":
+      return true;
+    case "string":
+      return e.parts.some((p) => "value" in p && readsNow(p.value));
+    case "record":
+      return e.fields.some((f) => readsNow(f.value));
+    case "list":
+      return e.items.some(readsNow);
+    case "read":
+    case "int":
+    case "bool":
+    case "enum":
+    case "none":
+      return false;
+    default:
+      return unreachable(e, "expression");
+  }
+}
+
+/** The values a statement itself computes (not those of the statements under it). */
+export function stmtExprs(s: StmtPlan): ExprPlan[] {
+  switch (s.kind) {
+    case "call":
+      return s.call.args.map((a) => a.value);
+    case "let":
+      return [s.value];
+    case "match":
+      return s.subject.kind === "case" ? [] : [s.subject.value];
+    case "wait until":
+      return [s.at];
+    case "for":
+      return [s.list];
+    case "yield":
+      return [s.value];
+    case "succeed":
+      return s.outputs.map((o) => o.value);
+    case "fail":
+      return s.reason === null ? [] : [s.reason];
+    case "wait":
+    case "repeat":
+    case "break":
+    case "pass":
+    case "period":
+      return [];
+    default:
+      return unreachable(s, "statement");
+  }
+}
+
+/** Whether a statement's own values read `now`. */
+export function statementReadsNow(s: StmtPlan): boolean {
+  return stmtExprs(s).some(readsNow);
 }
 
 /** The statement lists under a statement: a call's handlers, a match's arms, a loop's body. */

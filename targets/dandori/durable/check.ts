@@ -21,8 +21,14 @@ import { Reporter } from "../../../lang/common/reporter.ts";
 import { tr } from "../../../lang/common/text.ts";
 import { unreachable } from "../../../lang/common/assert.ts";
 import type { DandoriCode } from "../../../lang/dandori/codes.ts";
-import type { Plan, StmtPlan, TaskPlan } from "../../../lang/dandori/plan.ts";
-import { readsNow, stmtExprs, taskOf } from "../typescript/statements.ts";
+import {
+  type Plan,
+  readsNow,
+  stmtExprs,
+  type StmtPlan,
+  taskOf,
+  type TaskPlan,
+} from "../../../lang/dandori/plan.ts";
 import type { FlowOrigin } from "../target.ts";
 import { namingCheck } from "../naming.ts";
 import { tsNames } from "../typescript/names.ts";

@@ -26,13 +26,14 @@ import {
   type ExprPlan,
   innerLists,
   type Plan,
+  readsNow,
+  stmtExprs,
   type StmtPlan,
   type TaskPlan,
   type TimeoutPlan,
   valueInUrlPath,
 } from "../../../lang/dandori/plan.ts";
 import { dotSegmentReason } from "../../../lang/dandori/rules.ts";
-import { readsNow, stmtExprs } from "../typescript/statements.ts";
 import { ident, nodeClass, placeName as py, str } from "./names.ts";
 import { urlOf } from "./tasks_py.ts";
 import { checkExpr } from "./types_py.ts";

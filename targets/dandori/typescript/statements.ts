@@ -22,7 +22,9 @@ import {
   type CallPlan,
   type ExprPlan,
   type Plan,
+  statementReadsNow,
   type StmtPlan,
+  taskOf,
   type TaskPlan,
   type TimeoutPlan,
   type TypePlan,
@@ -73,36 +75,8 @@ export class Out {
   }
 }
 
-export function taskOf(plan: Plan, name: string): TaskPlan {
-  const t = plan.tasks.find((x) => x.name === name);
-  assert(t !== undefined, `the plan has the task ${name}`);
-  return t;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Expressions
-
-/** Whether an expression reads `now` (every target reads it once before the statement, docs/design/dandori.md#the-workflow-period). */
-export function readsNow(e: ExprPlan): boolean {
-  switch (e.kind) {
-    case "now":
-      return true;
-    case "string":
-      return e.parts.some((p) => "value" in p && readsNow(p.value));
-    case "record":
-      return e.fields.some((f) => readsNow(f.value));
-    case "list":
-      return e.items.some(readsNow);
-    case "read":
-    case "int":
-    case "bool":
-    case "enum":
-    case "none":
-      return false;
-    default:
-      return unreachable(e, "expression");
-  }
-}
 
 export function maybeMissing(t: TypePlan): boolean {
   return t.kind === "optional" || t.kind === "json";
@@ -236,36 +210,6 @@ export function block(out: Out, depth: number, ss: readonly StmtPlan[], ctx: Ctx
   for (const s of ss) stmt(out, depth, s, inner);
 }
 
-/** The expressions a statement reads, for its `now`. */
-export function stmtExprs(s: StmtPlan): ExprPlan[] {
-  switch (s.kind) {
-    case "call":
-      return s.call.args.map((a) => a.value);
-    case "let":
-      return [s.value];
-    case "match":
-      return s.subject.kind === "case" ? [] : [s.subject.value];
-    case "wait until":
-      return [s.at];
-    case "for":
-      return [s.list];
-    case "yield":
-      return [s.value];
-    case "succeed":
-      return s.outputs.map((o) => o.value);
-    case "fail":
-      return s.reason === null ? [] : [s.reason];
-    case "wait":
-    case "repeat":
-    case "break":
-    case "pass":
-    case "period":
-      return [];
-    default:
-      return unreachable(s, "statement");
-  }
-}
-
 function nowFor(out: Out, depth: number, place: string, line: number, ctx: Ctx): void {
   if (ctx.nows.has(place)) return;
   ctx.nows.add(place);
@@ -278,7 +222,7 @@ export function endsBlock(ss: readonly StmtPlan[]): boolean {
 }
 
 export function stmt(out: Out, depth: number, s: StmtPlan, ctx: Ctx): void {
-  if (stmtExprs(s).some(readsNow)) nowFor(out, depth, s.place, s.line, ctx);
+  if (statementReadsNow(s)) nowFor(out, depth, s.place, s.line, ctx);
   switch (s.kind) {
     case "call":
       return call(out, depth, s, s.call, ctx);
