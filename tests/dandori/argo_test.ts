@@ -1,7 +1,9 @@
 /**
  * The argo target (docs/targets.md#argo): every test and example flow it builds gives the same bytes
  * twice, starts with the header in every file but `package.json`, is YAML that parses as one
- * WorkflowTemplate, and carries Temporal's `io.ts`, `rules.ts` and `types.ts` byte for byte in `caller/`; `caller/` passes
+ * WorkflowTemplate, carries Temporal's `io.ts`, `rules.ts` and `types.ts` byte for byte in `caller/`,
+ * and passes Argo's own validation (`workflow/validate`, what `argo lint` runs, and the WorkflowTemplate
+ * CRD's OpenAPI schema, `verify/dandori/argo/main.go`; SKIP without Go or the module); `caller/` passes
  * `tsc --strict`; a description never leaves its comment; E040, E050 and E006 are pinned in both
  * languages; the Kubernetes names are Node's own IDNA spelling.
  */
@@ -16,6 +18,7 @@ import { lower } from "../../lang/dandori/lower.ts";
 import { ARGO, yamlFile } from "../../targets/dandori/argo/target.ts";
 import { DEFAULT_BUILD } from "../../targets/dandori/target.ts";
 import { TEMPORAL_TYPESCRIPT } from "../../targets/dandori/temporal/target.ts";
+import { argoTools, validateTemplates } from "../../verify/dandori/argo_tools.ts";
 import { everyRunnableFlow } from "../support/flows.ts";
 import { assertGolden } from "../support/golden.ts";
 import { runCliAsync } from "../support/run.ts";
@@ -68,6 +71,35 @@ Deno.test("every flow's files are the same bytes twice, start with the header, t
     for (const shared of ["io.ts", "rules.ts", "types.ts"]) {
       strictEqual(a.get(`caller/${shared}`), temporal.get(shared), `${f.path}: ${shared} is Temporal's`);
     }
+  }
+});
+
+Deno.test("every WorkflowTemplate passes Argo's own validation (workflow/validate, the CRD's schema), and a broken one does not", async () => {
+  const tools = await argoTools();
+  if ("skip" in tools) {
+    console.log(`SKIP: argo: ${tools.skip}`);
+    return;
+  }
+  const dir = Deno.makeTempDirSync({ prefix: "dandori-argo-validate-" });
+  try {
+    const files: string[] = [];
+    for (const [i, f] of built().entries()) {
+      const text = ARGO.generate(f.plan, ORIGIN, BUILD).get(yamlFile(f.plan)) ?? "";
+      files.push(`${dir}/${i}.yaml`);
+      Deno.writeTextFileSync(files[i], text);
+    }
+    const broken = `${dir}/broken.yaml`;
+    Deno.writeTextFileSync(
+      broken,
+      Deno.readTextFileSync(files[0]).replace("template: dd-flow", "template: dd-none"),
+    );
+    const found = await validateTemplates(tools, [...files, broken]);
+    const flows = built();
+    for (const [i, file] of files.entries()) deepStrictEqual(found.get(file), [], flows[i].path);
+    ok((found.get(broken) ?? []).some((e) => e.includes("'dd-none' undefined")), String(found.get(broken)));
+    console.log(`argo lint and the CRD's schema: ${files.length} WorkflowTemplates, none wrong`);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
   }
 });
 
