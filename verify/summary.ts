@@ -26,6 +26,7 @@ export const CI_PLATFORMS = [
   "Temporal TypeScript",
   "durable functions",
   "pydantic-graph",
+  "Argo Workflows: controller in-process",
   "Step Functions: ASL runner",
   "Step Functions: LocalStack",
   "PostgreSQL: SQL",

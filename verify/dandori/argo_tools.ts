@@ -1,13 +1,17 @@
 /**
- * Argo Workflows' own code, built once for the tests (docs/targets.md#argo):
+ * Argo Workflows' own code, built once for the tests and `deno task verify argo` (docs/targets.md#argo):
  * `github.com/argoproj/argo-workflows/v4` at `ARGO_VERSION` from the Go module proxy, which serves it with
  * security advisories — it is linked only here, in the test harness, never into anything dandori
  * builds for users.
  *
- * `argo-validate` (`verify/dandori/argo/main.go`, its own module pinning Argo and the Kubernetes
- * modules): `workflow/validate` (what `argo lint` runs) and the WorkflowTemplate CRD's OpenAPI schema.
+ * - `argo-validate` (`verify/dandori/argo/main.go`, its own module pinning Argo and the Kubernetes
+ *   modules): `workflow/validate` (what `argo lint` runs) and the WorkflowTemplate CRD's OpenAPI schema.
+ * - `argo-controller`: the test binary of Argo's `workflow/controller` package with
+ *   `verify/dandori/argo/controller/harness_test.go` beside Argo's own tests, built in a copy of the
+ *   module as Argo builds its tests (its own `go.mod`), so the harness uses the controller the way
+ *   those tests do.
  *
- * It is built with `go build -trimpath` into
+ * Both are built with `go build -trimpath` (`go test -c -trimpath`) into
  * `~/.cache/dandori/argo-<hash of the sources and the Go version>/`, never into the repository, and
  * reused while the sources stay the same. Without Go, or when the proxy does not serve the module,
  * `argoTools` says why, and the callers SKIP.
@@ -25,11 +29,12 @@ export const ARGO_VERSION = "v4.0.5";
 const CRD = "manifests/base/crds/full/argoproj.io_workflowtemplates.yaml";
 
 const HERE = new URL("./argo/", import.meta.url).pathname;
-const SOURCES = ["go.mod", "go.sum", "main.go"];
+const SOURCES = ["go.mod", "go.sum", "main.go", "controller/harness_test.go"];
 
-/** The built tools: the validator and the CRD it reads. */
+/** The built tools: the validator, the controller's test binary, and the CRD they read. */
 export interface ArgoTools {
   readonly validate: string;
+  readonly controller: string;
   readonly crd: string;
 }
 
@@ -60,7 +65,7 @@ async function cacheDir(): Promise<string> {
   return `${Deno.env.get("HOME") ?? "/tmp"}/.cache/dandori/argo-${h.digest("hex").slice(0, 16)}`;
 }
 
-/** Builds the validator into a new directory beside `dir`, then renames it to `dir` (a build at once with another leaves one). */
+/** Builds both tools into a new directory beside `dir`, then renames it to `dir` (a build at once with another leaves one). */
 async function buildInto(dir: string): Promise<void> {
   const work = `${dir}.${Deno.pid}.tmp`;
   Deno.mkdirSync(`${work}/validator`, { recursive: true });
@@ -74,11 +79,32 @@ async function buildInto(dir: string): Promise<void> {
     if (listed.Dir === undefined) throw new Error(`go mod download: ${listed.Error ?? "no directory"}`);
     await run("go", ["build", "-trimpath", "-o", `${work}/argo-validate`, "."], `${work}/validator`);
     Deno.copyFileSync(`${listed.Dir}/${CRD}`, `${work}/crd.yaml`);
+    await run("cp", ["-r", listed.Dir, `${work}/argo`], work);
+    await run("chmod", ["-R", "u+w", `${work}/argo`], work);
+    Deno.copyFileSync(
+      `${HERE}controller/harness_test.go`,
+      `${work}/argo/workflow/controller/zz_dandori_harness_test.go`,
+    );
+    await run(
+      "go",
+      [
+        "test",
+        "-c",
+        "-trimpath",
+        "-tags",
+        "dandori_harness",
+        "-o",
+        `${work}/argo-controller`,
+        "./workflow/controller",
+      ],
+      `${work}/argo`,
+    );
+    Deno.removeSync(`${work}/argo`, { recursive: true });
     Deno.removeSync(`${work}/validator`, { recursive: true });
     try {
       Deno.renameSync(work, dir);
     } catch (e) {
-      if (!exists(`${dir}/argo-validate`)) throw e;
+      if (!exists(`${dir}/argo-controller`)) throw e;
     }
   } finally {
     if (exists(work)) Deno.removeSync(work, { recursive: true });
@@ -91,9 +117,10 @@ export async function argoTools(): Promise<ArgoTools | { readonly skip: string }
   const dir = await cacheDir();
   const tools = {
     validate: `${dir}/argo-validate`,
+    controller: `${dir}/argo-controller`,
     crd: `${dir}/crd.yaml`,
   };
-  if (exists(tools.validate) && exists(tools.crd)) return tools;
+  if (exists(tools.validate) && exists(tools.controller) && exists(tools.crd)) return tools;
   try {
     await buildInto(dir);
   } catch (e) {
