@@ -82,14 +82,22 @@ export function shownIo(io: Io): Io {
   };
 }
 
-/** The real process: Deno's environment, file system and streams. */
+/**
+ * The real process: Deno's environment, file system and streams. A directory's work tree is asked
+ * of git once a process (`dandori check` of 113 flows in 20 directories ran git 113 times, 257 ms
+ * of its 780).
+ */
 export function denoIo(): Io {
   const encoder = new TextEncoder();
+  const tops = new Map<string, string | null>();
   return {
     env: Deno.env.toObject(),
     readFile: readRegular,
     realPath: (path) => Deno.realPathSync(path),
-    repositoryTop: workTreeTop,
+    repositoryTop: (dir) => {
+      if (!tops.has(dir)) tops.set(dir, workTreeTop(dir));
+      return tops.get(dir) ?? null;
+    },
     stdout: (text) => writeAll(Deno.stdout, encoder.encode(text)),
     stderr: (text) => writeAll(Deno.stderr, encoder.encode(text)),
     writeFiles: (files) => writeAllOrNone(files),

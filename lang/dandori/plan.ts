@@ -450,14 +450,39 @@ export interface Plan {
   readonly graph: { readonly nodes: readonly NodePlan[]; readonly edges: readonly EdgePlan[] };
 }
 
-/** The task of a name; the plan has every task a call names. */
+/** The statement lists under a statement: a call's handlers, a match's arms, a loop's body. */
+export function innerLists(s: StmtPlan): readonly (readonly StmtPlan[])[] {
+  switch (s.kind) {
+    case "call":
+      return s.call.handlers.map((h) => h.body);
+    case "match":
+      return s.arms.map((a) => a.body);
+    case "repeat":
+    case "for":
+      return [s.body];
+    case "let":
+    case "wait":
+    case "wait until":
+    case "yield":
+    case "break":
+    case "pass":
+    case "succeed":
+    case "fail":
+    case "period":
+      return [];
+    default:
+      return unreachable(s, "statement");
+  }
+}
+
+/** The task of a name, which the plan holds. */
 export function taskOf(plan: Plan, name: string): TaskPlan {
   const t = plan.tasks.find((x) => x.name === name);
   assert(t !== undefined, `the plan has the task ${name}`);
   return t;
 }
 
-/** Whether a value reads `now` (every target reads it once before the statement, docs/design/dandori.md#the-workflow-period). */
+/** Whether an expression reads `now` (every target reads it once before the statement that does: docs/design/dandori.md#the-workflow-period). */
 export function readsNow(e: ExprPlan): boolean {
   switch (e.kind) {
     case "now":
@@ -479,7 +504,7 @@ export function readsNow(e: ExprPlan): boolean {
   }
 }
 
-/** The values a statement itself computes (not those of the statements under it). */
+/** The expressions a statement reads itself (not those of the statements under it), for its `now`. */
 export function stmtExprs(s: StmtPlan): ExprPlan[] {
   switch (s.kind) {
     case "call":
@@ -509,36 +534,6 @@ export function stmtExprs(s: StmtPlan): ExprPlan[] {
   }
 }
 
-/** Whether a statement's own values read `now`. */
-export function statementReadsNow(s: StmtPlan): boolean {
-  return stmtExprs(s).some(readsNow);
-}
-
-/** The statement lists under a statement: a call's handlers, a match's arms, a loop's body. */
-export function innerLists(s: StmtPlan): readonly (readonly StmtPlan[])[] {
-  switch (s.kind) {
-    case "call":
-      return s.call.handlers.map((h) => h.body);
-    case "match":
-      return s.arms.map((a) => a.body);
-    case "repeat":
-    case "for":
-      return [s.body];
-    case "let":
-    case "wait":
-    case "wait until":
-    case "yield":
-    case "break":
-    case "pass":
-    case "succeed":
-    case "fail":
-    case "period":
-      return [];
-    default:
-      return unreachable(s, "statement");
-  }
-}
-
 /**
  * True when a value of an `http` call goes into its URL's path (after the host, before the query),
  * where a `.` or `..` would send the call to another path: such a call is checked before it is
@@ -557,4 +552,66 @@ export function valueInUrlPath(callee: CalleePlan): boolean {
     text += "v";
   }
   return false;
+}
+
+/** The variables a block assigns (not inside parallel iterations, which have their own), with their types. */
+export function assigned(ss: readonly StmtPlan[], into: Map<string, TypePlan>): Map<string, TypePlan> {
+  const add = (name: string, t: TypePlan) => {
+    if (!into.has(name)) into.set(name, t);
+  };
+  for (const s of ss) {
+    switch (s.kind) {
+      case "call":
+        if (s.bind?.kind === "let") add(s.bind.name, s.bind.type);
+        for (const h of s.call.handlers) assigned(h.body, into);
+        break;
+      case "let":
+        add(s.name, s.type);
+        break;
+      case "match":
+        for (const a of s.arms) {
+          for (const c of a.conditions) {
+            if (c.kind === "some") {
+              const t = s.subject.kind === "case" ? null : s.subject.value.type;
+              assert(t !== null && t.kind === "optional", "`some x` binds an optional's value");
+              add(c.bind, t.inner);
+            }
+          }
+          assigned(a.body, into);
+        }
+        break;
+      case "repeat":
+        assigned(s.body, into);
+        break;
+      case "for":
+        // A one-at-a-time loop's variable is the flow's variable: it keeps its last item after the
+        // loop, as the interpreter's does; a parallel iteration's is its own.
+        if (s.parallel === null) add(s.variable, s.element);
+        if (s.collect !== null) add(s.collect.name, s.collect.type);
+        if (s.parallel === null) assigned(s.body, into);
+        break;
+      case "wait":
+      case "wait until":
+      case "yield":
+      case "break":
+      case "pass":
+      case "succeed":
+      case "fail":
+      case "period":
+        break;
+      default:
+        unreachable(s, "statement");
+    }
+  }
+  return into;
+}
+
+/**
+ * The variables a parallel iteration declares for itself: what its body assigns, but its own
+ * variable, which is the iteration function's parameter (a loop inside may assign it again).
+ */
+export function iterationVariables(s: Extract<StmtPlan, { kind: "for" }>): Map<string, TypePlan> {
+  const vars = assigned(s.body, new Map());
+  vars.delete(s.variable);
+  return vars;
 }

@@ -8,13 +8,13 @@
 import { assert } from "../../lang/common/assert.ts";
 import type { Book, Param, Transfer } from "../../lang/chobo/model.ts";
 import { oneLine } from "../../lang/common/visible.ts";
-import { members } from "./names.ts";
+import { spelledMembers } from "./client_names_check.ts";
 
 /** The package of a book whose name is not an ASCII Go identifier. */
 export const GO_FALLBACK_PACKAGE = "book";
 
-/** Go's keywords, and `main`, which would make the package a command. */
-const NOT_PACKAGE_NAMES = new Set([
+/** Go's 25 keywords. */
+export const GO_KEYWORDS: readonly string[] = [
   "break",
   "case",
   "chan",
@@ -40,18 +40,22 @@ const NOT_PACKAGE_NAMES = new Set([
   "switch",
   "type",
   "var",
-  "main",
-  "_",
-]);
+];
+
+/** What no package is named: Go's keywords, `main` (a command) and `_`. */
+const NOT_PACKAGE_NAMES = new Set([...GO_KEYWORDS, "main", "_"]);
 
 /** A Go identifier: a letter or `_`, then letters, `_` and decimal digits (the Go spec). */
-const GO_IDENTIFIER = /^[\p{L}_][\p{L}_\p{Nd}]*$/u;
+export const GO_IDENTIFIER = /^[\p{L}_][\p{L}_\p{Nd}]*$/u;
+
+/** True when `name` can be a package's name: an ASCII Go identifier, no keyword, not `main` or `_`. */
+export function isGoPackageName(name: string): boolean {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !NOT_PACKAGE_NAMES.has(name);
+}
 
 /** The package name of a book: its name when that is an ASCII Go identifier, else `book`. */
 export function goPackageName(book: Book): string {
-  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(book.name) && !NOT_PACKAGE_NAMES.has(book.name)
-    ? book.name
-    : GO_FALLBACK_PACKAGE;
+  return isGoPackageName(book.name) ? book.name : GO_FALLBACK_PACKAGE;
 }
 
 /**
@@ -59,13 +63,7 @@ export function goPackageName(book: Book): string {
  * combining marks, which Go identifiers may not.
  */
 export function goNameProblems(book: Book): string[] {
-  const n = members(book, "go");
-  const spelled = [
-    ...n.transfers.values(),
-    ...n.accounts.values(),
-    ...[...n.transferParams.values(), ...n.accountParams.values()].flatMap((m) => [...m.values()]),
-  ];
-  return [...new Set(spelled.filter((s) => !GO_IDENTIFIER.test(s)))];
+  return [...new Set(spelledMembers(book, "go").filter((s) => !GO_IDENTIFIER.test(s)))];
 }
 
 /** A comment's sentence: `text.`, or `text: description` on one line. */

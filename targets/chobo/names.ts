@@ -22,7 +22,11 @@ import type { Book } from "../../lang/chobo/model.ts";
 /** The client languages. */
 export type ClientLang = "typescript" | "python" | "go";
 
-const PYTHON_KEYWORDS = new Set([
+/**
+ * Python's keywords and soft keywords (3.11–3.13); dandori's Python targets take them too
+ * (`targets/dandori/python/names.ts`). chobo's clients also take `self`, every method's first parameter.
+ */
+export const PYTHON_KEYWORDS: ReadonlySet<string> = new Set([
   "False",
   "None",
   "True",

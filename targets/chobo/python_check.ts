@@ -7,43 +7,26 @@
  */
 
 import type { Diagnostic } from "../../lang/common/diagnostic.ts";
-import { Reporter } from "../../lang/common/reporter.ts";
 import { tr } from "../../lang/common/text.ts";
-import type { ChoboCode } from "../../lang/chobo/codes.ts";
 import type { Book } from "../../lang/chobo/model.ts";
-import { members } from "./names.ts";
+import { clientNameDiagnostics, spelledMembers } from "./client_names_check.ts";
 import type { Origin } from "./target.ts";
 
 /** The names of a book Python would rewrite, as its clients spell them. */
 export function pythonNameProblems(book: Book): string[] {
-  const n = members(book, "python");
-  const spelled = [
-    ...n.transfers.values(),
-    ...n.accounts.values(),
-    ...[...n.transferParams.values(), ...n.accountParams.values()].flatMap((m) => [...m.values()]),
-  ];
-  return [...new Set(spelled.filter((s) => s.startsWith("__")))];
+  return [...new Set(spelledMembers(book, "python").filter((s) => s.startsWith("__")))];
 }
 
 /** E061 for the names of a book Python would rewrite, as one diagnostic at the top of the book. */
 export function pythonNameDiagnostics(book: Book, origin: Pick<Origin, "file" | "text">): Diagnostic[] {
   const problems = pythonNameProblems(book);
-  if (problems.length === 0) return [];
-  const r = new Reporter<ChoboCode>(origin.file, origin.text);
-  r.error(
-    "E061",
-    { line: 1, col: 1 },
+  return clientNameDiagnostics(
+    origin,
+    problems,
     tr(
       `names Python would rewrite inside a class: ${problems.join(", ")}`,
       `Python がクラスの中で書き換える名前があります: ${problems.join("、")}`,
     ),
-    {
-      quote: false,
-      hint: tr(
-        "rename them so that they do not start with __",
-        "__ で始まらない名前に付け直してください",
-      ),
-    },
+    tr("rename them so that they do not start with __", "__ で始まらない名前に付け直してください"),
   );
-  return r.diagnostics;
 }

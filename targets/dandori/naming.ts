@@ -41,11 +41,23 @@ export function avoidTaken(name: string, taken: (base: string) => boolean): stri
 }
 
 /** What a flow's name names, for messages. */
-export type NameWhat = "variable" | "input" | "record" | "enum" | "task" | "case" | "book" | "workflow";
+export type NameWhat =
+  | "variable"
+  | "input"
+  | "output"
+  | "field"
+  | "record"
+  | "enum"
+  | "task"
+  | "case"
+  | "book"
+  | "workflow";
 
 const WHAT: Record<NameWhat, Text> = {
   variable: tr("the variable", "変数"),
   input: tr("the input", "入力"),
+  output: tr("the output", "出力"),
+  field: tr("the field", "フィールド"),
   record: tr("the record", "レコード"),
   enum: tr("the enum", "列挙"),
   task: tr("the task", "タスク"),

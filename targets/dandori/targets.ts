@@ -11,6 +11,8 @@ import { DURABLE } from "./durable/target.ts";
 import { PYDANTIC_GRAPH } from "./pydantic_graph/target.ts";
 import { STEPFUNCTIONS } from "./stepfunctions/target.ts";
 import { TEMPORAL_TYPESCRIPT } from "./temporal/target.ts";
+import { TEMPORAL_PYTHON } from "./temporal_python/target.ts";
+import { TEMPORAL_GO } from "./temporal_go/target.ts";
 import {
   buildFlowTarget,
   type BuildOptions,
@@ -23,6 +25,8 @@ import {
 export const DANDORI_TARGETS: readonly DandoriTarget[] = [
   STEPFUNCTIONS,
   TEMPORAL_TYPESCRIPT,
+  TEMPORAL_PYTHON,
+  TEMPORAL_GO,
   PYDANTIC_GRAPH,
   DURABLE,
   ARGO,

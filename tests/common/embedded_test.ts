@@ -11,7 +11,10 @@ import * as tigerbeetle from "../../targets/chobo/tigerbeetle/runtimes.ts";
 import * as durable from "../../targets/dandori/durable/runtimes.ts";
 import * as stepfunctions from "../../targets/dandori/stepfunctions/runtimes.ts";
 import * as temporal from "../../targets/dandori/temporal/runtimes.ts";
+import * as temporalGo from "../../targets/dandori/temporal_go/runtimes.ts";
 import * as pydanticGraph from "../../targets/dandori/pydantic_graph/runtimes.ts";
+import * as python from "../../targets/dandori/python/runtimes.ts";
+import * as temporalPython from "../../targets/dandori/temporal_python/runtimes.ts";
 import * as typescript from "../../targets/dandori/typescript/runtimes.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -87,6 +90,33 @@ const EMBEDDED: readonly {
     ],
   },
   {
+    folder: "targets/dandori/temporal_go",
+    values: temporalGo,
+    files: [
+      [
+        "RUNTIME",
+        "runtime.go",
+        "`runtime/runtime.go`: `runtime.go` of every temporal-go package, before its package clause is set.",
+      ],
+      [
+        "VALUES",
+        "values.go",
+        "`runtime/values.go`: `values.go` of every temporal-go package, before its package clause is set.",
+      ],
+      ["IO_RUNTIME", "io.go", "`runtime/io.go`: the start of `io.go` of every temporal-go package."],
+      [
+        "AWS_RUNTIME",
+        "io_aws.go",
+        "`runtime/io_aws.go`: the start of `io_aws.go` of a temporal-go package that calls AWS.",
+      ],
+      [
+        "BOOKS_RUNTIME",
+        "io_books.go",
+        "`runtime/io_books.go`: the start of `io_books.go` of a temporal-go package that uses books.",
+      ],
+    ],
+  },
+  {
     folder: "targets/dandori/durable",
     values: durable,
     files: [["RUNTIME", "runtime.ts", "`runtime/runtime.ts`: `runtime.ts` of every durable package."]],
@@ -96,7 +126,31 @@ const EMBEDDED: readonly {
     values: pydanticGraph,
     files: [
       ["RUNTIME", "runtime.py", "`runtime/runtime.py`: `runtime.py` of every pydantic-graph package."],
-      ["IO_RUNTIME", "io.py", "`runtime/io.py`: the start of `io.py` of every pydantic-graph package."],
+    ],
+  },
+  {
+    folder: "targets/dandori/temporal_python",
+    values: temporalPython,
+    files: [[
+      "RUNTIME",
+      "runtime.py",
+      "`runtime/runtime.py`: `runtime.py` of every temporal-python package.",
+    ]],
+  },
+  {
+    folder: "targets/dandori/python",
+    values: python,
+    files: [
+      [
+        "RULES",
+        "rules.py",
+        "`runtime/rules.py`: `rules.py` of every pydantic-graph and temporal-python package.",
+      ],
+      [
+        "IO_RUNTIME",
+        "io.py",
+        "`runtime/io.py`: the start of `io.py` of every pydantic-graph and temporal-python package.",
+      ],
     ],
   },
 ];

@@ -13,7 +13,8 @@ import { AWS_MODELS } from "../../lang/dandori/aws_operations.ts";
 import { AWS_SERVICES } from "../../lang/dandori/aws.ts";
 import { assertGolden } from "../support/golden.ts";
 import { runCli } from "../support/run.ts";
-import { IO_RUNTIME, RUNTIME } from "../../targets/dandori/pydantic_graph/runtimes.ts";
+import { RUNTIME } from "../../targets/dandori/pydantic_graph/runtimes.ts";
+import { IO_RUNTIME, RULES } from "../../targets/dandori/python/runtimes.ts";
 import { IO_RUNTIME as TS_IO_RUNTIME } from "../../targets/dandori/temporal/runtimes.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -141,6 +142,7 @@ Deno.test("the Python runtime calls an operation of the service's model by boto3
     await Deno.mkdir(`${dir}/dd`);
     await Deno.writeTextFile(`${dir}/dd/__init__.py`, "");
     await Deno.writeTextFile(`${dir}/dd/runtime.py`, RUNTIME);
+    await Deno.writeTextFile(`${dir}/dd/rules.py`, RULES);
     await Deno.writeTextFile(`${dir}/dd/io.py`, `${IO_RUNTIME}\nBOOK_NAMES: dict[str, Any] = {}\n`);
     const script = `
 import boto3, json

@@ -82,6 +82,8 @@ function emittedCodes(): Set<string> {
   // What a target's build reports (E040, E050): each target's check.
   const folders: Record<string, string> = {
     "temporal-typescript": "temporal",
+    "temporal-python": "temporal_python",
+    "temporal-go": "temporal_go",
     "pydantic-graph": "pydantic_graph",
     stepfunctions: "stepfunctions",
     durable: "durable",

@@ -10,7 +10,9 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { avoidTaken } from "../../targets/dandori/naming.ts";
 import { ident as tsIdent, typeName as tsTypeName } from "../../targets/dandori/typescript/names.ts";
-import { ident as pyIdent, typeName as pyTypeName } from "../../targets/dandori/pydantic_graph/names.ts";
+import { ident as pyIdent } from "../../targets/dandori/pydantic_graph/names.ts";
+import { typeName as pyTypeName } from "../../targets/dandori/python/names.ts";
+import { ident as temporalPyIdent } from "../../targets/dandori/temporal_python/names.ts";
 import { variableNames } from "../../targets/dandori/stepfunctions/names.ts";
 import { labelText } from "../../lang/dandori/mermaid.ts";
 import { members } from "../../targets/chobo/names.ts";
@@ -26,7 +28,7 @@ const FAMILY = ["E", "e", "input", "cases", "class", "str", "list", "number", "d
   .flatMap((n) => [n, `${n}_`, `${n}__`, `${n}___`]);
 
 Deno.test("every target's spelling keeps distinct names distinct, and renames only by a trailing _", () => {
-  for (const spell of [tsIdent, tsTypeName, pyIdent, pyTypeName]) {
+  for (const spell of [tsIdent, tsTypeName, pyIdent, pyTypeName, temporalPyIdent]) {
     const spelled = FAMILY.map(spell);
     strictEqual(new Set(spelled).size, FAMILY.length, spell.name);
     FAMILY.forEach((n, i) => ok(spelled[i] === n || spelled[i] === `${n}_`, `${n} → ${spelled[i]}`));
@@ -45,6 +47,15 @@ Deno.test("every target's spelling keeps distinct names distinct, and renames on
     "str_",
     "dd_x_",
     "typing_",
+  ]);
+  deepStrictEqual(["self", "resume", "e", "got_s12", "dd_run", "ﬁ", "activity"].map(temporalPyIdent), [
+    "self_",
+    "resume_",
+    "e_",
+    "got_s12_",
+    "dd_run_",
+    "fi",
+    "activity_",
   ]);
   strictEqual(avoidTaken("_", () => true), "_", "a name of only _ has no base to take");
 });

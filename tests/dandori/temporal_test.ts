@@ -3,8 +3,9 @@
  * example flow's package is deterministic, starts with the header, keeps its description in
  * comments whatever line terminators it holds, and passes `tsc --strict` with the
  * `@temporalio/*` 1.24 types; and on a real dev server a copy broken on purpose disagrees with the
- * interpreter. That every scenario agrees is `deno task verify temporal-typescript`, which
- * `.ci/run` runs beside the tests.
+ * interpreter, and two flows of the same workflow type and run ids play at once, kept apart by their
+ * namespaces. That every scenario agrees is `deno task verify temporal-typescript`, which `.ci/run`
+ * runs beside the tests.
  */
 
 import { ok, strictEqual } from "node:assert/strict";
@@ -16,7 +17,14 @@ import { TEMPORAL_TYPESCRIPT } from "../../targets/dandori/temporal/target.ts";
 import { DEFAULT_BUILD } from "../../targets/dandori/target.ts";
 import { findTemporal } from "../../verify/services/temporal_server.ts";
 import { checkedFlowAt, runnableFlows } from "../../verify/dandori/flows.ts";
-import { FLOW_DIRS, subjectOf, verifyFlow } from "../../verify/dandori/temporal.ts";
+import {
+  FLOW_DIRS,
+  type FlowError,
+  type FlowReport,
+  subjectOf,
+  verifyFlow,
+  verifyFlows,
+} from "../../verify/dandori/temporal.ts";
 import { ruleVectorTests } from "../support/rule_vectors.ts";
 import { tsc } from "../support/tsc.ts";
 
@@ -136,4 +144,28 @@ Deno.test("on a real dev server, a copy that enters `on failure` after a `fail` 
     report.agreed < report.scenarios,
     `${report.agreed}/${report.scenarios} agree with on failure after fail`,
   );
+});
+
+Deno.test("on one dev server, two flows of the same workflow type, version and run ids play at once and agree", async () => {
+  const bin = await findTemporal();
+  if (bin === null) return console.log("SKIP: temporal: the temporal CLI 1.9.1 is not installed");
+  const subjects = ["examples/shipping/deliver.flow", "tests/dandori/flows/children/deliver.flow"].map(
+    (p) => {
+      const flow = checkedFlowAt(ROOT, p);
+      ok(flow !== null);
+      const subject = subjectOf(flow);
+      ok(!("skipped" in subject));
+      return subject;
+    },
+  );
+  const [a, b] = subjects.map((s) => s.flow.plan.workflow);
+  strictEqual(`${a.name}_v${a.version}`, `${b.name}_v${b.version}`, "one workflow type");
+  const reports: (FlowReport | FlowError)[] = [];
+  await verifyFlows(bin, subjects, (r) => reports.push(r));
+  strictEqual(reports.length, 2);
+  for (const r of reports) {
+    ok(!("error" in r), JSON.stringify(r));
+    strictEqual(r.agreed, r.scenarios, `${r.flow}: ${r.failures.map((f) => f.en).join("\n")}`);
+    ok(r.scenarios > 0);
+  }
 });

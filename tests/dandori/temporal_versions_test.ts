@@ -17,7 +17,7 @@ import { lower } from "../../lang/dandori/lower.ts";
 import { TEMPORAL_TYPESCRIPT } from "../../targets/dandori/temporal/target.ts";
 import { DEFAULT_BUILD } from "../../targets/dandori/target.ts";
 import { findTemporal, startTemporal } from "../../verify/services/temporal_server.ts";
-import { makeCopy } from "../../verify/dandori/temporal_copy.ts";
+import { COPY_EVENT_WAIT_MS, makeCopy } from "../../verify/dandori/temporal_copy.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const FLOW = "tests/dandori/versions/approvals.flow";
@@ -32,17 +32,17 @@ const DEPLOYMENT = "approvals";
 /** How long a worker's version may take to appear after it starts polling. */
 const VERSION_APPEARS_MS = 30_000;
 /**
- * How long the copy's `approved` waits for its event: the copy's 5 s could pass on a busy machine
+ * How long the copy's `approved` waits for its event: the copy's `COPY_EVENT_WAIT_MS` could pass on a busy machine
  * while build B's worker starts and becomes current, and the run would end without its approval.
  */
 const EVENT_WAIT_MS = 120_000;
 /** How long the test waits for a run to wait for `approved`. */
 const AWAITED_WITHIN_MS = 60_000;
 
-/** The copy of a build with `approved` waiting `EVENT_WAIT_MS` instead of the copy's 5 s. */
+/** The copy of a build with `approved` waiting `EVENT_WAIT_MS` instead of the copy's `COPY_EVENT_WAIT_MS`. */
 function longerEventWait(files: Map<string, string>): void {
   const runtime = files.get("runtime.ts") ?? "";
-  const short = "Math.min(seconds * 1000, 5_000)";
+  const short = `Math.min(seconds * 1000, ${COPY_EVENT_WAIT_MS})`;
   ok(runtime.includes(short), "the copy's runtime shortens event waits");
   files.set("runtime.ts", runtime.replace(short, `Math.min(seconds * 1000, ${EVENT_WAIT_MS})`));
 }
@@ -98,7 +98,7 @@ Deno.test({
     strictEqual(buildId(build(textA)), buildId(filesA), "the same code has the same build id");
     notStrictEqual(buildId(filesA), buildId(filesB), "different code has different build ids");
     const runs = ["run-1", "run-2"].map((id) => ({ id, now: [DEFAULT_NOW, DEFAULT_NOW] as const }));
-    const copies = [filesA, filesB].map((files) => makeCopy(ROOT, files, runs, [], longerEventWait));
+    const copies = [filesA, filesB].map((files) => makeCopy(ROOT, files, runs, longerEventWait));
     const server = await startTemporal(bin);
     const told: { run: string; text: string }[] = [];
     const workers: Worker[] = [];

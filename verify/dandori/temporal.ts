@@ -1,15 +1,15 @@
 /**
  * `deno task verify temporal-typescript [<flow or dir> …]`: every generated scenario of every
  * test and example flow (or of the flows named) played on a real Temporal dev server and compared
- * with the reference interpreter (docs/targets.md#temporal-typescript). Per flow: the package
- * `dandori build --target temporal-typescript` writes, a code copy that shortens what real time
- * would make long (`copy.ts`), one dev server, one runner process (`temporal_runner.ts`) with its
- * limit. Compared per run: every call as sent, in order, character for character with the
- * `temporal` and `transport` views; the ending; the cases from the query `dandori.status` and from
- * `DandoriCases`; and that every history (continuations included) replays on the generated
- * `replay`. A run that disagrees because it was late (a timeout the scenario did not give, an
- * event the wait no longer took) runs again once. Flows Temporal cannot build are listed as
- * skipped with the diagnostic.
+ * with the reference interpreter (docs/targets.md#temporal-typescript). Every flow is played at once
+ * in one round (`temporal_play.ts`: one dev server, a namespace and a code copy per flow, one runner
+ * process for all of them, `temporal_runner.ts`). Compared per run: every call as sent, in order,
+ * character for character with the `temporal` and `transport` views; the ending; the cases from the
+ * query `dandori.status` and from `DandoriCases`; and that every history (continuations included)
+ * replays on the generated `replay`. A run that disagrees because it was late (a timeout the
+ * scenario did not give, an event the wait no longer took) runs again once, in a round of its flow's
+ * own that starts as soon as the flow's first round is over; every such run is counted and listed
+ * with why it was late. Flows Temporal cannot build are listed as skipped with the diagnostic.
  * @module
  */
 
@@ -26,40 +26,25 @@ import { TEMPORAL_TYPESCRIPT } from "../../targets/dandori/temporal/target.ts";
 import { DEFAULT_BUILD } from "../../targets/dandori/target.ts";
 import { historyEvents } from "../../targets/dandori/temporal/check.ts";
 import { tr } from "../../lang/common/text.ts";
-import { type DiffJob, inRounds, type Judged, type Report, runRunnerOutput } from "../differential.ts";
+import { inRounds, type Report } from "../differential.ts";
 import { findTemporal, startTemporal, type TemporalServer } from "../services/temporal_server.ts";
-import { type CopyRun, makeCopy } from "./temporal_copy.ts";
+import type { CopyRun } from "./temporal_copy.ts";
 import { flowsNamed, type RunnableFlow } from "./flows.ts";
-import type { RunnerJobs, RunnerResult } from "./temporal_runner.ts";
+import type { RunResult } from "./temporal_contract.ts";
+import {
+  againNamespaceOf,
+  type FlowSubject,
+  namespaceOf,
+  playFlow,
+  playRound,
+  type TemporalJob,
+} from "./temporal_play.ts";
 import { secondsSince, type Skipped, skippedRecord, type Verified } from "../summary.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
 /** The directories the default run takes its flows from. */
 export const FLOW_DIRS = ["tests/dandori/flows/", "examples/"];
-
-/** How long one runner may take over a flow before it is killed. */
-const FLOW_LIMIT_MS = 6 * 60_000;
-/** How long one run may take before the runner stops it and reports it. */
-const RUN_LIMIT_MS = 150_000;
-/** Flows played at once: each has a dev server and a worker process, sized for 2 cores. */
-const FLOWS_AT_ONCE = 2;
-
-/** One scenario of one flow, with what the interpreter says it does. */
-export interface TemporalJob extends DiffJob {
-  readonly run: string;
-  readonly input: Value;
-  readonly answers: Value[];
-  readonly expected: string;
-}
-
-/** A flow's plan, its files and its jobs. */
-export interface FlowSubject {
-  readonly flow: RunnableFlow;
-  readonly files: ReadonlyMap<string, string>;
-  readonly jobs: readonly TemporalJob[];
-  readonly runs: readonly CopyRun[];
-}
 
 /** What a run is compared on: calls, ending, cases (query and search attribute). */
 function expectedOf(
@@ -88,7 +73,7 @@ function expectedOf(
   });
 }
 
-function playedOf(r: RunnerResult): string {
+function playedOf(r: RunResult): string {
   return JSON.stringify({
     calls: r.calls,
     ending: r.ending,
@@ -136,91 +121,10 @@ export function subjectOf(flow: RunnableFlow): FlowSubject | { skipped: string }
   return { flow, files: TEMPORAL_TYPESCRIPT.generate(flow.plan, origin, DEFAULT_BUILD), jobs, runs };
 }
 
-function taskInfos(plan: Plan): RunnerJobs["tasks"] {
-  return Object.fromEntries(plan.tasks.map((t) => [
-    t.name,
-    { kind: t.callee.kind, wires: Object.fromEntries(t.errors.map((e) => [e.name, e.wire ?? e.name])) },
-  ]));
-}
-
-export function childQueues(plan: Plan): { queue: string; type: string }[] {
-  const out = new Map<string, string>();
-  for (const t of plan.tasks) {
-    const c = t.callee;
-    if (c.kind !== "flow" && c.kind !== "child") continue;
-    const type = c.kind === "flow"
-      ? c.platforms.workflow ?? `${c.workflow}_v${c.version}`
-      : c.platforms.workflow ?? t.name;
-    const queue = c.platforms.queue;
-    if (queue === null) throw new Error(`${t.name}: a child without a queue runs on the parent's worker`);
-    out.set(`${queue}\n${type}`, type);
-  }
-  return [...out].map(([k, type]) => ({ queue: k.split("\n")[0], type }));
-}
-
-/** Plays a batch of one flow's jobs on a fresh dev server; the results by job id. */
-export async function playFlow(
-  bin: string,
-  subject: FlowSubject,
-  batch: readonly TemporalJob[],
-  mutate?: (files: Map<string, string>) => void,
-  historiesFile: string | null = null,
-  on: TemporalServer | null = null,
-): Promise<Map<string, Judged<RunnerResult>>> {
-  const children = childQueues(subject.flow.plan);
-  const copy = makeCopy(ROOT, subject.files, subject.runs, children, mutate);
-  const server = on ?? await startTemporal(bin);
-  try {
-    const jobs: RunnerJobs = {
-      address: server.address,
-      dir: copy.dir,
-      tasks: taskInfos(subject.flow.plan),
-      children: children.map((c) => ({ queue: c.queue })),
-      events: subject.flow.plan.tasks.some((t) => t.callee.kind === "event"),
-      blockMs: copy.blockMs,
-      runLimitMs: RUN_LIMIT_MS,
-      scenarios: batch.map((j) => ({ id: j.run, input: j.input, answers: j.answers as never })),
-      historiesFile,
-    };
-    const out = await runRunnerOutput<RunnerResult, { replay: string | null }>(
-      "temporal-typescript",
-      [
-        Deno.execPath(),
-        "run",
-        "-A",
-        "--config",
-        `${ROOT}deno.json`,
-        `${ROOT}verify/dandori/temporal_runner.ts`,
-        `${copy.dir}/jobs.json`,
-      ],
-      `${copy.dir}/jobs.json`,
-      JSON.parse(stringifyJson(jobs)),
-      FLOW_LIMIT_MS,
-    );
-    const replay = out.rest.replay;
-    const judged = new Map<string, Judged<RunnerResult>>();
-    for (const j of batch) {
-      const r = out.results.get(j.run);
-      if (r === undefined) continue;
-      const problems = [...r.problems];
-      if (replay !== null) {
-        problems.push(
-          tr(`its flow's histories do not replay: ${replay}`, `このフローの履歴が再生できない: ${replay}`),
-        );
-      }
-      judged.set(j.id, { played: r, late: r.late, problems });
-    }
-    return judged;
-  } finally {
-    if (on === null) await server.stop();
-    if (Deno.env.get("DANDORI_TEMPORAL_KEEP") === undefined) copy.remove();
-    else console.error(`kept ${copy.dir}`);
-  }
-}
-
 /** The outcome of one flow. */
 export interface FlowReport extends Report {
   readonly flow: string;
+  /** Seconds from the start of the verification to this flow's report. */
   readonly seconds: number;
   readonly continued: number;
   /**
@@ -229,44 +133,110 @@ export interface FlowReport extends Report {
    */
   readonly events: number;
   readonly estimate: number;
+  /** Why each run that ran again was late in its first round, by its `where`. */
+  readonly lateWhy: ReadonlyMap<string, string>;
 }
 
-/** Plays one flow's jobs in rounds; `mutate` changes the code copy (a test breaks it on purpose). */
+/** A flow that could not be played (its runner failed, its copy does not load). */
+export interface FlowError {
+  readonly flow: string;
+  readonly error: string;
+}
+
+/**
+ * Plays the flows' jobs in rounds on one dev server: every flow at once in one first round (one runner);
+ * a flow whose runs disagreed because they were late plays them again at once, in a round of its own
+ * (its own runner, the flow's second namespace: the first round's workflow ids are taken).
+ * `onReport` is called as each flow is done; `mutate` changes every code copy (a test breaks it on purpose).
+ */
+export async function verifyFlows(
+  bin: string,
+  subjects: readonly FlowSubject[],
+  onReport: (r: FlowReport | FlowError) => void,
+  mutate?: (files: Map<string, string>) => void,
+): Promise<void> {
+  if (subjects.length === 0) return;
+  const started = performance.now();
+  const server = await startTemporal(bin, subjects.flatMap((_, i) => [namespaceOf(i), againNamespaceOf(i)]));
+  try {
+    await inOneServer(bin, server, subjects, started, onReport, mutate);
+  } finally {
+    await server.stop();
+  }
+}
+
+/** `verifyFlows` on a server started with each flow's two namespaces. */
+async function inOneServer(
+  bin: string,
+  server: TemporalServer,
+  subjects: readonly FlowSubject[],
+  started: number,
+  onReport: (r: FlowReport | FlowError) => void,
+  mutate?: (files: Map<string, string>) => void,
+): Promise<void> {
+  const first = playRound(bin, subjects.map((subject) => ({ subject, jobs: subject.jobs })), {
+    mutate,
+    server,
+  });
+  const one = async (subject: FlowSubject, i: number): Promise<FlowReport> => {
+    /** Each job's last play: a run played again counts once. */
+    const last = new Map<string, RunResult>();
+    const lateWhy = new Map<string, string>();
+    const report = await inRounds(subject.jobs, {
+      attempt: async (batch, round) => {
+        const played = round === 1
+          ? await first.flows[i]
+          : await playFlow(bin, subject, batch, { mutate, server, namespace: againNamespaceOf(i) });
+        for (const j of batch) {
+          const p = played.get(j.id);
+          if (round === 1 && p !== undefined && p.late) lateWhy.set(j.where, p.played.lateWhy.join("; "));
+        }
+        for (const [id, p] of played) last.set(id, p.played);
+        return played;
+      },
+      agrees: (job, _round, played) => playedOf(played) === job.expected,
+      show: (job, _round, played) => {
+        const late = played.late ? ` (late: ${played.lateWhy.join("; ")})` : "";
+        return tr(
+          `${playedOf(played)}${late}\n      expected: ${job.expected}`,
+          `${playedOf(played)}${late}\n      期待: ${job.expected}`,
+        );
+      },
+    });
+    const plays = [...last.values()];
+    return {
+      ...report,
+      flow: subject.flow.path,
+      seconds: (performance.now() - started) / 1000,
+      continued: plays.filter((p) => p.runs > 1).length,
+      events: Math.max(0, ...plays.map((p) => p.events)),
+      estimate: historyEvents(subject.flow.plan),
+      lateWhy,
+    };
+  };
+  await Promise.all([
+    first.done,
+    ...subjects.map((s, i) =>
+      one(s, i).then(
+        onReport,
+        (e: unknown) => onReport({ flow: s.flow.path, error: e instanceof Error ? e.message : String(e) }),
+      )
+    ),
+  ]);
+}
+
+/** Plays one flow's jobs in rounds (`verifyFlows` of one); throws when it could not be played. */
 export async function verifyFlow(
   bin: string,
   subject: FlowSubject,
   mutate?: (files: Map<string, string>) => void,
 ): Promise<FlowReport> {
-  const started = performance.now();
-  let continued = 0;
-  let events = 0;
-  const report = await inRounds(subject.jobs, {
-    attempt: async (batch) => {
-      const played = await playFlow(bin, subject, batch, mutate);
-      for (const p of played.values()) {
-        continued += p.played.runs > 1 ? 1 : 0;
-        events = Math.max(events, p.played.events);
-      }
-      return played;
-    },
-    agrees: (job, _round, played) => playedOf(played) === job.expected,
-    show: (job, _round, played) => {
-      const late = played.late ? ` (late: ${played.lateWhy.join("; ")})` : "";
-      const expected = `\n      expected: ${job.expected}`;
-      return tr(
-        `${playedOf(played)}${late}${expected}`,
-        `${playedOf(played)}${late}\n      期待: ${job.expected}`,
-      );
-    },
-  });
-  return {
-    ...report,
-    flow: subject.flow.path,
-    seconds: (performance.now() - started) / 1000,
-    continued,
-    events,
-    estimate: historyEvents(subject.flow.plan),
-  };
+  let out: FlowReport | FlowError | null = null;
+  await verifyFlows(bin, [subject], (r) => out = r, mutate);
+  const r = out as FlowReport | FlowError | null;
+  if (r === null) throw new Error(`${subject.flow.path}: no report`);
+  if ("error" in r) throw new Error(`${r.flow}: ${r.error}`);
+  return r;
 }
 
 /** `deno task verify temporal-typescript`: the exit code, with the record of the run. */
@@ -289,47 +259,48 @@ export async function verifyTemporal(args: readonly string[]): Promise<Verified>
     } else subjects.push(s);
   }
   const failures: string[] = [];
-  let scenarios = 0;
   let agreed = 0;
   let continued = 0;
   const ranAgain: string[] = [];
-  const queue = [...subjects];
-  await Promise.all(Array.from({ length: FLOWS_AT_ONCE }, async () => {
-    for (let s = queue.shift(); s !== undefined; s = queue.shift()) {
-      let r: FlowReport;
-      try {
-        r = await verifyFlow(bin, s);
-      } catch (e) {
-        failures.push(`${s.flow.path}: ${e instanceof Error ? e.message : String(e)}`);
-        continue;
-      }
-      scenarios += r.scenarios;
-      agreed += r.agreed;
-      continued += r.continued;
-      console.log(
-        `${r.flow}: ${r.agreed}/${r.scenarios} scenarios agree with the interpreter, ${r.continued} continued as new, at most ${r.events} events a run (E040 estimates ${r.estimate}), ${r.ranAgain.length} run again, ${
-          r.seconds.toFixed(1)
-        } s`,
-      );
-      for (const again of r.ranAgain) console.log(`  run again: ${again}`);
-      ranAgain.push(...r.ranAgain);
-      failures.push(...r.failures.map((f) => f.en));
+  const report = (r: FlowReport | FlowError) => {
+    if ("error" in r) {
+      failures.push(`${r.flow}: ${r.error}`);
+      return;
     }
-  }));
+    agreed += r.agreed;
+    continued += r.continued;
+    ranAgain.push(...r.ranAgain);
+    console.log(
+      `${r.flow}: ${r.agreed}/${r.scenarios} scenarios agree with the interpreter, ${r.continued} continued as new, at most ${r.events} events a run (E040 estimates ${r.estimate}), ${r.ranAgain.length} run again, done after ${
+        r.seconds.toFixed(1)
+      } s`,
+    );
+    for (const again of r.ranAgain) {
+      console.log(`  run again: ${again} (late: ${r.lateWhy.get(again) ?? ""})`);
+    }
+    failures.push(...r.failures.map((f) => f.en));
+  };
+  try {
+    await verifyFlows(bin, subjects, report);
+  } catch (e) {
+    failures.push(e instanceof Error ? e.message : String(e));
+  }
   const seconds = (performance.now() - started) / 1000;
+  const played = subjects.reduce((n, s) => n + s.jobs.length, 0);
+  const share = played === 0 ? 0 : (100 * ranAgain.length) / played;
   console.log(
-    `verify temporal-typescript: ${subjects.length} flows, ${agreed}/${scenarios} scenarios agree, ${continued} continued as new, ${
+    `verify temporal-typescript: ${subjects.length} flows, ${agreed}/${played} scenarios agree, ${continued} continued as new, ${
       flows.length - subjects.length
-    } skipped, ${seconds.toFixed(1)} s`,
+    } skipped, ${ranAgain.length} run again (${share.toFixed(1)} %), ${seconds.toFixed(1)} s`,
   );
   for (const f of failures) console.log(`  ${f}`);
   return {
-    exit: failures.length === 0 && agreed === scenarios ? 0 : 1,
+    exit: failures.length === 0 && agreed === played ? 0 : 1,
     records: [{
       platform: "Temporal TypeScript",
       of: "flows",
       subjects: subjects.length,
-      played: subjects.reduce((n, s) => n + s.jobs.length, 0),
+      played,
       agreed,
       excluded: [],
       ranAgain,

@@ -11,8 +11,8 @@
 import { Client, Connection } from "@temporalio/client";
 import { NativeConnection, Worker } from "@temporalio/worker";
 import { checkedFlowAt } from "./flows.ts";
-import { playFlow, subjectOf } from "./temporal.ts";
-import { AT_ONCE } from "./temporal_runner_limits.ts";
+import { subjectOf } from "./temporal.ts";
+import { AT_ONCE, namespaceOf, playFlow } from "./temporal_play.ts";
 import { findTemporal, startTemporal } from "../services/temporal_server.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -72,11 +72,11 @@ export async function benchTemporal(): Promise<void> {
   if (flow === null) throw new Error(`${FLOW} does not check`);
   const subject = subjectOf(flow);
   if ("skipped" in subject) throw new Error(`${FLOW}: ${subject.skipped}`);
-  const server = await startTemporal(bin);
+  const server = await startTemporal(bin, [namespaceOf(0)]);
   try {
     const base = await empty(server.address);
     const started = performance.now();
-    const played = await playFlow(bin, subject, subject.jobs, undefined, null, server);
+    const played = await playFlow(bin, subject, subject.jobs, { server });
     const elapsed = (performance.now() - started) / 1000;
     const runs = [...played.values()];
     const perSecond = runs.length / elapsed;

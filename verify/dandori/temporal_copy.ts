@@ -1,14 +1,15 @@
 /**
- * The code copy a Temporal run plays (docs/targets.md#temporal-typescript): the generated package written into a temp
- * dir beside a link to the repository's `node_modules` (the worker's bundler resolves
+ * The code copy a Temporal run plays (docs/targets.md#temporal-typescript): the generated package written
+ * into a temp dir beside a link to the repository's `node_modules` (the worker's bundler resolves
  * `@temporalio/*` from there), with what real time would make long shortened in `runtime.ts` and
- * `io.ts` — every durable timer to at most 10 ms, an event's wait to at most 5 s (the runner must see
- * it waiting first), activities' and children's timeouts to 20 s, the heartbeat timeout to 5 s (a
- * timed-out activity is one that stops heartbeating) with a heartbeat every 100 ms, parallel
- * iterations one at a time, and `CONTINUE_AT` to 1 so every outermost iteration after a run's first
- * continues as new — and the clock set to each run's scenario `now` (its start, then every later
- * read). Each change must find its text exactly once, or the copy is not made. The callback's hand-on
- * activity keeps its generated 60 s. @module
+ * `io.ts` — every durable timer to at most `COPY_TIMER_MS`, an event's wait to at most
+ * `COPY_EVENT_WAIT_MS` (the runner must see it waiting first), activities' timeouts to
+ * `COPY_ACTIVITY_MS` and children's to `COPY_CHILD_MS`, the heartbeat timeout to
+ * `COPY_HEARTBEAT_TIMEOUT_MS` (a timed-out activity is one that stops heartbeating) with a heartbeat
+ * every `COPY_HEARTBEAT_MS`, parallel iterations one at a time, and `CONTINUE_AT` to 1 so every
+ * outermost iteration after a run's first continues as new — and the clock set to each run's scenario
+ * `now` (its start, then every later read). Each change must find its text exactly once, or the copy
+ * is not made. The callback's hand-on activity keeps its generated 60 s. @module
  */
 
 import { stringifyJson } from "../../lang/common/json.ts";
@@ -19,27 +20,54 @@ export interface CopyRun {
   readonly now: readonly [string, string];
 }
 
-/** The heartbeat timeout of the copy: a timed-out activity takes this long. */
+/** The longest durable timer (a wait, a retry's delay, a callback's wait): the run goes on at once. */
+export const COPY_TIMER_MS = 10;
+
+/**
+ * The heartbeat timeout of the copy: an activity the scenario times out takes this long, 352 of them
+ * in the scenarios and 16 in one run (`examples/billing/billing.flow`). 1 s made 15-24 % of the runs
+ * late beside other work on 2 cores (a busy server answered a heartbeat or a completion too late);
+ * 3 s made none of 804 at a load of 7-12, and 1.6 % of a subset at a load of 31; 5 s leaves CI's
+ * run, where the whole test suite runs beside it, the same margin.
+ */
 export const COPY_HEARTBEAT_TIMEOUT_MS = 5_000;
+
+/** How often an activity of the copy heartbeats, and the most the SDK may hold a heartbeat back. */
+export const COPY_HEARTBEAT_MS = 100;
+
+/**
+ * The longest wait for an event: the runner must see the run waiting (it asks every 200 ms) and send
+ * before it ends; 8 waits of the scenarios time out.
+ */
+export const COPY_EVENT_WAIT_MS = 5_000;
+
+/**
+ * Every child's timeout: a child stub answers at once, so one the scenario times out (12 of them) takes
+ * this long; 3 s timed children out that had not started yet on a busy machine.
+ */
+export const COPY_CHILD_MS = 20_000;
+
+/** The longest `startToCloseTimeout` of an activity (a stub answers at once, or stops heartbeating). */
+export const COPY_ACTIVITY_MS = 20_000;
 
 /** What the copy changes: file, text as generated, text in the copy. */
 const CHANGES: readonly (readonly [string, string, string])[] = [
   [
     "runtime.ts",
     "export function ms(seconds: number): number {\n  return seconds * 1000;",
-    "export function ms(seconds: number): number {\n  return Math.min(seconds * 1000, 10);",
+    `export function ms(seconds: number): number {\n  return Math.min(seconds * 1000, ${COPY_TIMER_MS});`,
   ],
   [
     "runtime.ts",
     "export function eventMs(seconds: number): number {\n  return seconds * 1000;",
-    "export function eventMs(seconds: number): number {\n  return Math.min(seconds * 1000, 5_000);",
+    `export function eventMs(seconds: number): number {\n  return Math.min(seconds * 1000, ${COPY_EVENT_WAIT_MS});`,
   ],
   [
     "runtime.ts",
     "export function activityMs(seconds: number): number {\n  return seconds * 1000;",
-    "export function activityMs(seconds: number): number {\n  return Math.min(seconds * 1000, 20_000);",
+    `export function activityMs(seconds: number): number {\n  return Math.min(seconds * 1000, ${COPY_ACTIVITY_MS});`,
   ],
-  ["runtime.ts", "  return seconds === null ? null : seconds * 1000;", "  return 20_000;"],
+  ["runtime.ts", "  return seconds === null ? null : seconds * 1000;", `  return ${COPY_CHILD_MS};`],
   [
     "runtime.ts",
     "export function width(k: number): number {\n  return k;",
@@ -61,7 +89,11 @@ const CHANGES: readonly (readonly [string, string, string])[] = [
     "export function now(): string {\n  return timestampText(Date.now());",
     'export function now(): string {\n  return DD_NOWS[workflowInfo().workflowId.split("/")[0]][1];',
   ],
-  ["io.ts", "export const HEARTBEAT_EVERY_MS = 10_000;", "export const HEARTBEAT_EVERY_MS = 100;"],
+  [
+    "io.ts",
+    "export const HEARTBEAT_EVERY_MS = 10_000;",
+    `export const HEARTBEAT_EVERY_MS = ${COPY_HEARTBEAT_MS};`,
+  ],
 ];
 
 /** Applies the copy's changes to the generated files; throws when a text is not found exactly once. */
@@ -85,37 +117,9 @@ export function copyFiles(files: ReadonlyMap<string, string>, runs: readonly Cop
   return out;
 }
 
-/** The child stubs: each child type a workflow that asks the activity `dandori_child_stub` for its ending. */
-function childStubs(types: readonly string[]): string {
-  return `import { ActivityFailure, ApplicationFailure, proxyActivities, workflowInfo } from "@temporalio/workflow";
-
-const { dandori_child_stub } = proxyActivities<{ dandori_child_stub(c: unknown): Promise<unknown> }>({
-  startToCloseTimeout: "60 seconds",
-  heartbeatTimeout: "10 seconds",
-  retry: { maximumAttempts: 1 },
-});
-
-async function stub(input: unknown): Promise<unknown> {
-  const i = workflowInfo();
-  try {
-    return await dandori_child_stub({ child: i.workflowType, id: i.workflowId, queue: i.taskQueue, input });
-  } catch (e) {
-    if (e instanceof ActivityFailure && e.cause instanceof ApplicationFailure) {
-      throw ApplicationFailure.create({ type: e.cause.type, message: e.cause.message, nonRetryable: true });
-    }
-    throw e;
-  }
-}
-
-${[...new Set(types)].map((t) => `export const ${t} = stub;`).join("\n")}
-`;
-}
-
 /** A copy on disk, and how to remove it. */
 export interface Copy {
   readonly dir: string;
-  /** How long a stub blocks a timed-out activity: past the copy's heartbeat timeout. */
-  readonly blockMs: number;
   remove(): void;
 }
 
@@ -124,7 +128,6 @@ export function makeCopy(
   root: string,
   files: ReadonlyMap<string, string>,
   runs: readonly CopyRun[],
-  children: readonly { readonly type: string }[],
   mutate?: (files: Map<string, string>) => void,
 ): Copy {
   const copied = copyFiles(files, runs);
@@ -132,15 +135,8 @@ export function makeCopy(
   const dir = Deno.makeTempDirSync({ prefix: "dandori-temporal-copy-" });
   Deno.symlinkSync(`${root}node_modules`, `${dir}/node_modules`);
   for (const [name, text] of copied) Deno.writeTextFileSync(`${dir}/${name}`, text);
-  if (children.length > 0) {
-    Deno.writeTextFileSync(
-      `${dir}/child_stubs.ts`,
-      childStubs(children.map((c) => c.type)),
-    );
-  }
   return {
     dir,
-    blockMs: COPY_HEARTBEAT_TIMEOUT_MS + 2_000,
     remove: () => Deno.removeSync(dir, { recursive: true }),
   };
 }

@@ -11,7 +11,8 @@
  */
 
 import { checkedFlowAt, flowPaths } from "./flows.ts";
-import { childQueues, type FlowSubject, playFlow, subjectOf, type TemporalJob } from "./temporal.ts";
+import { subjectOf } from "./temporal.ts";
+import { type FlowSubject, playFlow, type TemporalJob } from "./temporal_play.ts";
 import { makeCopy } from "./temporal_copy.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -78,10 +79,10 @@ export async function recordHistories(bin: string, path: string): Promise<string
   const job = longest(subject);
   const tmp = Deno.makeTempFileSync({ suffix: ".json" });
   try {
-    const played = await playFlow(bin, subject, [job], undefined, tmp);
+    const played = await playFlow(bin, subject, [job], { historiesFile: tmp });
     const r = played.get(job.id);
     if (r === undefined || r.problems.length > 0) {
-      throw new Error(`${path} ${job.run}: ${r?.problems.join("; ")}`);
+      throw new Error(`${path} ${job.run}: ${r?.problems.map((p) => p.en).join("; ")}`);
     }
     const histories = neutral(JSON.parse(Deno.readTextFileSync(tmp))) as Recorded["histories"];
     const file = historyFile(path);
@@ -98,7 +99,7 @@ export async function recordHistories(bin: string, path: string): Promise<string
 export async function replayRecorded(path: string): Promise<number> {
   const recorded = JSON.parse(Deno.readTextFileSync(`${ROOT}${historyFile(path)}`)) as Recorded;
   const subject = subjectAt(recorded.flow);
-  const copy = makeCopy(ROOT, subject.files, subject.runs, childQueues(subject.flow.plan));
+  const copy = makeCopy(ROOT, subject.files, subject.runs);
   try {
     const worker = await import(`${copy.dir}/worker.ts`);
     await worker.replay(recorded.histories.map((h) => ({ workflowId: h.workflowId, history: h.history })));

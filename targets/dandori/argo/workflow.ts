@@ -48,7 +48,8 @@ import {
   innerLists,
   type MatchSubject,
   type Plan,
-  statementReadsNow,
+  readsNow,
+  stmtExprs,
   type StmtPlan,
   taskOf,
   type TaskPlan,
@@ -594,7 +595,7 @@ class Builder {
   /** A statement's groups of steps in its list; `clocked` when a period check read the clock before it. */
   private stmt(s: StmtPlan, ctx: Ctx, clocked: boolean): Step[][] {
     const out: Step[][] = [];
-    if (!clocked && statementReadsNow(s)) {
+    if (!clocked && stmtExprs(s).some(readsNow)) {
       const name = `${s.place}-now`;
       out.push([{ name, template: this.clock(name, ctx, `dd_now_${s.place}`), ...this.pass(ctx) }]);
     }

@@ -14,10 +14,15 @@
 
 import { assert, unreachable } from "../../../lang/common/assert.ts";
 import { READING_AWS, SAFE_HTTP } from "../../../lang/dandori/lints.ts";
-import type { Plan, StmtPlan, TaskPlan } from "../../../lang/dandori/plan.ts";
-import { ident, prop, read, readMaybe, str } from "../typescript/names.ts";
 import {
   assigned,
+  iterationVariables,
+  type Plan,
+  type StmtPlan,
+  type TaskPlan,
+} from "../../../lang/dandori/plan.ts";
+import { ident, prop, read, readMaybe, str } from "../typescript/names.ts";
+import {
   block,
   casesType,
   type Ctx,
@@ -34,7 +39,7 @@ import {
   waitOf,
 } from "../typescript/statements.ts";
 import { tsType } from "../typescript/types_ts.ts";
-import { DEFAULT_SECONDS } from "../temporal/workflow_ts.ts";
+import { DEFAULT_SECONDS } from "../temporal/wire.ts";
 
 /** The seconds one attempt of a task's step may take, or null for no limit of dandori's. */
 export function stepSeconds(task: TaskPlan): number | null {
@@ -129,7 +134,7 @@ function parallel(out: Out, depth: number, s: Extract<StmtPlan, { kind: "for" }>
     }: ${elem}, ${i}: number) => {`,
   );
   out.line(depth + 2, `const ys: ${collType}[] = [];`);
-  declare(out, depth + 2, assigned(s.body, new Map()));
+  declare(out, depth + 2, iterationVariables(s));
   block(out, depth + 2, s.body, {
     ...ctx,
     loops: [...ctx.loops, { place: s.place, counter: i }],

@@ -20,7 +20,6 @@
 
 import { assert, unreachable } from "../../../lang/common/assert.ts";
 import {
-  type ArmCondition,
   type CallPlan,
   type EdgePlan,
   type ExprPlan,
@@ -29,14 +28,28 @@ import {
   readsNow,
   stmtExprs,
   type StmtPlan,
+  taskOf,
   type TaskPlan,
   type TimeoutPlan,
   valueInUrlPath,
 } from "../../../lang/dandori/plan.ts";
 import { dotSegmentReason } from "../../../lang/dandori/rules.ts";
-import { ident, nodeClass, placeName as py, str } from "./names.ts";
-import { urlOf } from "./tasks_py.ts";
-import { checkExpr } from "./types_py.ts";
+import { conditionCode, end, pyExpr, type PyReads, taskTables, tooMany, tuple } from "../python/code.ts";
+import { placeName as py, str } from "../python/names.ts";
+import { urlOf } from "../python/task_bodies.ts";
+import { checkExpr } from "../python/types_py.ts";
+import { ident, nodeClass } from "./names.ts";
+
+/** How a node reads values: variables from `State`, inputs from its input, cases from its records. */
+const READS: PyReads = {
+  name: (from, name) =>
+    from === "case"
+      ? `s.dd_cases.get(${str(name)})`
+      : from === "input"
+      ? `dd.field(s.dd_input, ${str(name)})`
+      : `s.${ident(name)}`,
+  now: (place) => `s.dd_now_${py(place)}`,
+};
 
 /** The return hint of a node that ends its graph. */
 const END = "End[typing.Any]";
@@ -347,7 +360,7 @@ class Printer {
     s.arms.forEach((arm, i) => {
       const g = this.go(this.edge(s.place, ["arm"], i), ctx);
       if (g.hint !== null) hints.push(g.hint);
-      lines.push(`if ${arm.conditions.map((c) => conditionCode(c)).join(" or ")}:`);
+      lines.push(`if ${arm.conditions.map((c) => conditionCode(c, "m")).join(" or ")}:`);
       for (const c of arm.conditions) if (c.kind === "some") lines.push(`    s.${ident(c.bind)} = m`);
       lines.push(...g.lines.map((l) => `    ${l}`));
     });
@@ -368,7 +381,7 @@ class Printer {
     if (s.kind === "for") {
       start.push(
         `s.dd_list_${py(p)} = ${this.expr(s.list, p)}`,
-        ...tooMany(s.line, `s.dd_list_${py(p)}`, s.atMost),
+        ...tooMany(s.line, `s.dd_list_${py(p)}`, s.atMost, "dd.Failure"),
       );
       start.push(`s.dd_coll_${py(p)} = []`);
     }
@@ -423,7 +436,7 @@ class Printer {
       [
         ...now,
         `items: list[typing.Any] = ${this.expr(s.list, p)}`,
-        ...tooMany(s.line, "items", s.atMost),
+        ...tooMany(s.line, "items", s.atMost, "dd.Failure"),
         "",
         "async def one(item: typing.Any, count: int) -> list[typing.Any]:",
         "    c = copy.copy(s)",
@@ -448,72 +461,7 @@ class Printer {
 
   /** An expression's code; `place` names the statement whose `dd_now_<place>` `now` reads. */
   expr(e: ExprPlan, place: string): string {
-    switch (e.kind) {
-      case "read": {
-        let code = e.from === "case"
-          ? `s.dd_cases.get(${str(e.name)})`
-          : e.from === "input"
-          ? `dd.field(s.dd_input, ${str(e.name)})`
-          : `s.${ident(e.name)}`;
-        for (const p of e.path) code = `dd.field(${code}, ${str(p.field)})`;
-        return code;
-      }
-      case "int":
-        return e.value;
-      case "string":
-        return e.parts.length === 0
-          ? '""'
-          : e.parts.map((p) => "text" in p ? str(p.text) : `dd.text(${this.expr(p.value, place)})`).join(
-            " + ",
-          );
-      case "bool":
-        return e.value ? "True" : "False";
-      case "enum":
-        return str(e.value);
-      case "none":
-        return "None";
-      case "now":
-        return `s.dd_now_${py(place)}`;
-      case "record":
-        return `{${e.fields.map((f) => `${str(f.name)}: ${this.expr(f.value, place)}`).join(", ")}}`;
-      case "list":
-        return `[${e.items.map((i) => this.expr(i, place)).join(", ")}]`;
-      default:
-        return unreachable(e, "expression");
-    }
-  }
-}
-
-function end(text: string | null): string {
-  return text === null ? "None" : str(text);
-}
-
-function tuple(items: readonly string[]): string {
-  return `(${items.join(", ")}${items.length === 1 ? "," : ""})`;
-}
-
-function tooMany(line: number, list: string, most: number): string[] {
-  return [
-    `if len(${list}) > ${most}:`,
-    `    raise dd.Failure("Dandori.TooManyItems", ${
-      str(`line ${line}: the list has `)
-    } + str(len(${list})) + ${str(` items, more than the ${most} the loop takes`)})`,
-  ];
-}
-
-function conditionCode(c: ArmCondition): string {
-  switch (c.kind) {
-    case "values":
-      return c.values.map((v) => v === "true" ? "m is True" : v === "false" ? "m is False" : `m == ${str(v)}`)
-        .join(
-          " or ",
-        );
-    case "none":
-      return "m is None";
-    case "some":
-      return "m is not None";
-    default:
-      return unreachable(c, "arm condition");
+    return pyExpr(e, place, READS);
   }
 }
 
@@ -521,12 +469,6 @@ function waitOf(t: TimeoutPlan | null): string {
   if (t === null) return "dd.ANSWER_WAIT_SECONDS";
   if (t.kind === "after") return String(t.seconds);
   return `str(a.get(${str(t.param)}))`;
-}
-
-function taskOf(plan: Plan, name: string): TaskPlan {
-  const t = plan.tasks.find((x) => x.name === name);
-  assert(t !== undefined, `the plan has the task ${name}`);
-  return t;
 }
 
 /** The `State` fields of a flow: its variables, and each loop's and `now`'s own. */
@@ -578,28 +520,6 @@ function stateFields(plan: Plan): string[] {
   walk(plan.blocks.flow);
   if (plan.blocks.failure !== null) walk(plan.blocks.failure);
   return [...[...vars].map((v) => `${ident(v)}: typing.Any = None`), ...new Set(own)];
-}
-
-function taskTables(plan: Plan): string[] {
-  const lines = [
-    "#: Each task's declared errors, as handlers and retriers name them.",
-    "E: dict[str, tuple[str, ...]] = {",
-  ];
-  for (const t of plan.tasks) lines.push(`    ${str(t.name)}: ${tuple(t.errors.map((e) => str(e.name)))},`);
-  lines.push(
-    "}",
-    "",
-    "#: Each task's retriers, in Step Functions' order.",
-    "R: dict[str, tuple[dd.Retrier, ...]] = {",
-  );
-  for (const t of plan.tasks) {
-    const rs = t.retry.map((r) =>
-      `dd.Retrier(${tuple(r.errors.map(str))}, ${r.maxAttempts}, ${r.intervalSeconds}, ${str(r.backoff)})`
-    );
-    lines.push(`    ${str(t.name)}: ${tuple(rs)},`);
-  }
-  lines.push("}");
-  return lines;
 }
 
 /** The text of `graph.py` after its header. */

@@ -1,30 +1,22 @@
 /**
  * The `pydantic-graph` target (docs/targets.md#pydantic-graph): a flow as a Python package for
  * pydantic-graph 2.x — `graph.py` (`State`, `Deps`, one node per statement, `graph`), `types.py`,
- * `tasks.py` (`make_tasks(own, transport)`), `io.py` (the `Transport`), `runtime.py` and
- * `__init__.py` — run in the user's own process. Every file starts with the header and the
+ * `tasks.py` (`make_tasks(own, transport)`), `io.py` (the `Transport`), `runtime.py`, `rules.py`
+ * (the rules both Python targets share) and `__init__.py` — run in the user's own process. Every file starts with the header and the
  * workflow's description as comment lines that cannot leave their comment.
  * @module
  */
 
 import type { Plan } from "../../../lang/dandori/plan.ts";
-import { commentLines, type DandoriTarget, type FlowOrigin, headerLines } from "../target.ts";
+import type { DandoriTarget, FlowOrigin } from "../target.ts";
+import { hashHeader } from "../python/header.ts";
+import { ioModule } from "../python/io_py.ts";
+import { RULES } from "../python/runtimes.ts";
+import { typesModule } from "../python/types_py.ts";
 import { pydanticGraphCheck } from "./check.ts";
 import { graphModule } from "./graph_py.ts";
-import { ioModule } from "./io_py.ts";
 import { RUNTIME } from "./runtimes.ts";
 import { tasksModule } from "./tasks_py.ts";
-import { typesModule } from "./types_py.ts";
-
-/** The comment lines every file starts with: the header, then the description, one line each. */
-function header(plan: Plan, origin: FlowOrigin): string {
-  const [first, second] = headerLines(plan, origin);
-  const lines = [`# ${first}`, `# ${second}`];
-  if (plan.workflow.description !== null) {
-    lines.push("#", ...commentLines(plan.workflow.description).map((l) => l === "" ? "#" : `# ${l}`));
-  }
-  return lines.join("\n") + "\n\n";
-}
 
 /** `__init__.py`: what a caller imports from the package. */
 const INIT =
@@ -38,7 +30,7 @@ __all__ = ["Deps", "OwnTasks", "State", "make_tasks", "run", "transport"]
 `;
 
 function generate(plan: Plan, origin: FlowOrigin): ReadonlyMap<string, string> {
-  const head = header(plan, origin);
+  const head = hashHeader(plan, origin);
   return new Map([
     ["__init__.py", head + INIT],
     ["graph.py", head + graphModule(plan)],
@@ -46,6 +38,7 @@ function generate(plan: Plan, origin: FlowOrigin): ReadonlyMap<string, string> {
     ["tasks.py", head + tasksModule(plan)],
     ["io.py", head + ioModule(plan)],
     ["runtime.py", head + RUNTIME],
+    ["rules.py", head + RULES],
   ]);
 }
 

@@ -8,16 +8,10 @@
  * @module
  */
 
-import type { Plan, TaskPlan } from "../../../lang/dandori/plan.ts";
+import type { Plan } from "../../../lang/dandori/plan.ts";
 import { argsType, member, prop, read } from "../typescript/names.ts";
 import { ownResult, written } from "../typescript/task_bodies.ts";
-
-/** The tasks that run as activities (not child workflows or events). */
-export function activityTasks(plan: Plan): TaskPlan[] {
-  return plan.tasks.filter((t) =>
-    t.callee.kind !== "flow" && t.callee.kind !== "child" && t.callee.kind !== "event"
-  );
-}
+import { activityTasks } from "./wire.ts";
 
 /** The text of `activities.ts` after its header. */
 export function activitiesModule(plan: Plan): string {

@@ -1,5 +1,5 @@
 /**
- * What stops a Temporal TypeScript build:
+ * What stops a Temporal build, on either SDK (temporal-typescript, temporal-python):
  *
  * - **E040**: one run may write more events into its history than Temporal keeps (51,200: the
  *   server's `limit.historyCount.error`, past which it terminates the run). The estimate counts
@@ -115,8 +115,11 @@ export function historyEvents(plan: Plan): number {
   return EVENTS.run + flow + failure + cancel;
 }
 
-/** The diagnostics that stop the build; none when Temporal can run the flow. */
-export function temporalCheck(plan: Plan, origin: FlowOrigin): readonly Diagnostic[] {
+/**
+ * What stops a Temporal build on either SDK (`target`, as the messages name it): E050 for `history
+ * encrypted`, E040 when one run may write more than Temporal keeps.
+ */
+export function temporalLimits(plan: Plan, origin: FlowOrigin, target: string): readonly Diagnostic[] {
   const r = new Reporter<DandoriCode>(origin.path, origin.text);
   const head = { line: 1, col: 1 };
   if (plan.workflow.historyEncrypted) {
@@ -124,8 +127,8 @@ export function temporalCheck(plan: Plan, origin: FlowOrigin): readonly Diagnost
       "E050",
       head,
       tr(
-        "Temporal (temporal-typescript) cannot build `history encrypted` here: the payload codec and the encrypted client are not written yet",
-        "Temporal(temporal-typescript)では、ここでは `history encrypted` を組めません。ペイロードのコーデックと暗号化したクライアントをまだ書きません",
+        `Temporal (${target}) cannot build \`history encrypted\` here: the payload codec and the encrypted client are not written yet`,
+        `Temporal(${target})では、ここでは \`history encrypted\` を組めません。ペイロードのコーデックと暗号化したクライアントをまだ書きません`,
       ),
       {
         quote: false,
@@ -151,6 +154,14 @@ export function temporalCheck(plan: Plan, origin: FlowOrigin): readonly Diagnost
       },
     );
   }
+  return r.diagnostics;
+}
+
+/** The diagnostics that stop the temporal-typescript build; none when Temporal can run the flow. */
+export function temporalCheck(plan: Plan, origin: FlowOrigin): readonly Diagnostic[] {
   const names = tsNames(plan);
-  return [...r.diagnostics, ...namingCheck("Temporal TypeScript", names.spelled, names.refused, origin)];
+  return [
+    ...temporalLimits(plan, origin, "temporal-typescript"),
+    ...namingCheck("Temporal TypeScript", names.spelled, names.refused, origin),
+  ];
 }

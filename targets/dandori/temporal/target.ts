@@ -21,17 +21,8 @@ import { RUNTIME } from "./runtimes.ts";
 import { RULES } from "../typescript/runtimes.ts";
 import { typesModule } from "../typescript/types_ts.ts";
 import { workerModule } from "./worker_ts.ts";
+import { eventNames, workflowType } from "./wire.ts";
 import { workflowModule } from "./workflow_ts.ts";
-
-/** The workflow type and task queue of a flow: `<name>_v<n>`. */
-export function workflowType(plan: Plan): string {
-  return `${plan.workflow.name}_v${plan.workflow.version}`;
-}
-
-/** The events a flow may wait for, in the tasks' order. */
-function events(plan: Plan): string[] {
-  return plan.tasks.filter((t) => t.callee.kind === "event").map((t) => t.name);
-}
 
 /** Every file of the package, by name. */
 function generate(plan: Plan, origin: FlowOrigin): ReadonlyMap<string, string> {
@@ -44,7 +35,7 @@ function generate(plan: Plan, origin: FlowOrigin): ReadonlyMap<string, string> {
     ["io.ts", head + ioModule(plan)],
     ["activities.ts", head + activitiesModule(plan)],
     ["workflow.ts", head + workflowModule(plan, type)],
-    ["client.ts", head + clientModule(type, type, events(plan))],
+    ["client.ts", head + clientModule(type, type, eventNames(plan))],
   ]);
   const hash = createHash("sha256");
   for (const [name, text] of files) hash.update(`${name}\n${text}\n`);

@@ -13,10 +13,15 @@
  */
 
 import { assert, unreachable } from "../../../lang/common/assert.ts";
-import type { Plan, StmtPlan, TaskPlan } from "../../../lang/dandori/plan.ts";
-import { ident, prop, read, readMaybe, str } from "../typescript/names.ts";
 import {
   assigned,
+  iterationVariables,
+  type Plan,
+  type StmtPlan,
+  type TaskPlan,
+} from "../../../lang/dandori/plan.ts";
+import { ident, prop, read, readMaybe, str } from "../typescript/names.ts";
+import {
   block,
   casesType,
   type Ctx,
@@ -36,36 +41,10 @@ import {
   waitOf,
 } from "../typescript/statements.ts";
 import { tsType } from "../typescript/types_ts.ts";
+import { activitySeconds, childWorkflow } from "./wire.ts";
 
-export const DEFAULT_SECONDS = {
-  http: 60,
-  lambda: 900,
-  other: 365 * 86_400,
-} as const;
-
-/** The seconds `startToCloseTimeout` gives one attempt of a task run as an activity. */
-export function activitySeconds(task: TaskPlan): number {
-  if (task.timeout?.kind === "after" && task.timeout.written && task.callback === null) {
-    return task.timeout.seconds;
-  }
-  switch (task.callee.kind) {
-    case "http":
-      return DEFAULT_SECONDS.http;
-    case "lambda":
-      return DEFAULT_SECONDS.lambda;
-    case "aws":
-    case "book":
-    case "own":
-    case "flow":
-    case "child":
-    case "event":
-      return DEFAULT_SECONDS.other;
-    default:
-      return unreachable(task.callee, "callee");
-  }
-}
-
-/** What is in scope where a statement is printed. */ function attemptCode(
+/** One attempt of a call: a closure over the attempt's number `n`. */
+function attemptCode(
   task: TaskPlan,
   args: string,
   place: string,
@@ -84,10 +63,7 @@ export function activitySeconds(task: TaskPlan): number {
       return `() => dd.awaitEvent(${str(task.name)}, ${waitOf(task.timeout, args)})`;
     case "flow":
     case "child": {
-      const type = callee.kind === "flow"
-        ? callee.platforms.workflow ?? `${callee.workflow}_v${callee.version}`
-        : callee.platforms.workflow ?? task.name;
-      const queue = callee.platforms.queue;
+      const { type, queue } = childWorkflow(task);
       const seconds = task.timeout?.kind === "after" ? String(task.timeout.seconds) : "null";
       return `(n) => wf.executeChild(${str(type)}, { workflowId: dd.childId(${str(place)}, ${loops}, n), ${
         queue === null ? "" : `taskQueue: ${str(queue)}, `
@@ -126,7 +102,7 @@ function parallel(out: Out, depth: number, s: Extract<StmtPlan, { kind: "for" }>
     `${assign}await dd.rounds(${k}, ${list}, async (${ident(s.variable)}: ${elem}, ${i}: number) => {`,
   );
   out.line(depth + 2, `const ys: ${collType}[] = [];`);
-  declare(out, depth + 2, assigned(s.body, new Map()));
+  declare(out, depth + 2, iterationVariables(s));
   block(out, depth + 2, s.body, {
     ...ctx,
     loops: [...ctx.loops, { place: s.place, counter: i }],

@@ -22,7 +22,8 @@ import {
   type CallPlan,
   type ExprPlan,
   type Plan,
-  statementReadsNow,
+  readsNow,
+  stmtExprs,
   type StmtPlan,
   taskOf,
   type TaskPlan,
@@ -149,55 +150,6 @@ export function expr(e: ExprPlan, place: string, plan: Plan): string {
 // ---------------------------------------------------------------------------------------------
 // Variables
 
-/** The variables a block assigns (not inside parallel iterations, which have their own), with their types. */
-export function assigned(ss: readonly StmtPlan[], into: Map<string, TypePlan>): Map<string, TypePlan> {
-  const add = (name: string, t: TypePlan) => {
-    if (!into.has(name)) into.set(name, t);
-  };
-  for (const s of ss) {
-    switch (s.kind) {
-      case "call":
-        if (s.bind?.kind === "let") add(s.bind.name, s.bind.type);
-        for (const h of s.call.handlers) assigned(h.body, into);
-        break;
-      case "let":
-        add(s.name, s.type);
-        break;
-      case "match":
-        for (const a of s.arms) {
-          for (const c of a.conditions) {
-            if (c.kind === "some") {
-              const t = s.subject.kind === "case" ? null : s.subject.value.type;
-              assert(t !== null && t.kind === "optional", "`some x` binds an optional's value");
-              add(c.bind, t.inner);
-            }
-          }
-          assigned(a.body, into);
-        }
-        break;
-      case "repeat":
-        assigned(s.body, into);
-        break;
-      case "for":
-        if (s.collect !== null) add(s.collect.name, s.collect.type);
-        if (s.parallel === null) assigned(s.body, into);
-        break;
-      case "wait":
-      case "wait until":
-      case "yield":
-      case "break":
-      case "pass":
-      case "succeed":
-      case "fail":
-      case "period":
-        break;
-      default:
-        unreachable(s, "statement");
-    }
-  }
-  return into;
-}
-
 export function declare(out: Out, depth: number, vars: ReadonlyMap<string, TypePlan>): void {
   for (const [name, t] of vars) out.line(depth, `let ${ident(name)}!: ${tsType(t, "T.")};`);
 }
@@ -222,7 +174,7 @@ export function endsBlock(ss: readonly StmtPlan[]): boolean {
 }
 
 export function stmt(out: Out, depth: number, s: StmtPlan, ctx: Ctx): void {
-  if (statementReadsNow(s)) nowFor(out, depth, s.place, s.line, ctx);
+  if (stmtExprs(s).some(readsNow)) nowFor(out, depth, s.place, s.line, ctx);
   switch (s.kind) {
     case "call":
       return call(out, depth, s, s.call, ctx);
@@ -554,7 +506,7 @@ export function forLoop(
     }) {`,
   );
   if (cont !== null) continueLine(out, depth + 2, cont, i, [`dd_list: ${list}`, `dd_yields: ${coll}`]);
-  out.line(depth + 2, `const ${ident(s.variable)}: ${elem} = ${list}[${i} - 1];`);
+  out.line(depth + 2, `${ident(s.variable)} = ${list}[${i} - 1];`);
   block(out, depth + 2, s.body, {
     ...ctx,
     loops: [...ctx.loops, { place: s.place, counter: i }],

@@ -2,8 +2,8 @@
 // the durable functions targets): which retrier takes an error, how long a retry waits, seconds
 // until a time, keys, URL segments, time ranges, and the checks of values. `dandori build` copies it
 // byte for byte as `rules.ts` beside `runtime.ts`, which exports it again, so a workflow imports
-// everything from `runtime.ts`. The same rules in Python are pydantic-graph's runtime; both pass
-// tests/vectors/*.json.
+// everything from `runtime.ts`. The same rules in Python are targets/dandori/python/runtime/rules.py;
+// both pass tests/vectors/*.json.
 
 /** One retrier in Step Functions' order; `*` among the errors takes every error. */
 export interface Retrier {

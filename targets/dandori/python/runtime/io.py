@@ -1,8 +1,9 @@
-# How dandori-written tasks reach the outside (docs/targets.md#pydantic-graph): the `Transport`
-# port, its default implementation (urllib for HTTP, boto3 for Lambda and AWS operations, each
-# loaded only when a call needs it, and chobo's generated Python clients for books), and how an
-# answer becomes a result or a declared error. It is the same for every flow; `io.py` is this
-# file followed by the flow's own book tables.
+# How dandori-written tasks reach the outside (docs/targets.md#pydantic-graph,
+# docs/targets.md#temporal-python): the `Transport` port, its default implementation (urllib for
+# HTTP, boto3 for Lambda and AWS operations, each loaded only when a call needs it, and chobo's
+# generated Python clients for books), and how an answer becomes a result or a declared error
+# (`TaskFailure` of the package's `runtime.py`). It is the same for every flow and both Python
+# targets; `io.py` is this file followed by the flow's own book tables.
 
 from __future__ import annotations
 

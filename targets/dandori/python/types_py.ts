@@ -117,9 +117,7 @@ function recordCheck(name: string, fields: readonly FieldPlan[]): string {
 
 /** The text of `types.py` after its header. */
 export function typesModule(plan: Plan): string {
-  const parts: string[] = [
-    "from __future__ import annotations\n\nimport typing\n\nfrom . import runtime as dd",
-  ];
+  const parts: string[] = [];
   for (const e of plan.enums) {
     const values = e.values.map(str);
     parts.push(
@@ -142,5 +140,7 @@ export function typesModule(plan: Plan): string {
       ? "#: The workflow has no outputs: it ends with None.\nWorkflowOutput = None"
       : typedDict("WorkflowOutput", plan.outputs, "The workflow's outputs (a `T?` not given is None)."),
   );
-  return parts.join("\n\n\n") + "\n";
+  // One blank line after the imports, as isort puts it before a statement that is no definition.
+  return "from __future__ import annotations\n\nimport typing\n\nfrom . import runtime as dd\n\n" +
+    parts.join("\n\n\n") + "\n";
 }

@@ -1,0 +1,129 @@
+/**
+ * The bodies of the tasks dandori writes, for both Python targets (pydantic-graph's `Tasks`,
+ * temporal-python's activities): each builds what it sends from its arguments (the `transport`
+ * view of `lang/dandori/views.ts`: the payload with its key and callback id, the URL with its
+ * segments escaped, the query or the body, the AWS arguments, the book call) and sends it through
+ * `self._transport` with `io.py`'s readers of the answer. Each body reads `args` and `call`.
+ * @module
+ */
+
+import { unreachable } from "../../../lang/common/assert.ts";
+import type { CalleePlan, Plan, TaskPlan } from "../../../lang/dandori/plan.ts";
+import { str } from "./names.ts";
+import { pyType } from "./types_py.ts";
+
+/** The tasks the user writes: own tasks and child flows. */
+export function ownTasks(plan: Plan): TaskPlan[] {
+  return plan.tasks.filter((t) => written(t) === null);
+}
+
+function wires(t: TaskPlan): string {
+  const pairs = t.errors.map((e) => `(${str(e.name)}, ${str(e.wire ?? e.name)})`);
+  return `(${pairs.join(", ")}${pairs.length === 1 ? "," : ""})`;
+}
+
+function payload(t: TaskPlan): string[] {
+  const lines = ["p: dict[str, typing.Any] = {**args}"];
+  if (t.key !== null && t.key.in !== "header") lines.push(`p[${str(t.key.name)}] = call.get("key")`);
+  if (t.callback !== null) {
+    if (t.callee.kind === "aws") {
+      lines.push(
+        'body = p.get("MessageBody")',
+        'p["MessageBody"] = (',
+        '    {**body, "callback_id": call.get("callback_id")}',
+        "    if isinstance(body, dict)",
+        '    else {"message": body, "callback_id": call.get("callback_id")}',
+        ")",
+      );
+    } else lines.push('p["callback_id"] = call.get("callback_id")');
+  }
+  return lines;
+}
+
+/** The URL an `http` call sends to, from the arguments in the dict `args`: its text, and each value escaped (`dd.url_segment`). */
+export function urlOf(c: Extract<CalleePlan, { kind: "http" }>, args: string): string {
+  const url = c.url.map((p) => "text" in p ? str(p.text) : `dd.url_segment(${args}.get(${str(p.param)}))`);
+  return url.length === 0 ? '""' : url.join(" + ");
+}
+
+function httpBody(t: TaskPlan): string[] {
+  const c = t.callee;
+  if (c.kind !== "http") return [];
+  const lines = [`url = ${urlOf(c, "args")}`, "headers: dict[str, str] = {}"];
+  if (t.key !== null) lines.push('headers["Idempotency-Key"] = call.get("key", "")');
+  const rest = c.rest.map(str);
+  lines.push(
+    rest.length === 0
+      ? "rest: list[str] = []"
+      : `rest: list[str] = [n for n in (${rest.join(", ")}${rest.length === 1 ? "," : ""}) if n in args]`,
+  );
+  const pairs = 'pairs = "&".join(f"{dd.url_segment(n)}={dd.url_segment(args[n])}" for n in rest)';
+  if (c.restIn === "query") {
+    lines.push(
+      pairs,
+      'if pairs != "":',
+      '    url += ("&" if "?" in url else "?") + pairs',
+      `return await io.http(self._transport, io.HttpRequest(${str(c.method)}, url, headers), ${wires(t)})`,
+    );
+  } else if (c.form) {
+    lines.push(
+      pairs,
+      'headers["Content-Type"] = "application/x-www-form-urlencoded"',
+      `return await io.http(self._transport, io.HttpRequest(${str(c.method)}, url, headers, pairs), ${
+        wires(t)
+      })`,
+    );
+  } else {
+    lines.push(
+      'headers["Content-Type"] = "application/json"',
+      "body = dd.json_text({n: args[n] for n in rest})",
+      `return await io.http(self._transport, io.HttpRequest(${str(c.method)}, url, headers, body), ${
+        wires(t)
+      })`,
+    );
+  }
+  return lines;
+}
+
+/** The body of a dandori-written task, or null for one the user writes. */
+export function written(t: TaskPlan): string[] | null {
+  const c = t.callee;
+  switch (c.kind) {
+    case "lambda":
+      return [...payload(t), `return await io.lambda_(self._transport, ${str(c.function)}, p, ${wires(t)})`];
+    case "aws":
+      return [
+        ...payload(t),
+        `return await io.aws(self._transport, ${str(c.service)}, ${str(c.operation)}, p, ${wires(t)})`,
+      ];
+    case "http":
+      return httpBody(t);
+    case "book": {
+      const a = (names: readonly string[]) =>
+        `{${names.map((n) => `${str(n)}: args.get(${str(n)})`).join(", ")}}`;
+      const partial = c.op === "post" && c.amounts.length > 0;
+      const args = partial ? a(c.strings) : a([...c.strings, ...c.amounts]);
+      const errors = t.errors.map((e) => str(e.name));
+      return [
+        `call_: io.BookCall = {"book": ${str(c.book)}, "transfer": ${str(c.transfer)}, "op": ${
+          str(c.op)
+        }, "args": ${args}${partial ? `, "amounts": ${a(c.amounts)}` : ""}}`,
+        `return await io.booked(self._transport, call_, (${errors.join(", ")}${
+          errors.length === 1 ? "," : ""
+        }))`,
+      ];
+    }
+    case "own":
+    case "flow":
+    case "child":
+    case "event":
+      return null;
+    default:
+      return unreachable(c, "callee");
+  }
+}
+
+export function ownResult(t: TaskPlan): string {
+  if (t.callback !== null || t.result === null) return "None";
+  return pyType(t.result.type, "T.");
+}
