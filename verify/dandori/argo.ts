@@ -39,10 +39,10 @@ import {
 } from "../../targets/dandori/argo/workflow.ts";
 import { DEFAULT_BUILD, type FlowOrigin } from "../../targets/dandori/target.ts";
 import { inRounds, type Judged, type Report } from "../differential.ts";
-import { type ArgoTools, argoTools } from "./argo_tools.ts";
+import { ARGO_MODULE, ARGO_VERSION, type ArgoTools, argoTools } from "./argo_tools.ts";
 import { flowsNamed, type RunnableFlow } from "./flows.ts";
 import { FLOW_DIRS } from "./temporal.ts";
-import { secondsSince, type Skipped, type Verified } from "../summary.ts";
+import { secondsSince, type Skipped, skippedRecord, type Verified } from "../summary.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -376,18 +376,15 @@ export async function verifyArgo(args: readonly string[]): Promise<Verified> {
   if ("skip" in tools) {
     console.log(`SKIP: argo: ${tools.skip}`);
     return {
-      exit: 1,
-      records: [{
-        platform: "Argo Workflows: controller in-process",
-        of: "flows",
-        subjects: 0,
-        played: 0,
-        agreed: 0,
-        excluded: [],
-        ranAgain: [],
-        skipped: [{ what: "every flow", reason: tools.skip }],
-        seconds: secondsSince(started),
-      }],
+      exit: 0,
+      records: [
+        skippedRecord(
+          "Argo Workflows: controller in-process",
+          "flows",
+          `${ARGO_MODULE}@${ARGO_VERSION}`,
+          tools.skip,
+        ),
+      ],
     };
   }
   for (const f of flows) {

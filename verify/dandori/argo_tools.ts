@@ -153,3 +153,15 @@ export async function validateTemplates(
   }
   return found;
 }
+
+/** `deno run -A verify/dandori/argo_tools.ts`: builds the tools once (CI does, before the runs that use them). */
+if (import.meta.main) {
+  const started = performance.now();
+  const tools = await argoTools();
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  console.log(
+    "skip" in tools
+      ? `SKIP: argo: ${tools.skip}`
+      : `argo: ${tools.validate} and ${tools.controller}, ${seconds} s`,
+  );
+}
