@@ -27,6 +27,7 @@ import { DEFAULT_BUILD } from "../../targets/dandori/target.ts";
 import { TEMPORAL_TYPESCRIPT } from "../../targets/dandori/temporal/target.ts";
 import { subjects } from "../../verify/chobo/differential.ts";
 import { DEFAULT_PATHS } from "../../verify/chobo/runs.ts";
+import { argoSubjectOf } from "../../verify/dandori/argo.ts";
 import { durableSubjectOf } from "../../verify/dandori/durable.ts";
 import { type RunnableFlow, runnableFlows } from "../../verify/dandori/flows.ts";
 import { FLOW_DIRS as GRAPH_DIRS, subjectOf as graphSubjectOf } from "../../verify/dandori/pydantic_graph.ts";
@@ -83,7 +84,7 @@ Deno.test("the summary of a CI run's records: a line per platform, the rules, th
   const { lines, ok: holds } = summary(everyPlatform());
   ok(holds, lines.join("\n"));
   assertGolden(GOLDEN, lines.join("\n") + "\n");
-  strictEqual(lines.at(-1), "proof: holds: 1,300 of 1,300 scenarios agree on 13 of 16 platforms");
+  strictEqual(lines.at(-1), "proof: holds: 1,400 of 1,400 scenarios agree on 14 of 17 platforms");
 });
 
 Deno.test("the proof fails when a platform has no record, has two, or a scenario disagrees; a skip alone does not", () => {
@@ -105,7 +106,7 @@ Deno.test("the proof fails when a platform has no record, has two, or a scenario
     disagreeing.lines.includes("DISAGREE: Temporal TypeScript: 3 of 100 scenarios"),
     disagreeing.lines.join("\n"),
   );
-  match(disagreeing.lines.at(-1) ?? "", /^proof: FAILS: 1,297 of 1,300 scenarios agree/);
+  match(disagreeing.lines.at(-1) ?? "", /^proof: FAILS: 1,397 of 1,400 scenarios agree/);
   const skipped = summary(
     all.map((r) =>
       r.platform === "Step Functions: LocalStack"
@@ -225,7 +226,7 @@ Deno.test("deno task verify <target> --records <dir> writes its records there; t
       lines.includes("NO RECORD: Temporal TypeScript: its run did not record what it played"),
       lines.join("\n"),
     );
-    strictEqual(lines.at(-1), "proof: FAILS: 0 of 0 scenarios agree on 0 of 16 platforms");
+    strictEqual(lines.at(-1), "proof: FAILS: 0 of 0 scenarios agree on 0 of 17 platforms");
     const missing = await new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", `${ROOT}verify/verify.ts`, "tigerbeetle", "--records", `${dir}/none`],
       env,
@@ -283,6 +284,14 @@ Deno.test("README's table of what is proven where has the counts each corpus pla
     durable.reduce((n, s) => n + s.jobs.length, 0),
     durable.reduce((n, s) => n + s.excluded, 0),
     dandori.length - durable.length,
+  );
+  const argo = dandori.map(argoSubjectOf).flatMap((s) => "skipped" in s ? [] : [s]);
+  check(
+    "Argo Workflows: controller in-process",
+    argo.length,
+    argo.reduce((n, s) => n + s.jobs.length, 0),
+    argo.reduce((n, s) => n + s.excluded, 0),
+    dandori.length - argo.length,
   );
   const graphFlows = runnableFlows(ROOT, GRAPH_DIRS);
   const graph = graphFlows.map(graphSubjectOf).flatMap((s) => "skipped" in s ? [] : [s]);
