@@ -308,7 +308,14 @@ export const DANDORI: ToolSpec = {
       ],
       examples: ["dandori build examples/orders/orders.flow --target <target> --out /tmp/orders"],
       run: ({ args, flags, io, lang }) =>
-        buildCommand(args[0], flags.target, flags.out ?? ".", { express: flags.express }, io, lang),
+        buildCommand(
+          args[0],
+          flags.target,
+          flags.out ?? ".",
+          { express: flags.express, yaml: null },
+          io,
+          lang,
+        ),
     }),
     command({
       name: "doc",

@@ -197,8 +197,23 @@ function originOf(path: string, bytes: Uint8Array): FlowOrigin {
   };
 }
 
-/** `dandori build`: a target's files for a flow, all of them or none (the flow read once). */
+/**
+ * `dandori build`: a target's files for a flow, all of them or none (the flow read once). A target
+ * that writes YAML is handed npm:yaml's writer, loaded here only when such a build runs.
+ */
 export function buildCommand(
+  path: string,
+  target: string,
+  out: string,
+  options: BuildOptions,
+  io: Io,
+  lang: Lang,
+): number | Promise<number> {
+  if (!dandoriTarget(target).yaml) return build(path, target, out, options, io, lang);
+  return import("yaml").then((m) => build(path, target, out, { ...options, yaml: m.stringify }, io, lang));
+}
+
+function build(
   path: string,
   target: string,
   out: string,

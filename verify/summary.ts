@@ -27,6 +27,7 @@ export const CI_PLATFORMS = [
   "Temporal Python",
   "durable functions",
   "pydantic-graph",
+  "Argo Workflows: controller in-process",
   "Step Functions: ASL runner",
   "Step Functions: LocalStack",
   "PostgreSQL: SQL",

@@ -3,15 +3,17 @@
  * `path…` (files, and directories searched for `.book` or `.flow` files; every test and example book or
  * flow when none is given) on a target for real and compares it with the reference interpreter — chobo's
  * books on PostgreSQL and TigerBeetle (`verify/chobo/runs.ts`), dandori's flows on Step Functions'
- * definitions and LocalStack (`verify/dandori/stepfunctions.ts`), on Temporal with the TypeScript and Python SDKs (`verify/dandori/temporal.ts`),
- * on Lambda durable functions' local runner (`verify/dandori/durable.ts`) and on pydantic-graph
- * (`verify/dandori/pydantic_graph.ts`). With `--records <dir>`, the records of what it played (one per
+ * definitions and LocalStack (`verify/dandori/stepfunctions.ts`), on Temporal with the TypeScript and Python
+ * SDKs (`verify/dandori/temporal.ts`), on Lambda durable functions' local runner (`verify/dandori/durable.ts`),
+ * on pydantic-graph (`verify/dandori/pydantic_graph.ts`) and on Argo Workflows' controller in-process
+ * (`verify/dandori/argo.ts`). With `--records <dir>`, the records of what it played (one per
  * platform, `verify/summary.ts`) are written to a new file in `dir`, which CI's summary reads.
  * Exits 1 when anything disagrees, 2 for an unknown target or a path that does not exist.
  * @module
  */
 
 import { DEFAULT_PATHS, verifyPostgres, verifyTigerBeetle } from "./chobo/runs.ts";
+import { verifyArgo } from "./dandori/argo.ts";
 import { verifyDurable } from "./dandori/durable.ts";
 import { verifyPydanticGraph } from "./dandori/pydantic_graph.ts";
 import { verifyLocalStack, verifyStepFunctions } from "./dandori/stepfunctions.ts";
@@ -29,6 +31,7 @@ const TARGETS: Record<string, (paths: readonly string[]) => Promise<Verified>> =
   "temporal-python": (paths) => verifyTemporal(paths, PYTHON_SDK),
   durable: verifyDurable,
   "pydantic-graph": verifyPydanticGraph,
+  argo: verifyArgo,
 };
 const usage = `usage: deno task verify <${Object.keys(TARGETS).join("|")}> [--records <dir>] [path…]`;
 const [name, ...rest] = Deno.args;

@@ -267,6 +267,7 @@ class Lowering {
         ? { kind: "sends", event: def.sends }
         : null,
       connection: itemOf(ast, "connection")?.value.text ?? null,
+      image: itemOf(ast, "image")?.value.text ?? null,
     };
   }
 

@@ -218,6 +218,8 @@ export interface TaskPlan {
   readonly effect: CaseEffect | null;
   /** `connection "<arn>"`: the EventBridge connection an HTTP Task authenticates through, or null. */
   readonly connection: string | null;
+  /** `image "<image>"`: the container image Argo runs the task in (docs/targets.md#argo), or null. */
+  readonly image: string | null;
 }
 
 /** Where a call's error goes when no handler of the call takes it. */

@@ -21,6 +21,10 @@
  *   the call's callback id as the token (`taskToken`), so the view can say it.
  * - `pydantic-graph`: the task as the graph calls it through `Deps.tasks` (every task, child flows
  *   among them, is a function there), its arguments and what the graph passes beside them.
+ * - `argo`: what a task's container is handed in `DANDORI_CALL` (docs/targets.md#argo) — the task, its
+ *   arguments, the call's key and its callback's id, `<execution>/<place>/<loop counts>/<attempt>`,
+ *   which `argo node set` selects the waiting step by — or the WorkflowTemplate a child's Workflow is
+ *   created from, with its input.
  *
  * `docs/formats.md` (「Views」) writes each shape down.
  * @module
@@ -28,12 +32,13 @@
 
 import { unreachable } from "../common/assert.ts";
 import type { CallRecord } from "./interp.ts";
+import { workflowTemplateName } from "./kubernetes.ts";
 import type { KeyPlan, Plan, TaskPlan } from "./plan.ts";
 import { filledUrl, idempotencyKey, urlSegment, urlText } from "./rules.ts";
 import { isRecord, type Value } from "./values.ts";
 
 /** The views `dandori run --target` prints. */
-export const VIEWS = ["transport", "temporal", "stepfunctions", "pydantic-graph", "durable"] as const;
+export const VIEWS = ["transport", "temporal", "stepfunctions", "pydantic-graph", "durable", "argo"] as const;
 export type ViewName = typeof VIEWS[number];
 
 /** The id a callback's answer is sent back with: the execution, the call's place, its loops and attempt. */
@@ -69,6 +74,8 @@ export function viewOf(name: ViewName, plan: Plan, c: CallRecord): Value {
       return stepFunctionsView(plan, task, c);
     case "pydantic-graph":
       return graphView(task, c);
+    case "argo":
+      return argoView(task, c);
     default:
       return unreachable(name, "view");
   }
@@ -298,4 +305,40 @@ function graphView(task: TaskPlan, c: CallRecord): Value {
   if (task.key !== null) out.key = keyOf(c);
   if (task.callback !== null) out.callback_id = callbackId(c);
   return out;
+}
+
+/**
+ * What Argo's step is handed (docs/targets.md#argo): a container's `DANDORI_CALL`, or the child's
+ * WorkflowTemplate and input; an `event` task stops at E050 before. A callback's id is the child id's
+ * shape, which a node field selector can carry (`argo node set`).
+ */
+function argoView(task: TaskPlan, c: CallRecord): Value {
+  const callee = task.callee;
+  const args = payload(task, c);
+  switch (callee.kind) {
+    case "flow": {
+      const name = callee.platforms.workflowTemplate ?? workflowTemplateName(callee.workflow, callee.version);
+      if (name === null) throw new Error(`dandori: the child of ${task.name} has no Kubernetes name (E006)`);
+      return { child: name, input: args };
+    }
+    case "child": {
+      const name = callee.platforms.workflowTemplate;
+      if (name === null) throw new Error(`dandori: ${task.name} has no workflow template (E050)`);
+      return { child: name, input: args };
+    }
+    case "event":
+      throw new Error(`dandori: Argo cannot call ${task.name} (E050)`);
+    case "lambda":
+    case "http":
+    case "aws":
+    case "book":
+    case "own": {
+      const out: Record<string, Value> = { task: task.name, args };
+      if (task.key !== null) out.key = keyOf(c);
+      if (task.callback !== null) out.callback_id = childId(c);
+      return out;
+    }
+    default:
+      return unreachable(callee, "callee");
+  }
 }

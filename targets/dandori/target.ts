@@ -23,20 +23,31 @@ export interface FlowOrigin {
   readonly version: string;
 }
 
+/**
+ * How a target writes YAML: npm:yaml's `stringify`. A target that writes YAML (`DandoriTarget.yaml`) is
+ * handed it by whoever builds, so that a command that builds nothing never loads the package (the
+ * first command fetches nothing, `tests/common/first_command_test.ts`).
+ */
+export type YamlWriter = (value: unknown, options: { readonly lineWidth: number }) => string;
+
 /** How a build is asked for beyond its target (the flags of `dandori build`). */
 export interface BuildOptions {
   /** `--express`: a Step Functions Express state machine (E031); only the `stepfunctions` target takes it. */
   readonly express: boolean;
+  /** The YAML writer, for a target that writes YAML; null when the build loaded none. */
+  readonly yaml: YamlWriter | null;
 }
 
 /** A build with no flag. */
-export const DEFAULT_BUILD: BuildOptions = { express: false };
+export const DEFAULT_BUILD: BuildOptions = { express: false, yaml: null };
 
 /** One target of `dandori build --target`. */
 export interface DandoriTarget<N extends string = string> {
   readonly name: N;
   /** Whether the target takes `--express`. */
   readonly express: boolean;
+  /** Whether the target writes YAML, and so needs `BuildOptions.yaml`. */
+  readonly yaml: boolean;
   /** What stops this target's build: none when the platform can run the flow. */
   check(plan: Plan, origin: FlowOrigin, options: BuildOptions): readonly Diagnostic[];
   /** The files, by path relative to the output directory. */

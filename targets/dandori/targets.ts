@@ -6,6 +6,7 @@
 
 import { findOne } from "../../lang/common/assert.ts";
 import type { Plan } from "../../lang/dandori/plan.ts";
+import { ARGO } from "./argo/target.ts";
 import { DURABLE } from "./durable/target.ts";
 import { PYDANTIC_GRAPH } from "./pydantic_graph/target.ts";
 import { STEPFUNCTIONS } from "./stepfunctions/target.ts";
@@ -28,6 +29,7 @@ export const DANDORI_TARGETS: readonly DandoriTarget[] = [
   TEMPORAL_GO,
   PYDANTIC_GRAPH,
   DURABLE,
+  ARGO,
 ];
 
 /** The names `--target` accepts. */

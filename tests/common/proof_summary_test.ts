@@ -28,6 +28,7 @@ import { TEMPORAL_TYPESCRIPT } from "../../targets/dandori/temporal/target.ts";
 import { TEMPORAL_PYTHON } from "../../targets/dandori/temporal_python/target.ts";
 import { subjects } from "../../verify/chobo/differential.ts";
 import { DEFAULT_PATHS } from "../../verify/chobo/runs.ts";
+import { argoSubjectOf } from "../../verify/dandori/argo.ts";
 import { durableSubjectOf } from "../../verify/dandori/durable.ts";
 import { type RunnableFlow, runnableFlows } from "../../verify/dandori/flows.ts";
 import { FLOW_DIRS as GRAPH_DIRS, subjectOf as graphSubjectOf } from "../../verify/dandori/pydantic_graph.ts";
@@ -286,6 +287,14 @@ Deno.test("README's table of what is proven where has the counts each corpus pla
     durable.reduce((n, s) => n + s.jobs.length, 0),
     durable.reduce((n, s) => n + s.excluded, 0),
     dandori.length - durable.length,
+  );
+  const argo = dandori.map(argoSubjectOf).flatMap((s) => "skipped" in s ? [] : [s]);
+  check(
+    "Argo Workflows: controller in-process",
+    argo.length,
+    argo.reduce((n, s) => n + s.jobs.length, 0),
+    argo.reduce((n, s) => n + s.excluded, 0),
+    dandori.length - argo.length,
   );
   const graphFlows = runnableFlows(ROOT, GRAPH_DIRS);
   const graph = graphFlows.map(graphSubjectOf).flatMap((s) => "skipped" in s ? [] : [s]);

@@ -87,6 +87,7 @@ function emittedCodes(): Set<string> {
     "pydantic-graph": "pydantic_graph",
     stepfunctions: "stepfunctions",
     durable: "durable",
+    argo: "argo",
   };
   for (const t of DANDORI_TARGETS) {
     const check = new URL(`../../targets/dandori/${folders[t.name]}/check.ts`, import.meta.url);
@@ -125,6 +126,7 @@ Deno.test("every example reproduces its code, with the files it reads (a build's
       const origin = { file: "example.flow", path: "example.flow", text: c.example, sha: "0", version: "0" };
       const build = buildFlow(lower(result.checked), c.build.target, origin, {
         express: c.build.flags.includes("--express"),
+        yaml: null,
       });
       codes = "diagnostics" in build ? build.diagnostics.map((d) => d.code) : [];
     }

@@ -4,18 +4,22 @@
  * with a diagnostic of its own (E006, E040, E050) — never an exception. What is built compiles:
  * both TypeScript targets under `tsc --strict`, both Python targets under `py_compile` and
  * `mypy --strict` (temporal-python's with `temporalio` installed), temporal-go under `gofmt -l`
- * (nothing listed) and `go vet`, and every Step Functions definition passes asl-validator and agrees with the
+ * (nothing listed) and `go vet`, argo's WorkflowTemplates under Argo's own validation (`argo lint`'s
+ * code and the CRD's schema), and every Step Functions definition passes asl-validator and agrees with the
  * interpreter on every generated scenario on the JSONata runner. The counts are printed.
  */
 
-import { ok, strictEqual } from "node:assert/strict";
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { dirname } from "node:path";
 import { checkFlow } from "../../lang/dandori/check.ts";
 import { NO_SUCH_FILE } from "../../lang/dandori/env.ts";
 import { lower } from "../../lang/dandori/lower.ts";
 import { VERSION } from "../../lang/common/version.ts";
 import { DANDORI_TARGETS } from "../../targets/dandori/targets.ts";
+import { stringify } from "yaml";
 import { buildFlowTarget, DEFAULT_BUILD } from "../../targets/dandori/target.ts";
 import type { RunnableFlow } from "../../verify/dandori/flows.ts";
+import { argoTools, validateTemplates } from "../../verify/dandori/argo_tools.ts";
 import { verifyFlows } from "../../verify/dandori/stepfunctions.ts";
 import { hostileFlow } from "../support/hostile_flows.ts";
 import { go, gofmtList, goModText, hasGo } from "../support/go_module.ts";
@@ -52,6 +56,7 @@ Deno.test(`${FLOWS} flows of hostile names and strings build on every target or 
     const tsFiles: string[] = [];
     const pyPackages: string[] = [];
     const temporalPackages: string[] = [];
+    const argoFiles: string[] = [];
     for (let seed = 1; seed <= FLOWS; seed++) {
       const flow = hostileFlow(seed);
       const path = `w${seed}.flow`;
@@ -62,7 +67,7 @@ Deno.test(`${FLOWS} flows of hostile names and strings build on every target or 
       texts.set(path, flow.text);
       const origin = { file: path, path, text: flow.text, sha: "0".repeat(16), version: VERSION };
       for (const target of DANDORI_TARGETS) {
-        const result = buildFlowTarget(target, plan, origin, DEFAULT_BUILD);
+        const result = buildFlowTarget(target, plan, origin, { ...DEFAULT_BUILD, yaml: stringify });
         if ("diagnostics" in result) {
           for (const d of result.diagnostics) {
             ok(TARGET_STOPS.has(d.code), `seed ${seed} on ${target.name}: ${d.code} ${d.message.en}`);
@@ -75,7 +80,9 @@ Deno.test(`${FLOWS} flows of hostile names and strings build on every target or 
         const out = `${dir}/${target.name.replaceAll("-", "_")}/w${seed}`;
         Deno.mkdirSync(out, { recursive: true });
         for (const [name, text] of result.files) {
+          Deno.mkdirSync(dirname(`${out}/${name}`), { recursive: true });
           Deno.writeTextFileSync(`${out}/${name}`, text);
+          if (name.endsWith(".argo.yaml")) argoFiles.push(`${out}/${name}`);
           if (name.endsWith(".ts")) tsFiles.push(`${out}/${name}`.slice(dir.length + 1));
         }
         if (target.name === "pydantic-graph") pyPackages.push(`${out}`.slice(dir.length + 1));
@@ -126,6 +133,16 @@ Deno.test(`${FLOWS} flows of hostile names and strings build on every target or 
           strictEqual(typed?.code, 0, typed?.out);
         }
       }
+    }
+
+    const tools = await argoTools();
+    if ("skip" in tools) console.log(`SKIP: argo: ${tools.skip}`);
+    else {
+      const found = await validateTemplates(tools, argoFiles);
+      for (const f of argoFiles) deepStrictEqual(found.get(f), [], f);
+      console.log(
+        `names property: argo lint and the CRD's schema pass ${argoFiles.length} WorkflowTemplates`,
+      );
     }
 
     const report = await verifyFlows(runnable, (p) => texts.get(p) ?? "");

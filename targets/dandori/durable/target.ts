@@ -16,7 +16,7 @@ import { typesModule } from "../typescript/types_ts.ts";
 import { durableCheck } from "./check.ts";
 import { RUNTIME } from "./runtimes.ts";
 import { RULES } from "../typescript/runtimes.ts";
-import { tasksModule } from "./tasks_ts.ts";
+import { stepTasks, tasksModule } from "../typescript/tasks_ts.ts";
 import { workflowModule } from "./workflow_ts.ts";
 
 /** Every file of the package, by name. */
@@ -24,7 +24,7 @@ function generate(plan: Plan, origin: FlowOrigin): ReadonlyMap<string, string> {
   const head = slashHeader(plan, origin);
   return new Map<string, string>([
     ["types.ts", head + typesModule(plan)],
-    ["tasks.ts", head + tasksModule(plan)],
+    ["tasks.ts", head + tasksModule(stepTasks(plan))],
     ["io.ts", head + ioModule(plan)],
     ["runtime.ts", head + RUNTIME],
     ["rules.ts", head + RULES],
@@ -36,6 +36,7 @@ function generate(plan: Plan, origin: FlowOrigin): ReadonlyMap<string, string> {
 export const DURABLE: DandoriTarget<"durable"> = {
   name: "durable",
   express: false,
+  yaml: false,
   check: durableCheck,
   generate,
 };

@@ -46,6 +46,7 @@ function generate(plan: Plan, origin: FlowOrigin): ReadonlyMap<string, string> {
 export const PYDANTIC_GRAPH: DandoriTarget<"pydantic-graph"> = {
   name: "pydantic-graph",
   express: false,
+  yaml: false,
   check: pydanticGraphCheck,
   generate,
 };

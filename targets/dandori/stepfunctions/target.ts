@@ -45,6 +45,7 @@ function generate(plan: Plan, origin: FlowOrigin, options: BuildOptions): Map<st
 export const STEPFUNCTIONS: DandoriTarget<"stepfunctions"> = {
   name: "stepfunctions",
   express: true,
+  yaml: false,
   check: checkStepFunctions,
   generate,
 };

@@ -54,6 +54,7 @@ function generate(plan: Plan, origin: FlowOrigin): ReadonlyMap<string, string> {
 export const TEMPORAL_TYPESCRIPT: DandoriTarget<"temporal-typescript"> = {
   name: "temporal-typescript",
   express: false,
+  yaml: false,
   check: temporalCheck,
   generate,
 };

@@ -58,6 +58,7 @@ function generate(plan: Plan, origin: FlowOrigin): ReadonlyMap<string, string> {
 export const TEMPORAL_GO: DandoriTarget<"temporal-go"> = {
   name: "temporal-go",
   express: false,
+  yaml: false,
   check: temporalGoCheck,
   generate,
 };

@@ -61,6 +61,7 @@ function generate(plan: Plan, origin: FlowOrigin): ReadonlyMap<string, string> {
 export const TEMPORAL_PYTHON: DandoriTarget<"temporal-python"> = {
   name: "temporal-python",
   express: false,
+  yaml: false,
   check: temporalPythonCheck,
   generate,
 };

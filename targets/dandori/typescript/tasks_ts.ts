@@ -1,14 +1,14 @@
 /**
- * `tasks.ts` (docs/targets.md#durable): every task the workflow runs in a step, named by the task. dandori writes the
- * `lambda`, `http`, `aws` and book tasks (`../typescript/task_bodies.ts`, the same bodies as
- * Temporal's activities, sent through `Transport`); the user writes the rest as `OwnTasks`.
- * `makeTasks(own, transport)` joins them.
+ * `tasks.ts` of the durable functions package (docs/targets.md#durable) and of Argo's `caller/`
+ * (docs/targets.md#argo): the tasks a program runs, named by the task. dandori writes the `lambda`,
+ * `http`, `aws` and book tasks (`task_bodies.ts`, the same bodies as Temporal's activities, sent
+ * through `Transport`); the user writes the rest as `OwnTasks`. `makeTasks(own, transport)` joins them.
  * @module
  */
 
 import type { Plan, TaskPlan } from "../../../lang/dandori/plan.ts";
-import { argsType, member, prop, read } from "../typescript/names.ts";
-import { ownResult, written } from "../typescript/task_bodies.ts";
+import { argsType, member, prop, read } from "./names.ts";
+import { ownResult, written } from "./task_bodies.ts";
 
 /** The tasks the workflow runs in steps (not children, which it invokes). */
 export function stepTasks(plan: Plan): TaskPlan[] {
@@ -17,9 +17,8 @@ export function stepTasks(plan: Plan): TaskPlan[] {
   );
 }
 
-/** The text of `tasks.ts` after its header. */
-export function tasksModule(plan: Plan): string {
-  const tasks = stepTasks(plan);
+/** The text of `tasks.ts` after its header: `tasks`, in the plan's order. */
+export function tasksModule(tasks: readonly TaskPlan[]): string {
   const own = tasks.filter((t) => t.callee.kind === "own");
   const lines = [
     'import * as io from "./io.ts";',
