@@ -24,6 +24,7 @@ import { CODES } from "../lang/dandori/codes.ts";
 /** Every platform a CI run proves, in the summary's order: each has exactly one record in a CI run. */
 export const CI_PLATFORMS = [
   "Temporal TypeScript",
+  "Temporal Go",
   "durable functions",
   "pydantic-graph",
   "Step Functions: ASL runner",

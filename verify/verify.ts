@@ -3,7 +3,7 @@
  * `path…` (files, and directories searched for `.book` or `.flow` files; every test and example book or
  * flow when none is given) on a target for real and compares it with the reference interpreter — chobo's
  * books on PostgreSQL and TigerBeetle (`verify/chobo/runs.ts`), dandori's flows on Step Functions'
- * definitions and LocalStack (`verify/dandori/stepfunctions.ts`), on Temporal (`verify/dandori/temporal.ts`),
+ * definitions and LocalStack (`verify/dandori/stepfunctions.ts`), on Temporal in TypeScript and in Go (`verify/dandori/temporal.ts`),
  * on Lambda durable functions' local runner (`verify/dandori/durable.ts`) and on pydantic-graph
  * (`verify/dandori/pydantic_graph.ts`). With `--records <dir>`, the records of what it played (one per
  * platform, `verify/summary.ts`) are written to a new file in `dir`, which CI's summary reads.
@@ -15,7 +15,7 @@ import { DEFAULT_PATHS, verifyPostgres, verifyTigerBeetle } from "./chobo/runs.t
 import { verifyDurable } from "./dandori/durable.ts";
 import { verifyPydanticGraph } from "./dandori/pydantic_graph.ts";
 import { verifyLocalStack, verifyStepFunctions } from "./dandori/stepfunctions.ts";
-import { verifyTemporal } from "./dandori/temporal.ts";
+import { GO_SDK, verifyTemporal } from "./dandori/temporal.ts";
 import { type Verified, writeRecords } from "./summary.ts";
 
 /** The runs by target name. */
@@ -24,7 +24,8 @@ const TARGETS: Record<string, (paths: readonly string[]) => Promise<Verified>> =
   tigerbeetle: (paths) => verifyTigerBeetle(paths.length === 0 ? DEFAULT_PATHS : paths),
   stepfunctions: verifyStepFunctions,
   "stepfunctions-localstack": verifyLocalStack,
-  "temporal-typescript": verifyTemporal,
+  "temporal-typescript": (paths) => verifyTemporal(paths),
+  "temporal-go": (paths) => verifyTemporal(paths, GO_SDK),
   durable: verifyDurable,
   "pydantic-graph": verifyPydanticGraph,
 };

