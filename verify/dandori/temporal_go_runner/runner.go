@@ -164,6 +164,8 @@ func (p *play) playRun(run RunJob, limits Limits) Result {
 	if err != nil {
 		return failedRun(s, run.ID, err)
 	}
+	// The handle's run id follows the execution through each Continue-As-New: its first is read now.
+	firstRunID := handle.GetRunID()
 	done := make(chan struct{})
 	watching := sync.WaitGroup{}
 	if p.job.Events {
@@ -205,7 +207,7 @@ func (p *play) playRun(run RunJob, limits Limits) Result {
 			return failedRun(s, run.ID, err)
 		}
 	}
-	histories, err := p.flow.Histories(ctx, c, run.ID, handle.GetRunID())
+	histories, err := p.flow.Histories(ctx, c, run.ID, firstRunID)
 	if err != nil {
 		return failedRun(s, run.ID, err)
 	}
