@@ -51,19 +51,25 @@ function longest(subject: FlowSubject): TemporalJob {
   return subject.jobs.reduce((best, j) => calls(j) > calls(best) ? j : best);
 }
 
+/** A Go worker's sticky queue: the host's name, then a new UUID each time. */
+const GO_STICKY = /^[^:@/]+:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 /**
  * Histories with this machine's names replaced by neutral ones: every `identity` (`<pid>@<host>`),
- * the sticky task queue named after it, and the paths of the code copy and of the repository in
+ * the sticky task queue named after it (or after the host, with a new UUID: Go's), and the paths of the code copy and of the repository in
  * stack traces. Payloads are base64 and left alone.
  */
-function neutral(value: unknown, key = ""): unknown {
+export function neutral(value: unknown, key = ""): unknown {
   if (Array.isArray(value)) return value.map((v) => neutral(v));
   if (value !== null && typeof value === "object") {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, neutral(v, k)]));
   }
   if (typeof value !== "string") return value;
   if (key === "identity") return "@localhost";
-  if (key === "name") return value.replace(/^[0-9]+@[^-]+-/, "@localhost-");
+  if (key === "name") {
+    // A TypeScript worker's sticky queue is `<pid>@<host>-<uuid>`, a Go worker's `<host>:<uuid>`.
+    return value.replace(/^[0-9]+@[^-]+-/, "@localhost-").replace(GO_STICKY, "localhost:sticky");
+  }
   if (key === "stackTrace") {
     return value.replaceAll(/\/tmp\/dandori-temporal-copy-[A-Za-z0-9_]+\//g, "/tmp/").replaceAll(
       ROOT,

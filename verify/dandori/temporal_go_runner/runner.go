@@ -1,6 +1,7 @@
 package dd
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -27,11 +29,13 @@ import (
 // deadlock (the SDK's 1 s is a busy 2-core machine's ordinary pause; no generated workflow blocks).
 const deadlockDetection = 10 * time.Second
 
+// queryAttempts is how many times a run's query is asked before the run is called late.
+const queryAttempts = 3
+
 // childStubActivity is the activity a child stub's workflow asks for its ending.
 const childStubActivity = "dandori_child_stub"
 
-// lines is stdout, which carries the flows' lines alone: fd 1 is pointed at stderr for whatever
-// else prints (the SDK's replayer logs to stdout).
+// lines is stdout, which carries the runner's lines alone (stdoutAlone).
 type lines struct {
 	mu  sync.Mutex
 	out *os.File
@@ -191,12 +195,7 @@ func (p *play) playRun(run RunJob, limits Limits) Result {
 		return r
 	}
 	ending := endingOf(out, err)
-	var query any
-	if status, err := p.flow.Status(ctx, c, run.ID); err != nil {
-		query = map[string]any{"error": err.Error()}
-	} else {
-		query = status.Cases
-	}
+	query := p.query(run.ID, s)
 	searchAttribute := []string{}
 	described, err := c.DescribeWorkflowExecution(ctx, run.ID, "")
 	if err != nil {
@@ -233,9 +232,25 @@ func (p *play) playRun(run RunJob, limits Limits) Result {
 	return Result{ID: run.ID, Calls: s.calls, Ending: ending, Query: query, SearchAttribute: searchAttribute, Late: s.late, LateWhy: s.lateWhy, Problems: s.problems, Runs: len(histories), Ms: ms, Events: events}
 }
 
+// query is the cases `dandori.status` answers after the run ended. A worker answers it by replaying
+// the run, which on a busy machine may take longer than the SDK waits for a query (10 s): it is
+// asked again, up to queryAttempts times, and a run whose query never answered is late.
+func (p *play) query(id string, s *runState) any {
+	var err error
+	for range queryAttempts {
+		var status Status
+		if status, err = p.flow.Status(context.Background(), p.stubs.client, id); err == nil {
+			return status.Cases
+		}
+	}
+	s.lateFor(fmt.Sprintf("its query did not answer in %d attempts: %v", queryAttempts, err))
+	return map[string]any{"error": err.Error()}
+}
+
 // historyJSON is one history as the CLI writes it, with its workflow id.
 type historyJSON struct {
 	WorkflowID string          `json:"workflowId"`
+	RunID      string          `json:"runId"`
 	History    json.RawMessage `json:"history"`
 }
 
@@ -258,7 +273,7 @@ func (p *play) finish() (FlowLine, error) {
 			if err != nil {
 				return FlowLine{}, err
 			}
-			out = append(out, historyJSON{WorkflowID: h.WorkflowID, History: text})
+			out = append(out, historyJSON{WorkflowID: h.WorkflowID, RunID: h.RunID, History: text})
 		}
 		text, err := json.Marshal(out)
 		if err != nil {
@@ -272,23 +287,37 @@ func (p *play) finish() (FlowLine, error) {
 }
 
 // Main plays the jobs file named by the first argument on the flows of this binary (by the base
-// name of their package's directory) and prints each flow's line as it finishes.
+// name of their package's directory) and prints each flow's line as it finishes; with the first
+// argument replay, it replays recorded histories instead (replayFiles).
 func Main(flows map[string]Flow) {
-	if err := run(flows); err != nil {
+	play := run
+	if len(os.Args) > 1 && os.Args[1] == "replay" {
+		play = replayFiles
+	}
+	out, err := stdoutAlone()
+	if err == nil {
+		err = play(flows, out)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "temporal-go runner:", err)
 		os.Exit(1)
 	}
 }
 
-func run(flows map[string]Flow) error {
+// stdoutAlone is stdout for the runner's lines alone: fd 1 is pointed at stderr for whatever else
+// prints (the SDK's replayer logs to stdout).
+func stdoutAlone() (*lines, error) {
 	stdout, err := syscall.Dup(1)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := syscall.Dup3(2, 1, 0); err != nil {
-		return err
+		return nil, err
 	}
-	out := &lines{out: os.NewFile(uintptr(stdout), "stdout")}
+	return &lines{out: os.NewFile(uintptr(stdout), "stdout")}, nil
+}
+
+func run(flows map[string]Flow, out *lines) error {
 	text, err := os.ReadFile(os.Args[1])
 	if err != nil {
 		return err
@@ -381,5 +410,57 @@ func run(flows map[string]Flow) error {
 	}
 	lanes.Wait()
 	finishing.Wait()
+	return nil
+}
+
+// recorded is a file of recorded histories (verify/dandori/temporal_go_histories.ts).
+type recorded struct {
+	Histories []struct {
+		WorkflowID string          `json:"workflowId"`
+		RunID      string          `json:"runId"`
+		History    json.RawMessage `json:"history"`
+	} `json:"histories"`
+}
+
+// replayed is what replayFiles prints for a file: how many histories it holds, and null when they
+// all replay on the flow's code, else the first error.
+type replayed struct {
+	File      string  `json:"file"`
+	Histories int     `json:"histories"`
+	Replay    *string `json:"replay"`
+}
+
+// replayFiles replays the recorded files the arguments after replay name, each as <dir>=<file>
+// (the flow by its package's directory), printing a line for each.
+func replayFiles(flows map[string]Flow, out *lines) error {
+	for _, arg := range os.Args[2:] {
+		dir, file, ok := strings.Cut(arg, "=")
+		flow, known := flows[dir]
+		if !ok || !known {
+			return fmt.Errorf("%s: not <dir>=<file> of a flow this runner holds", arg)
+		}
+		text, err := os.ReadFile(file)
+		if err != nil {
+			return err
+		}
+		var r recorded
+		if err := json.Unmarshal(text, &r); err != nil {
+			return fmt.Errorf("%s: %w", file, err)
+		}
+		histories := []History{}
+		for _, h := range r.Histories {
+			history, err := client.HistoryFromJSON(bytes.NewReader(h.History), client.HistoryJSONOptions{})
+			if err != nil {
+				return fmt.Errorf("%s: %w", file, err)
+			}
+			histories = append(histories, History{WorkflowID: h.WorkflowID, RunID: h.RunID, History: history})
+		}
+		line := replayed{File: file, Histories: len(histories)}
+		if err := flow.Replay(histories); err != nil {
+			why := err.Error()
+			line.Replay = &why
+		}
+		out.print(line)
+	}
 	return nil
 }
