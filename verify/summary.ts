@@ -25,6 +25,7 @@ import { CODES } from "../lang/dandori/codes.ts";
 export const CI_PLATFORMS = [
   "Temporal TypeScript",
   "Temporal Python",
+  "Temporal Go",
   "durable functions",
   "pydantic-graph",
   "Argo Workflows: controller in-process",

@@ -3,10 +3,10 @@
  * `path…` (files, and directories searched for `.book` or `.flow` files; every test and example book or
  * flow when none is given) on a target for real and compares it with the reference interpreter — chobo's
  * books on PostgreSQL and TigerBeetle (`verify/chobo/runs.ts`), dandori's flows on Step Functions'
- * definitions and LocalStack (`verify/dandori/stepfunctions.ts`), on Temporal with the TypeScript and Python
- * SDKs (`verify/dandori/temporal.ts`), on Lambda durable functions' local runner (`verify/dandori/durable.ts`),
- * on pydantic-graph (`verify/dandori/pydantic_graph.ts`) and on Argo Workflows' controller in-process
- * (`verify/dandori/argo.ts`). With `--records <dir>`, the records of what it played (one per
+ * definitions and LocalStack (`verify/dandori/stepfunctions.ts`), on Temporal with the TypeScript, Python
+ * and Go SDKs (`verify/dandori/temporal.ts`), on Lambda durable functions' local runner
+ * (`verify/dandori/durable.ts`), on pydantic-graph (`verify/dandori/pydantic_graph.ts`) and on Argo
+ * Workflows' controller in-process (`verify/dandori/argo.ts`). With `--records <dir>`, the records of what it played (one per
  * platform, `verify/summary.ts`) are written to a new file in `dir`, which CI's summary reads.
  * Exits 1 when anything disagrees, 2 for an unknown target or a path that does not exist.
  * @module
@@ -18,7 +18,7 @@ import { verifyDurable } from "./dandori/durable.ts";
 import { verifyPydanticGraph } from "./dandori/pydantic_graph.ts";
 import { verifyLocalStack, verifyStepFunctions } from "./dandori/stepfunctions.ts";
 import { verifyTemporal } from "./dandori/temporal.ts";
-import { PYTHON_SDK } from "./dandori/temporal_sdk.ts";
+import { GO_SDK, PYTHON_SDK } from "./dandori/temporal_sdk.ts";
 import { type Verified, writeRecords } from "./summary.ts";
 
 /** The runs by target name. */
@@ -27,8 +27,9 @@ const TARGETS: Record<string, (paths: readonly string[]) => Promise<Verified>> =
   tigerbeetle: (paths) => verifyTigerBeetle(paths.length === 0 ? DEFAULT_PATHS : paths),
   stepfunctions: verifyStepFunctions,
   "stepfunctions-localstack": verifyLocalStack,
-  "temporal-typescript": verifyTemporal,
+  "temporal-typescript": (paths) => verifyTemporal(paths),
   "temporal-python": (paths) => verifyTemporal(paths, PYTHON_SDK),
+  "temporal-go": (paths) => verifyTemporal(paths, GO_SDK),
   durable: verifyDurable,
   "pydantic-graph": verifyPydanticGraph,
   argo: verifyArgo,

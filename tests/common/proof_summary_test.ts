@@ -26,6 +26,7 @@ import { generateFlowScenarios } from "../../lang/dandori/scenarios.ts";
 import { DEFAULT_BUILD } from "../../targets/dandori/target.ts";
 import { TEMPORAL_TYPESCRIPT } from "../../targets/dandori/temporal/target.ts";
 import { TEMPORAL_PYTHON } from "../../targets/dandori/temporal_python/target.ts";
+import { TEMPORAL_GO } from "../../targets/dandori/temporal_go/target.ts";
 import { subjects } from "../../verify/chobo/differential.ts";
 import { DEFAULT_PATHS } from "../../verify/chobo/runs.ts";
 import { argoSubjectOf } from "../../verify/dandori/argo.ts";
@@ -85,7 +86,7 @@ Deno.test("the summary of a CI run's records: a line per platform, the rules, th
   const { lines, ok: holds } = summary(everyPlatform());
   ok(holds, lines.join("\n"));
   assertGolden(GOLDEN, lines.join("\n") + "\n");
-  strictEqual(lines.at(-1), "proof: holds: 1,500 of 1,500 scenarios agree on 15 of 18 platforms");
+  strictEqual(lines.at(-1), "proof: holds: 1,600 of 1,600 scenarios agree on 16 of 19 platforms");
 });
 
 Deno.test("the proof fails when a platform has no record, has two, or a scenario disagrees; a skip alone does not", () => {
@@ -107,7 +108,7 @@ Deno.test("the proof fails when a platform has no record, has two, or a scenario
     disagreeing.lines.includes("DISAGREE: Temporal TypeScript: 3 of 100 scenarios"),
     disagreeing.lines.join("\n"),
   );
-  match(disagreeing.lines.at(-1) ?? "", /^proof: FAILS: 1,497 of 1,500 scenarios agree/);
+  match(disagreeing.lines.at(-1) ?? "", /^proof: FAILS: 1,597 of 1,600 scenarios agree/);
   const skipped = summary(
     all.map((r) =>
       r.platform === "Step Functions: LocalStack"
@@ -227,7 +228,7 @@ Deno.test("deno task verify <target> --records <dir> writes its records there; t
       lines.includes("NO RECORD: Temporal TypeScript: its run did not record what it played"),
       lines.join("\n"),
     );
-    strictEqual(lines.at(-1), "proof: FAILS: 0 of 0 scenarios agree on 0 of 18 platforms");
+    strictEqual(lines.at(-1), "proof: FAILS: 0 of 0 scenarios agree on 0 of 19 platforms");
     const missing = await new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", `${ROOT}verify/verify.ts`, "tigerbeetle", "--records", `${dir}/none`],
       env,
@@ -280,6 +281,8 @@ Deno.test("README's table of what is proven where has the counts each corpus pla
   check("Temporal TypeScript", temporal.length, scenarios(temporal), 0, dandori.length - temporal.length);
   const python = dandori.filter((f) => TEMPORAL_PYTHON.check(f.plan, origin(f), DEFAULT_BUILD).length === 0);
   check("Temporal Python", python.length, scenarios(python), 0, dandori.length - python.length);
+  const go = dandori.filter((f) => TEMPORAL_GO.check(f.plan, origin(f), DEFAULT_BUILD).length === 0);
+  check("Temporal Go", go.length, scenarios(go), 0, dandori.length - go.length);
   const durable = dandori.map(durableSubjectOf).flatMap((s) => "skipped" in s ? [] : [s]);
   check(
     "durable functions",

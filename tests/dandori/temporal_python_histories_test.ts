@@ -8,7 +8,6 @@
 
 import { ok } from "node:assert/strict";
 import { findTemporal } from "../../verify/services/temporal_server.ts";
-import { temporalioLacks } from "../../verify/dandori/temporal.ts";
 import { historyFlows, recordHistories, replayRecorded } from "../../verify/dandori/temporal_histories.ts";
 import { PYTHON_SDK } from "../../verify/dandori/temporal_sdk.ts";
 
@@ -18,8 +17,8 @@ for (const path of historyFlows()) {
     sanitizeOps: false,
     sanitizeResources: false,
     fn: async () => {
-      const lacks = await temporalioLacks();
-      if (lacks !== null) return console.log(`SKIP: ${lacks}`);
+      const lacks = await PYTHON_SDK.missing();
+      if (lacks !== null) return console.log(`SKIP: ${lacks.tool}: ${lacks.why}`);
       if (Deno.env.get("RITSU_BLESS") === "1") {
         const bin = await findTemporal();
         if (bin === null) {

@@ -23,6 +23,11 @@ export interface RunnableFlow {
   readonly plan: Plan;
 }
 
+/** The file name a flow's generated code names (its origin's `file`). */
+export function fileOf(flow: RunnableFlow): string {
+  return flow.path.split("/").pop() ?? flow.path;
+}
+
 /** Where `path` is read: itself when absolute, else under `root` (a directory ending in `/`, or ""). */
 function under(root: string, path: string): string {
   return isAbsolute(path) ? path : `${root}${path}`;

@@ -1,10 +1,12 @@
 /**
- * `deno task verify temporal-typescript [<flow or dir> …]` and `deno task verify temporal-python …`:
- * every generated scenario of every test and example flow (or of the flows named) played on a real
- * Temporal dev server with one SDK (`temporal_sdk.ts`) and compared with the reference interpreter
- * (docs/targets.md#temporal-typescript, docs/targets.md#temporal-python). Every flow is played at once
- * in one round (`temporal_play.ts`: one dev server, a namespace and a code copy per flow, one runner
- * process for all of them, `temporal_runner.ts` or `runners/temporal_runner.py`). Compared per run: every call as sent, in order,
+ * `deno task verify temporal-typescript [<flow or dir> …]`, `deno task verify temporal-python …` and
+ * `deno task verify temporal-go …`: every generated scenario of every test and example flow (or of the
+ * flows named) played on a real Temporal dev server in one SDK (`temporal_sdk.ts`) and compared with the
+ * reference interpreter (docs/targets.md#temporal-typescript, #temporal-python, #temporal-go). Every
+ * flow is played at once in one round (`temporal_play.ts`: one dev server, a namespace and a code copy
+ * per flow, one runner process for all of them: `temporal_runner.ts` in TypeScript,
+ * `runners/temporal_runner.py` in Python, the binary `temporal_go_build.ts` builds once a verification
+ * in Go). Compared per run: every call as sent, in order,
  * character for character with the `temporal` and `transport` views; the ending; the cases from the
  * query `dandori.status` and from `DandoriCases`; and that every history (continuations included)
  * replays on the generated `replay`. A run that disagrees because it was late (a timeout the
@@ -29,7 +31,7 @@ import { tr } from "../../lang/common/text.ts";
 import { inRounds, type Report } from "../differential.ts";
 import { findTemporal, startTemporal, type TemporalServer } from "../services/temporal_server.ts";
 import type { CopyRun } from "./temporal_copy.ts";
-import { flowsNamed, type RunnableFlow } from "./flows.ts";
+import { fileOf, flowsNamed, type RunnableFlow } from "./flows.ts";
 import type { RunResult } from "./temporal_contract.ts";
 import {
   againNamespaceOf,
@@ -37,6 +39,7 @@ import {
   namespaceOf,
   playFlow,
   playRound,
+  type RoundRunner,
   type TemporalJob,
 } from "./temporal_play.ts";
 import { type TemporalSdk, TYPESCRIPT_SDK } from "./temporal_sdk.ts";
@@ -88,14 +91,15 @@ export function subjectOf(
   flow: RunnableFlow,
   sdk: TemporalSdk = TYPESCRIPT_SDK,
 ): FlowSubject | { skipped: string } {
+  const target = sdk.target;
   const origin = {
-    file: flow.path.split("/").pop() ?? flow.path,
+    file: fileOf(flow),
     path: flow.path,
     text: "",
     sha: "0".repeat(16),
     version: VERSION,
   };
-  const stop = sdk.target.check(flow.plan, origin, DEFAULT_BUILD);
+  const stop = target.check(flow.plan, origin, DEFAULT_BUILD);
   if (stop.length > 0) return { skipped: stop.map((d) => `${d.code} ${d.message.en}`).join("; ") };
   const generated = generateFlowScenarios(flow.checked, flow.plan).scenarios.map(generatedJson);
   const scenarios = readFlowScenarios(flow.checked, stringifyJson(generated));
@@ -122,7 +126,7 @@ export function subjectOf(
     });
     runs.push({ id, now: s.now });
   });
-  return { flow, sdk, files: sdk.target.generate(flow.plan, origin, DEFAULT_BUILD), jobs, runs };
+  return { flow, files: target.generate(flow.plan, origin, DEFAULT_BUILD), jobs, runs };
 }
 
 /** The outcome of one flow. */
@@ -152,34 +156,44 @@ export interface FlowError {
  * a flow whose runs disagreed because they were late plays them again at once, in a round of its own
  * (its own runner, the flow's second namespace: the first round's workflow ids are taken).
  * `onReport` is called as each flow is done; `mutate` changes every code copy (a test breaks it on purpose).
+ * The runs are played on `sdk`, whose runner is made once before the first round.
  */
 export async function verifyFlows(
   bin: string,
   subjects: readonly FlowSubject[],
   onReport: (r: FlowReport | FlowError) => void,
   mutate?: (files: Map<string, string>) => void,
+  sdk: TemporalSdk = TYPESCRIPT_SDK,
 ): Promise<void> {
   if (subjects.length === 0) return;
   const started = performance.now();
-  const server = await startTemporal(bin, subjects.flatMap((_, i) => [namespaceOf(i), againNamespaceOf(i)]));
+  const { runner, remove } = await sdk.runner(subjects, mutate);
   try {
-    await inOneServer(bin, server, subjects, started, onReport, mutate);
+    const server = await startTemporal(
+      bin,
+      subjects.flatMap((_, i) => [namespaceOf(i), againNamespaceOf(i)]),
+    );
+    try {
+      await inOneServer(bin, server, subjects, started, onReport, { runner, compared: sdk.compared });
+    } finally {
+      await server.stop();
+    }
   } finally {
-    await server.stop();
+    remove();
   }
 }
 
-/** `verifyFlows` on a server started with each flow's two namespaces. */
+/** `verifyFlows` on a server started with each flow's two namespaces, with `runner`, comparing runs as `compared`. */
 async function inOneServer(
   bin: string,
   server: TemporalServer,
   subjects: readonly FlowSubject[],
   started: number,
   onReport: (r: FlowReport | FlowError) => void,
-  mutate?: (files: Map<string, string>) => void,
+  { runner, compared }: { readonly runner: RoundRunner; readonly compared: (json: string) => string },
 ): Promise<void> {
   const first = playRound(bin, subjects.map((subject) => ({ subject, jobs: subject.jobs })), {
-    mutate,
+    runner,
     server,
   });
   const one = async (subject: FlowSubject, i: number): Promise<FlowReport> => {
@@ -190,7 +204,7 @@ async function inOneServer(
       attempt: async (batch, round) => {
         const played = round === 1
           ? await first.flows[i]
-          : await playFlow(bin, subject, batch, { mutate, server, namespace: againNamespaceOf(i) });
+          : await playFlow(bin, subject, batch, { runner, server, namespace: againNamespaceOf(i) });
         for (const j of batch) {
           const p = played.get(j.id);
           if (round === 1 && p !== undefined && p.late) lateWhy.set(j.where, p.played.lateWhy.join("; "));
@@ -198,7 +212,7 @@ async function inOneServer(
         for (const [id, p] of played) last.set(id, p.played);
         return played;
       },
-      agrees: (job, _round, played) => playedOf(played) === job.expected,
+      agrees: (job, _round, played) => compared(playedOf(played)) === compared(job.expected),
       show: (job, _round, played) => {
         const late = played.late ? ` (late: ${played.lateWhy.join("; ")})` : "";
         return tr(
@@ -234,34 +248,17 @@ export async function verifyFlow(
   bin: string,
   subject: FlowSubject,
   mutate?: (files: Map<string, string>) => void,
+  sdk: TemporalSdk = TYPESCRIPT_SDK,
 ): Promise<FlowReport> {
   let out: FlowReport | FlowError | null = null;
-  await verifyFlows(bin, [subject], (r) => out = r, mutate);
+  await verifyFlows(bin, [subject], (r) => out = r, mutate, sdk);
   const r = out as FlowReport | FlowError | null;
   if (r === null) throw new Error(`${subject.flow.path}: no report`);
   if ("error" in r) throw new Error(`${r.flow}: ${r.error}`);
   return r;
 }
 
-/** Why `python3` cannot import `temporalio` 1.35, the SDK the temporal-python packages are written for; null when it can. */
-export async function temporalioLacks(): Promise<string | null> {
-  const why = "pip install -r verify/requirements-temporal.txt";
-  try {
-    const out = await new Deno.Command("python3", {
-      args: ["-c", "import temporalio; print(temporalio.__version__)"],
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const version = new TextDecoder().decode(out.stdout).trim();
-    if (out.success && version.startsWith("1.35.")) return null;
-    return `temporalio: ${out.success ? `${version} is installed, not 1.35` : "not installed"} (${why})`;
-  } catch (e) {
-    if (!(e instanceof Deno.errors.NotFound)) throw e;
-    return `python3: not on this machine (${why})`;
-  }
-}
-
-/** `deno task verify temporal-typescript` (or the target of `sdk`): the exit code, with the record of the run. */
+/** `deno task verify temporal-typescript` (or the `sdk` given): the exit code, with the record of the run. */
 export async function verifyTemporal(
   args: readonly string[],
   sdk: TemporalSdk = TYPESCRIPT_SDK,
@@ -272,13 +269,10 @@ export async function verifyTemporal(
     console.log(`SKIP: temporal: ${why}`);
     return { exit: 0, records: [skippedRecord(sdk.platform, "flows", "temporal", why)] };
   }
-  if (sdk.language === "python") {
-    const lacks = await temporalioLacks();
-    if (lacks !== null) {
-      console.log(`SKIP: ${lacks}`);
-      const [tool, why] = [lacks.slice(0, lacks.indexOf(":")), lacks.slice(lacks.indexOf(":") + 2)];
-      return { exit: 0, records: [skippedRecord(sdk.platform, "flows", tool, why)] };
-    }
+  const lacks = await sdk.missing();
+  if (lacks !== null) {
+    console.log(`SKIP: ${lacks.tool}: ${lacks.why}`);
+    return { exit: 0, records: [skippedRecord(sdk.platform, "flows", lacks.tool, lacks.why)] };
   }
   const started = performance.now();
   const flows = flowsNamed(ROOT, args, FLOW_DIRS);
@@ -314,7 +308,7 @@ export async function verifyTemporal(
     failures.push(...r.failures.map((f) => f.en));
   };
   try {
-    await verifyFlows(bin, subjects, report);
+    await verifyFlows(bin, subjects, report, undefined, sdk);
   } catch (e) {
     failures.push(e instanceof Error ? e.message : String(e));
   }

@@ -63,14 +63,20 @@ export interface FlowJobs {
   readonly flow: string;
   /** The namespace its workers and runs are in: two flows may share a workflow type and run ids. */
   readonly namespace: string;
-  /** The code copy: the generated package in the SDK's language. */
+  /**
+   * The code copy: the generated package in the SDK's language (for Go, the flow's package in the
+   * module of the one runner binary, which holds every flow's: the runner finds it by the directory's name).
+   */
   readonly dir: string;
   readonly tasks: Record<string, TaskInfo>;
   /** A worker of child stubs runs on each, answering a child workflow from the scenario. */
   readonly children: readonly { readonly queue: string }[];
   /** Whether the flow waits for events (then `status` is polled while its runs run). */
   readonly events: boolean;
-  /** Where to write every history of the flow's runs, as the CLI's JSON; null: nowhere. */
+  /**
+   * Where to write every history of the flow's runs, as the CLI's JSON (`[{workflowId, history}]`; the Go
+   * runner adds each run's `runId`); null: nowhere.
+   */
   readonly historiesFile: string | null;
   /**
    * Whether the flow writes `history encrypted`: then its package cannot run without a payload codec,

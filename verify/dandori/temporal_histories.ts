@@ -14,7 +14,7 @@ import { checkedFlowAt, flowPaths } from "./flows.ts";
 import { subjectOf } from "./temporal.ts";
 import { type FlowSubject, playFlow, type TemporalJob } from "./temporal_play.ts";
 import { makeCopy } from "./temporal_copy.ts";
-import { type TemporalSdk, TYPESCRIPT_SDK } from "./temporal_sdk.ts";
+import { type CopiedSdk, TYPESCRIPT_SDK } from "./temporal_sdk.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -27,7 +27,7 @@ export function historyFlows(): string[] {
 }
 
 /** The recorded file of a flow: `tests/histories/<dir>/<name>.json` (`tests/histories/python/…` for Python). */
-export function historyFile(path: string, sdk: TemporalSdk = TYPESCRIPT_SDK): string {
+export function historyFile(path: string, sdk: CopiedSdk = TYPESCRIPT_SDK): string {
   const dir = sdk.language === "typescript" ? HISTORY_DIR : `${HISTORY_DIR}${sdk.language}/`;
   return `${dir}${path.replace(/^examples\//, "").replace(/\.flow$/, ".json")}`;
 }
@@ -39,7 +39,7 @@ interface Recorded {
   readonly histories: readonly { readonly workflowId: string; readonly history: unknown }[];
 }
 
-function subjectAt(path: string, sdk: TemporalSdk): FlowSubject {
+function subjectAt(path: string, sdk: CopiedSdk): FlowSubject {
   const flow = checkedFlowAt(ROOT, path);
   if (flow === null) throw new Error(`${path} does not check`);
   const subject = subjectOf(flow, sdk);
@@ -53,19 +53,25 @@ function longest(subject: FlowSubject): TemporalJob {
   return subject.jobs.reduce((best, j) => calls(j) > calls(best) ? j : best);
 }
 
+/** A Go worker's sticky queue: the host's name, then a new UUID each time. */
+const GO_STICKY = /^[^:@/]+:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 /**
  * Histories with this machine's names replaced by neutral ones: every `identity` (`<pid>@<host>`),
- * the sticky task queue named after it, and the paths of the code copy and of the repository in
+ * the sticky task queue named after it (or after the host, with a new UUID: Go's), and the paths of the code copy and of the repository in
  * stack traces. Payloads are base64 and left alone.
  */
-function neutral(value: unknown, key = ""): unknown {
+export function neutral(value: unknown, key = ""): unknown {
   if (Array.isArray(value)) return value.map((v) => neutral(v));
   if (value !== null && typeof value === "object") {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, neutral(v, k)]));
   }
   if (typeof value !== "string") return value;
   if (key === "identity") return "@localhost";
-  if (key === "name") return value.replace(/^[0-9]+@[^-]+-/, "@localhost-");
+  if (key === "name") {
+    // A TypeScript worker's sticky queue is `<pid>@<host>-<uuid>`, a Go worker's `<host>:<uuid>`.
+    return value.replace(/^[0-9]+@[^-]+-/, "@localhost-").replace(GO_STICKY, "localhost:sticky");
+  }
   if (key === "stackTrace") {
     return value.replaceAll(
       /\/tmp\/(dandori-temporal-copy-[A-Za-z0-9_]+|dandori-temporal-python-[A-Za-z0-9_]+\/dd_flow_[0-9]+)\//g,
@@ -82,13 +88,14 @@ function neutral(value: unknown, key = ""): unknown {
 export async function recordHistories(
   bin: string,
   path: string,
-  sdk: TemporalSdk = TYPESCRIPT_SDK,
+  sdk: CopiedSdk = TYPESCRIPT_SDK,
 ): Promise<string> {
   const subject = subjectAt(path, sdk);
   const job = longest(subject);
   const tmp = Deno.makeTempFileSync({ suffix: ".json" });
   try {
-    const played = await playFlow(bin, subject, [job], { historiesFile: tmp });
+    const { runner, remove } = await sdk.runner([subject]);
+    const played = await playFlow(bin, subject, [job], { historiesFile: tmp, runner }).finally(remove);
     const r = played.get(job.id);
     if (r === undefined || r.problems.length > 0) {
       throw new Error(`${path} ${job.run}: ${r?.problems.map((p) => p.en).join("; ")}`);
@@ -108,7 +115,7 @@ export async function recordHistories(
  * Replays the recorded histories of `path` on today's code copy of `sdk` (for Python, by
  * `runners/temporal_replay.py` in `python3`); how many runs it replayed.
  */
-export async function replayRecorded(path: string, sdk: TemporalSdk = TYPESCRIPT_SDK): Promise<number> {
+export async function replayRecorded(path: string, sdk: CopiedSdk = TYPESCRIPT_SDK): Promise<number> {
   const file = `${ROOT}${historyFile(path, sdk)}`;
   const recorded = JSON.parse(Deno.readTextFileSync(file)) as Recorded;
   const subject = subjectAt(recorded.flow, sdk);

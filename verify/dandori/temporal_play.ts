@@ -3,11 +3,13 @@
  * flows played at once on one dev server by one runner process. Each flow gets a code copy
  * (`temporal_copy.ts`) and a namespace of its own (two flows may have the same workflow type, task
  * queue and run ids); the server is started with every namespace (`DandoriCases` registered in each),
- * the runner of the flows' SDK (`temporal_sdk.ts`) with one jobs file (`temporal_contract.ts`), and
- * each flow's results arrive as soon as the
+ * the runner with one jobs file (`temporal_contract.ts`), and each flow's results arrive as soon as the
  * runner prints its line, so a flow never waits for another. A round given a server plays on it (the
  * rounds of a verification share one); otherwise it starts one with its namespaces and stops it when the
- * runner has ended. The copies are removed then, even on failure.
+ * runner has ended. The copies are removed then, even on failure. Which runner plays a round is a
+ * `RoundRunner` (each SDK's is in `temporal_sdk.ts`): the TypeScript one (`typescriptRunner`) writes
+ * each round's copies and starts `temporal_runner.ts`; a runner in another SDK's language implements
+ * the same contract.
  * @module
  */
 
@@ -18,6 +20,7 @@ import type { Value } from "../../lang/dandori/values.ts";
 import type { DiffJob, Judged } from "../differential.ts";
 import { startTemporal, type TemporalServer } from "../services/temporal_server.ts";
 import {
+  type Copy,
   COPY_CHILD_MS,
   COPY_EVENT_WAIT_MS,
   COPY_HEARTBEAT_MS,
@@ -26,7 +29,6 @@ import {
   makeCopy,
 } from "./temporal_copy.ts";
 import type { RunnableFlow } from "./flows.ts";
-import type { TemporalSdk } from "./temporal_sdk.ts";
 import type {
   AnswerJson,
   FlowJobs,
@@ -60,10 +62,9 @@ export interface TemporalJob extends DiffJob {
   readonly expected: string;
 }
 
-/** A flow's plan, the SDK it is played on, its package's files and its jobs. */
+/** A flow's plan, its files and its jobs. */
 export interface FlowSubject {
   readonly flow: RunnableFlow;
-  readonly sdk: TemporalSdk;
   readonly files: ReadonlyMap<string, string>;
   readonly jobs: readonly TemporalJob[];
   readonly runs: readonly CopyRun[];
@@ -79,10 +80,34 @@ export interface FlowBatch {
   readonly namespace?: string;
 }
 
+/** The runner of a round: a flow's code copy for the jobs file's `dir`, and the command that plays a jobs file. */
+export interface RoundRunner {
+  copy(subject: FlowSubject): Copy;
+  command(jobsFile: string): readonly string[];
+}
+
+/** The TypeScript runner (`temporal_runner.ts`): each round writes its copies, changed by `mutate` when given. */
+export function typescriptRunner(mutate?: (files: Map<string, string>) => void): RoundRunner {
+  return {
+    copy: (subject) => makeCopy(ROOT, subject.files, subject.runs, mutate),
+    command: (file) => [
+      Deno.execPath(),
+      "run",
+      "-A",
+      "--config",
+      `${ROOT}deno.json`,
+      `${ROOT}verify/dandori/temporal_runner.ts`,
+      file,
+    ],
+  };
+}
+
 /** How a round is played. */
 export interface PlayOptions {
-  /** Changes each code copy (a test breaks it on purpose). */
+  /** Changes each code copy (a test breaks it on purpose); the TypeScript runner's when `runner` is not given. */
   readonly mutate?: (files: Map<string, string>) => void;
+  /** The runner; the TypeScript one when not given. */
+  readonly runner?: RoundRunner;
   /** A server already started with the round's namespaces; otherwise one is started and stopped. */
   readonly server?: TemporalServer;
 }
@@ -186,19 +211,13 @@ function judged(batch: FlowBatch, line: FlowLine): Map<string, Judged<RunResult>
   return out;
 }
 
-/**
- * Plays `batches` (one per flow, each flow once, all on one SDK) in one round: one dev server, one
- * runner of that SDK.
- */
+/** Plays `batches` (one per flow, each flow once) in one round: one dev server, one runner. */
 export function playRound(bin: string, batches: readonly FlowBatch[], options: PlayOptions = {}): Round {
   const waits = batches.map(() => Promise.withResolvers<Map<string, Judged<RunResult>>>());
   waits.forEach((w) => w.promise.catch(() => {}));
-  const sdk = batches[0]?.subject.sdk;
-  if (batches.some((b) => b.subject.sdk !== sdk)) throw new Error("a round's flows are played on one SDK");
   const done = (async () => {
-    const copies = batches.map((b) =>
-      makeCopy(ROOT, b.subject.files, b.subject.runs, options.mutate, b.subject.sdk.language)
-    );
+    const runner = options.runner ?? typescriptRunner(options.mutate);
+    const copies = batches.map((b) => runner.copy(b.subject));
     const dir = Deno.makeTempDirSync({ prefix: "dandori-temporal-round-" });
     const namespaces = batches.map((b, i) => b.namespace ?? namespaceOf(i));
     let server: TemporalServer | null = null;
@@ -234,7 +253,7 @@ export function playRound(bin: string, batches: readonly FlowBatch[], options: P
         runs,
       };
       Deno.writeTextFileSync(`${dir}/jobs.json`, stringifyJson(jobs));
-      await runRunner(sdk, `${dir}/jobs.json`, (line) => {
+      await runRunner(runner.command(`${dir}/jobs.json`), (line) => {
         const i = batches.findIndex((b) => b.subject.flow.path === line.flow);
         if (i < 0) throw new Error(`the runner printed a line for ${line.flow}, which it was not given`);
         try {
@@ -258,17 +277,11 @@ export function playRound(bin: string, batches: readonly FlowBatch[], options: P
   return { flows: waits.map((w) => w.promise), done };
 }
 
-/** Runs `sdk`'s runner on `file`, handing each line it prints to `onLine`; throws when it fails or takes too long. */
-async function runRunner(
-  sdk: TemporalSdk | undefined,
-  file: string,
-  onLine: (line: FlowLine) => void,
-): Promise<void> {
-  if (sdk === undefined) return;
+/** Runs a runner's `command`, handing each line it prints to `onLine`; throws when it fails or takes too long. */
+async function runRunner(command: readonly string[], onLine: (line: FlowLine) => void): Promise<void> {
   const signal = AbortSignal.timeout(RUNNER_LIMIT_MS);
-  const { program, args } = sdk.runner(file);
-  const child = new Deno.Command(program, {
-    args: [...args],
+  const child = new Deno.Command(command[0], {
+    args: command.slice(1),
     stdout: "piped",
     stderr: "piped",
     signal,
