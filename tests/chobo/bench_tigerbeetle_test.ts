@@ -8,12 +8,8 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { accountId } from "../../lang/chobo/ids.ts";
 import { checkBook } from "../../lang/chobo/check.ts";
-import type {
-  AccountFlag,
-  TbAccount,
-  TbTransfer,
-  TransferFlag,
-} from "../../targets/chobo/tigerbeetle/chain.ts";
+import type { TbAccount, TbTransfer } from "../../targets/chobo/tigerbeetle/chain.ts";
+import type { AccountFlag, TransferFlag } from "../../targets/chobo/tigerbeetle/plan.ts";
 import {
   ACCOUNT_FLAGS,
   CREATE_ACCOUNT_STATUS,

@@ -20,12 +20,8 @@ import type { Call } from "../../lang/chobo/interp.ts";
 import type { Book } from "../../lang/chobo/model.ts";
 import { assert, findOne } from "../../lang/common/assert.ts";
 import { padEnd } from "../../lang/common/width.ts";
-import {
-  chainLength,
-  moveSends,
-  type TbAccount,
-  type TbTransfer,
-} from "../../targets/chobo/tigerbeetle/chain.ts";
+import { moveSends, type TbAccount, type TbTransfer } from "../../targets/chobo/tigerbeetle/chain.ts";
+import { chainLength, lowerChains } from "../../targets/chobo/tigerbeetle/plan.ts";
 import { ACCOUNT_FLAGS, TRANSFER_FLAGS } from "../../targets/chobo/tigerbeetle/runtime/runtime.ts";
 import { tigerbeetleTypescriptClient } from "../../targets/chobo/tigerbeetle/typescript.ts";
 import { checkVersion, startReplica } from "../services/tb_replica.ts";
@@ -116,7 +112,7 @@ async function floor(
   const openings = new Map<bigint, TbTransfer>();
   const transfers: TbTransfer[] = [];
   for (const c of calls) {
-    const sends = moveSends(book, tenant, c);
+    const sends = moveSends(lowerChains(book), tenant, c);
     assert(sends !== null, "a benchmark call moves between two accounts");
     for (const a of sends.accounts) accounts.set(a.event.id, a.event);
     for (const o of sends.openings) openings.set(o.id, o);

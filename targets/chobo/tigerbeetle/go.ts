@@ -23,7 +23,7 @@ import {
   header,
   keyText,
 } from "../go_names.ts";
-import { chainLength, MAX_CHAIN } from "./chain.ts";
+import { chainLength, MAX_CHAIN } from "./plan.ts";
 import { GO_RUNTIME } from "./runtimes.ts";
 import { sourceLine } from "../target.ts";
 

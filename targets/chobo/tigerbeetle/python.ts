@@ -16,7 +16,7 @@ import type { Account, Book, Bound, Move, Param, Transfer, Unit } from "../../..
 import { lookup } from "../../../lang/common/assert.ts";
 import { members } from "../names.ts";
 import { docstring, fresh, pythonLiteral, signature, tuple } from "../python_names.ts";
-import { chainLength, MAX_CHAIN } from "./chain.ts";
+import { chainLength, MAX_CHAIN } from "./plan.ts";
 import { PYTHON_RUNTIME } from "./runtimes.ts";
 import { sourceLine } from "../target.ts";
 
