@@ -246,7 +246,7 @@ export async function tigerbeetleCases(
     Deno.writeTextFileSync(`${dir}/${name}`, text);
   }
   const generated = await import(new URL(`file://${dir}/${book.name}.ts`).href) as {
-    tigerbeetle(client: BenchClient, options: { tenant: string }): StockBook;
+    tigerbeetle(client: BenchClient, options: { tenant: string; requestLimit: number }): StockBook;
   };
   const transfer = (name: string) => findOne(book.transfers, (t) => t.name === name, `transfer ${name}`);
   const cases = [
@@ -256,7 +256,7 @@ export async function tigerbeetleCases(
   const rows: BenchRow[] = [];
   for (const callers of CALLERS) {
     const tenant = `bench-${callers}`;
-    const stock = generated.tigerbeetle(client, { tenant });
+    const stock = generated.tigerbeetle(client, { tenant, requestLimit: limit });
     const fill = await stock.入荷.do({ 納品書: "fill", sku: "s", 数: STOCK });
     if (fill.result !== "done") throw new Error(`the stock was not received: ${JSON.stringify(fill)}`);
     for (const c of cases) {

@@ -91,11 +91,16 @@ ${definitionSource(lowerChains(book))}`);
   out.push(`
 /**
  * The book on \`client\` (tigerbeetle-node 0.17.9's \`createClient(…)\`) for \`tenant\` (default ""):
- * each \`do\`, \`hold\`, \`post\` and \`void\` is one chain in one request, after the accounts and
- * openings it uses (sent once per book value) or, for \`post\` and \`void\`, a lookup of the hold.
+ * each \`do\`, \`hold\`, \`post\` and \`void\` is one chain, after the accounts and openings it uses
+ * (sent once per book value) or, for \`post\` and \`void\`, a lookup of the hold. The chains of calls
+ * made at once on one book value share requests of at most \`requestLimit\` transfers (default 253,
+ * what a replica started with \`--development\` takes; give your replica's).
  */
-export function tigerbeetle(client: TigerBeetleClient, options: { readonly tenant?: string } = {}): Book {
-  const c = calls(client, DEFINITION, options.tenant ?? "", REASONS);
+export function tigerbeetle(
+  client: TigerBeetleClient,
+  options: { readonly tenant?: string; readonly requestLimit?: number } = {},
+): Book {
+  const c = calls(client, DEFINITION, options.tenant ?? "", REASONS, options.requestLimit);
   return {
 ${transferValues}    balance: {
 ${balanceValues}    },

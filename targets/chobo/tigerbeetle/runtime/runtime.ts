@@ -494,14 +494,32 @@ function bits<F extends string>(names: readonly F[], table: Readonly<Record<F, n
   return names.reduce((sum, n) => sum | table[n], 0);
 }
 
-/** The ids of one book and tenant (docs/targets.md#ids). */
+/**
+ * The ids of one book and tenant (docs/targets.md#ids). The accounts' events are remembered by what
+ * they stand for, as long as the book value: each is a few SHA-256 digests, and the client already
+ * remembers every account it created.
+ */
 class Ids {
   private readonly book: BookDefinition;
   private readonly tenant: string;
+  private readonly events = new Map<string, AccountEvent>();
 
   constructor(book: BookDefinition, tenant: string) {
     this.book = book;
     this.tenant = tenant;
+  }
+
+  /** The account `what` stands for, as `createAccounts` takes it. */
+  event(what: AccountWhat): AccountEvent {
+    // Strings never hold U+0000 (stringArgument), so the parts joined by it name one account.
+    const name = what.kind === "sink" ? what.unit.name : [what.account.name, ...what.args].join("\u0000");
+    const key = `${what.kind}\u0000${name}`;
+    let event = this.events.get(key);
+    if (event === undefined) {
+      event = accountOf(this, what);
+      this.events.set(key, event);
+    }
+    return event;
   }
 
   account(a: AccountDefinition, args: readonly string[]): bigint {
@@ -660,7 +678,7 @@ function chainOf(t: TransferDefinition, op: keyof TransferDefinition["chains"]):
 function moveSends(book: BookDefinition, ids: Ids, call: Call) {
   const t = call.transfer;
   const arg = (name: string) => String(call.args.get(name));
-  const idOf = (ref: AccountRef) => accountOf(ids, whatOf(book, ref, arg)).id;
+  const idOf = (ref: AccountRef) => ids.event(whatOf(book, ref, arg)).id;
   if (t.moves.some((m) => idOf(m.from) === idOf(m.to))) return null;
   const accounts = new Map<bigint, AccountToCreate>();
   const chain = fill(ids, t, chainOf(t, call.op), {
@@ -670,7 +688,7 @@ function moveSends(book: BookDefinition, ids: Ids, call: Call) {
     amount: (a) => call.args.get((a as { param: string }).param) as bigint,
     account: (ref) => {
       const what = whatOf(book, ref, arg);
-      const event = accountOf(ids, what);
+      const event = ids.event(what);
       if (!accounts.has(event.id)) accounts.set(event.id, { what, event });
       return event.id;
     },
@@ -730,7 +748,7 @@ function statusChain(
     amount: () => {
       throw new Error("chobo: the status chain takes no amount");
     },
-    account: (ref) => accountOf(ids, whatOf(book, ref, (name) => name)).id,
+    account: (ref) => ids.event(whatOf(book, ref, (name) => name)).id,
   });
 }
 
@@ -822,18 +840,103 @@ function inRange(v: bigint): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Batching (docs/targets.md#tigerbeetle): the chains of calls made at once share requests.
+
+/** One chain waiting for a request, and where its answers go. */
+interface Waiting {
+  readonly events: readonly TransferEvent[];
+  readonly resolve: (answers: readonly CreateStatus[]) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/**
+ * `createTransfers` for the concurrent calls of one book value: the chains they send before the
+ * current turn's microtasks run out go out together, in as few requests as `limit` events a request
+ * allow, each chain whole and in the order sent (a chain ends at its first event without `linked`,
+ * so chains side by side stay apart); each call gets its own events' answers back, and an error of a
+ * request is the error of every call in it. A lone call waits for nothing: its chain goes out in the
+ * same turn. Requests are not held back while others are in flight: tigerbeetle-node queues them
+ * and packs those of one kind into one message itself.
+ */
+class TransferBatcher {
+  private readonly client: TigerBeetleClient;
+  private readonly limit: number;
+  private waiting: Waiting[] = [];
+
+  constructor(client: TigerBeetleClient, limit: number) {
+    this.client = client;
+    this.limit = limit;
+  }
+
+  send(events: readonly TransferEvent[]): Promise<readonly CreateStatus[]> {
+    if (events.length > this.limit) {
+      throw new Error(
+        `chobo: ${events.length} transfers in one chain, more than the ${this.limit} a request takes`,
+      );
+    }
+    return new Promise((resolve, reject) => {
+      if (this.waiting.length === 0) queueMicrotask(() => this.flush());
+      this.waiting.push({ events, resolve, reject });
+    });
+  }
+
+  /** Sends every waiting chain, in requests of at most `limit` events. */
+  private flush(): void {
+    const waiting = this.waiting;
+    this.waiting = [];
+    let request: Waiting[] = [];
+    let size = 0;
+    for (const w of waiting) {
+      if (size + w.events.length > this.limit) {
+        void this.dispatch(request);
+        request = [];
+        size = 0;
+      }
+      request.push(w);
+      size += w.events.length;
+    }
+    void this.dispatch(request);
+  }
+
+  private async dispatch(request: readonly Waiting[]): Promise<void> {
+    try {
+      const answers = await this.client.createTransfers(request.flatMap((w) => [...w.events]));
+      // A lone chain reads its answers whatever they are (chainOutcome says what is wrong with them);
+      // chains side by side can be told apart only by one answer an event.
+      if (request.length === 1) return request[0].resolve(answers);
+      if (answers.length !== request.reduce((n, w) => n + w.events.length, 0)) {
+        throw new Error(
+          `chobo: TigerBeetle answered ${answers.length} results for the ${request.length} chains of one request, not one an event`,
+        );
+      }
+      let at = 0;
+      for (const w of request) {
+        w.resolve(answers.slice(at, at + w.events.length));
+        at += w.events.length;
+      }
+    } catch (e) {
+      for (const w of request) w.reject(e);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // The steps of a call (docs/targets.md#before-the-chain).
 
 /**
  * The calls of one book value on `client` for `tenant`. It remembers the accounts and openings it
  * created, so it sends each once (docs/targets.md#before-the-chain). `reasons` lists every reason
- * a call may be refused with.
+ * a call may be refused with. `requestLimit` is the most transfers one request takes on the replica
+ * (253 on one started with `--development`, the default; more with a larger `--limit-request`): the
+ * chains of concurrent calls share requests up to it (`TransferBatcher`). Below 253 a chain that
+ * E060 lets through would not fit, so it is refused.
  */
 export function calls<R extends string>(
   client: TigerBeetleClient,
   book: BookDefinition,
   tenant: string,
   reasons: readonly R[],
+  requestLimit: number = MAX_BATCH,
 ): Calls<R> {
   if (book.version !== 1) {
     throw new Error(`chobo: a plan of version ${book.version}, not 1, which this runtime runs`);
@@ -850,8 +953,14 @@ export function calls<R extends string>(
   const outcome = (
     o: { readonly result: "done" | "done_before" } | { readonly refused: string },
   ): Outcome<R> => "refused" in o ? refused(o.refused) : o;
+  if (!Number.isSafeInteger(requestLimit) || requestLimit < MAX_BATCH) {
+    throw new Error(
+      `chobo: requestLimit is ${requestLimit}, not a whole number of at least ${MAX_BATCH} (E060's chain)`,
+    );
+  }
+  const batcher = new TransferBatcher(client, requestLimit);
   const createTransfers = async (events: TransferEvent[]) =>
-    statusNames(CREATE_TRANSFER_STATUS, await client.createTransfers(events));
+    statusNames(CREATE_TRANSFER_STATUS, await batcher.send(events));
   const keyCall = (transfer: number, op: "post" | "void", values: readonly Argument[]): Call => {
     const t = book.transfers[transfer];
     if (t.chains.hold === undefined) throw new Error(`chobo: ${t.name} does not hold`);
