@@ -2,7 +2,7 @@
  * The `targets` section of `chobo api` (docs/formats.md#chobo-api): what each target names, so that a tool
  * builds its calls without reading the generated code. The names come from the functions the
  * generators spell them with (`sql_names.ts`, `names.ts`, `typescript_names.ts`, `go_names.ts`,
- * `chain.ts`); a test holds every one of them to the generated files.
+ * `tigerbeetle/plan.ts`); a test holds every one of them to the generated files.
  *
  * ```json
  * {
@@ -47,7 +47,8 @@ import { functionParams } from "./postgres/calls.ts";
 import { balanceName, functionName, paramName, TENANT_PARAM } from "./postgres/sql_names.ts";
 import type { Origin } from "./target.ts";
 import { CHOBO_TARGETS } from "./targets.ts";
-import { chainRoles, MAX_BATCH } from "./tigerbeetle/chain.ts";
+import { chainRoles } from "./tigerbeetle/chain.ts";
+import { lowerChains, MAX_BATCH } from "./tigerbeetle/plan.ts";
 import { surfaceNames } from "./typescript_names.ts";
 
 /** The operations of a transfer, as the clients and the SQL have them: a hold's status too. */
@@ -171,13 +172,14 @@ function goJson(book: Book) {
 }
 
 function tigerbeetleJson(book: Book) {
+  const plan = lowerChains(book);
   return {
     max_batch: MAX_BATCH,
     chains: book.transfers.flatMap((t) =>
       operations(t).map((op) => ({
         transfer: t.name,
         op,
-        pieces: chainRoles(t, op).map(({ move, role }) => ({ move, role })),
+        pieces: chainRoles(plan, t, op).map(({ move, role }) => ({ move, role })),
       }))
     ),
   };

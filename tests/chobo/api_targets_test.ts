@@ -17,6 +17,7 @@ import { ident } from "../../targets/chobo/postgres/sql_names.ts";
 import { buildTarget, type Origin } from "../../targets/chobo/target.ts";
 import { CHOBO_TARGETS, type ChoboTargetName, targetNamed } from "../../targets/chobo/targets.ts";
 import { moveSends } from "../../targets/chobo/tigerbeetle/chain.ts";
+import { lowerChains } from "../../targets/chobo/tigerbeetle/plan.ts";
 import { prop } from "../../targets/chobo/typescript_names.ts";
 import { assertGolden } from "../support/golden.ts";
 import { runCli } from "../support/run.ts";
@@ -298,7 +299,7 @@ Deno.test("chobo api: every name of the targets section is what the generators w
     }
     for (const chain of t.tigerbeetle.chains) {
       if (chain.op !== "do" && chain.op !== "hold") continue;
-      const sends = moveSends(book, "tenant", someCall(book, chain.transfer, chain.op));
+      const sends = moveSends(lowerChains(book), "tenant", someCall(book, chain.transfer, chain.op));
       ok(sends !== null, `${path}: ${chain.transfer}`);
       deepStrictEqual(sends.chain.map((e) => ({ move: e.move, role: e.role })), chain.pieces, chain.transfer);
     }

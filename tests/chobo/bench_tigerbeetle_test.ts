@@ -8,19 +8,21 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { accountId } from "../../lang/chobo/ids.ts";
 import { checkBook } from "../../lang/chobo/check.ts";
-import type {
-  AccountFlag,
-  TbAccount,
-  TbTransfer,
-  TransferFlag,
-} from "../../targets/chobo/tigerbeetle/chain.ts";
+import type { TbAccount, TbTransfer } from "../../targets/chobo/tigerbeetle/chain.ts";
+import type { AccountFlag, TransferFlag } from "../../targets/chobo/tigerbeetle/plan.ts";
 import {
   ACCOUNT_FLAGS,
   CREATE_ACCOUNT_STATUS,
   CREATE_TRANSFER_STATUS,
   TRANSFER_FLAGS,
 } from "../../targets/chobo/tigerbeetle/runtime/runtime.ts";
-import { type BenchClient, tigerbeetleCases } from "../../verify/chobo/bench_tigerbeetle.ts";
+import {
+  type BenchClient,
+  CALLERS,
+  requestLimit,
+  tigerbeetleCases,
+  TOO_MUCH_DATA,
+} from "../../verify/chobo/bench_tigerbeetle.ts";
 import { TigerBeetleDouble } from "../support/tigerbeetle_double.ts";
 // deno-lint-ignore no-import-prefix
 import type { Account, Transfer } from "npm:tigerbeetle-node@0.17.9";
@@ -33,8 +35,20 @@ function bits<F extends string>(flags: readonly F[], table: Readonly<Record<F, n
   return flags.reduce((sum, f) => sum | table[f], 0);
 }
 
-/** tigerbeetle-node's four requests, answered by the double (statuses as 0.17.9 numbers them). */
-function onDouble(double: TigerBeetleDouble): BenchClient {
+/**
+ * The double's request limit: what a `--development` replica takes (32 KiB requests), so a batch sized
+ * for another replica fails here as tigerbeetle-node fails it there.
+ */
+const DOUBLE_LIMIT = 253;
+
+/**
+ * tigerbeetle-node's four requests, answered by the double (statuses as 0.17.9 numbers them); a
+ * batch over `limit` is refused with the library's error, as a replica's request limit makes it.
+ */
+function onDouble(double: TigerBeetleDouble, limit = DOUBLE_LIMIT): BenchClient {
+  const sized = <T>(batch: readonly T[]) => {
+    if (batch.length > limit) throw new Error(TOO_MUCH_DATA);
+  };
   const account = (a: Account): TbAccount => ({
     id: a.id,
     user_data_128: a.user_data_128,
@@ -64,10 +78,14 @@ function onDouble(double: TigerBeetleDouble): BenchClient {
     return { status: n, timestamp: 0n };
   };
   return {
-    createAccounts: async (batch) =>
-      (await double.createAccounts(batch.map(account))).map(status(CREATE_ACCOUNT_STATUS)),
-    createTransfers: async (batch) =>
-      (await double.createTransfers(batch.map(transfer))).map(status(CREATE_TRANSFER_STATUS)),
+    createAccounts: async (batch) => {
+      sized(batch);
+      return (await double.createAccounts(batch.map(account))).map(status(CREATE_ACCOUNT_STATUS));
+    },
+    createTransfers: async (batch) => {
+      sized(batch);
+      return (await double.createTransfers(batch.map(transfer))).map(status(CREATE_TRANSFER_STATUS));
+    },
     lookupAccounts: (ids) =>
       Promise.resolve(ids.flatMap((id) => {
         const a = double.sums(id);
@@ -99,10 +117,12 @@ Deno.test("bench tigerbeetle without CHOBO_TIGERBEETLE prints SKIP and exits 0",
 Deno.test("bench tigerbeetle's cases, on the test double: each operation is done, and the floor moves what the client moved", async () => {
   const double = new TigerBeetleDouble();
   const dir = Deno.makeTempDirSync({ prefix: "chobo-bench-tb-test-" });
-  const operations = 12;
+  // More operations than the double's request limit: the floor must split them as the replica would.
+  const operations = DOUBLE_LIMIT + 12;
   try {
     const rows = await tigerbeetleCases(
       onDouble(double),
+      DOUBLE_LIMIT,
       {
         created: CREATE_TRANSFER_STATUS.created,
         accountExists: CREATE_ACCOUNT_STATUS.exists,
@@ -111,30 +131,36 @@ Deno.test("bench tigerbeetle's cases, on the test double: each operation is done
       dir,
       operations,
     );
-    deepStrictEqual(rows.map((r) => [r.what, r.callers, r.chainLength]), [
-      ["do (入荷)", 1, 1],
-      ["hold (引当)", 1, 1],
-      ["do (入荷)", 8, 1],
-      ["hold (引当)", 8, 1],
-    ]);
+    deepStrictEqual(
+      rows.map((r) => [r.what, r.callers, r.chainLength]),
+      CALLERS.flatMap((n) => [["do (入荷)", n, 1], ["hold (引当)", n, 1]]),
+    );
+    deepStrictEqual(CALLERS, [1, 8, 64]);
     for (const r of rows) ok(r.client > 0 && r.floor > 0, JSON.stringify(r));
     const book = checkBook("在庫.book", Deno.readTextFileSync("tests/chobo/books/在庫.book")).book!;
     const stock = (tenant: string) => double.sums(accountId(book, tenant, "在庫", ["s"]));
-    for (const callers of [1, 8]) {
+    const n = BigInt(operations);
+    for (const callers of CALLERS) {
       // The client's tenant: the stock, then `operations` of 1 in and `operations` held.
       const through = stock(`bench-${callers}`);
-      deepStrictEqual([through?.credits_posted, through?.debits_pending], [10n ** 12n + 12n, 12n]);
+      deepStrictEqual([through?.credits_posted, through?.debits_pending], [10n ** 12n + n, n]);
       // The floor's: the same chains, one tenant per case.
-      deepStrictEqual(stock(`bench-${callers}-floor-do`)?.credits_posted, 12n);
+      deepStrictEqual(stock(`bench-${callers}-floor-do`)?.credits_posted, n);
       deepStrictEqual(
         [
           stock(`bench-${callers}-floor-hold`)?.credits_posted,
           stock(`bench-${callers}-floor-hold`)?.debits_pending,
         ],
-        [10n ** 12n, 12n],
+        [10n ** 12n, n],
       );
     }
   } finally {
     Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("bench tigerbeetle reads the replica's request limit instead of assuming one: 253, 1 and 8,189 on the test double", async () => {
+  for (const limit of [DOUBLE_LIMIT, 1, 8189]) {
+    strictEqual(await requestLimit(onDouble(new TigerBeetleDouble(), limit)), limit);
   }
 });

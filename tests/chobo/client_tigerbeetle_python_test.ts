@@ -27,14 +27,13 @@ import { generateScenarios } from "../../lang/chobo/scenarios.ts";
 import { type Json, parseJson, stringifyJson } from "../../lang/common/json.ts";
 import { members } from "../../targets/chobo/names.ts";
 import {
-  type AccountFlag,
   moveSends,
   requests,
   statusChain,
   type TbAccount,
   type TbTransfer,
-  type TransferFlag,
 } from "../../targets/chobo/tigerbeetle/chain.ts";
+import { type AccountFlag, lowerChains, type TransferFlag } from "../../targets/chobo/tigerbeetle/plan.ts";
 import {
   randomId,
   type SentRequest,
@@ -585,7 +584,7 @@ async function record(module: string, path: string, book: Book, scenario: Scenar
       kwargs: Object.fromEntries(t.key.map((k, j) => [names.get(k)!, key[j]])),
       answers: recorder.take(),
     });
-    const chain = statusChain(book, "", t, key, [0n, 0n]);
+    const chain = statusChain(lowerChains(book), "", t, key, [0n, 0n]);
     checks.push({
       kind: "status",
       transfer: t,
@@ -761,7 +760,7 @@ const L = "linked_event_failed";
 
 /** The answers to every account and opening request of a do or hold, all `created`, then `chain`. */
 function moveAnswers(book: Book, call: Call, chain: readonly string[]): Answer[] {
-  const sends = moveSends(book, "", call)!;
+  const sends = moveSends(lowerChains(book), "", call)!;
   return [
     ...requests(sends.accounts).map((b): Answer => ({
       kind: "create_accounts",
@@ -843,7 +842,9 @@ Deno.test("results read as the table of results says, row by row; the status cha
   ];
   const reserve = (op: Call["op"], extra: Record<string, bigint> = {}) =>
     callOf(book, "reserve", op, { order: "o", sku: "s", ...extra });
-  const hold = transferFields(moveSends(book, "", reserve("hold", { qty: 2n }))!.chain[0].transfer);
+  const hold = transferFields(
+    moveSends(lowerChains(book), "", reserve("hold", { qty: 2n }))!.chain[0].transfer,
+  );
   const statusRows: [string[], string, string][] = [
     [[L, "accounts_must_be_different"], "state:held", "refused:over_hold"],
     [["pending_transfer_already_posted", L], "state:posted", "refused:key_conflict"],
@@ -922,8 +923,8 @@ Deno.test("results read as the table of results says, row by row; the status cha
   for (const [i, [row, call, results, want]] of rows.entries()) {
     const [p] = played[i];
     strictEqual(p.left, 0n, row);
-    const sends = moveSends(book, "", call)!;
-    const reference = outcomeKey(chainOutcome(call, sends.chain, results));
+    const sends = moveSends(lowerChains(book), "", call)!;
+    const reference = outcomeKey(chainOutcome(lowerChains(book), call, sends.chain, results));
     if (want === "failed") failed(p, reference, row);
     else {
       strictEqual(p.outcome, want, row);
@@ -932,11 +933,11 @@ Deno.test("results read as the table of results says, row by row; the status cha
   }
   for (const [i, [results, state, over]] of statusRows.entries()) {
     const [status, post] = played[rows.length + i];
-    const read = statusOf(results);
+    const read = statusOf(lowerChains(book), results);
     const where = results.join();
     if (state === "failed") failed(status, `failed:chobo: ${"failed" in read ? read.failed.en : ""}`, where);
     else strictEqual(status.outcome, state, where);
-    if (over === "failed") failed(post, outcomeKey(overHoldOutcome(read)), where);
+    if (over === "failed") failed(post, outcomeKey(overHoldOutcome(lowerChains(book), read)), where);
     else strictEqual(post.outcome, over, where);
     // The post sent no post: the status chain, with a void of the hold's first transfer.
     const sent = post.sent as unknown as Request[];
@@ -1000,7 +1001,7 @@ Deno.test("an account or an opening that exists with other fields raises an erro
   }
   // Every kind of account field, as TigerBeetle names it, on the first account of a request.
   const spread = callOf(book, "spread", "do", { batch: "b", sku: "s", qty: 2n });
-  const sends = moveSends(book, "", spread)!;
+  const sends = moveSends(lowerChains(book), "", spread)!;
   const fields = ["flags", "user_data_128", "user_data_64", "user_data_32", "ledger", "code"];
   for (const field of fields) {
     const results = sends.accounts.map((_, i) => i === 1 ? `exists_with_different_${field}` : "exists");

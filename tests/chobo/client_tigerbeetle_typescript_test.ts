@@ -23,6 +23,7 @@ import { generateScenarios } from "../../lang/chobo/scenarios.ts";
 import { type Members, members } from "../../targets/chobo/names.ts";
 import { RUNTIME_MARK } from "../../targets/chobo/typescript_names.ts";
 import { moveSends, type TbAccount, type TbTransfer } from "../../targets/chobo/tigerbeetle/chain.ts";
+import { lowerChains } from "../../targets/chobo/tigerbeetle/plan.ts";
 import {
   ACCOUNT_FLAGS,
   type AccountEvent,
@@ -1405,7 +1406,7 @@ Deno.test("the tenant is in every id; accounts are sent once per book value; bad
     );
     recorder.requests.length = 0;
     strictEqual(await outcomeOf(value.spread.do(spread)), "done");
-    const shown = moveSends(book, "t-1", callOf(book, "spread", "do", spread))!;
+    const shown = moveSends(lowerChains(book), "t-1", callOf(book, "spread", "do", spread))!;
     deepStrictEqual(recorder.requests, [
       { kind: "create_accounts", events: shown.accounts.map((a) => a.event) },
       { kind: "create_transfers", events: shown.openings },
@@ -1469,6 +1470,63 @@ Deno.test("the tenant is in every id; accounts are sent once per book value; bad
       }),
     );
     deepStrictEqual(await scripted.balance.cap({ sku: "s" }), { posted: 7n, held_in: 1n, held_out: 2n });
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("calls made at once on one book value share requests up to the request limit, each chain whole, each answer its own", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "chobo-tb-ts-" });
+  try {
+    const book = load("bounds.book", BOUNDS_BOOK);
+    const entry = await importClient(dir, book, "bounds.book") as (
+      client: TigerBeetleClient,
+      options?: { tenant?: string; requestLimit?: number },
+    ) => ClientBook;
+    const recorder = new Recorder(new TigerBeetleDouble());
+    const value = entry(recorder, { tenant: "t-batch" });
+    strictEqual(await outcomeOf(value.restock.do({ delivery: "d-1", sku: "s", qty: 100n })), "done");
+    strictEqual(await outcomeOf(value.spread.do({ batch: "warm", sku: "s", qty: 1n })), "done");
+    recorder.requests.length = 0;
+    // 50 spreads of 1 at once, each a chain of 6: bin(s) takes 19 more before its upper bound 20.
+    const calls = Array.from(
+      { length: 50 },
+      (_, i) => value.spread.do({ batch: `b-${i}`, sku: "s", qty: 1n }),
+    );
+    const outcomes = await Promise.all(calls.map(outcomeOf));
+    deepStrictEqual(outcomes, Array.from({ length: 50 }, (_, i) => i < 19 ? "done" : "refused:bin_full"));
+    // 300 transfers in requests of at most 253, no chain split: 42 chains, then 8.
+    deepStrictEqual(
+      recorder.requests.map((r) => r.kind === "create_transfers" ? r.events.length : r.kind),
+      [252, 48],
+    );
+    const chain = moveSends(
+      lowerChains(book),
+      "t-batch",
+      callOf(book, "spread", "do", {
+        batch: "b-0",
+        sku: "s",
+        qty: 1n,
+      }),
+    )!.chain.map((e) => e.transfer);
+    const first = recorder.requests[0];
+    ok(first.kind === "create_transfers");
+    deepStrictEqual(first.events.slice(0, 6), chain);
+    // A larger limit, as a replica started with a larger --limit-request takes: one request.
+    const wide = entry(recorder, { tenant: "t-batch-2", requestLimit: 8189 });
+    strictEqual(await outcomeOf(wide.restock.do({ delivery: "d-1", sku: "s", qty: 100n })), "done");
+    strictEqual(await outcomeOf(wide.spread.do({ batch: "warm", sku: "s", qty: 1n })), "done");
+    recorder.requests.length = 0;
+    const wideCalls = Array.from(
+      { length: 50 },
+      (_, i) => wide.spread.do({ batch: `b-${i}`, sku: "s", qty: 0n }),
+    );
+    deepStrictEqual(await Promise.all(wideCalls.map(outcomeOf)), Array(50).fill("done"));
+    deepStrictEqual(recorder.requests.map((r) => r.kind === "create_transfers" ? r.events.length : r.kind), [
+      300,
+    ]);
+    // A limit under the longest chain E060 lets through is refused before anything is sent.
+    throws(() => entry(recorder, { tenant: "t", requestLimit: 100 }), /requestLimit is 100/);
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }

@@ -29,19 +29,23 @@ import type { Book, Move, Transfer, Unit } from "../../lang/chobo/model.ts";
 import { type Branch, readScenarios, runScenario, type Scenario } from "../../lang/chobo/scenario.ts";
 import { generateScenarios } from "../../lang/chobo/scenarios.ts";
 import { stringifyJson } from "../../lang/common/json.ts";
+import { findOne } from "../../lang/common/assert.ts";
 import { build } from "../../targets/chobo/targets.ts";
 import {
   type ChainEntry,
-  chainLength,
-  type ChainRole,
-  MAX_BATCH,
-  MAX_CHAIN,
-  movePieces,
   moveSends,
   requests,
   type TbAccount,
   type TbTransfer,
 } from "../../targets/chobo/tigerbeetle/chain.ts";
+import {
+  chainLength,
+  type ChainRole,
+  lowerChains,
+  MAX_BATCH,
+  MAX_CHAIN,
+  movePieces,
+} from "../../targets/chobo/tigerbeetle/plan.ts";
 import { randomId, type SentRequest, TigerBeetleBook } from "../../targets/chobo/tigerbeetle/client.ts";
 import { e060Diagnostics } from "../../targets/chobo/tigerbeetle/e060.ts";
 import {
@@ -186,13 +190,15 @@ function checkIds(book: Book, op: SentOperation, where: string): number {
   for (const a of op.accounts) {
     const w = a.what;
     if (w.kind === "sink") {
-      eq(a.event.id, refSink(book, w.unit), "sink id");
+      const unit = findOne(book.units, (u) => u.name === w.unit.name, "unit");
+      eq(a.event.id, refSink(book, unit), "sink id");
       eq(a.event.code, refCode(book, "sink", w.unit.name), "sink code");
-      eq(a.event.ledger, refLedger(w.unit), "sink ledger");
+      eq(a.event.ledger, refLedger(unit), "sink ledger");
       continue;
     }
+    const account = findOne(book.accounts, (x) => x.name === w.account.name, "account");
     const own = refAccount(book, w.account.name, w.args);
-    eq(a.event.ledger, refLedger(w.account.unit), "account ledger");
+    eq(a.event.ledger, refLedger(account.unit), "account ledger");
     eq(a.event.code, refCode(book, "account", w.account.name), "account code");
     if (w.kind === "account") {
       eq(a.event.id, own, "account id");
@@ -204,14 +210,11 @@ function checkIds(book: Book, op: SentOperation, where: string): number {
   }
   for (const o of op.openings) {
     eq(o.id, refId("opening", [hex(o.credit_account_id)]), "opening id");
-    const of = op.accounts.find((a) => a.event.id === o.credit_account_id)!;
-    ok(of.what.kind === "floor" || of.what.kind === "room", `${where}: an opening credits a floor or room`);
-    eq(o.debit_account_id, refSink(book, of.what.account.unit), "opening from the sink");
-    eq(
-      o.amount,
-      of.what.kind === "floor" ? -of.what.account.lower!.value : of.what.account.upper!.value,
-      "opening amount",
-    );
+    const of = op.accounts.find((a) => a.event.id === o.credit_account_id)!.what;
+    ok(of.kind === "floor" || of.kind === "room", `${where}: an opening credits a floor or room`);
+    const account = findOne(book.accounts, (x) => x.name === of.account.name, "account");
+    eq(o.debit_account_id, refSink(book, account.unit), "opening from the sink");
+    eq(o.amount, of.kind === "floor" ? -account.lower!.value : account.upper!.value, "opening amount");
   }
   if (op.chain.length === 0) return checked;
   if (op.chain[0].role === "status_void") {
@@ -294,7 +297,11 @@ Deno.test("ids, ledgers and codes equal a plain implementation of their formula,
 Deno.test("ledger and code: the leading 4 and 2 bytes, big-endian, 0 read as 1", () => {
   const book = boundsBook();
   const [move] = book.transfers[0].moves;
-  const sends = moveSends(book, "", callOf(book, "restock", "do", { delivery: "d", sku: "s", qty: 1n }))!;
+  const sends = moveSends(
+    lowerChains(book),
+    "",
+    callOf(book, "restock", "do", { delivery: "d", sku: "s", qty: 1n }),
+  )!;
   strictEqual(sends.chain[0].transfer.ledger, refLeading("ledger", ["pcs", "0"], 4));
   strictEqual(sends.chain[0].transfer.ledger, refLedger(move.unit));
   strictEqual(sends.chain[0].transfer.code, refLeading("code", ["bounds", "transfer", "restock"], 2));
@@ -329,7 +336,11 @@ Deno.test("each kind of bound adds the transfers its table says, up to 6 per mov
   for (const t of book.transfers) strictEqual(chainLength(t), t.moves.flatMap(refPieces).length, t.name);
 
   // Flags and openings: flag iff lower ≥ 0; floors open with −L, rooms with U.
-  const sends = moveSends(book, "", callOf(book, "spread", "do", { batch: "b", sku: "s", qty: 2n }))!;
+  const sends = moveSends(
+    lowerChains(book),
+    "",
+    callOf(book, "spread", "do", { batch: "b", sku: "s", qty: 2n }),
+  )!;
   const flags = Object.fromEntries(sends.accounts.map((a) => [
     a.what.kind === "sink" ? "sink" : `${a.what.kind}:${a.what.account.name}`,
     a.event.flags.join(),
@@ -354,7 +365,11 @@ Deno.test("each kind of bound adds the transfers its table says, up to 6 per mov
   ]);
 
   // A hold: every piece pending with the timeout, but the probe's void.
-  const held = moveSends(book, "", callOf(book, "reserve", "hold", { order: "o", sku: "s", qty: 2n }))!;
+  const held = moveSends(
+    lowerChains(book),
+    "",
+    callOf(book, "reserve", "hold", { order: "o", sku: "s", qty: 2n }),
+  )!;
   deepStrictEqual(held.chain.map((e) => [e.transfer.flags.join("|"), e.transfer.timeout]), [
     ["linked|pending", 1800],
     ["linked|pending", 1800],
@@ -364,12 +379,16 @@ Deno.test("each kind of bound adds the transfers its table says, up to 6 per mov
     ["pending", 1800],
   ]);
   // `never expires`: timeout 0.
-  const never = moveSends(book, "", callOf(book, "fill", "hold", { fill_id: "f", sku: "s", qty: 1n }))!;
+  const never = moveSends(
+    lowerChains(book),
+    "",
+    callOf(book, "fill", "hold", { fill_id: "f", sku: "s", qty: 1n }),
+  )!;
   deepStrictEqual(never.chain.map((e) => e.transfer.timeout), [0, 0]);
   // The same account on both sides sends nothing.
   const shelves = load(`${BOOKS}to_itself.book`);
   const relocate = { instruction: "i", source: "a", target: "a", qty: 1n };
-  strictEqual(moveSends(shelves, "", callOf(shelves, "relocate", "do", relocate)), null);
+  strictEqual(moveSends(lowerChains(shelves), "", callOf(shelves, "relocate", "do", relocate)), null);
 });
 
 Deno.test("accounts and openings go in requests of at most 253; the chain limit is 253", () => {
@@ -429,12 +448,12 @@ function outcomeKey(o: Outcome): string {
 Deno.test("a chain's results read as the table of results says, row by row", () => {
   const book = boundsBook();
   const spread = callOf(book, "spread", "do", { batch: "b", sku: "s", qty: 2n });
-  const chain = moveSends(book, "", spread)!.chain; // move, probe, probe_void, from_room, to_room, to_floor
+  const chain = moveSends(lowerChains(book), "", spread)!.chain; // move, probe, probe_void, from_room, to_room, to_floor
   const lend = callOf(book, "lend", "hold", { loan: "l", member: "m", qty: 2n });
-  const lendChain = moveSends(book, "", lend)!.chain; // move, from_floor
+  const lendChain = moveSends(lowerChains(book), "", lend)!.chain; // move, from_floor
   const L = "linked_event_failed";
   const read = (results: string[], call = spread, c: readonly ChainEntry[] = chain) =>
-    outcomeKey(chainOutcome(call, c, results));
+    outcomeKey(chainOutcome(lowerChains(book), call, c, results));
   type Row = [string, string[], string] | [string, string[], string, Call, readonly ChainEntry[]];
   const rows: Row[] = [
     ["every one created", ["created", "created", "created", "created", "created", "created"], "done"],
@@ -496,17 +515,22 @@ Deno.test("the status chain's results and a post over the hold read as docs/targ
     [["pending_transfer_expired", L], "expired", "refused:expired"],
     [["pending_transfer_not_found", L], null, "failed:the hold read before the post is not there any more"],
   ];
+  const plan = lowerChains(boundsBook());
   for (const [results, state, over] of states) {
-    deepStrictEqual(statusOf(results), { state });
-    strictEqual(outcomeKey(overHoldOutcome(statusOf(results))), over);
+    deepStrictEqual(statusOf(plan, results), { state });
+    strictEqual(outcomeKey(overHoldOutcome(plan, statusOf(plan, results))), over);
   }
-  ok("failed" in statusOf(["created", "created"]));
-  ok(outcomeKey(overHoldOutcome(statusOf(["exists", L]))).startsWith("failed:"));
+  ok("failed" in statusOf(plan, ["created", "created"]));
+  ok(outcomeKey(overHoldOutcome(plan, statusOf(plan, ["exists", L]))).startsWith("failed:"));
 });
 
 Deno.test("accounts and openings: exists is fine, a different definition or bound is an error (docs/design/chobo.md#versions-of-a-book)", () => {
   const book = boundsBook();
-  const sends = moveSends(book, "", callOf(book, "spread", "do", { batch: "b", sku: "s", qty: 2n }))!;
+  const sends = moveSends(
+    lowerChains(book),
+    "",
+    callOf(book, "spread", "do", { batch: "b", sku: "s", qty: 2n }),
+  )!;
   const all = (r: string) => sends.accounts.map(() => r);
   strictEqual(accountsFailure(sends.accounts, all("created")), null);
   strictEqual(accountsFailure(sends.accounts, all("exists")), null);

@@ -260,3 +260,37 @@ Deno.test("the playground's script reaches no node: or npm: module (the browser 
   );
   deepStrictEqual(outsideImports(planted, modules), ["lang/dandori/resolve.ts → node:path"]);
 });
+
+/** chobo's TigerBeetle client printers: each reads the chains only through the plan (`TbPlan`). */
+const TB_PRINTERS = [
+  "targets/chobo/tigerbeetle/typescript.ts",
+  "targets/chobo/tigerbeetle/python.ts",
+  "targets/chobo/tigerbeetle/go.ts",
+];
+
+/** The modules of `targets/chobo/tigerbeetle/` a TigerBeetle printer may import: the plan and the embedded runtimes. */
+const TB_PRINTER_READS = ["targets/chobo/tigerbeetle/plan.ts", "targets/chobo/tigerbeetle/runtimes.ts"];
+
+/** What a TigerBeetle printer imports from its own folder beyond the plan and the runtimes. */
+function tbPrinterStrays(path: string, text: string): string[] {
+  return importsOf(path, text).filter((m) =>
+    m.startsWith("targets/chobo/tigerbeetle/") && !TB_PRINTER_READS.includes(m)
+  );
+}
+
+Deno.test("chobo's TigerBeetle printers import only the plan of their folder, and its runtimes import nothing of the repository", () => {
+  for (const path of TB_PRINTERS) {
+    deepStrictEqual(tbPrinterStrays(path, Deno.readTextFileSync(`${ROOT}${path}`)), [], path);
+  }
+  for (const file of ["runtime.ts", "runtime.py", "runtime.go"]) {
+    const text = Deno.readTextFileSync(`${ROOT}targets/chobo/tigerbeetle/runtime/${file}`);
+    ok(
+      !/from "\.\.?\/|^import (chobo|targets)/m.test(text),
+      `runtime/${file} imports nothing of the repository`,
+    );
+  }
+  const planted = `import { moveSends } from "./chain.ts";\n`;
+  deepStrictEqual(tbPrinterStrays("targets/chobo/tigerbeetle/go.ts", planted), [
+    "targets/chobo/tigerbeetle/chain.ts",
+  ]);
+});

@@ -7,7 +7,8 @@
  * book, and once after the book is filled from outside (every transfer that only takes from outside
  * accounts, with the strings the sequence uses), then again on that same book (every operation done
  * before). On PostgreSQL (a disposable server, psycopg 3) and, when `CHOBO_TIGERBEETLE` names a
- * replica's binary, on TigerBeetle. The handlers, with the clients of both targets and a caller of
+ * replica's binary, on TigerBeetle; where it does not, on the TigerBeetle test double's bridge (not
+ * TigerBeetle: it keeps the Python client's path through the book Lambdas exercised). The handlers, with the clients of both targets and a caller of
  * each, pass `mypy --strict`.
  */
 
@@ -28,6 +29,8 @@ import { BOOK_RUNTIME } from "../../targets/dandori/stepfunctions/runtimes.ts";
 import { findPgBin, startCluster } from "../../verify/services/pg_cluster.ts";
 import { serverDb } from "../../verify/services/pg_db.ts";
 import { startReplica } from "../../verify/services/tb_replica.ts";
+import type { Where } from "../../verify/chobo/tigerbeetle.ts";
+import { startBridge } from "../support/tigerbeetle_bridge.ts";
 import { generatedRuns } from "../../verify/dandori/flows.ts";
 import { everyRunnableFlow, type RunnableFlow } from "../support/flows.ts";
 
@@ -215,13 +218,18 @@ function pythonCall(s: Sequence, event: Value): Value {
   };
 }
 
+/** Where the runner finds each target: a PostgreSQL server's socket and databases, or a TigerBeetle `Where`. */
+type Connection =
+  | { readonly target: "postgres"; readonly host: string; readonly databases: Record<string, string> }
+  | { readonly target: "tigerbeetle"; readonly where: Where };
+
 /** Plays the jobs on one target through the runner; the answers by job id. */
 async function play(
   list: readonly Job[],
-  target: "postgres" | "tigerbeetle",
   dir: string,
-  connection: Record<string, unknown>,
+  connection: Connection,
 ): Promise<Map<string, Record<string, string>[]>> {
+  const target = connection.target;
   const dirs = new Map<string, { handler: string; client: string; dir: string }>();
   const written = list.map((j) => {
     const key = `${j.sequence.flow.path} ${j.sequence.use}`;
@@ -243,7 +251,10 @@ async function play(
       events: JSON.parse(stringifyJson(j.events)),
     };
   });
-  Deno.writeTextFileSync(`${dir}/jobs.json`, JSON.stringify({ jobs: written, [target]: connection }));
+  const where = connection.target === "postgres"
+    ? { host: connection.host, databases: connection.databases }
+    : connection.where;
+  Deno.writeTextFileSync(`${dir}/jobs.json`, JSON.stringify({ jobs: written, [target]: where }));
   const r = await python([RUNNER, `${dir}/jobs.json`]);
   ok(r.ok, r.out);
   const results = JSON.parse(r.out) as { results: { id: string; answers: Record<string, string>[] }[] };
@@ -298,12 +309,30 @@ Deno.test("the book Lambdas on PostgreSQL: every distinct book-operation sequenc
     } finally {
       await admin.end();
     }
-    compare(list, await play(list, "postgres", dir, { host: cluster.socketDir, databases }));
+    compare(list, await play(list, dir, { target: "postgres", host: cluster.socketDir, databases }));
   } finally {
     Deno.removeSync(dir, { recursive: true });
     await cluster.stop();
   }
 });
+
+/** Plays every job on TigerBeetle at `where` and compares; false when the Python library is missing. */
+async function onTigerBeetle(where: Where): Promise<boolean> {
+  if (!(await python(["-c", "import tigerbeetle"])).ok) {
+    console.log(
+      "SKIP: python: tigerbeetle is not installed (pip install -r verify/requirements-tigerbeetle.txt)",
+    );
+    return false;
+  }
+  const list = jobs(sequences());
+  const dir = Deno.makeTempDirSync({ prefix: "dandori-book-lambda-tb-" });
+  try {
+    compare(list, await play(list, dir, { target: "tigerbeetle", where }));
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+  return true;
+}
 
 Deno.test("the book Lambdas on TigerBeetle: every distinct book-operation sequence answers as chobo's interpreter does", async () => {
   const bin = Deno.env.get("CHOBO_TIGERBEETLE");
@@ -311,20 +340,20 @@ Deno.test("the book Lambdas on TigerBeetle: every distinct book-operation sequen
     console.log("SKIP: tigerbeetle: CHOBO_TIGERBEETLE is not set");
     return;
   }
-  if (!(await python(["-c", "import tigerbeetle"])).ok) {
-    console.log(
-      "SKIP: python: tigerbeetle is not installed (pip install -r verify/requirements-tigerbeetle.txt)",
-    );
-    return;
-  }
-  const list = jobs(sequences());
   const replica = await startReplica(bin);
-  const dir = Deno.makeTempDirSync({ prefix: "dandori-book-lambda-tb-" });
   try {
-    compare(list, await play(list, "tigerbeetle", dir, { addresses: [replica.address] }));
+    await onTigerBeetle({ addresses: replica.address });
   } finally {
-    Deno.removeSync(dir, { recursive: true });
     await replica.stop();
+  }
+});
+
+Deno.test("the book Lambdas on the TigerBeetle test double (not TigerBeetle): the same answers, through the runner's connection", async () => {
+  const bridge = startBridge();
+  try {
+    await onTigerBeetle({ double: bridge.url });
+  } finally {
+    await bridge.stop();
   }
 });
 

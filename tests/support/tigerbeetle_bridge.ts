@@ -8,12 +8,8 @@
  * @module
  */
 
-import type {
-  AccountFlag,
-  TbAccount,
-  TbTransfer,
-  TransferFlag,
-} from "../../targets/chobo/tigerbeetle/chain.ts";
+import type { TbAccount, TbTransfer } from "../../targets/chobo/tigerbeetle/chain.ts";
+import type { AccountFlag, TransferFlag } from "../../targets/chobo/tigerbeetle/plan.ts";
 import {
   ACCOUNT_FLAGS,
   CREATE_ACCOUNT_STATUS,

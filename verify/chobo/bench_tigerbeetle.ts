@@ -2,16 +2,17 @@
  * `deno task bench tigerbeetle`: operations per second of the generated `tigerbeetle-typescript`
  * client of `tests/chobo/books/在庫.book` on a disposable replica of the binary `CHOBO_TIGERBEETLE`
  * names, against a floor in the same run on the same replica: the same transfers (each
- * operation's chain, as `chain.ts` builds it for another tenant) sent raw with tigerbeetle-node
- * 0.17.9, in `create_transfers` requests as full as TigerBeetle takes them. Without the variable it
- * prints SKIP and exits 0. No TigerBeetle server can be installed on the machine this was written on:
- * there it has played only on the test double (`tests/chobo/bench_tigerbeetle_test.ts`), which
- * checks what it sends, not how fast anything is.
+ * operation's chain, as `chain.ts` fills it for another tenant) sent raw with tigerbeetle-node
+ * 0.17.9, in `create_transfers` requests as full as this replica takes them. The replica's limit is
+ * read from the replica (`requestLimit`), never assumed: a replica started with `--development` takes
+ * 32 KiB requests (253 transfers), one started with a larger `--limit-request` more. Without the
+ * variable it prints SKIP and exits 0; the test double (`tests/chobo/bench_tigerbeetle_test.ts`,
+ * with a limit of its own) checks what it sends, not how fast anything is.
  *
  * | case | what                                                              | floor                                   |
  * | ---- | ----------------------------------------------------------------- | --------------------------------------- |
- * | do   | `入荷.do` of 1 through the client, `CALLERS` callers at a time     | the same chains, `BATCH_MAX` per request |
- * | hold | `引当.hold` of 1 through the client, `CALLERS` callers at a time   | the same chains, `BATCH_MAX` per request |
+ * | do   | `入荷.do` of 1 through the client, `CALLERS` callers at a time     | the same chains, the limit per request |
+ * | hold | `引当.hold` of 1 through the client, `CALLERS` callers at a time   | the same chains, the limit per request |
  * @module
  */
 
@@ -20,12 +21,8 @@ import type { Call } from "../../lang/chobo/interp.ts";
 import type { Book } from "../../lang/chobo/model.ts";
 import { assert, findOne } from "../../lang/common/assert.ts";
 import { padEnd } from "../../lang/common/width.ts";
-import {
-  chainLength,
-  moveSends,
-  type TbAccount,
-  type TbTransfer,
-} from "../../targets/chobo/tigerbeetle/chain.ts";
+import { moveSends, type TbAccount, type TbTransfer } from "../../targets/chobo/tigerbeetle/chain.ts";
+import { chainLength, lowerChains } from "../../targets/chobo/tigerbeetle/plan.ts";
 import { ACCOUNT_FLAGS, TRANSFER_FLAGS } from "../../targets/chobo/tigerbeetle/runtime/runtime.ts";
 import { tigerbeetleTypescriptClient } from "../../targets/chobo/tigerbeetle/typescript.ts";
 import { checkVersion, startReplica } from "../services/tb_replica.ts";
@@ -36,9 +33,14 @@ const BOOK = "tests/chobo/books/在庫.book";
 /** Operations per case: enough for a steady rate at a few thousand per second. */
 const OPERATIONS = 4000;
 /** Callers at a time on one client: tigerbeetle-node packs concurrent requests of one kind together. */
-const CALLERS = [1, 8] as const;
-/** Events TigerBeetle 0.17.9 takes in one request (its `batch_max` for 1 MiB messages). */
-const BATCH_MAX = 8189;
+export const CALLERS = [1, 8, 64] as const;
+/**
+ * The largest batch `requestLimit` tries: more transfers than any message TigerBeetle takes holds
+ * (a 1 MiB message holds 8,189), so a replica that took it would be no TigerBeetle; reaching it is said.
+ */
+const MAX_PROBE = 1 << 20;
+/** What tigerbeetle-node 0.17.9 throws for a batch over the replica's request limit. */
+export const TOO_MUCH_DATA = "Too much data was sent or requested in this batch";
 /** Stock received before the holds: more than any run holds. */
 const STOCK = 10n ** 12n;
 
@@ -87,15 +89,66 @@ function call(
   return { transfer, op, strings: new Map(strings), amounts: new Map([["数", amount]]) };
 }
 
-/** Creates events in requests of `BATCH_MAX`; throws unless each answers one of `ok`. */
+/**
+ * The most transfers one `create_transfers` request takes on the replica behind `client`: batches of
+ * transfers from an account to itself (refused as `accounts_must_be_different`, a check of the event
+ * alone, so nothing is written and no id is used up), doubled until the client refuses the batch as
+ * too large, then halved down to the limit.
+ */
+export async function requestLimit(client: BenchClient): Promise<number> {
+  const probe = (n: number): Transfer[] =>
+    Array.from({ length: n }, (_, i) => ({
+      id: BigInt(i + 1) << 64n | BigInt(crypto.getRandomValues(new Uint32Array(1))[0]),
+      debit_account_id: 1n,
+      credit_account_id: 1n,
+      amount: 0n,
+      pending_id: 0n,
+      user_data_128: 0n,
+      user_data_64: 0n,
+      user_data_32: 0,
+      timeout: 0,
+      ledger: 1,
+      code: 1,
+      flags: 0,
+      timestamp: 0n,
+    }));
+  const fits = async (n: number): Promise<boolean> => {
+    try {
+      await client.createTransfers(probe(n));
+      return true;
+    } catch (e) {
+      if (e instanceof Error && e.message.includes(TOO_MUCH_DATA)) return false;
+      throw e;
+    }
+  };
+  if (!await fits(1)) throw new Error("the replica takes no request of one transfer");
+  let fitting = 1;
+  let over = 2;
+  while (await fits(over)) {
+    fitting = over;
+    over *= 2;
+    if (over > MAX_PROBE) {
+      throw new Error(`the replica took ${fitting} transfers in one request: no limit found`);
+    }
+  }
+  while (over - fitting > 1) {
+    const mid = Math.floor((fitting + over) / 2);
+    if (await fits(mid)) fitting = mid;
+    else over = mid;
+  }
+  return fitting;
+}
+
+/** Creates events in requests of `limit`; throws unless each answers one of `ok`. */
 async function createAll<E>(
   send: (batch: E[]) => Promise<readonly { status: number }[]>,
   events: readonly E[],
+  limit: number,
   ok: readonly number[],
   what: string,
 ): Promise<void> {
-  for (let i = 0; i < events.length; i += BATCH_MAX) {
-    const results = await send(events.slice(i, i + BATCH_MAX));
+  for (let i = 0; i < events.length; i += limit) {
+    const results = await send(events.slice(i, i + limit));
     const bad = results.find((r) => !ok.includes(r.status));
     if (bad !== undefined) throw new Error(`${what}: TigerBeetle answered status ${bad.status}`);
   }
@@ -107,6 +160,7 @@ async function createAll<E>(
  */
 async function floor(
   client: BenchClient,
+  limit: number,
   statuses: Statuses,
   book: Book,
   tenant: string,
@@ -115,8 +169,9 @@ async function floor(
   const accounts = new Map<bigint, TbAccount>();
   const openings = new Map<bigint, TbTransfer>();
   const transfers: TbTransfer[] = [];
+  const plan = lowerChains(book);
   for (const c of calls) {
-    const sends = moveSends(book, tenant, c);
+    const sends = moveSends(plan, tenant, c);
     assert(sends !== null, "a benchmark call moves between two accounts");
     for (const a of sends.accounts) accounts.set(a.event.id, a.event);
     for (const o of sends.openings) openings.set(o.id, o);
@@ -124,11 +179,18 @@ async function floor(
   }
   const { created } = statuses;
   const events = [...accounts.values()].map(accountEvent);
-  await createAll((b) => client.createAccounts(b), events, [created, statuses.accountExists], "accounts");
+  const ok = [created, statuses.accountExists];
+  await createAll((b) => client.createAccounts(b), events, limit, ok, "accounts");
   const opening = [...openings.values()].map(transferEvent);
-  await createAll((b) => client.createTransfers(b), opening, [created, statuses.transferExists], "openings");
+  await createAll(
+    (b) => client.createTransfers(b),
+    opening,
+    limit,
+    [created, statuses.transferExists],
+    "openings",
+  );
   const started = performance.now();
-  await createAll((b) => client.createTransfers(b), transfers.map(transferEvent), [created], "chains");
+  await createAll((b) => client.createTransfers(b), transfers.map(transferEvent), limit, [created], "chains");
   return calls.length / ((performance.now() - started) / 1000);
 }
 
@@ -167,10 +229,11 @@ export interface BenchRow {
 
 /**
  * Both cases at each number of callers: `operations` calls through the generated client (written
- * into `dir`), then the floor of the same calls' chains for another tenant.
+ * into `dir`), then the floor of the same calls' chains for another tenant, in requests of `limit`.
  */
 export async function tigerbeetleCases(
   client: BenchClient,
+  limit: number,
   statuses: Statuses,
   dir: string,
   operations: number,
@@ -183,7 +246,7 @@ export async function tigerbeetleCases(
     Deno.writeTextFileSync(`${dir}/${name}`, text);
   }
   const generated = await import(new URL(`file://${dir}/${book.name}.ts`).href) as {
-    tigerbeetle(client: BenchClient, options: { tenant: string }): StockBook;
+    tigerbeetle(client: BenchClient, options: { tenant: string; requestLimit: number }): StockBook;
   };
   const transfer = (name: string) => findOne(book.transfers, (t) => t.name === name, `transfer ${name}`);
   const cases = [
@@ -193,7 +256,7 @@ export async function tigerbeetleCases(
   const rows: BenchRow[] = [];
   for (const callers of CALLERS) {
     const tenant = `bench-${callers}`;
-    const stock = generated.tigerbeetle(client, { tenant });
+    const stock = generated.tigerbeetle(client, { tenant, requestLimit: limit });
     const fill = await stock.入荷.do({ 納品書: "fill", sku: "s", 数: STOCK });
     if (fill.result !== "done") throw new Error(`the stock was not received: ${JSON.stringify(fill)}`);
     for (const c of cases) {
@@ -212,10 +275,11 @@ export async function tigerbeetleCases(
       const floorCall = (n: number) => call(book, c.name, c.op, [[c.key, keyOf(n)], ["sku", "s"]], 1n);
       if (c.op === "hold") {
         const fillCall = call(book, "入荷", "do", [["納品書", "fill"], ["sku", "s"]], STOCK);
-        await floor(client, statuses, book, floorTenant, [fillCall]);
+        await floor(client, limit, statuses, book, floorTenant, [fillCall]);
       }
       const raw = await floor(
         client,
+        limit,
         statuses,
         book,
         floorTenant,
@@ -253,9 +317,10 @@ export async function benchTigerBeetle(): Promise<void> {
   assert(tb.CreateAccountStatus.created === statuses.created, "one status means created for both kinds");
   const client = tb.createClient({ cluster_id: 0n, replica_addresses: [replica.address] });
   try {
-    const rows = await tigerbeetleCases(client, statuses, dir, OPERATIONS);
+    const limit = await requestLimit(client);
+    const rows = await tigerbeetleCases(client, limit, statuses, dir, OPERATIONS);
     console.log(
-      `bench tigerbeetle: ${BOOK} on ${version} (one --development replica), ${OPERATIONS} operations a case`,
+      `bench tigerbeetle: ${BOOK} on ${version} (one --development replica, ${limit} transfers a request), ${OPERATIONS} operations a case`,
     );
     console.log("  case          callers   client ops/s   floor ops/s   × floor   transfers per operation");
     for (const r of rows) {

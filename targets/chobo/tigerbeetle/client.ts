@@ -25,6 +25,7 @@ import {
   type TbAccount,
   type TbTransfer,
 } from "./chain.ts";
+import { lowerChains, type TbPlan } from "./plan.ts";
 import {
   accountsFailure,
   chainOutcome,
@@ -64,6 +65,7 @@ export function randomId(): bigint {
  */
 export class TigerBeetleBook {
   private readonly created = new Set<bigint>();
+  private readonly plan: TbPlan;
   /** Every request sent, in order. */
   readonly sent: SentRequest[] = [];
 
@@ -72,7 +74,9 @@ export class TigerBeetleBook {
     private readonly book: Book,
     private readonly tenant: string,
     private readonly random: () => bigint = randomId,
-  ) {}
+  ) {
+    this.plan = lowerChains(book);
+  }
 
   /** Runs one operation. */
   call(call: Call): Promise<Outcome> {
@@ -81,12 +85,12 @@ export class TigerBeetleBook {
 
   /** The state of a hold, by the status chain. */
   async status(t: Transfer, key: readonly string[]): Promise<StatusRead> {
-    const chain = statusChain(this.book, this.tenant, t, key, [this.random(), this.random()]);
-    return statusOf(await this.createTransfers(chain.map((e) => e.transfer)));
+    const chain = statusChain(this.plan, this.tenant, t, key, [this.random(), this.random()]);
+    return statusOf(this.plan, await this.createTransfers(chain.map((e) => e.transfer)));
   }
 
   private async move(call: Call): Promise<Outcome> {
-    const sends = moveSends(this.book, this.tenant, call);
+    const sends = moveSends(this.plan, this.tenant, call);
     if (sends === null) return refused("same_account");
     const accounts = sends.accounts.filter((a) => !this.created.has(a.event.id));
     for (const batch of requests(accounts)) {
@@ -102,18 +106,25 @@ export class TigerBeetleBook {
       if (why !== null) return { kind: "failed", why };
       for (const o of batch) this.created.add(o.id);
     }
-    return chainOutcome(call, sends.chain, await this.createTransfers(sends.chain.map((e) => e.transfer)));
+    return chainOutcome(
+      this.plan,
+      call,
+      sends.chain,
+      await this.createTransfers(sends.chain.map((e) => e.transfer)),
+    );
   }
 
   private async settle(call: Call): Promise<Outcome> {
     const key = keyValues(call);
-    const ids = holdLookups(this.book, this.tenant, call.transfer, key);
+    const ids = holdLookups(this.plan, this.tenant, call.transfer, key);
     this.sent.push({ kind: "lookup_transfers", ids });
     const held = heldAmounts(ids, await this.tb.lookupTransfers(ids));
     if (held === null) return refused("no_such_hold");
-    const { status, chain } = settleSends(this.book, this.tenant, call, held, [this.random(), this.random()]);
+    const { status, chain } = settleSends(this.plan, this.tenant, call, held, [this.random(), this.random()]);
     const results = await this.createTransfers(chain.map((e) => e.transfer));
-    return status ? overHoldOutcome(statusOf(results)) : chainOutcome(call, chain, results);
+    return status
+      ? overHoldOutcome(this.plan, statusOf(this.plan, results))
+      : chainOutcome(this.plan, call, chain, results);
   }
 
   private createTransfers(events: readonly TbTransfer[]): Promise<readonly TbResult[]> {

@@ -15,14 +15,25 @@ import { Reporter } from "../../../lang/common/reporter.ts";
 import type { ChoboCode } from "../../../lang/chobo/codes.ts";
 import { type Text, tr } from "../../../lang/common/text.ts";
 import type { Origin } from "../target.ts";
-import { chainLength, MAX_CHAIN, movePieces } from "./chain.ts";
+import { lowerChains, MAX_CHAIN, type MoveRole, type TbChain } from "./plan.ts";
 import { pieceText } from "./labels.ts";
 import { accountKindText, callText } from "../../../lang/chobo/words.ts";
 
+/** The pieces of a chain, move by move (1-based). */
+function piecesByMove(chain: TbChain): Map<number, MoveRole[]> {
+  const byMove = new Map<number, MoveRole[]>();
+  for (const p of chain.pieces) {
+    if (p.move === null || p.role === "status_void" || p.role === "status_refusal") continue;
+    byMove.set(p.move, [...byMove.get(p.move) ?? [], p.role]);
+  }
+  return byMove;
+}
+
 /** The move with the most pieces, and what they are (the note under E060). */
-function longestMove(t: Transfer): Text {
-  const m = t.moves.reduce((a, b) => movePieces(b).length > movePieces(a).length ? b : a);
-  const pieces = movePieces(m).map((role) =>
+function longestMove(t: Transfer, chain: TbChain): Text {
+  const [index, roles] = [...piecesByMove(chain)].reduce((a, b) => b[1].length > a[1].length ? b : a);
+  const m = t.moves[index - 1];
+  const pieces = roles.map((role) =>
     pieceText(m, role, accountKindText(m.from.account), accountKindText(m.to.account))
   );
   const n = pieces.length;
@@ -35,10 +46,13 @@ function longestMove(t: Transfer): Text {
 /** The E060 diagnostics of a book, for a build of a TigerBeetle target. */
 export function e060Diagnostics(book: Book, origin: Pick<Origin, "file" | "text">): Diagnostic[] {
   const r = new Reporter<ChoboCode>(origin.file, origin.text);
-  for (const t of book.transfers) {
-    const n = chainLength(t);
-    if (n <= MAX_CHAIN) continue;
+  const plan = lowerChains(book);
+  book.transfers.forEach((t, i) => {
     const op = operationsOf(t)[0];
+    const chain = plan.transfers[i].chains[op];
+    if (chain === undefined) throw new Error(`${t.name} has no ${op} chain`);
+    const n = chain.pieces.length;
+    if (n <= MAX_CHAIN) return;
     const [call] = concretize([{ kind: "call", plan: planFor(t, op, new Symbols()) }]);
     r.error(
       "E060",
@@ -48,7 +62,7 @@ export function e060Diagnostics(book: Book, origin: Pick<Origin, "file" | "text"
         `${t.name}.${op} のチェーンは TigerBeetle の振替 ${n} 件で、一つのリクエストに入る ${MAX_CHAIN} 件を超えます`,
       ),
       {
-        notes: [longestMove(t)],
+        notes: [longestMove(t, chain)],
         operations: [tr(callText(call), callText(call))],
         hint: tr(
           "split the transfer into several transfers with fewer moves each; accounts and openings are sent apart and do not count",
@@ -56,6 +70,6 @@ export function e060Diagnostics(book: Book, origin: Pick<Origin, "file" | "text"
         ),
       },
     );
-  }
+  });
   return r.diagnostics;
 }

@@ -10,7 +10,6 @@
  */
 
 import type { Account, Book, Param, Transfer } from "../../../lang/chobo/model.ts";
-import { definitionHash } from "../../../lang/chobo/ids.ts";
 import { lookup } from "../../../lang/common/assert.ts";
 import { type Members, members } from "../names.ts";
 import {
@@ -23,7 +22,7 @@ import {
   header,
   keyText,
 } from "../go_names.ts";
-import { chainLength, MAX_CHAIN } from "./chain.ts";
+import { type AccountRef, chainLength, lowerChains, MAX_CHAIN, type TbPiece } from "./plan.ts";
 import { GO_RUNTIME } from "./runtimes.ts";
 import { sourceLine } from "../target.ts";
 
@@ -199,71 +198,148 @@ function inline(type: string, fields: readonly (readonly [string, string | null]
   return `${type}{${fields.filter(([, v]) => v !== null).map(([k, v]) => `${k}: ${v}`).join(", ")}}`;
 }
 
-/** The book as the runtime reads it: units, accounts with bounds, transfers with their moves. */
+/** The runtime's constant of each flag the plan sets. */
+const GO_FLAGS: ReadonlyMap<string, string> = new Map([
+  ["linked", "flagLinked"],
+  ["pending", "flagPending"],
+  ["post_pending_transfer", "flagPostPending"],
+  ["void_pending_transfer", "flagVoidPending"],
+  ["debits_must_not_exceed_credits", "flagDebitsMustNotExceedCredits"],
+]);
+
+function goFlags(flags: readonly string[]): string | null {
+  return flags.length === 0
+    ? null
+    : flags.map((f) => lookup(GO_FLAGS, f, "flag the Go runtime sets")).join(" | ");
+}
+
+const GO_KINDS = { account: "kindAccount", floor: "kindFloor", room: "kindRoom", sink: "kindSink" } as const;
+
+/** The book's `TbPlan` as the runtime's `planDef`: parameters as indices into the transfer's. */
 function definitionCode(book: Book): string {
-  const unit = (name: string) => book.units.findIndex((u) => u.name === name);
-  const accountIndex = (name: string) => book.accounts.findIndex((a) => a.name === name);
-  const bound = (b: Account["lower"]) =>
-    b === null ? null : inline("&boundDef", [["value", String(b.value)], ["reason", goString(b.reason)]]);
+  const plan = lowerChains(book);
   const units = `[]unitDef{${
-    book.units.map((u) => inline("", [["name", goString(u.name)], ["scale", String(u.scale)]])).join(", ")
+    plan.units.map((u) =>
+      inline("", [["name", goString(u.name)], ["ledger", String(u.ledger)], [
+        "sinkCode",
+        String(u.sink_code),
+      ]])
+    ).join(", ")
   }}`;
   const accounts = `[]accountDef{\n${
-    book.accounts.map((a) =>
+    plan.accounts.map((a) =>
       `\t\t${
         inline("", [
           ["name", goString(a.name)],
-          ["unit", String(unit(a.unit.name))],
-          ["lower", bound(a.lower)],
-          ["upper", bound(a.upper)],
+          ["unit", String(a.unit)],
+          ["ledger", String(a.ledger)],
+          ["code", String(a.code)],
+          ["flags", goFlags(a.flags)],
+          ["floor", a.floor === null ? "noBound" : String(a.floor)],
+          ["room", a.room === null ? "noBound" : String(a.room)],
         ])
       },\n`
     ).join("")
   }\t}`;
-  const transfers = book.transfers.map((t) => {
-    const param = (name: string) => t.params.findIndex((p) => p.name === name);
-    const side = (ref: Transfer["moves"][number]["from"]) =>
-      inline("sideDef", [["account", String(accountIndex(ref.account.name))], [
-        "args",
-        ints(ref.args.map(param)),
-      ]]);
+  const transfers = plan.transfers.map((t) => {
+    const param = (name: string) => String(t.params.findIndex((p) => p.name === name));
+    const ref = (type: string, r: AccountRef) =>
+      r.kind === "sink"
+        ? inline(type, [["kind", GO_KINDS.sink], ["index", String(r.unit)]])
+        : inline(type, [["kind", GO_KINDS[r.kind]], ["index", String(r.account)], [
+          "args",
+          ints(r.args.map((a) => Number(param(a)))),
+        ]]);
+    const piece = (p: TbPiece) => {
+      const amount: [string, string | null][] = p.amount.kind === "param"
+        ? [["amount", "amountParam"], ["param", param(p.amount.param)]]
+        : p.amount.kind === "literal"
+        ? [["amount", "amountLiteral"], ["value", String(p.amount.value)]]
+        : [["amount", "amountSettled"], ["move", String(p.amount.move)]];
+      const pending: [string, string | null][] = p.pending.kind === "none"
+        ? []
+        : [["pending", p.pending.kind === "piece" ? "pendingPiece" : "pendingHold"], [
+          "pendingAt",
+          String(p.pending.position),
+        ]];
+      return inline("", [
+        ["role", goString(p.role)],
+        ["random", p.id === "random" ? "true" : null],
+        ["debit", p.debit === null ? null : ref("&refDef", p.debit)],
+        ["credit", p.credit === null ? null : ref("&refDef", p.credit)],
+        ...amount,
+        ...pending,
+        ["content", p.user_data_128 === "content" ? "true" : null],
+        ["timeout", p.timeout === 0 ? null : String(p.timeout)],
+        ["ledger", p.ledger === 0 ? null : String(p.ledger)],
+        ["code", p.code === 0 ? null : String(p.code)],
+        ["flags", goFlags(p.flags)],
+        ["exceedsCredits", p.exceeds_credits === null ? null : goString(p.exceeds_credits)],
+      ]);
+    };
+    const chains = `map[string]chainDef{\n${
+      Object.entries(t.chains).map(([op, c]) =>
+        `\t\t\t\t${goString(op)}: {${c.content === "params" ? "params: true, " : ""}${
+          c.content === "amounts" ? "amounts: true, " : ""
+        }pieces: []pieceDef{\n${c.pieces.map((p) => `\t\t\t\t\t${piece(p)},\n`).join("")}\t\t\t\t}},\n`
+      ).join("")
+    }\t\t\t}`;
     const moves = `[]moveDef{\n${
       t.moves.map((m) =>
         `\t\t\t\t${
           inline("", [
-            ["unit", String(unit(m.unit.name))],
-            ["param", m.amount.kind === "param" ? String(param(m.amount.param)) : "-1"],
-            ["literal", m.amount.kind === "literal" ? String(m.amount.value) : null],
-            ["from", side(m.from)],
-            ["to", side(m.to)],
+            ["param", m.amount.kind === "param" ? param(m.amount.param) : "-1"],
+            ["from", ref("refDef", m.from)],
+            ["to", ref("refDef", m.to)],
           ])
         },\n`
       ).join("")
     }\t\t\t}`;
     const params = `[]paramDef{${
-      t.params.map((p) =>
-        inline("", [["name", goString(p.name)], ["amount", p.type.kind === "amount" ? "true" : null]])
-      )
+      t.params.map((p) => inline("", [["name", goString(p.name)], ["amount", p.amount ? "true" : null]]))
         .join(", ")
     }}`;
     const rows: [string, string][] = [["name", goString(t.name)], ["params", params], [
       "key",
-      ints(t.key.map(param)) ?? "nil",
+      ints(t.key.map((k) => Number(param(k)))) ?? "nil",
     ]];
-    if (t.pending !== null) rows.push(["holds", "true"]);
-    if (t.pending?.expires === "after") rows.push(["expiry", String(t.pending.seconds)]);
-    rows.push(["moves", moves], ["definitionHash", goString(definitionHash(t))]);
+    if (t.chains.hold !== undefined) rows.push(["holds", "true"]);
+    rows.push(
+      ["moves", moves],
+      ["chains", chains],
+      ["lookups", ints([...t.lookups]) ?? "nil"],
+      ["definitionHash", goString(t.definition_hash)],
+    );
     return `\t\t{\n${keyed(rows, "\t\t\t")}\t\t},\n`;
   });
   const rows: [string, string][] = [
-    ["name", goString(book.name)],
+    ["version", String(plan.version)],
+    ["name", goString(plan.book)],
     ["units", units],
     ["accounts", accounts],
     ["transfers", `[]transferDef{\n${transfers.join("")}\t}`],
+    [
+      "refusals",
+      `map[string]string{${
+        Object.entries(plan.refusals).map(([k, v]) => `${goString(k)}: ${goString(v)}`).join(", ")
+      }}`,
+    ],
+    [
+      "status",
+      `[]statusRow{${
+        plan.status.map(([a, b, st]) => `{${goString(a)}, ${goString(b)}, ${goString(st ?? "")}}`).join(", ")
+      }}`,
+    ],
+    [
+      "overHold",
+      `map[HoldState]string{${
+        Object.entries(plan.over_hold).map(([k, v]) => `${goString(k)}: ${goString(v)}`).join(", ")
+      }}`,
+    ],
   ];
-  return `// bookDefinition is the book ${book.name} as the runtime reads it: what each operation sends is\n` +
-    `// built from it (docs/targets.md#tigerbeetle).\n` +
-    `var bookDefinition = bookDef{\n${keyed(rows, "\t")}}\n`;
+  return `// bookDefinition is the TigerBeetle plan of the book ${book.name} (targets/chobo/tigerbeetle/plan.ts):\n` +
+    `// the runtime fills its chains (docs/targets.md#tigerbeetle).\n` +
+    `var bookDefinition = planDef{\n${keyed(rows, "\t")}}\n`;
 }
 
 function bookGo(book: Book, pkg: string, origin: { file: string; sha: string; version: string }): string {

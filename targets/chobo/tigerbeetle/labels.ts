@@ -8,7 +8,8 @@ import { accountText } from "../../../lang/chobo/interp.ts";
 import type { Move, Transfer } from "../../../lang/chobo/model.ts";
 import { unreachable } from "../../../lang/common/assert.ts";
 import { type Text, tr } from "../../../lang/common/text.ts";
-import type { AccountWhat, ChainEntry, MoveRole } from "./chain.ts";
+import type { AccountWhat, ChainEntry } from "./chain.ts";
+import type { MoveRole } from "./plan.ts";
 import { quantityText } from "../../../lang/chobo/words.ts";
 
 /** `stock(sku-2)`, `floor of bin(sku-2)` / `bin(sku-2) の余裕`, `sink of pcs` / `pcs の受け皿`. */

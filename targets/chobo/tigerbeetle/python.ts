@@ -2,21 +2,19 @@
  * `chobo build --target tigerbeetle-python` (docs/targets.md#tigerbeetle): one file `<book>.py` that
  * builds each operation's TigerBeetle chain and sends it through the official client
  * (`tigerbeetle.ClientSync` of tigerbeetle 0.17.9) — a class per transfer, the balances and
- * `tigerbeetle(client, tenant="")`, the book's definition as data, then the runtime every book
- * shares, copied byte for byte after a line `# chobo runtime`. The runtime is `chain.ts`,
- * `results.ts` and `client.ts` in Python, so the client sends exactly what `chobo run --show
- * tigerbeetle` prints; the names and arguments are the postgres-python client's (`names.ts`), so a
+ * `tigerbeetle(client, tenant="")`, the book's `TbPlan` (plan.ts) as a literal, then the runtime every
+ * book shares, copied byte for byte after a line `# chobo runtime`. The runtime fills the plan's
+ * chains as `chain.ts` does, so the client sends exactly what `chobo run --show tigerbeetle` prints; the names and arguments are the postgres-python client's (`names.ts`), so a
  * caller switches targets without changing its code. `mypy --strict` passes on every file. A book
  * E060 stops (a do or hold chain over 253 transfers) is an error here: the build reports E060 first.
  * @module
  */
 
-import { definitionHash } from "../../../lang/chobo/ids.ts";
-import type { Account, Book, Bound, Move, Param, Transfer, Unit } from "../../../lang/chobo/model.ts";
+import type { Book, Param, Transfer } from "../../../lang/chobo/model.ts";
 import { lookup } from "../../../lang/common/assert.ts";
 import { members } from "../names.ts";
 import { docstring, fresh, pythonLiteral, signature, tuple } from "../python_names.ts";
-import { chainLength, MAX_CHAIN } from "./chain.ts";
+import { chainLength, lowerChains, MAX_CHAIN } from "./plan.ts";
 import { PYTHON_RUNTIME } from "./runtimes.ts";
 import { sourceLine } from "../target.ts";
 
@@ -31,61 +29,31 @@ function paramsOf(t: Transfer, op: Op): Param[] {
   return t.params.filter((p) => t.key.includes(p.name) || (op === "post" && p.type.kind === "amount"));
 }
 
-function unitData(u: Unit): string {
-  return `_Unit(${pythonLiteral(u.name, '"')}, ${u.scale})`;
+/** A value of the plan as a Python literal: ints, strings (JSON's escapes are Python's), None, True, False. */
+function pythonValue(v: unknown, indent: string): string {
+  if (typeof v === "bigint" || typeof v === "number") return String(v);
+  if (typeof v === "string") return JSON.stringify(v);
+  if (typeof v === "boolean") return v ? "True" : "False";
+  if (v === null || v === undefined) return "None";
+  const inner = `${indent}    `;
+  if (Array.isArray(v)) {
+    if (v.every((x) => x === null || typeof x !== "object")) {
+      return `[${v.map((x) => pythonValue(x, inner)).join(", ")}]`;
+    }
+    return `[\n${v.map((x) => `${inner}${pythonValue(x, inner)},\n`).join("")}${indent}]`;
+  }
+  const entries = Object.entries(v);
+  if (entries.length === 0) return "{}";
+  return `{\n${
+    entries.map(([k, x]) => `${inner}${JSON.stringify(k)}: ${pythonValue(x, inner)},\n`).join("")
+  }${indent}}`;
 }
 
-function boundData(b: Bound | null): string {
-  return b === null ? "None" : `_Bound(${b.value}, ${pythonLiteral(b.reason, '"')})`;
-}
-
-function accountData(a: Account): string {
-  return `_Account(${pythonLiteral(a.name, '"')}, ${tuple(a.params.map((x) => pythonLiteral(x, '"')))}, ${
-    unitData(a.unit)
-  }, ${boundData(a.lower)}, ${boundData(a.upper)})`;
-}
-
-function moveData(m: Move): string {
-  const side = (s: Move["from"]) =>
-    `_Side(${pythonLiteral(s.account.name, '"')}, ${tuple(s.args.map((x) => pythonLiteral(x, '"')))})`;
-  const amount = m.amount.kind === "param"
-    ? `${pythonLiteral(m.amount.param, '"')}, 0`
-    : `None, ${m.amount.value}`;
-  return `_Move(${unitData(m.unit)}, ${side(m.from)}, ${side(m.to)}, ${amount})`;
-}
-
-function transferData(t: Transfer): string {
-  const params = t.params.map((p) =>
-    `_Param(${pythonLiteral(p.name, '"')}, ${p.type.kind === "amount" ? "True" : "False"})`
-  );
-  const timeout = t.pending?.expires === "after" ? t.pending.seconds : 0n;
-  return [
-    `            _Transfer(`,
-    `                ${pythonLiteral(t.name, '"')},`,
-    `                ${tuple(params)},`,
-    `                ${tuple(t.key.map((x) => pythonLiteral(x, '"')))},`,
-    `                ${timeout},`,
-    `                (`,
-    ...t.moves.map((m) => `                    ${moveData(m)},`),
-    `                ),`,
-    `                ${pythonLiteral(definitionHash(t), '"')},`,
-    `            ),`,
-  ].join("\n");
-}
-
-/** The book as the runtime reads it. */
+/** The book's plan as the runtime reads it. */
 function definition(book: Book): string {
-  return `def _definition() -> _BookDef:
-    """The book's accounts and transfers as the runtime reads them; each transfer ends with its
-    definition hash, a part of the \`content\` id in every chain's \`user_data_128\`
-    (docs/targets.md#ids)."""
-    return _BookDef(
-        ${pythonLiteral(book.name, '"')},
-        (
-${book.accounts.map((a) => `            ${accountData(a)},\n`).join("")}        ),
-        (
-${book.transfers.map((t) => `${transferData(t)}\n`).join("")}        ),
-    )
+  return `def _definition() -> Mapping[str, Any]:
+    """The book's TigerBeetle plan (targets/chobo/tigerbeetle/plan.ts): the runtime fills its chains."""
+    return ${pythonValue(lowerChains(book), "    ")}
 `;
 }
 

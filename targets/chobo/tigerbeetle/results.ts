@@ -10,12 +10,14 @@
  * | `exists_with_different_*`                                          | `key_conflict`                      |
  * | `exists` on a later transfer                                       | `key_conflict`                      |
  * | `id_already_failed`                                                | `already_refused`                   |
- * | `exceeds_credits` on `move`, `probe`, `from_floor`                 | the lower bound's reason of `from`  |
- * | `exceeds_credits` on `to_room`                                     | the upper bound's reason of `to`    |
+ * | `exceeds_credits`                                                  | the piece's `exceeds_credits` (plan.ts): the lower bound's reason of `from` on `move`, `probe`, `from_floor`, the upper bound's of `to` on `to_room` |
  * | `accounts_must_be_different`                                       | `same_account`                      |
  * | `pending_transfer_already_posted` / `_already_voided` / `_expired` | `already_posted` / `already_voided` / `expired` |
  * | `exceeds_pending_transfer_amount`                                  | `over_hold`                         |
  * | anything else                                                      | failed: a bug in chobo's client     |
+ *
+ * The refusals, the status pairs and the over-hold answers are the plan's tables (`TbPlan`), which
+ * every runtime reads too.
  *
  * The status chain is read by its pair of results (`statusOf`), and a post over the hold answers
  * from that status (`overHoldOutcome`). Accounts and openings answer `created` or `exists`; any
@@ -25,10 +27,10 @@
  */
 
 import { type Call, type HoldState, type Outcome, refused } from "../../../lang/chobo/interp.ts";
-import { unreachable } from "../../../lang/common/assert.ts";
 import { type Text, tr } from "../../../lang/common/text.ts";
 import type { AccountEvent, ChainEntry, TbTransfer } from "./chain.ts";
 import { accountWhatText } from "./labels.ts";
+import type { TbPlan } from "./plan.ts";
 
 /** A result of `create_accounts` or `create_transfers`, by the name 0.17.9 gives it. */
 export type TbResult = string;
@@ -45,30 +47,9 @@ function unexpected(what: string, results: readonly TbResult[]): Text {
   );
 }
 
-/** The reason `exceeds_credits` on a chain transfer stands for, or null where no bound is checked. */
-function boundReason(call: Call, e: ChainEntry): string | null {
-  if (e.move === null) return null;
-  const m = call.transfer.moves[e.move - 1];
-  switch (e.role) {
-    case "move":
-    case "probe":
-    case "from_floor":
-      return m.from.account.lower?.reason ?? null;
-    case "to_room":
-      return m.to.account.upper?.reason ?? null;
-    case "probe_void":
-    case "from_room":
-    case "to_floor":
-    case "status_void":
-    case "status_refusal":
-      return null;
-    default:
-      return unreachable(e.role, "chain role");
-  }
-}
-
 /** The result of one operation's chain from its per-transfer results (the module's table). */
 export function chainOutcome(
+  plan: TbPlan,
   call: Call,
   chain: readonly ChainEntry[],
   results: readonly TbResult[],
@@ -82,45 +63,20 @@ export function chainOutcome(
   const r = results[i];
   if (r === "exists") return i === 0 ? { kind: "done_before" } : refused("key_conflict");
   if (r.startsWith("exists_with_different_")) return refused("key_conflict");
-  switch (r) {
-    case "id_already_failed":
-      return refused("already_refused");
-    case "exceeds_credits": {
-      const reason = boundReason(call, chain[i]);
-      return reason === null ? failed(unexpected(what, results)) : { kind: "refused", reason, at: null };
-    }
-    case "accounts_must_be_different":
-      return refused("same_account");
-    case "pending_transfer_already_posted":
-      return refused("already_posted");
-    case "pending_transfer_already_voided":
-      return refused("already_voided");
-    case "pending_transfer_expired":
-      return refused("expired");
-    case "exceeds_pending_transfer_amount":
-      return refused("over_hold");
+  if (r === "exceeds_credits") {
+    const reason = chain[i].exceeds_credits;
+    return reason === null ? failed(unexpected(what, results)) : { kind: "refused", reason, at: null };
   }
-  return failed(unexpected(what, results));
+  const reason = plan.refusals[r];
+  return reason === undefined ? failed(unexpected(what, results)) : { kind: "refused", reason, at: null };
 }
 
 /** A hold's state read by the status chain: the state, null when there is no hold, or why not. */
 export type StatusRead = { readonly state: HoldState | null } | { readonly failed: Text };
 
-/**
- * The two results 0.17.9 gave the status chain for each state of a hold (record (q) of
- * docs/design/chobo.md#what-tigerbeetle-answered).
- */
-const STATUS_RESULTS: readonly [string, string, HoldState | null][] = [
-  ["linked_event_failed", "accounts_must_be_different", "held"],
-  ["pending_transfer_already_posted", "linked_event_failed", "posted"],
-  ["pending_transfer_already_voided", "linked_event_failed", "voided"],
-  ["pending_transfer_expired", "linked_event_failed", "expired"],
-  ["pending_transfer_not_found", "linked_event_failed", null],
-];
-
 /** The state a status chain's results say. */
-export function statusOf(results: readonly TbResult[]): StatusRead {
-  const row = STATUS_RESULTS.find(([a, b]) => results.length === 2 && results[0] === a && results[1] === b);
+export function statusOf(plan: TbPlan, results: readonly TbResult[]): StatusRead {
+  const row = plan.status.find(([a, b]) => results.length === 2 && results[0] === a && results[1] === b);
   return row === undefined ? { failed: unexpected("the status chain", results) } : { state: row[2] };
 }
 
@@ -129,25 +85,17 @@ export function statusOf(results: readonly TbResult[]): StatusRead {
  * first (docs/design/chobo.md#order-of-checks): held → `over_hold`, posted → `key_conflict`,
  * voided → `already_voided`, expired → `expired`. A hold read before cannot be gone.
  */
-export function overHoldOutcome(read: StatusRead): Outcome {
+export function overHoldOutcome(plan: TbPlan, read: StatusRead): Outcome {
   if ("failed" in read) return failed(read.failed);
-  switch (read.state) {
-    case "held":
-      return refused("over_hold");
-    case "posted":
-      return refused("key_conflict");
-    case "voided":
-      return refused("already_voided");
-    case "expired":
-      return refused("expired");
-    case null:
-      return failed(
-        tr(
-          "the hold read before the post is not there any more",
-          "確定の前に読んだ仮押さえが無くなっています",
-        ),
-      );
+  if (read.state === null) {
+    return failed(
+      tr(
+        "the hold read before the post is not there any more",
+        "確定の前に読んだ仮押さえが無くなっています",
+      ),
+    );
   }
+  return { kind: "refused", reason: plan.over_hold[read.state], at: null };
 }
 
 /** Why creating accounts did not go as it must, or null when each is `created` or `exists`. */

@@ -30,6 +30,7 @@ import {
   type TbAccount,
   type TbTransfer,
 } from "./chain.ts";
+import { lowerChains, type TbPlan } from "./plan.ts";
 import { accountWhatText, chainEntryText } from "./labels.ts";
 import { hex32 } from "./ids.ts";
 import { callText } from "../../../lang/chobo/words.ts";
@@ -57,7 +58,7 @@ export interface SentTigerBeetleStep {
 const SHOWN_RANDOM: readonly [bigint, bigint] = [0n, 0n];
 
 function sentOperation(
-  book: Book,
+  plan: TbPlan,
   tenant: string,
   ledger: Ledger,
   call: Call,
@@ -65,16 +66,16 @@ function sentOperation(
 ): SentOperation {
   const none = { caller, call, lookups: [], accounts: [], openings: [], chain: [], answered: null };
   if (call.op === "do" || call.op === "hold") {
-    const sends = moveSends(book, tenant, call);
+    const sends = moveSends(plan, tenant, call);
     return sends === null ? { ...none, answered: "same_account" } : { ...none, ...sends };
   }
   const key = keyValues(call);
-  const lookups = holdLookups(book, tenant, call.transfer, key);
+  const lookups = holdLookups(plan, tenant, call.transfer, key);
   const hold = ledger.holds().find((h) =>
     h.transfer === call.transfer.name && h.key.length === key.length && h.key.every((v, i) => v === key[i])
   );
   if (hold === undefined) return { ...none, lookups, answered: "no_such_hold" };
-  const { chain } = settleSends(book, tenant, call, hold.moves.map((m) => m.amount), SHOWN_RANDOM);
+  const { chain } = settleSends(plan, tenant, call, hold.moves.map((m) => m.amount), SHOWN_RANDOM);
   return { ...none, lookups, chain };
 }
 
@@ -83,9 +84,10 @@ function sentOperation(
  * tigerbeetle` gives each scenario a tenant of its own). The status chain's random ids are 0.
  */
 export function sentTigerBeetleSteps(book: Book, s: Scenario, tenant = ""): SentTigerBeetleStep[] {
+  const plan = lowerChains(book);
   const ledger = Ledger.empty(book.accounts.map((a) => a.name));
   const run = (call: Call, caller: number | null) => {
-    const sent = sentOperation(book, tenant, ledger, call, caller);
+    const sent = sentOperation(plan, tenant, ledger, call, caller);
     ledger.apply(call);
     return sent;
   };

@@ -1,9 +1,9 @@
 /**
  * `chobo build --target tigerbeetle-typescript` (docs/targets.md#tigerbeetle): one file `<book>.ts` with the
  * surface of the PostgreSQL client (`postgres-typescript`) on TigerBeetle — the book's types and
- * members, the book's definition as data, then the runtime every book shares, copied byte for
- * byte after a line `// chobo runtime`. The runtime computes the ids of docs/targets.md#ids and builds the
- * chains of `chain.ts`, so the client sends exactly what `chobo run --show tigerbeetle` prints.
+ * members, the book's `TbPlan` (plan.ts) as a literal, then the runtime every book shares, copied byte
+ * for byte after a line `// chobo runtime`. The runtime computes the ids of docs/targets.md#ids and fills
+ * the plan's chains, so the client sends exactly what `chobo run --show tigerbeetle` prints.
  *
  * `tigerbeetle(client, { tenant })` takes tigerbeetle-node 0.17.9's client (`createClient(…)`) or
  * anything with its `createAccounts`, `createTransfers`, `lookupAccounts` and `lookupTransfers`;
@@ -12,70 +12,35 @@
  * @module
  */
 
-import { definitionHash } from "../../../lang/chobo/ids.ts";
-import type { Account, Book, Transfer } from "../../../lang/chobo/model.ts";
+import type { Book, Transfer } from "../../../lang/chobo/model.ts";
 import { lookup } from "../../../lang/common/assert.ts";
 import { paramsOf, prop, read, RUNTIME_MARK, surfaceNames, surfaceTypes } from "../typescript_names.ts";
 
 /** The runtime every TigerBeetle TypeScript client ends with, byte for byte. */
 import { TYPESCRIPT_RUNTIME } from "./runtimes.ts";
 import { sourceLine } from "../target.ts";
+import { lowerChains, type TbPlan } from "./plan.ts";
 
-/** A bigint literal. */
-function big(v: bigint): string {
-  return `${v}n`;
+/** A value of the plan as a TypeScript literal: bigints with `n`, strings as JSON, objects one key a line. */
+function literal(v: unknown, indent: string): string {
+  if (typeof v === "bigint") return `${v}n`;
+  if (v === null || typeof v !== "object") return JSON.stringify(v);
+  const inner = `${indent}  `;
+  if (Array.isArray(v)) {
+    if (v.every((x) => x === null || typeof x !== "object")) {
+      return `[${v.map((x) => literal(x, inner)).join(", ")}]`;
+    }
+    return `[\n${v.map((x) => `${inner}${literal(x, inner)},\n`).join("")}${indent}]`;
+  }
+  const entries = Object.entries(v);
+  if (entries.length === 0) return "{}";
+  const key = (k: string) => /^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k);
+  return `{\n${entries.map(([k, x]) => `${inner}${key(k)}: ${literal(x, inner)},\n`).join("")}${indent}}`;
 }
 
-/** The book as the runtime's `BookDefinition`, as TypeScript source. */
-function definitionSource(book: Book): string {
-  const unitAt = (name: string) => book.units.findIndex((u) => u.name === name);
-  const accountAt = (name: string) => book.accounts.findIndex((a) => a.name === name);
-  const str = (s: string) => JSON.stringify(s);
-  const list = (xs: readonly string[]) => `[${xs.map(str).join(", ")}]`;
-  const bound = (b: Account["lower"]) =>
-    b === null ? "null" : `{ value: ${big(b.value)}, reason: ${str(b.reason)} }`;
-  const units = book.units.map((u) => `    { name: ${str(u.name)}, scale: ${u.scale} },\n`).join("");
-  const accounts = book.accounts.map((a) =>
-    `    { name: ${str(a.name)}, params: ${list(a.params)}, unit: ${unitAt(a.unit.name)}, lower: ${
-      bound(a.lower)
-    }, upper: ${bound(a.upper)} },\n`
-  ).join("");
-  const transfers = book.transfers.map((t) => {
-    const pending = t.pending === null
-      ? "null"
-      : `{ timeout: ${t.pending.expires === "after" ? Number(t.pending.seconds) : 0} }`;
-    const params = t.params.map((p) => `{ name: ${str(p.name)}, amount: ${p.type.kind === "amount"} }`);
-    const moves = t.moves.map((m) => {
-      const amount = m.amount.kind === "param"
-        ? `{ param: ${str(m.amount.param)} }`
-        : `{ literal: ${big(m.amount.value)} }`;
-      const side = (s: "from" | "to") =>
-        `{ account: ${accountAt(m[s].account.name)}, args: ${list(m[s].args)} }`;
-      return `        { amount: ${amount}, unit: ${unitAt(m.unit.name)}, from: ${side("from")}, to: ${
-        side("to")
-      } },\n`;
-    }).join("");
-    return `    {
-      name: ${str(t.name)},
-      params: [${params.join(", ")}],
-      key: ${list(t.key)},
-      pending: ${pending},
-      definition_hash: ${str(definitionHash(t))},
-      moves: [
-${moves}      ],
-    },
-`;
-  }).join("");
-  return `const DEFINITION: BookDefinition = {
-  name: ${str(book.name)},
-  units: [
-${units}  ],
-  accounts: [
-${accounts}  ],
-  transfers: [
-${transfers}  ],
-};
-`;
+/** The book's `TbPlan` as the runtime's `BookDefinition`, as TypeScript source. */
+function definitionSource(plan: TbPlan): string {
+  return `const DEFINITION: BookDefinition = ${literal(plan, "")};\n`;
 }
 
 /** The TigerBeetle client of one book: `<book>.ts`. */
@@ -93,8 +58,8 @@ export function tigerbeetleTypescriptClient(
   out.push(surfaceTypes(book, "TigerBeetle", ""));
   out.push(`
 
-/** The book as data: the runtime builds every id and chain from it. */
-${definitionSource(book)}`);
+/** The book's TigerBeetle plan (targets/chobo/tigerbeetle/plan.ts): the runtime fills its chains. */
+${definitionSource(lowerChains(book))}`);
 
   const values = (t: Transfer, op: "do" | "hold" | "post" | "void" | "status", object: string) =>
     `[${
@@ -126,11 +91,16 @@ ${definitionSource(book)}`);
   out.push(`
 /**
  * The book on \`client\` (tigerbeetle-node 0.17.9's \`createClient(…)\`) for \`tenant\` (default ""):
- * each \`do\`, \`hold\`, \`post\` and \`void\` is one chain in one request, after the accounts and
- * openings it uses (sent once per book value) or, for \`post\` and \`void\`, a lookup of the hold.
+ * each \`do\`, \`hold\`, \`post\` and \`void\` is one chain, after the accounts and openings it uses
+ * (sent once per book value) or, for \`post\` and \`void\`, a lookup of the hold. The chains of calls
+ * made at once on one book value share requests of at most \`requestLimit\` transfers (default 253,
+ * what a replica started with \`--development\` takes; give your replica's).
  */
-export function tigerbeetle(client: TigerBeetleClient, options: { readonly tenant?: string } = {}): Book {
-  const c = calls(client, DEFINITION, options.tenant ?? "", REASONS);
+export function tigerbeetle(
+  client: TigerBeetleClient,
+  options: { readonly tenant?: string; readonly requestLimit?: number } = {},
+): Book {
+  const c = calls(client, DEFINITION, options.tenant ?? "", REASONS, options.requestLimit);
   return {
 ${transferValues}    balance: {
 ${balanceValues}    },

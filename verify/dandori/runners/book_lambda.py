@@ -2,7 +2,7 @@
 
 Reads a jobs file (argv[1]): {"jobs": [{"id", "dir", "handler", "client", "target", "tenant",
 "fill": [...], "events": [...]}], "postgres": {"host", "databases": {client path: database}}?, "tigerbeetle":
-{"addresses"}?}. For each job it loads the generated `<handler>.py` of `dir` (with
+{"addresses": "<host:port,…>"} or (tests only) {"double": "<the test double's bridge URL>"}?}. For each job it loads the generated `<handler>.py` of `dir` (with
 `dandori_book.py` beside it) and chobo's Python client at `client`, makes the handler with
 `make_handler(lambda: postgres(conn, tenant=…))` (or `tigerbeetle(ClientSync(…), tenant=…)`), runs
 the `fill` operations on the client itself ({"transfer": member, "op", "args": keyword arguments}:
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import sys
 from types import ModuleType
 from typing import Any
@@ -29,6 +30,23 @@ def load(name: str, path: str) -> ModuleType:
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def tigerbeetle_client(where: dict[str, Any]) -> Any:
+    """A client of cluster 0 at `addresses` (one string, as tigerbeetle.ClientSync takes it), or
+    (tests only) of the test double's bridge, the chobo TigerBeetle runner's `DoubleBridge`."""
+    if "double" in where:
+        runners = os.path.join(os.path.dirname(__file__), "..", "..", "chobo", "runners", "python")
+        sys.path.insert(0, runners)
+        from tigerbeetle_runner import DoubleBridge
+
+        return DoubleBridge(where["double"])
+    import tigerbeetle
+
+    addresses = where["addresses"]
+    if not isinstance(addresses, str):
+        raise TypeError(f'tigerbeetle.addresses must be one string such as "3000", not {addresses!r}')
+    return tigerbeetle.ClientSync(cluster_id=0, replica_addresses=addresses)
 
 
 def answer(handler: Any, event: object) -> dict[str, str]:
@@ -65,10 +83,8 @@ def main(argv: list[str]) -> int:
             def open_book(c: Any = conn, t: str = job["tenant"]) -> Any:
                 return client.postgres(c, tenant=t)
         else:
-            import tigerbeetle
-
             if tb_client is None:
-                tb_client = tigerbeetle.ClientSync(cluster_id=0, replica_addresses=jobs["tigerbeetle"]["addresses"])
+                tb_client = tigerbeetle_client(jobs["tigerbeetle"])
             def open_book(c: Any = tb_client, t: str = job["tenant"]) -> Any:
                 return client.tigerbeetle(c, tenant=t)
         book = open_book()

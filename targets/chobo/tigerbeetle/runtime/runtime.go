@@ -91,9 +91,6 @@ const (
 // openings go in requests of at most this many, and an operation's chain must fit in one.
 const maxBatch = 253
 
-// At most this many transfers per move (docs/targets.md#one-move-up-to-6-transfers).
-const maxPiecesPerMove = 6
-
 // user_data_32 of a floor and a room account and of their openings.
 const (
 	floorMark = 1
@@ -117,59 +114,124 @@ const (
 	opVoid = "void"
 )
 
-// The book as the generated book.go describes it: indices point into the book's own lists.
-type bookDef struct {
+// planDef is the book's TbPlan (targets/chobo/tigerbeetle/plan.ts, version planVersion) as the
+// generated book.go writes it: parameters are indices into the transfer's, accounts and units
+// indices into the plan's. The runtime fills its chain templates and reads answers by its tables.
+type planDef struct {
+	version   int
 	name      string
 	units     []unitDef
 	accounts  []accountDef
 	transfers []transferDef
+	refusals  map[string]string
+	status    []statusRow
+	overHold  map[HoldState]string
 }
+
+// planVersion is the version of the plan this runtime runs (TB_PLAN_VERSION of plan.ts).
+const planVersion = 1
 
 type unitDef struct {
-	name  string
-	scale int
+	name     string
+	ledger   uint32
+	sinkCode uint16
 }
 
-type boundDef struct {
-	value  int64
-	reason string
-}
-
+// accountDef is an account kind; floor and room are the openings of its floor (−L) and room (U),
+// noBound (−1) where it has none.
 type accountDef struct {
-	name         string
-	unit         int
-	lower, upper *boundDef
+	name        string
+	unit        int
+	ledger      uint32
+	code        uint16
+	flags       uint16
+	floor, room int64
 }
+
+// noBound marks an account kind without a floor or a room: every opening is 0 or more.
+const noBound = -1
 
 type paramDef struct {
 	name   string
 	amount bool
 }
 
-// sideDef is the account a move names on one side, with the transfer parameters it passes.
-type sideDef struct {
-	account int
-	args    []int
+// refDef is an account a piece names: a book's account (index) with the transfer's parameters
+// passed to it, its floor or room, or the sink of a unit (index).
+type refDef struct {
+	kind  accountKind
+	index int
+	args  []int
 }
 
-// moveDef is one move: param is the amount parameter, or -1 when the amount is literal.
+// moveDef is one move: param is the amount parameter, or -1 when the amount is literal (a post
+// in part posts the parameter's amount and what is held of a literal).
 type moveDef struct {
-	unit     int
 	param    int
-	literal  int64
-	from, to sideDef
+	from, to refDef
 }
 
-// transferDef is one transfer kind: key holds parameter indices, expiry the hold's seconds (0:
-// never, or a transfer that does not hold), definitionHash that of `chobo api`.
+// The sources of a piece's amount and pending_id (plan.ts AmountSource, PendingSource).
+type amountKind int
+
+const (
+	amountParam amountKind = iota
+	amountLiteral
+	amountSettled
+)
+
+type pendingKind int
+
+const (
+	pendingNone pendingKind = iota
+	pendingPiece
+	pendingHold
+)
+
+// pieceDef is one transfer of a chain template: move is 1-based, exceedsCredits "" where
+// exceeds_credits on it is not a refusal.
+type pieceDef struct {
+	role           string
+	random         bool
+	debit, credit  *refDef
+	amount         amountKind
+	param          int
+	value          int64
+	move           int
+	pending        pendingKind
+	pendingAt      int
+	content        bool
+	timeout        uint32
+	ledger         uint32
+	code           uint16
+	flags          uint16
+	exceedsCredits string
+}
+
+// chainDef is the template of one operation's chain; amounts is true when its content is the
+// amounts posted, params when it is every parameter's value, neither for none.
+type chainDef struct {
+	params, amounts bool
+	pieces          []pieceDef
+}
+
+// transferDef is one transfer kind: key holds parameter indices; lookups the positions in the hold
+// chain of each move's move piece; definitionHash that of `chobo api`.
 type transferDef struct {
 	name           string
 	params         []paramDef
 	key            []int
 	holds          bool
-	expiry         uint32
 	moves          []moveDef
+	chains         map[string]chainDef
+	lookups        []int
 	definitionHash string
+}
+
+// statusRow is the two results the status chain gives for a hold's state ("": no hold).
+type statusRow struct {
+	first, second string
+	state         HoldState
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -208,16 +270,6 @@ func id128(role string, parts ...string) Uint128 {
 		u[0] = 0xfe
 	}
 	return u
-}
-
-// leading is the first n bytes of the digest as a big-endian number, 0 read as 1 (ledger, code).
-func leading(role string, parts []string, n int) uint32 {
-	d := idDigest(role, parts)
-	var v uint32
-	for _, b := range d[:n] {
-		v = v<<8 | uint32(b)
-	}
-	return max(v, 1)
 }
 
 // hex32 is 32 lower-case hex digits, most significant first (an id as a part of another id).
@@ -286,33 +338,20 @@ func jsonStrings(values []string) string {
 // client sends one book's operations for one tenant. It remembers the accounts and openings it
 // created, so each is sent once per book value (docs/targets.md#before-the-chain).
 type client struct {
-	tigerbeetle   TigerBeetleClient
-	tenant        string
-	def           *bookDef
-	ledgers       []uint32
-	sinkCodes     []uint16
-	accountCodes  []uint16
-	transferCodes []uint16
-	random        func() (Uint128, error)
+	tigerbeetle TigerBeetleClient
+	tenant      string
+	def         *planDef
+	random      func() (Uint128, error)
 
 	mu      sync.Mutex
 	created map[Uint128]bool
 }
 
-func newClient(tigerbeetle TigerBeetleClient, tenant string, def *bookDef) *client {
-	c := &client{tigerbeetle: tigerbeetle, tenant: tenant, def: def, random: randomID, created: map[Uint128]bool{}}
-	code := func(of, name string) uint16 { return uint16(leading("code", []string{def.name, of, name}, 2)) }
-	for _, u := range def.units {
-		c.ledgers = append(c.ledgers, leading("ledger", []string{u.name, strconv.Itoa(u.scale)}, 4))
-		c.sinkCodes = append(c.sinkCodes, code("sink", u.name))
+func newClient(tigerbeetle TigerBeetleClient, tenant string, def *planDef) *client {
+	if def.version != planVersion {
+		panic(fmt.Sprintf("chobo: a plan of version %d, not %d, which this runtime runs", def.version, planVersion))
 	}
-	for _, a := range def.accounts {
-		c.accountCodes = append(c.accountCodes, code("account", a.name))
-	}
-	for _, t := range def.transfers {
-		c.transferCodes = append(c.transferCodes, code("transfer", t.name))
-	}
-	return c
+	return &client{tigerbeetle: tigerbeetle, tenant: tenant, def: def, random: randomID, created: map[Uint128]bool{}}
 }
 
 func (c *client) isCreated(id Uint128) bool {
@@ -446,81 +485,8 @@ func (cl *call) partial() bool {
 	return false
 }
 
-func (cl *call) amountOf(m *moveDef) int64 {
-	if m.param < 0 {
-		return m.literal
-	}
-	return cl.amounts[m.param]
-}
-
-func (cl *call) argsOf(s sideDef) []string {
-	args := make([]string, len(s.args))
-	for i, p := range s.args {
-		args[i] = cl.text[p]
-	}
-	return args
-}
-
 // ---------------------------------------------------------------------------------------------
-// Chains (docs/targets.md#one-move-up-to-6-transfers; targets/chobo/tigerbeetle/chain.ts).
-
-// piece is what a transfer of a chain does; the status chain has two of its own.
-type piece int
-
-const (
-	pieceMove piece = iota
-	pieceProbe
-	pieceProbeVoid
-	pieceFromFloor
-	pieceFromRoom
-	pieceToRoom
-	pieceToFloor
-	pieceStatusVoid
-	pieceStatusRefusal
-)
-
-// pieces are the transfers of one move, in chain order (docs/targets.md#one-move-up-to-6-transfers).
-func (d *bookDef) pieces(m *moveDef) []piece {
-	from := &d.accounts[m.from.account]
-	to := &d.accounts[m.to.account]
-	out := []piece{pieceMove}
-	if from.lower != nil && from.lower.value > 0 {
-		out = append(out, pieceProbe, pieceProbeVoid)
-	}
-	if from.lower != nil && from.lower.value < 0 {
-		out = append(out, pieceFromFloor)
-	}
-	if from.upper != nil {
-		out = append(out, pieceFromRoom)
-	}
-	if to.upper != nil {
-		out = append(out, pieceToRoom)
-	}
-	if to.lower != nil && to.lower.value < 0 {
-		out = append(out, pieceToFloor)
-	}
-	if len(out) > maxPiecesPerMove {
-		panic(fmt.Sprintf("chobo: %d pieces in one move", len(out)))
-	}
-	return out
-}
-
-// slot is one piece of a do or hold chain, with its move and position.
-type slot struct {
-	piece    piece
-	move     int
-	position int
-}
-
-func (d *bookDef) layout(t *transferDef) []slot {
-	var out []slot
-	for mi := range t.moves {
-		for _, p := range d.pieces(&t.moves[mi]) {
-			out = append(out, slot{p, mi, len(out)})
-		}
-	}
-	return out
-}
+// The plan's chain templates, filled (targets/chobo/tigerbeetle/chain.ts).
 
 // accountKind says which TigerBeetle account stands for what.
 type accountKind int
@@ -546,19 +512,10 @@ type accountEvent struct {
 	event Account
 }
 
-// chainEntry is one transfer of a chain, with its piece and move (-1: none).
+// chainEntry is one transfer of a filled chain, with the refusal exceeds_credits on it stands for.
 type chainEntry struct {
-	piece    piece
-	move     int
-	transfer Transfer
-}
-
-// moveSends is what a do or hold sends: accounts, then openings, each in requests of maxBatch,
-// then the chain in one request.
-type moveSends struct {
-	accounts []accountEvent
-	openings []Transfer
-	chain    []chainEntry
+	exceedsCredits string
+	transfer       Transfer
 }
 
 func (c *client) accountID(account int, args []string) Uint128 {
@@ -578,30 +535,29 @@ func (c *client) contentID(t *transferDef, op, content string) Uint128 {
 	return id128("content", c.def.name, c.tenant, t.name, op, t.definitionHash, content)
 }
 
+// whatOf is the account a reference names, with the call's values for its arguments.
+func (cl *call) whatOf(r *refDef) accountWhat {
+	if r.kind == kindSink {
+		return accountWhat{kind: kindSink, unit: r.index}
+	}
+	args := make([]string, len(r.args))
+	for i, p := range r.args {
+		args[i] = cl.text[p]
+	}
+	return accountWhat{kind: r.kind, account: r.index, args: args}
+}
+
 func (c *client) eventOf(w accountWhat) Account {
 	if w.kind == kindSink {
-		return Account{ID: c.sinkID(w.unit), Ledger: c.ledgers[w.unit], Code: c.sinkCodes[w.unit]}
+		u := &c.def.units[w.unit]
+		return Account{ID: c.sinkID(w.unit), Ledger: u.ledger, Code: u.sinkCode}
 	}
 	a := &c.def.accounts[w.account]
 	own := c.accountID(w.account, w.args)
 	if w.kind == kindAccount {
-		e := Account{
-			ID:          own,
-			UserData128: id128("kind", c.def.name, c.tenant, a.name),
-			Ledger:      c.ledgers[a.unit],
-			Code:        c.accountCodes[w.account],
-		}
-		if a.lower != nil && a.lower.value >= 0 {
-			e.Flags = flagDebitsMustNotExceedCredits
-		}
-		return e
+		return Account{ID: own, UserData128: id128("kind", c.def.name, c.tenant, a.name), Ledger: a.ledger, Code: a.code, Flags: a.flags}
 	}
-	e := Account{
-		UserData128: own,
-		Ledger:      c.ledgers[a.unit],
-		Code:        c.accountCodes[w.account],
-		Flags:       flagDebitsMustNotExceedCredits,
-	}
+	e := Account{UserData128: own, Ledger: a.ledger, Code: a.code, Flags: flagDebitsMustNotExceedCredits}
 	if w.kind == kindFloor {
 		e.ID, e.UserData32 = id128("floor", hex32(own)), floorMark
 	} else {
@@ -617,17 +573,18 @@ func (c *client) openingOf(e accountEvent) (Transfer, bool) {
 		return Transfer{}, false
 	}
 	a := &c.def.accounts[w.account]
-	var amount uint64
+	amount := a.room
 	if w.kind == kindFloor {
-		amount = 0 - uint64(a.lower.value)
-	} else {
-		amount = uint64(a.upper.value)
+		amount = a.floor
+	}
+	if amount == noBound {
+		panic(fmt.Sprintf("chobo: the plan gives %s no opening for a piece that names it", a.name))
 	}
 	return Transfer{
 		ID:              id128("opening", hex32(e.event.ID)),
 		DebitAccountID:  c.sinkID(a.unit),
 		CreditAccountID: e.event.ID,
-		Amount:          tb.ToUint128(amount),
+		Amount:          tb.ToUint128(uint64(amount)),
 		UserData128:     e.event.UserData128,
 		UserData32:      e.event.UserData32,
 		Ledger:          e.event.Ledger,
@@ -635,97 +592,87 @@ func (c *client) openingOf(e accountEvent) (Transfer, bool) {
 	}, true
 }
 
-// link sets linked on every transfer but the last.
-func link(entries []chainEntry) []chainEntry {
-	for i := range entries[:len(entries)-1] {
-		entries[i].transfer.Flags |= flagLinked
-	}
-	return entries
-}
-
 // sameAccount is true when a move's from and to are one account: the client answers
 // same_account without sending anything (docs/targets.md#before-the-chain).
-func (cl *call) sameAccount() bool {
+func (c *client) sameAccount(cl *call) bool {
 	for mi := range cl.t.moves {
 		m := &cl.t.moves[mi]
-		if m.from.account == m.to.account && slices.Equal(cl.argsOf(m.from), cl.argsOf(m.to)) {
+		if c.eventOf(cl.whatOf(&m.from)).ID == c.eventOf(cl.whatOf(&m.to)).ID {
 			return true
 		}
 	}
 	return false
 }
 
-// moveSends builds what a do or hold sends (chain.ts moveSends).
-func (c *client) moveSends(cl *call) moveSends {
+// fill is the chain template of op filled for a call: ids, amounts (settled: what a post or void
+// settles of each move), accounts (use: each account a piece names), pending ids.
+func (c *client) fill(cl *call, op string, content string, settled []int64, use func(accountWhat) Uint128) ([]chainEntry, error) {
 	t := cl.t
-	key := cl.key()
-	held := cl.op == opHold
-	var timeout uint32
-	var flags uint16
-	if held {
-		timeout, flags = t.expiry, flagPending
+	chain, ok := t.chains[op]
+	if !ok {
+		return nil, fmt.Errorf("chobo: %s has no %s", t.name, op)
 	}
-	userData := c.contentID(t, cl.op, jsonStrings(cl.text))
-	code := c.transferCodes[cl.index]
+	if len(chain.pieces) > maxBatch {
+		return nil, fmt.Errorf("chobo: a chain of %d transfers, more than one request takes (E060)", len(chain.pieces))
+	}
+	key := cl.key()
+	userData := c.contentID(t, op, content)
+	out := make([]chainEntry, 0, len(chain.pieces))
+	for position := range chain.pieces {
+		p := &chain.pieces[position]
+		tr := Transfer{Timeout: p.timeout, Ledger: p.ledger, Code: p.code, Flags: p.flags}
+		if p.random {
+			id, err := c.random()
+			if err != nil {
+				return nil, err
+			}
+			tr.ID = id
+		} else {
+			tr.ID = c.transferID(t, op, key, position)
+		}
+		if p.debit != nil {
+			tr.DebitAccountID = use(cl.whatOf(p.debit))
+		}
+		if p.credit != nil {
+			tr.CreditAccountID = use(cl.whatOf(p.credit))
+		}
+		switch p.amount {
+		case amountParam:
+			tr.Amount = tb.ToUint128(uint64(cl.amounts[p.param]))
+		case amountLiteral:
+			tr.Amount = tb.ToUint128(uint64(p.value))
+		case amountSettled:
+			tr.Amount = tb.ToUint128(uint64(settled[p.move-1]))
+		}
+		switch p.pending {
+		case pendingPiece:
+			tr.PendingID = out[p.pendingAt].transfer.ID
+		case pendingHold:
+			tr.PendingID = c.transferID(t, opHold, key, p.pendingAt)
+		}
+		if p.content {
+			tr.UserData128 = userData
+		}
+		out = append(out, chainEntry{p.exceedsCredits, tr})
+	}
+	return out, nil
+}
 
+// moveChain fills a do or hold chain, with the accounts it names (in the order it first names
+// them, debit before credit) and their openings.
+func (c *client) moveChain(cl *call) ([]accountEvent, []Transfer, []chainEntry, error) {
 	var accounts []accountEvent
 	seen := map[Uint128]bool{}
-	use := func(w accountWhat) Uint128 {
+	chain, err := c.fill(cl, cl.op, jsonStrings(cl.text), nil, func(w accountWhat) Uint128 {
 		e := c.eventOf(w)
 		if !seen[e.ID] {
 			seen[e.ID] = true
 			accounts = append(accounts, accountEvent{w, e})
 		}
 		return e.ID
-	}
-	var chain []chainEntry
-	for mi := range t.moves {
-		m := &t.moves[mi]
-		from := accountWhat{kind: kindAccount, account: m.from.account, args: cl.argsOf(m.from)}
-		to := accountWhat{kind: kindAccount, account: m.to.account, args: cl.argsOf(m.to)}
-		as := func(w accountWhat, k accountKind) accountWhat { w.kind = k; return w }
-		sink := accountWhat{kind: kindSink, unit: m.unit}
-		fromLower := c.def.accounts[m.from.account].lower
-		for _, p := range c.def.pieces(m) {
-			position := len(chain)
-			tr := Transfer{
-				ID:          c.transferID(t, cl.op, key, position),
-				Amount:      tb.ToUint128(uint64(cl.amountOf(m))),
-				UserData128: userData,
-				Timeout:     timeout,
-				Ledger:      c.ledgers[m.unit],
-				Code:        code,
-				Flags:       flags,
-			}
-			between := func(debit, credit accountWhat) {
-				tr.DebitAccountID = use(debit)
-				tr.CreditAccountID = use(credit)
-			}
-			switch p {
-			case pieceMove:
-				between(from, to)
-			case pieceProbe:
-				between(from, sink)
-				tr.Amount, tr.Flags = tb.ToUint128(uint64(fromLower.value)), flagPending
-			case pieceProbeVoid:
-				tr = Transfer{
-					ID:          tr.ID,
-					Amount:      tb.ToUint128(uint64(fromLower.value)),
-					PendingID:   chain[position-1].transfer.ID,
-					UserData128: userData,
-					Flags:       flagVoidPending,
-				}
-			case pieceFromFloor:
-				between(as(from, kindFloor), sink)
-			case pieceFromRoom:
-				between(sink, as(from, kindRoom))
-			case pieceToRoom:
-				between(as(to, kindRoom), sink)
-			case pieceToFloor:
-				between(sink, as(to, kindFloor))
-			}
-			chain = append(chain, chainEntry{p, mi, tr})
-		}
+	})
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	var openings []Transfer
 	for _, e := range accounts {
@@ -733,19 +680,7 @@ func (c *client) moveSends(cl *call) moveSends {
 			openings = append(openings, o)
 		}
 	}
-	return moveSends{accounts, openings, link(chain)}
-}
-
-// holdLookups are the ids a post or void reads first: the hold's transfer of each move, in move
-// order (docs/targets.md#before-the-chain). The first is the hold's id.
-func (c *client) holdLookups(t *transferDef, key []string) []Uint128 {
-	var ids []Uint128
-	for _, s := range c.def.layout(t) {
-		if s.piece == pieceMove {
-			ids = append(ids, c.transferID(t, opHold, key, s.position))
-		}
-	}
-	return ids
+	return accounts, openings, chain, nil
 }
 
 // heldAmounts is what each move of a hold holds, from what lookup_transfers found; false when the
@@ -802,61 +737,20 @@ func (cl *call) isOverHold(held []int64) bool {
 	return false
 }
 
-// settleChain posts or voids every pending piece of the hold (not the probe), in the hold's order.
-func (c *client) settleChain(cl *call, held []int64) []chainEntry {
-	t := cl.t
-	key := cl.key()
-	amounts, content, flags := held, "[]", flagVoidPending
+// settleChain fills a post or void chain for what the hold holds.
+func (c *client) settleChain(cl *call, held []int64) ([]chainEntry, error) {
+	amounts, content := held, "[]"
 	if cl.op == opPost {
-		amounts, flags = cl.postAmounts(held), flagPostPending
-		texts := make([]string, len(amounts))
-		for i, a := range amounts {
-			texts[i] = strconv.FormatInt(a, 10)
+		amounts = cl.postAmounts(held)
+		if cl.t.chains[cl.op].amounts {
+			texts := make([]string, len(amounts))
+			for i, a := range amounts {
+				texts[i] = strconv.FormatInt(a, 10)
+			}
+			content = jsonStrings(texts)
 		}
-		content = jsonStrings(texts)
 	}
-	userData := c.contentID(t, cl.op, content)
-	var chain []chainEntry
-	for _, s := range c.def.layout(t) {
-		if s.piece == pieceProbe || s.piece == pieceProbeVoid {
-			continue
-		}
-		chain = append(chain, chainEntry{s.piece, s.move, Transfer{
-			ID:          c.transferID(t, cl.op, key, len(chain)),
-			Amount:      tb.ToUint128(uint64(amounts[s.move])),
-			PendingID:   c.transferID(t, opHold, key, s.position),
-			UserData128: userData,
-			Flags:       flags,
-		}})
-	}
-	return link(chain)
-}
-
-// statusChain voids the hold's first transfer (amount 0, inherited fields 0) linked to a transfer
-// from the unit's sink to itself, which is always refused, so nothing is written
-// (docs/targets.md#fields). Both ids are random.
-func (c *client) statusChain(index int, key []string) ([]chainEntry, error) {
-	t := &c.def.transfers[index]
-	first, err := c.random()
-	if err != nil {
-		return nil, err
-	}
-	second, err := c.random()
-	if err != nil {
-		return nil, err
-	}
-	unit := t.moves[0].unit
-	sink := c.sinkID(unit)
-	return link([]chainEntry{
-		{pieceStatusVoid, 0, Transfer{ID: first, PendingID: c.transferID(t, opHold, key, 0), Flags: flagVoidPending}},
-		{pieceStatusRefusal, -1, Transfer{
-			ID:              second,
-			DebitAccountID:  sink,
-			CreditAccountID: sink,
-			Ledger:          c.ledgers[unit],
-			Code:            c.transferCodes[index],
-		}},
-	}), nil
+	return c.fill(cl, cl.op, content, amounts, nil)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -933,31 +827,9 @@ func refused(reason string) Result {
 	return Result{Outcome: Refused, Reason: reason}
 }
 
-// boundReason is the reason exceeds_credits on a chain transfer stands for: on the move, the probe
-// and the floor taken, the lower bound of the move's from; on the room taken, the upper bound of
-// its to. Elsewhere no bound is checked.
-func (d *bookDef) boundReason(t *transferDef, e chainEntry) (string, bool) {
-	if e.move < 0 {
-		return "", false
-	}
-	m := &t.moves[e.move]
-	var b *boundDef
-	switch e.piece {
-	case pieceMove, pieceProbe, pieceFromFloor:
-		b = d.accounts[m.from.account].lower
-	case pieceToRoom:
-		b = d.accounts[m.to.account].upper
-	}
-	if b == nil {
-		return "", false
-	}
-	return b.reason, true
-}
-
 // chainOutcome reads a chain's results: the first that is neither created nor linked_event_failed
-// decides (the table of results.ts).
-func (d *bookDef) chainOutcome(t *transferDef, op string, chain []chainEntry, results []CreateTransferResult) (Result, error) {
-	what := t.name + "." + op
+// decides, by the plan's tables (results.ts).
+func (c *client) chainOutcome(what string, chain []chainEntry, results []CreateTransferResult) (Result, error) {
 	names := transferStatusNamesOf(results)
 	if len(results) != len(chain) {
 		return Result{}, unexpected(what, names)
@@ -977,74 +849,47 @@ func (d *bookDef) chainOutcome(t *transferDef, op string, chain []chainEntry, re
 		}
 		return Result{Outcome: Done}, nil
 	}
-	switch s := results[at].Status; {
-	case s == tb.TransferExists && at == 0:
+	name := names[at]
+	switch {
+	case name == "exists" && at == 0:
 		return Result{Outcome: DoneBefore}, nil
-	case s == tb.TransferExists, strings.HasPrefix(transferStatusName(s), existsWithDifferent):
+	case name == "exists", strings.HasPrefix(name, existsWithDifferent):
 		return refused("key_conflict"), nil
-	case s == tb.TransferIDAlreadyFailed:
-		return refused("already_refused"), nil
-	case s == tb.TransferExceedsCredits:
-		if reason, ok := d.boundReason(t, chain[at]); ok {
+	case name == "exceeds_credits":
+		if chain[at].exceedsCredits != "" {
+			return refused(chain[at].exceedsCredits), nil
+		}
+	default:
+		if reason, ok := c.def.refusals[name]; ok {
 			return refused(reason), nil
 		}
-	case s == tb.TransferAccountsMustBeDifferent:
-		return refused("same_account"), nil
-	case s == tb.TransferPendingTransferAlreadyPosted:
-		return refused("already_posted"), nil
-	case s == tb.TransferPendingTransferAlreadyVoided:
-		return refused("already_voided"), nil
-	case s == tb.TransferPendingTransferExpired:
-		return refused("expired"), nil
-	case s == tb.TransferExceedsPendingTransferAmount:
-		return refused("over_hold"), nil
 	}
 	return Result{}, unexpected(what, names)
 }
 
-// statusResults are the two results 0.17.9 gave the status chain for each state of a hold, ""
-// being no hold (docs/targets.md#results).
-var statusResults = []struct {
-	first, second CreateTransferStatus
-	state         HoldState
-}{
-	{tb.TransferLinkedEventFailed, tb.TransferAccountsMustBeDifferent, Held},
-	{tb.TransferPendingTransferAlreadyPosted, tb.TransferLinkedEventFailed, Posted},
-	{tb.TransferPendingTransferAlreadyVoided, tb.TransferLinkedEventFailed, Voided},
-	{tb.TransferPendingTransferExpired, tb.TransferLinkedEventFailed, Expired},
-	{tb.TransferPendingTransferNotFound, tb.TransferLinkedEventFailed, ""},
-}
-
-// statusOf is the state the status chain's results say.
-func statusOf(results []CreateTransferResult) (HoldState, error) {
-	if len(results) == 2 {
-		for _, row := range statusResults {
-			if results[0].Status == row.first && results[1].Status == row.second {
+// statusOf is the state the status chain's results say, by the plan's table.
+func (c *client) statusOf(results []CreateTransferResult) (HoldState, error) {
+	names := transferStatusNamesOf(results)
+	if len(names) == 2 {
+		for _, row := range c.def.status {
+			if names[0] == row.first && names[1] == row.second {
 				return row.state, nil
 			}
 		}
 	}
-	return "", unexpected("the status chain", transferStatusNamesOf(results))
+	return "", unexpected("the status chain", names)
 }
 
-// overHoldOutcome answers a post over the hold by the hold's state, as the reference interpreter
-// checks the state first (docs/reference.md#meaning, docs/targets.md#before-the-chain).
-func overHoldOutcome(state HoldState) (Result, error) {
-	switch state {
-	case Held:
-		return refused("over_hold"), nil
-	case Posted:
-		return refused("key_conflict"), nil
-	case Voided:
-		return refused("already_voided"), nil
-	case Expired:
-		return refused("expired"), nil
+// overHoldOutcome answers a post over the hold by the hold's state, by the plan's table.
+func (c *client) overHoldOutcome(state HoldState) (Result, error) {
+	if reason, ok := c.def.overHold[state]; ok {
+		return refused(reason), nil
 	}
 	return Result{}, errors.New("chobo: the hold read before the post is not there any more")
 }
 
 // whatText is `stock(sku-2)`, `floor of bin(sku-2)`, `room of bin(sku-2)`, `sink of pcs`.
-func (d *bookDef) whatText(w accountWhat) string {
+func (d *planDef) whatText(w accountWhat) string {
 	if w.kind == kindSink {
 		return "sink of " + d.units[w.unit].name
 	}
@@ -1063,7 +908,7 @@ func (d *bookDef) whatText(w accountWhat) string {
 
 // accountsFailure says why creating accounts did not go as it must: an account that exists with
 // other fields means the book's account definition changed (docs/targets.md#changing-a-book).
-func (d *bookDef) accountsFailure(events []accountEvent, results []CreateAccountResult) error {
+func (d *planDef) accountsFailure(events []accountEvent, results []CreateAccountResult) error {
 	if len(results) != len(events) {
 		names := make([]string, len(results))
 		for i, r := range results {
@@ -1087,7 +932,7 @@ func (d *bookDef) accountsFailure(events []accountEvent, results []CreateAccount
 
 // openingsFailure says why sending openings did not go as it must: an opening that exists with
 // another amount means the book's bound changed (docs/targets.md#changing-a-book).
-func (d *bookDef) openingsFailure(openings []Transfer, accounts []accountEvent, results []CreateTransferResult) error {
+func (d *planDef) openingsFailure(openings []Transfer, accounts []accountEvent, results []CreateTransferResult) error {
 	if len(results) != len(openings) {
 		return unexpected("the openings", transferStatusNamesOf(results))
 	}
@@ -1152,12 +997,15 @@ func (c *client) write(ctx context.Context, index int, op string, args ...any) (
 // move sends a do or hold: nothing for the same account on both sides, then the accounts and
 // openings not sent before by this book value, then the chain.
 func (c *client) move(ctx context.Context, cl *call) (Result, error) {
-	if cl.sameAccount() {
+	if c.sameAccount(cl) {
 		return refused("same_account"), nil
 	}
-	sends := c.moveSends(cl)
+	named, allOpenings, chain, err := c.moveChain(cl)
+	if err != nil {
+		return Result{}, err
+	}
 	var accounts []accountEvent
-	for _, a := range sends.accounts {
+	for _, a := range named {
 		if !c.isCreated(a.event.ID) {
 			accounts = append(accounts, a)
 		}
@@ -1179,7 +1027,7 @@ func (c *client) move(ctx context.Context, cl *call) (Result, error) {
 		c.remember(ids)
 	}
 	var openings []Transfer
-	for _, o := range sends.openings {
+	for _, o := range allOpenings {
 		if !c.isCreated(o.ID) {
 			openings = append(openings, o)
 		}
@@ -1190,7 +1038,7 @@ func (c *client) move(ctx context.Context, cl *call) (Result, error) {
 		if err != nil {
 			return Result{}, err
 		}
-		if err := c.def.openingsFailure(batch, sends.accounts, results); err != nil {
+		if err := c.def.openingsFailure(batch, named, results); err != nil {
 			return Result{}, err
 		}
 		ids := make([]Uint128, len(batch))
@@ -1199,17 +1047,20 @@ func (c *client) move(ctx context.Context, cl *call) (Result, error) {
 		}
 		c.remember(ids)
 	}
-	results, err := c.createTransfers(ctx, transfersOf(sends.chain))
+	results, err := c.createTransfers(ctx, transfersOf(chain))
 	if err != nil {
 		return Result{}, err
 	}
-	return c.def.chainOutcome(cl.t, cl.op, sends.chain, results)
+	return c.chainOutcome(cl.t.name+"."+cl.op, chain, results)
 }
 
 // settle sends a post or void: the hold's transfers are read first; nothing there is no_such_hold
 // and nothing more is sent; a post over the hold sends the status chain and answers by the state.
 func (c *client) settle(ctx context.Context, cl *call) (Result, error) {
-	lookups := c.holdLookups(cl.t, cl.key())
+	lookups := make([]Uint128, len(cl.t.lookups))
+	for i, position := range cl.t.lookups {
+		lookups[i] = c.transferID(cl.t, opHold, cl.key(), position)
+	}
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
@@ -1225,22 +1076,27 @@ func (c *client) settle(ctx context.Context, cl *call) (Result, error) {
 		return refused("no_such_hold"), nil
 	}
 	if cl.isOverHold(held) {
-		state, err := c.readStatus(ctx, cl.index, cl.key())
+		state, err := c.readStatus(ctx, cl)
 		if err != nil {
 			return Result{}, err
 		}
-		return overHoldOutcome(state)
+		return c.overHoldOutcome(state)
 	}
-	chain := c.settleChain(cl, held)
+	chain, err := c.settleChain(cl, held)
+	if err != nil {
+		return Result{}, err
+	}
 	results, err := c.createTransfers(ctx, transfersOf(chain))
 	if err != nil {
 		return Result{}, err
 	}
-	return c.def.chainOutcome(cl.t, cl.op, chain, results)
+	return c.chainOutcome(cl.t.name+"."+cl.op, chain, results)
 }
 
-func (c *client) readStatus(ctx context.Context, index int, key []string) (HoldState, error) {
-	chain, err := c.statusChain(index, key)
+// readStatus sends the status chain of the call's key: a void of the hold's first transfer linked
+// to a transfer that is always refused, so nothing is written (plan.ts).
+func (c *client) readStatus(ctx context.Context, cl *call) (HoldState, error) {
+	chain, err := c.fill(cl, "status", "[]", nil, func(w accountWhat) Uint128 { return c.eventOf(w).ID })
 	if err != nil {
 		return "", err
 	}
@@ -1248,7 +1104,7 @@ func (c *client) readStatus(ctx context.Context, index int, key []string) (HoldS
 	if err != nil {
 		return "", err
 	}
-	return statusOf(results)
+	return c.statusOf(results)
 }
 
 // status reads the state of the hold of a key, given as the post's arguments (see newCall).
@@ -1257,7 +1113,7 @@ func (c *client) status(ctx context.Context, index int, args ...any) (HoldState,
 	if err != nil {
 		return "", err
 	}
-	return c.readStatus(ctx, index, cl.key())
+	return c.readStatus(ctx, cl)
 }
 
 // balance reads an account: posted is credits − debits, held in the pending credits, held out the

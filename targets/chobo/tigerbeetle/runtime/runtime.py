@@ -1,10 +1,11 @@
 # The part of every chobo TigerBeetle client in Python that is the same for every book
-# (docs/targets.md#tigerbeetle): the ids (SHA-256 from hashlib), the accounts, openings and chain
-# each operation sends, how TigerBeetle's answers read, and the client's steps over a
-# `tigerbeetle.ClientSync` (tigerbeetle 0.17.9). `chobo build --target tigerbeetle-python` copies it byte for byte after the
-# book's part of `<book>.py`. It is targets/chobo/tigerbeetle/{ids,chain,results,client}.ts in
-# Python: the tests check that it sends exactly what `chobo run --show tigerbeetle` prints, and
-# concludes what the reference interpreter concludes. Python 3.10 or later.
+# (docs/targets.md#tigerbeetle), over a `tigerbeetle.ClientSync` (tigerbeetle 0.17.9). It runs the
+# book's plan (`TbPlan` of targets/chobo/tigerbeetle/plan.ts, which the book's part writes as
+# `_definition()`): it fills each chain template with the ids (SHA-256 from hashlib), the arguments
+# and the links, sends it, and reads TigerBeetle's answers through the plan's tables; it decides no
+# chain of its own. `chobo build --target tigerbeetle-python` copies it byte for byte after the
+# book's part of `<book>.py`; the tests check that it sends exactly what `chobo run --show
+# tigerbeetle` prints and concludes what the reference interpreter concludes. Python 3.10 or later.
 #
 # One write is one chain in one `create_transfers` request, all or nothing. Before it, `do` and
 # `hold` answer `same_account` themselves and create the accounts and openings the chain uses (once
@@ -20,15 +21,15 @@ import hashlib
 import json
 import secrets
 from collections.abc import Mapping, Sequence
-from typing import Literal, NamedTuple, Protocol, TypeVar
+from typing import Any, Literal, NamedTuple, Protocol, TypeVar
 
 import tigerbeetle as _tb
 
 # Events in one request to a replica started with `--development`; a do or hold chain longer than
 # this does not build (E060, docs/codes.md#e060).
 MAX_BATCH = 253
-# A move is at most 6 transfers (docs/targets.md#one-move-up-to-6-transfers).
-MAX_PIECES_PER_MOVE = 6
+# The version of the plan this runtime runs (`TB_PLAN_VERSION` of plan.ts).
+PLAN_VERSION = 1
 # `user_data_32` of a floor and a room account and of their openings.
 FLOOR_MARK = 1
 ROOM_MARK = 2
@@ -46,18 +47,6 @@ _MAX_ID = (1 << 128) - 1
 Outcome = Literal["done", "done_before", "refused"]
 HoldState = Literal["held", "posted", "voided", "expired"]
 _Op = Literal["do", "hold", "post", "void"]
-_Role = Literal[
-    "move",
-    "probe",
-    "probe_void",
-    "from_floor",
-    "from_room",
-    "to_room",
-    "to_floor",
-    "status_void",
-    "status_refusal",
-]
-_What = Literal["account", "floor", "room", "sink"]
 _Event = TypeVar("_Event")
 
 
@@ -117,66 +106,6 @@ class Client(Protocol):
     def lookup_transfers(self, transfers: list[int]) -> list[_tb.Transfer]: ...
 
 
-# The book's definition, as the book's part of the file writes it.
-
-
-class _Unit(NamedTuple):
-    name: str
-    scale: int
-
-
-class _Bound(NamedTuple):
-    value: int
-    reason: str
-
-
-class _Account(NamedTuple):
-    name: str
-    params: tuple[str, ...]
-    unit: _Unit
-    lower: _Bound | None
-    upper: _Bound | None
-
-
-class _Param(NamedTuple):
-    name: str
-    amount: bool
-
-
-class _Side(NamedTuple):
-    """An account a move names, with the transfer's parameters passed to it."""
-
-    account: str
-    args: tuple[str, ...]
-
-
-class _Move(NamedTuple):
-    """A move of `value`, or of the amount parameter `param` when it is not None."""
-
-    unit: _Unit
-    source: _Side
-    target: _Side
-    param: str | None
-    value: int
-
-
-class _Transfer(NamedTuple):
-    """A kind of transfer; `timeout` is its hold's expiry in seconds, 0 for `never expires` or none."""
-
-    name: str
-    params: tuple[_Param, ...]
-    key: tuple[str, ...]
-    timeout: int
-    moves: tuple[_Move, ...]
-    definition_hash: str
-
-
-class _BookDef(NamedTuple):
-    name: str
-    accounts: tuple[_Account, ...]
-    transfers: tuple[_Transfer, ...]
-
-
 # Ids (docs/targets.md#ids): SHA-256 of enc("chobo/1") ‖ enc(role) ‖ enc(part) ‖ …, where enc(s)
 # is the UTF-8 byte length of s (32-bit big-endian) and then s in UTF-8.
 
@@ -196,23 +125,9 @@ def _id128(role: str, parts: Sequence[str]) -> int:
     return 1 if n == 0 else _MAX_ID - 1 if n == _MAX_ID else n
 
 
-def _leading(role: str, parts: Sequence[str], size: int) -> int:
-    """The first `size` bytes, big-endian, 0 read as 1 (`ledger`, `code`)."""
-    n = int.from_bytes(_digest(role, parts)[:size], "big")
-    return 1 if n == 0 else n
-
-
 def _hex32(value: int) -> str:
     """An id as a part of another id's hash input: 32 lower-case hex digits."""
     return format(value, "032x")
-
-
-def _ledger(unit: _Unit) -> int:
-    return _leading("ledger", (unit.name, str(unit.scale)), 4)
-
-
-def _code(book: str, of: str, name: str) -> int:
-    return _leading("code", (book, of, name), 2)
 
 
 def _content_text(values: Sequence[str]) -> str:
@@ -238,66 +153,27 @@ def _account_text(name: str, values: Sequence[str]) -> str:
     return name if len(values) == 0 else f"{name}({', '.join(values)})"
 
 
+# Reading the answers (docs/targets.md#results): the plan's tables (`refusals`, `status`,
+# `over_hold`) and each piece's `exceeds_credits`; `exists` is done_before on the first transfer and
+# key_conflict on a later one, `exists_with_different_*` key_conflict.
+_EXISTS_WITH_DIFFERENT = "exists_with_different_"
+
+
 class _Use(NamedTuple):
-    """A TigerBeetle account an operation uses: what it stands for (for errors) and the event."""
+    """A TigerBeetle account an operation uses: what it stands for (for errors), its kind, its
+    account kind in the plan (None for a sink) and the event."""
 
     text: str
-    what: _What
-    account: _Account | None
+    what: str
+    account: Mapping[str, Any] | None
     event: _tb.Account
 
 
 class _Entry(NamedTuple):
-    """One transfer of a chain, with its role and the move (1-based) it belongs to."""
+    """One transfer of a filled chain, with the refusal `exceeds_credits` on it stands for."""
 
-    role: _Role
-    move: int | None
+    exceeds_credits: str | None
     transfer: _tb.Transfer
-
-
-class _Sends(NamedTuple):
-    """What `do` or `hold` sends: accounts, then openings, each in requests of `MAX_BATCH`, then the chain."""
-
-    accounts: list[_Use]
-    openings: list[_tb.Transfer]
-    chain: list[_Entry]
-
-
-class _Piece(NamedTuple):
-    role: _Role
-    move: int
-    position: int
-
-
-# Reading the answers (docs/targets.md#results): a chain's result is decided by its first transfer
-# whose result is neither `created` nor `linked_event_failed`. `exists` (done_before on the first
-# transfer, key_conflict on a later one), `exists_with_different_*` (key_conflict) and
-# `exceeds_credits` (a bound's reason, by the transfer's role) are read in `_chain_result`.
-_REFUSALS: Mapping[str, str] = {
-    "id_already_failed": "already_refused",
-    "accounts_must_be_different": "same_account",
-    "pending_transfer_already_posted": "already_posted",
-    "pending_transfer_already_voided": "already_voided",
-    "pending_transfer_expired": "expired",
-    "exceeds_pending_transfer_amount": "over_hold",
-}
-# The two results 0.17.9 gave the status chain for each state of a hold (docs/targets.md#results).
-_STATUS_RESULTS: tuple[tuple[str, str, HoldState | None], ...] = (
-    ("linked_event_failed", "accounts_must_be_different", "held"),
-    ("pending_transfer_already_posted", "linked_event_failed", "posted"),
-    ("pending_transfer_already_voided", "linked_event_failed", "voided"),
-    ("pending_transfer_expired", "linked_event_failed", "expired"),
-    ("pending_transfer_not_found", "linked_event_failed", None),
-)
-# A post over the hold answers by the hold's state (docs/targets.md#before-the-chain), as the
-# reference interpreter checks the state before the amounts (docs/reference.md#meaning).
-_OVER_HOLD: Mapping[HoldState, str] = {
-    "held": "over_hold",
-    "posted": "key_conflict",
-    "voided": "already_voided",
-    "expired": "expired",
-}
-_EXISTS_WITH_DIFFERENT = "exists_with_different_"
 
 
 def _unexpected(what: str, results: Sequence[str]) -> ChoboError:
@@ -311,24 +187,34 @@ def _status_names(results: Sequence[_tb.CreateTransferResult]) -> list[str]:
     return [r.status.name.lower() for r in results]
 
 
-def _status_of(results: Sequence[str]) -> HoldState | None:
-    """The state a status chain's results say; None when there is no hold."""
-    for first, second, state in _STATUS_RESULTS:
-        if len(results) == 2 and results[0] == first and results[1] == second:
-            return state
-    raise _unexpected("the status chain", results)
+def _account_flags(names: Sequence[str]) -> _tb.AccountFlags:
+    flags = _tb.AccountFlags.NONE
+    for name in names:
+        flags |= _tb.AccountFlags[name.upper()]
+    return flags
+
+
+def _transfer_flags(names: Sequence[str]) -> _tb.TransferFlags:
+    flags = _tb.TransferFlags.NONE
+    for name in names:
+        flags |= _tb.TransferFlags[name.upper()]
+    return flags
 
 
 class _TigerBeetle:
-    """One book value on TigerBeetle (`tigerbeetle(client, tenant)`): it remembers the accounts and
-    openings it created, so it sends each once (docs/targets.md#before-the-chain)."""
+    """One book value on TigerBeetle (`tigerbeetle(client, tenant)`): it runs the book's plan and
+    remembers the accounts and openings it created, so it sends each once
+    (docs/targets.md#before-the-chain)."""
 
-    def __init__(self, book: _BookDef, client: Client, tenant: str) -> None:
-        self._book = book
+    def __init__(self, plan: Mapping[str, Any], client: Client, tenant: str) -> None:
+        if plan["version"] != PLAN_VERSION:
+            raise ChoboError(f"chobo: a plan of version {plan['version']}, not {PLAN_VERSION}, which this runtime runs")
+        self._plan = plan
+        self._book: str = plan["book"]
         self._client = client
         self._tenant = _string("tenant", tenant)
-        self._accounts = {a.name: a for a in book.accounts}
-        self._transfers = {t.name: t for t in book.transfers}
+        self._accounts: dict[str, Mapping[str, Any]] = {a["name"]: a for a in plan["accounts"]}
+        self._transfers: dict[str, Mapping[str, Any]] = {t["name"]: t for t in plan["transfers"]}
         self._created: set[int] = set()
 
     # The calls of the book's part.
@@ -345,14 +231,14 @@ class _TigerBeetle:
         """The state of a hold by the status chain, or None when there is no hold."""
         t = self._transfers[transfer]
         key = self._key(t, self._checked(t, "void", args))
-        return _status_of(self._send(self._status_chain(t, key)))
+        return self._status_of(self._send(self._status_chain(t, key)))
 
     def balance(self, account: str, args: Sequence[str]) -> Balance:
         """An account's numbers; an account never written reads 0, 0, 0. A balance outside 64 bits
         raises: TigerBeetle's balances are 128-bit, so the write passed
         (docs/targets.md#what-the-two-targets-share)."""
         a = self._accounts[account]
-        for name, value in zip(a.params, args, strict=True):
+        for name, value in zip(a["params"], args, strict=True):
             _string(name, value)
         own = self._account_id(a, tuple(args))
         found = [x for x in self._client.lookup_accounts([own]) if x.id == own]
@@ -362,145 +248,111 @@ class _TigerBeetle:
         numbers = Balance(x.credits_posted - x.debits_posted, x.credits_pending, x.debits_pending)
         if any(n < MIN_BALANCE or n > MAX_BALANCE for n in numbers):
             raise ChoboError(
-                f"chobo: the balance of {_account_text(a.name, args)} left the 64-bit range: "
+                f"chobo: the balance of {_account_text(account, args)} left the 64-bit range: "
                 f"posted {numbers.posted}, held in {numbers.held_in}, held out {numbers.held_out}"
             )
         return numbers
 
     # The arguments.
 
-    def _checked(self, t: _Transfer, op: _Op, args: Mapping[str, str | int | None]) -> dict[str, str | int]:
+    def _checked(self, t: Mapping[str, Any], op: _Op, args: Mapping[str, str | int | None]) -> dict[str, str | int]:
         """The arguments given, checked: strings within docs/reference.md#limits, amounts whole numbers
         from 0 to 2⁶³ − 1 (else `ChoboArgumentError`), and a partial post passes every amount."""
         given: dict[str, str | int] = {}
-        for p in t.params:
-            value = args.get(p.name)
+        for p in t["params"]:
+            name: str = p["name"]
+            value = args.get(name)
             if value is None:
                 continue
-            if not p.amount:
-                _string(p.name, value)
+            if not p["amount"]:
+                _string(name, value)
             elif isinstance(value, bool) or not isinstance(value, int):
-                raise ChoboArgumentError(f"chobo: {p.name} is an amount, an int, got {value!r}")
+                raise ChoboArgumentError(f"chobo: {name} is an amount, an int, got {value!r}")
             elif not 0 <= value <= MAX_AMOUNT:
-                raise ChoboArgumentError(
-                    f"chobo: {p.name} is an amount, a whole number from 0 to 2⁶³ − 1, got {value}"
-                )
-            given[p.name] = value
-        needed = [p.name for p in t.params if op == "do" or op == "hold" or p.name in t.key]
+                raise ChoboArgumentError(f"chobo: {name} is an amount, a whole number from 0 to 2⁶³ − 1, got {value}")
+            given[name] = value
+        needed = [p["name"] for p in t["params"] if op == "do" or op == "hold" or p["name"] in t["key"]]
         missing = [name for name in needed if name not in given]
         if len(missing) > 0:
-            raise TypeError(f"chobo: {t.name}.{op} needs {', '.join(missing)}")
-        amounts = [p.name for p in t.params if p.amount]
+            raise TypeError(f"chobo: {t['name']}.{op} needs {', '.join(missing)}")
+        amounts = [p["name"] for p in t["params"] if p["amount"]]
         if op == "post" and 0 < len([a for a in amounts if a in given]) < len(amounts):
             missing = [a for a in amounts if a not in given]
             raise TypeError(f"chobo: a partial post passes every amount, and {', '.join(missing)} is missing")
         return given
 
-    def _key(self, t: _Transfer, args: Mapping[str, str | int]) -> tuple[str, ...]:
-        return tuple(str(args[k]) for k in t.key)
+    def _key(self, t: Mapping[str, Any], args: Mapping[str, str | int]) -> tuple[str, ...]:
+        return tuple(str(args[k]) for k in t["key"])
 
-    def _side(self, side: _Side, args: Mapping[str, str | int]) -> tuple[_Account, tuple[str, ...]]:
-        return self._accounts[side.account], tuple(str(args[a]) for a in side.args)
+    # Ids of this book and tenant (docs/targets.md#ids).
 
-    # Ids of this book and tenant.
+    def _account_id(self, a: Mapping[str, Any], values: tuple[str, ...]) -> int:
+        return _id128("account", (self._book, self._tenant, a["name"], *values))
 
-    def _account_id(self, a: _Account, values: tuple[str, ...]) -> int:
-        return _id128("account", (self._book.name, self._tenant, a.name, *values))
+    def _sink_id(self, unit: Mapping[str, Any]) -> int:
+        return _id128("sink", (self._book, self._tenant, unit["name"]))
 
-    def _sink_id(self, unit: _Unit) -> int:
-        return _id128("sink", (self._book.name, self._tenant, unit.name))
+    def _transfer_id(self, t: Mapping[str, Any], op: str, key: tuple[str, ...], position: int) -> int:
+        return _id128("transfer", (self._book, self._tenant, t["name"], op, *key, str(position)))
 
-    def _transfer_id(self, t: _Transfer, op: _Op, key: tuple[str, ...], position: int) -> int:
-        return _id128("transfer", (self._book.name, self._tenant, t.name, op, *key, str(position)))
+    def _content_id(self, t: Mapping[str, Any], op: str, content: str) -> int:
+        return _id128("content", (self._book, self._tenant, t["name"], op, t["definition_hash"], content))
 
-    def _content_id(self, t: _Transfer, op: _Op, content: str) -> int:
-        return _id128("content", (self._book.name, self._tenant, t.name, op, t.definition_hash, content))
+    # The plan's templates, filled.
 
-    # The accounts and the chains (targets/chobo/tigerbeetle/chain.ts).
-
-    def _pieces(self, m: _Move) -> list[_Role]:
-        """The pieces of one move, in chain order (docs/targets.md#one-move-up-to-6-transfers)."""
-        source = self._accounts[m.source.account]
-        target = self._accounts[m.target.account]
-        pieces: list[_Role] = ["move"]
-        if source.lower is not None and source.lower.value > 0:
-            pieces += ["probe", "probe_void"]
-        if source.lower is not None and source.lower.value < 0:
-            pieces.append("from_floor")
-        if source.upper is not None:
-            pieces.append("from_room")
-        if target.upper is not None:
-            pieces.append("to_room")
-        if target.lower is not None and target.lower.value < 0:
-            pieces.append("to_floor")
-        if len(pieces) > MAX_PIECES_PER_MOVE:
-            raise AssertionError(f"{len(pieces)} pieces in one move")
-        return pieces
-
-    def _layout(self, t: _Transfer) -> list[_Piece]:
-        """Every piece of `t`'s do or hold chain with its move and position."""
-        roles = [(role, i + 1) for i, m in enumerate(t.moves) for role in self._pieces(m)]
-        return [_Piece(role, move, position) for position, (role, move) in enumerate(roles)]
-
-    def _own(self, a: _Account, values: tuple[str, ...]) -> _Use:
-        event = _tb.Account(
-            id=self._account_id(a, values),
-            user_data_128=_id128("kind", (self._book.name, self._tenant, a.name)),
-            user_data_64=0,
-            user_data_32=0,
-            ledger=_ledger(a.unit),
-            code=_code(self._book.name, "account", a.name),
-            flags=(
-                _tb.AccountFlags.DEBITS_MUST_NOT_EXCEED_CREDITS
-                if a.lower is not None and a.lower.value >= 0
-                else _tb.AccountFlags.NONE
-            ),
-        )
-        return _Use(_account_text(a.name, values), "account", a, event)
-
-    def _bounding(self, what: Literal["floor", "room"], a: _Account, values: tuple[str, ...]) -> _Use:
-        """The floor or room of an account: flagged, `user_data_128` = the account's id."""
-        own = self._account_id(a, values)
+    def _use(self, ref: Mapping[str, Any], values: Mapping[str, str | int]) -> _Use:
+        """The account a piece names, with the call's values for its arguments."""
+        if ref["kind"] == "sink":
+            unit = self._plan["units"][ref["unit"]]
+            event = _tb.Account(
+                id=self._sink_id(unit),
+                user_data_128=0,
+                user_data_64=0,
+                user_data_32=0,
+                ledger=unit["ledger"],
+                code=unit["sink_code"],
+                flags=_tb.AccountFlags.NONE,
+            )
+            return _Use(f"sink of {unit['name']}", "sink", None, event)
+        a = self._plan["accounts"][ref["account"]]
+        args = tuple(str(values[x]) for x in ref["args"])
+        own = self._account_id(a, args)
+        text = _account_text(a["name"], args)
+        if ref["kind"] == "account":
+            event = _tb.Account(
+                id=own,
+                user_data_128=_id128("kind", (self._book, self._tenant, a["name"])),
+                user_data_64=0,
+                user_data_32=0,
+                ledger=a["ledger"],
+                code=a["code"],
+                flags=_account_flags(a["flags"]),
+            )
+            return _Use(text, "account", a, event)
+        what: str = ref["kind"]
         event = _tb.Account(
             id=_id128(what, (_hex32(own),)),
             user_data_128=own,
             user_data_64=0,
             user_data_32=FLOOR_MARK if what == "floor" else ROOM_MARK,
-            ledger=_ledger(a.unit),
-            code=_code(self._book.name, "account", a.name),
+            ledger=a["ledger"],
+            code=a["code"],
             flags=_tb.AccountFlags.DEBITS_MUST_NOT_EXCEED_CREDITS,
         )
-        return _Use(f"{what} of {_account_text(a.name, values)}", what, a, event)
-
-    def _sink(self, unit: _Unit) -> _Use:
-        event = _tb.Account(
-            id=self._sink_id(unit),
-            user_data_128=0,
-            user_data_64=0,
-            user_data_32=0,
-            ledger=_ledger(unit),
-            code=_code(self._book.name, "sink", unit.name),
-            flags=_tb.AccountFlags.NONE,
-        )
-        return _Use(f"sink of {unit.name}", "sink", None, event)
+        return _Use(f"{what} of {text}", what, a, event)
 
     def _opening(self, use: _Use) -> _tb.Transfer | None:
         """The opening of a floor (−L) or room (U) account: from the sink, keyed by its id."""
         a = use.account
-        if a is None or use.what == "account" or use.what == "sink":
+        if a is None or use.what == "account":
             return None
-        if use.what == "floor":
-            if a.lower is None:
-                raise AssertionError(f"a floor of {a.name}, which has no lower bound")
-            amount = -a.lower.value
-        else:
-            if a.upper is None:
-                raise AssertionError(f"a room of {a.name}, which has no upper bound")
-            amount = a.upper.value
+        amount: int | None = a[use.what]
+        if amount is None:
+            raise AssertionError(f"a {use.what} of {a['name']}, which has none")
         e = use.event
         return _tb.Transfer(
             id=_id128("opening", (_hex32(e.id),)),
-            debit_account_id=self._sink_id(a.unit),
+            debit_account_id=self._sink_id(self._plan["units"][a["unit"]]),
             credit_account_id=e.id,
             amount=amount,
             pending_id=0,
@@ -513,180 +365,94 @@ class _TigerBeetle:
             flags=_tb.TransferFlags.NONE,
         )
 
-    def _move_sends(self, t: _Transfer, op: _Op, args: Mapping[str, str | int]) -> _Sends | None:
-        """What a do or hold sends; None when a move's from and to are the same account."""
-        sides = [(m, self._side(m.source, args), self._side(m.target, args)) for m in t.moves]
-        if any(source[0].name == target[0].name and source[1] == target[1] for _, source, target in sides):
-            return None
-        key = self._key(t, args)
-        held = op == "hold"
-        timeout = t.timeout if held else 0
-        user_data = self._content_id(t, op, _content_text([str(args[p.name]) for p in t.params]))
-        code = _code(self._book.name, "transfer", t.name)
-        pending = _tb.TransferFlags.PENDING if held else _tb.TransferFlags.NONE
-        used: dict[int, _Use] = {}
-
-        def use(u: _Use) -> int:
-            used.setdefault(u.event.id, u)
-            return u.event.id
-
-        entries: list[_Entry] = []
-        for index, (m, (source, source_values), (target, target_values)) in enumerate(sides, start=1):
-            amount = m.value if m.param is None else int(args[m.param])
-            # A probe hold is of the lower bound L > 0 (the pieces have one only then).
-            probe = 0 if source.lower is None else source.lower.value
-            for role in self._pieces(m):
-                position = len(entries)
-                transfer_id = self._transfer_id(t, op, key, position)
-                if role == "probe_void":
-                    transfer = _tb.Transfer(
-                        id=transfer_id,
-                        debit_account_id=0,
-                        credit_account_id=0,
-                        amount=probe,
-                        pending_id=entries[position - 1].transfer.id,
-                        user_data_128=user_data,
-                        user_data_64=0,
-                        user_data_32=0,
-                        timeout=0,
-                        ledger=0,
-                        code=0,
-                        flags=_tb.TransferFlags.VOID_PENDING_TRANSFER,
-                    )
-                    entries.append(_Entry(role, index, transfer))
-                    continue
-                if role == "move":
-                    ends = (self._own(source, source_values), self._own(target, target_values))
-                elif role == "probe":
-                    ends = (self._own(source, source_values), self._sink(m.unit))
-                elif role == "from_floor":
-                    ends = (self._bounding("floor", source, source_values), self._sink(m.unit))
-                elif role == "from_room":
-                    ends = (self._sink(m.unit), self._bounding("room", source, source_values))
-                elif role == "to_room":
-                    ends = (self._bounding("room", target, target_values), self._sink(m.unit))
-                elif role == "to_floor":
-                    ends = (self._sink(m.unit), self._bounding("floor", target, target_values))
-                else:
-                    raise AssertionError(f"no {role} piece in a move")
-                # The debit account is named before the credit account: the order accounts are created in.
-                debit = use(ends[0])
-                credit = use(ends[1])
-                transfer = _tb.Transfer(
-                    id=transfer_id,
-                    debit_account_id=debit,
-                    credit_account_id=credit,
-                    amount=probe if role == "probe" else amount,
-                    pending_id=0,
-                    user_data_128=user_data,
-                    user_data_64=0,
-                    user_data_32=0,
-                    timeout=timeout,
-                    ledger=_ledger(m.unit),
-                    code=code,
-                    flags=_tb.TransferFlags.PENDING if role == "probe" else pending,
-                )
-                entries.append(_Entry(role, index, transfer))
-        accounts = list(used.values())
-        openings = [o for o in (self._opening(u) for u in accounts) if o is not None]
-        return _Sends(accounts, openings, _linked(entries))
-
-    def _hold_lookups(self, t: _Transfer, key: tuple[str, ...]) -> list[int]:
-        """The hold's transfer of each move, in move order; the first is the hold's id."""
-        return [self._transfer_id(t, "hold", key, p.position) for p in self._layout(t) if p.role == "move"]
-
-    def _settle_chain(
-        self, t: _Transfer, op: _Op, key: tuple[str, ...], amounts: Sequence[int]
+    def _fill(
+        self,
+        t: Mapping[str, Any],
+        op: str,
+        key: tuple[str, ...],
+        content: str,
+        values: Mapping[str, str | int],
+        settled: Sequence[int],
+        used: dict[int, _Use],
     ) -> list[_Entry]:
-        """Posts or voids every pending piece of the hold (not the probe), in the hold's order."""
-        content = _content_text([str(a) for a in amounts]) if op == "post" else "[]"
+        """The chain template of `op` filled: ids, amounts, accounts, pending ids and flags."""
+        pieces: list[Mapping[str, Any]] = t["chains"][op]["pieces"]
+        if len(pieces) > MAX_BATCH:
+            raise ChoboError(f"chobo: a chain of {len(pieces)} transfers, more than one request takes (E060)")
         user_data = self._content_id(t, op, content)
-        flags = (
-            _tb.TransferFlags.POST_PENDING_TRANSFER
-            if op == "post"
-            else _tb.TransferFlags.VOID_PENDING_TRANSFER
-        )
-        pieces = [p for p in self._layout(t) if p.role != "probe" and p.role != "probe_void"]
-        return _linked(
-            [
-                _Entry(
-                    p.role,
-                    p.move,
-                    _tb.Transfer(
-                        id=self._transfer_id(t, op, key, i),
-                        debit_account_id=0,
-                        credit_account_id=0,
-                        amount=amounts[p.move - 1],
-                        pending_id=self._transfer_id(t, "hold", key, p.position),
-                        user_data_128=user_data,
-                        user_data_64=0,
-                        user_data_32=0,
-                        timeout=0,
-                        ledger=0,
-                        code=0,
-                        flags=flags,
-                    ),
-                )
-                for i, p in enumerate(pieces)
-            ]
-        )
+        out: list[_Entry] = []
 
-    def _status_chain(self, t: _Transfer, key: tuple[str, ...]) -> list[_Entry]:
-        """A void of the hold's first transfer and a transfer from the sink to itself, random ids:
-        the second is always refused, so nothing is written and the first's result is the state."""
-        unit = t.moves[0].unit
-        sink = self._sink_id(unit)
-        void = _tb.Transfer(
-            id=_random_id(),
-            debit_account_id=0,
-            credit_account_id=0,
-            amount=0,
-            pending_id=self._transfer_id(t, "hold", key, 0),
-            user_data_128=0,
-            user_data_64=0,
-            user_data_32=0,
-            timeout=0,
-            ledger=0,
-            code=0,
-            flags=_tb.TransferFlags.VOID_PENDING_TRANSFER,
-        )
-        refusal = _tb.Transfer(
-            id=_random_id(),
-            debit_account_id=sink,
-            credit_account_id=sink,
-            amount=0,
-            pending_id=0,
-            user_data_128=0,
-            user_data_64=0,
-            user_data_32=0,
-            timeout=0,
-            ledger=_ledger(unit),
-            code=_code(self._book.name, "transfer", t.name),
-            flags=_tb.TransferFlags.NONE,
-        )
-        return _linked([_Entry("status_void", 1, void), _Entry("status_refusal", None, refusal)])
+        def account(ref: Mapping[str, Any] | None) -> int:
+            if ref is None:
+                return 0
+            use = self._use(ref, values)
+            used.setdefault(use.event.id, use)
+            return use.event.id
+
+        for position, p in enumerate(pieces):
+            debit = account(p["debit"])
+            credit = account(p["credit"])
+            source = p["amount"]
+            amount = (
+                int(source["value"])
+                if source["kind"] == "literal"
+                else int(values[source["param"]])
+                if source["kind"] == "param"
+                else settled[source["move"] - 1]
+            )
+            pending = p["pending"]
+            pending_id = (
+                0
+                if pending["kind"] == "none"
+                else out[pending["position"]].transfer.id
+                if pending["kind"] == "piece"
+                else self._transfer_id(t, "hold", key, pending["position"])
+            )
+            transfer = _tb.Transfer(
+                id=_random_id() if p["id"] == "random" else self._transfer_id(t, op, key, position),
+                debit_account_id=debit,
+                credit_account_id=credit,
+                amount=amount,
+                pending_id=pending_id,
+                user_data_128=user_data if p["user_data_128"] == "content" else 0,
+                user_data_64=0,
+                user_data_32=0,
+                timeout=p["timeout"],
+                ledger=p["ledger"],
+                code=p["code"],
+                flags=_transfer_flags(p["flags"]),
+            )
+            out.append(_Entry(p["exceeds_credits"], transfer))
+        return out
+
+    def _status_chain(self, t: Mapping[str, Any], key: tuple[str, ...]) -> list[_Entry]:
+        return self._fill(t, "status", key, "[]", {}, [], {})
 
     # The client's steps (targets/chobo/tigerbeetle/client.ts).
 
     def _send(self, chain: Sequence[_Entry]) -> list[str]:
         return _status_names(self._client.create_transfers([e.transfer for e in chain]))
 
-    def _move(self, t: _Transfer, op: _Op, args: Mapping[str, str | int]) -> Result:
-        sends = self._move_sends(t, op, args)
-        if sends is None:
+    def _move(self, t: Mapping[str, Any], op: _Op, args: Mapping[str, str | int]) -> Result:
+        if any(self._use(m["from"], args).event.id == self._use(m["to"], args).event.id for m in t["moves"]):
             return Result("refused", "same_account")
-        for batch in _batches([a for a in sends.accounts if a.event.id not in self._created]):
+        used: dict[int, _Use] = {}
+        content = _content_text([str(args[p["name"]]) for p in t["params"]])
+        chain = self._fill(t, op, self._key(t, args), content, args, [], used)
+        accounts = list(used.values())
+        for batch in _batches([a for a in accounts if a.event.id not in self._created]):
             results = [r.status.name.lower() for r in self._client.create_accounts([a.event for a in batch])]
             _check_accounts(batch, results)
             self._created.update(a.event.id for a in batch)
-        for openings in _batches([o for o in sends.openings if o.id not in self._created]):
-            _check_openings(openings, sends.accounts, _status_names(self._client.create_transfers(openings)))
-            self._created.update(o.id for o in openings)
-        return self._chain_result(t, op, sends.chain, self._send(sends.chain))
+        openings = [o for o in (self._opening(u) for u in accounts) if o is not None]
+        for batch_of in _batches([o for o in openings if o.id not in self._created]):
+            _check_openings(batch_of, accounts, _status_names(self._client.create_transfers(batch_of)))
+            self._created.update(o.id for o in batch_of)
+        return self._chain_result(t, op, chain, self._send(chain))
 
-    def _settle(self, t: _Transfer, op: _Op, args: Mapping[str, str | int]) -> Result:
+    def _settle(self, t: Mapping[str, Any], op: _Op, args: Mapping[str, str | int]) -> Result:
         key = self._key(t, args)
-        lookups = self._hold_lookups(t, key)
+        lookups = [self._transfer_id(t, "hold", key, position) for position in t["lookups"]]
         found = {x.id: x.amount for x in self._client.lookup_transfers(lookups)}
         if lookups[0] not in found:
             return Result("refused", "no_such_hold")
@@ -694,40 +460,36 @@ class _TigerBeetle:
         if len(missing) > 0:
             raise ChoboError(f"chobo: the hold's transfer {missing[0]} is missing while the first is there")
         held = [found[x] for x in lookups]
-        if op == "void":
-            amounts = held
-        else:
-            partial = any(p.amount and p.name in args for p in t.params)
+        amounts = held
+        if op == "post":
+            partial = any(p["amount"] and p["name"] in args for p in t["params"])
             amounts = [
-                int(args[m.param]) if partial and m.param is not None else held[i]
-                for i, m in enumerate(t.moves)
+                int(args[m["amount"]["param"]]) if partial and m["amount"]["kind"] == "param" else held[i]
+                for i, m in enumerate(t["moves"])
             ]
             if any(a > h for a, h in zip(amounts, held, strict=True)):
-                return self._over_hold(_status_of(self._send(self._status_chain(t, key))))
-        chain = self._settle_chain(t, op, key, amounts)
+                state = self._status_of(self._send(self._status_chain(t, key)))
+                if state is None:
+                    raise ChoboError("chobo: the hold read before the post is not there any more")
+                return Result("refused", self._plan["over_hold"][state])
+        content = _content_text([str(a) for a in amounts]) if t["chains"][op]["content"] == "amounts" else "[]"
+        chain = self._fill(t, op, key, content, args, amounts, {})
         return self._chain_result(t, op, chain, self._send(chain))
 
-    def _over_hold(self, state: HoldState | None) -> Result:
-        if state is None:
-            raise ChoboError("chobo: the hold read before the post is not there any more")
-        return Result("refused", _OVER_HOLD[state])
+    # Reading the answers (docs/targets.md#results), by the plan's tables.
 
-    def _bound_reason(self, t: _Transfer, e: _Entry) -> str | None:
-        """The reason `exceeds_credits` on a chain transfer stands for, or None where no bound is checked."""
-        if e.move is None:
-            return None
-        m = t.moves[e.move - 1]
-        if e.role == "move" or e.role == "probe" or e.role == "from_floor":
-            lower = self._accounts[m.source.account].lower
-            return None if lower is None else lower.reason
-        if e.role == "to_room":
-            upper = self._accounts[m.target.account].upper
-            return None if upper is None else upper.reason
-        return None
+    def _status_of(self, results: Sequence[str]) -> HoldState | None:
+        """The state a status chain's results say; None when there is no hold."""
+        for first, second, state in self._plan["status"]:
+            if len(results) == 2 and results[0] == first and results[1] == second:
+                known: HoldState | None = state
+                return known
+        raise _unexpected("the status chain", results)
 
-    def _chain_result(self, t: _Transfer, op: _Op, chain: Sequence[_Entry], results: Sequence[str]) -> Result:
-        """The result of one operation's chain from its per-transfer results (docs/targets.md#results)."""
-        what = f"{t.name}.{op}"
+    def _chain_result(self, t: Mapping[str, Any], op: _Op, chain: Sequence[_Entry], results: Sequence[str]) -> Result:
+        """A chain's result: its first transfer whose result is neither `created` nor
+        `linked_event_failed` decides."""
+        what = f"{t['name']}.{op}"
         if len(results) != len(chain):
             raise _unexpected(what, results)
         deciding = [i for i, r in enumerate(results) if r != "created" and r != "linked_event_failed"]
@@ -741,21 +503,10 @@ class _TigerBeetle:
             return Result("done_before") if i == 0 else Result("refused", "key_conflict")
         if r.startswith(_EXISTS_WITH_DIFFERENT):
             return Result("refused", "key_conflict")
-        if r == "exceeds_credits":
-            reason = self._bound_reason(t, chain[i])
-            if reason is None:
-                raise _unexpected(what, results)
-            return Result("refused", reason)
-        if r in _REFUSALS:
-            return Result("refused", _REFUSALS[r])
-        raise _unexpected(what, results)
-
-
-def _linked(entries: list[_Entry]) -> list[_Entry]:
-    """`linked` on every transfer but the last."""
-    for e in entries[:-1]:
-        e.transfer.flags |= _tb.TransferFlags.LINKED
-    return entries
+        reason: str | None = chain[i].exceeds_credits if r == "exceeds_credits" else self._plan["refusals"].get(r)
+        if reason is None:
+            raise _unexpected(what, results)
+        return Result("refused", reason)
 
 
 def _check_accounts(uses: Sequence[_Use], results: Sequence[str]) -> None:

@@ -1,31 +1,65 @@
 // The part of every chobo TigerBeetle client that is the same for every book
-// (docs/targets.md#tigerbeetle): the ids, the accounts, openings and chain of each operation,
-// reading TigerBeetle's answers, and the steps of a call. It is copied byte for byte after the line
-// `// chobo runtime` of each generated `<book>.ts`, so it imports nothing but `node:crypto` and uses
-// only syntax that Node can run by stripping the types. The rules are those of `targets/chobo/tigerbeetle/` (what
-// `chobo run --show tigerbeetle` prints); the tests hold both to the same requests, field by field.
+// (docs/targets.md#tigerbeetle): it runs the book's plan (`TbPlan` of targets/chobo/tigerbeetle/plan.ts,
+// which the book's part writes as `DEFINITION`): it fills each chain template with the ids, the
+// arguments and the links, sends it, and reads TigerBeetle's answers through the plan's tables. It
+// decides no chain of its own. It is copied byte for byte after the line `// chobo runtime` of each
+// generated `<book>.ts`, so it imports nothing but `node:crypto` and uses only syntax that Node can
+// run by stripping the types; the tests hold it to the requests `chobo run --show tigerbeetle` prints.
 
 import { createHash, randomBytes } from "node:crypto";
 
-/** A unit of the book: its name and scale make its ledger. */
-export interface UnitDefinition {
-  readonly name: string;
-  readonly scale: number;
+/**
+ * A TigerBeetle account a piece names (`AccountRef` of targets/chobo/tigerbeetle/plan.ts): a book's
+ * account (a position in the plan's accounts) with the transfer's parameters passed to it, its floor
+ * or room, or the sink of a unit (a position in the plan's units).
+ */
+export type AccountRef =
+  | {
+    readonly kind: "account" | "floor" | "room";
+    readonly account: number;
+    readonly args: readonly string[];
+  }
+  | { readonly kind: "sink"; readonly unit: number };
+
+/** What a transfer of a chain does. */
+export type ChainRole =
+  | "move"
+  | "probe"
+  | "probe_void"
+  | "from_floor"
+  | "from_room"
+  | "to_room"
+  | "to_floor"
+  | "status_void"
+  | "status_refusal";
+
+/** One transfer of a chain template (`TbPiece`): every field, or where the runtime takes it from. */
+export interface PieceDefinition {
+  readonly role: ChainRole;
+  readonly move: number | null;
+  readonly id: "position" | "random";
+  readonly debit: AccountRef | null;
+  readonly credit: AccountRef | null;
+  readonly amount:
+    | { readonly kind: "param"; readonly param: string }
+    | { readonly kind: "literal"; readonly value: bigint }
+    | { readonly kind: "settled"; readonly move: number };
+  readonly pending:
+    | { readonly kind: "none" }
+    | { readonly kind: "piece"; readonly position: number }
+    | { readonly kind: "hold"; readonly position: number };
+  readonly user_data_128: "content" | "zero";
+  readonly timeout: number;
+  readonly ledger: number;
+  readonly code: number;
+  readonly flags: readonly (keyof typeof TRANSFER_FLAGS)[];
+  readonly exceeds_credits: string | null;
 }
 
-/** A bound of an account and the reason a move it stops is refused with. */
-export interface BoundDefinition {
-  readonly value: bigint;
-  readonly reason: string;
-}
-
-/** A kind of account; `unit` is a position in the book's units. */
-export interface AccountDefinition {
-  readonly name: string;
-  readonly params: readonly string[];
-  readonly unit: number;
-  readonly lower: BoundDefinition | null;
-  readonly upper: BoundDefinition | null;
+/** The template of one operation's chain, and what its `user_data_128` hashes. */
+export interface ChainDefinition {
+  readonly content: "params" | "amounts" | "none";
+  readonly pieces: readonly PieceDefinition[];
 }
 
 /** A transfer's parameter: a string, or an amount. */
@@ -34,39 +68,55 @@ export interface ParamDefinition {
   readonly amount: boolean;
 }
 
-/** One side of a move: a position in the book's accounts and the parameters passed to it. */
-export interface SideDefinition {
-  readonly account: number;
-  readonly args: readonly string[];
-}
-
-/** One move: an amount parameter or a literal, of a unit, from one account to another. */
-export interface MoveDefinition {
-  readonly amount: { readonly param: string } | { readonly literal: bigint };
-  readonly unit: number;
-  readonly from: SideDefinition;
-  readonly to: SideDefinition;
-}
-
-/**
- * A kind of transfer. `pending` is null for `do`; for a hold it gives TigerBeetle's `timeout` in
- * seconds, 0 when the hold never expires. `definition_hash` is `chobo api`'s of the transfer.
- */
+/** A kind of transfer: its parameters, key, moves, and the chain of each of its operations. */
 export interface TransferDefinition {
   readonly name: string;
   readonly params: readonly ParamDefinition[];
   readonly key: readonly string[];
-  readonly pending: { readonly timeout: number } | null;
   readonly definition_hash: string;
-  readonly moves: readonly MoveDefinition[];
+  readonly moves: readonly {
+    readonly amount: { readonly kind: "param"; readonly param: string } | {
+      readonly kind: "literal";
+      readonly value: bigint;
+    };
+    readonly from: AccountRef;
+    readonly to: AccountRef;
+  }[];
+  readonly chains: {
+    readonly [op in "do" | "hold" | "post" | "void" | "status"]?: ChainDefinition;
+  };
+  readonly lookups: readonly number[];
 }
 
-/** What the runtime builds every id and chain from. */
-export interface BookDefinition {
+/** A kind of account: its ledger, code and flags, and the openings of its floor (−L) and room (U). */
+export interface AccountDefinition {
   readonly name: string;
+  readonly params: readonly string[];
+  readonly unit: number;
+  readonly ledger: number;
+  readonly code: number;
+  readonly flags: readonly (keyof typeof ACCOUNT_FLAGS)[];
+  readonly floor: bigint | null;
+  readonly room: bigint | null;
+}
+
+/** A unit: its ledger and the code of its sink. */
+export interface UnitDefinition {
+  readonly name: string;
+  readonly ledger: number;
+  readonly sink_code: number;
+}
+
+/** The book's `TbPlan` (targets/chobo/tigerbeetle/plan.ts), version 1: the runtime only fills its templates. */
+export interface BookDefinition {
+  readonly version: 1;
+  readonly book: string;
   readonly units: readonly UnitDefinition[];
   readonly accounts: readonly AccountDefinition[];
   readonly transfers: readonly TransferDefinition[];
+  readonly refusals: Readonly<Record<string, string>>;
+  readonly status: readonly (readonly [string, string, HoldState | null])[];
+  readonly over_hold: Readonly<Record<HoldState, string>>;
 }
 
 /** An account as tigerbeetle-node 0.17.9's `createAccounts` takes it (its `Account`). */
@@ -290,8 +340,6 @@ export const CREATE_TRANSFER_STATUS: Readonly<Record<string, number>> = {
 
 /** Events in one request to a replica started with `--development` (chobo's E060 limit). */
 const MAX_BATCH = 253;
-/** At most this many transfers per move (docs/targets.md#one-move-up-to-6-transfers). */
-const MAX_PIECES_PER_MOVE = 6;
 /** `user_data_32` of a floor account and its opening. */
 const FLOOR_MARK = 1;
 /** `user_data_32` of a room account and its opening. */
@@ -333,14 +381,6 @@ const MIN_INT64 = -(1n << 63n);
 const ID_PREFIX = "chobo/1";
 /** 0 and this are ids TigerBeetle refuses. */
 const MAX_ID = (1n << 128n) - 1n;
-/** The two results 0.17.9 gave the status chain for each state of a hold (docs/targets.md#results). */
-const HOLD_STATE_OF_STATUS: readonly [string, string, HoldState | null][] = [
-  ["linked_event_failed", "accounts_must_be_different", "held"],
-  ["pending_transfer_already_posted", "linked_event_failed", "posted"],
-  ["pending_transfer_already_voided", "linked_event_failed", "voided"],
-  ["pending_transfer_expired", "linked_event_failed", "expired"],
-  ["pending_transfer_not_found", "linked_event_failed", null],
-];
 
 // ---------------------------------------------------------------------------------------------
 // Ids (docs/targets.md#ids): SHA-256 over length-prefixed UTF-8 parts.
@@ -365,12 +405,6 @@ function id128(role: string, parts: readonly string[]): bigint {
   return n === 0n ? 1n : n === MAX_ID ? MAX_ID - 1n : n;
 }
 
-/** The first `bytes` bytes, big-endian, 0 read as 1 (`ledger`, `code`). */
-function leadingNumber(role: string, parts: readonly string[], bytes: number): number {
-  const n = idDigest(role, parts).slice(0, bytes).reduce((acc, b) => acc * 256 + b, 0);
-  return n === 0 ? 1 : n;
-}
-
 function hex32(id: bigint): string {
   return id.toString(16).padStart(32, "0");
 }
@@ -381,7 +415,7 @@ function randomId(): bigint {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Calls, accounts and chains (docs/targets.md#tigerbeetle).
+// Calls, accounts and chains (docs/targets.md#tigerbeetle): the plan's templates, filled.
 
 type OpName = "do" | "hold" | "post" | "void";
 
@@ -406,28 +440,10 @@ interface AccountToCreate {
   readonly event: AccountEvent;
 }
 
-type ChainRole =
-  | "move"
-  | "probe"
-  | "probe_void"
-  | "from_floor"
-  | "from_room"
-  | "to_room"
-  | "to_floor"
-  | "status_void"
-  | "status_refusal";
-
-/** One transfer of a chain, with its role and the move (1-based) it belongs to. */
+/** One transfer of a filled chain, with the refusal `exceeds_credits` on it stands for. */
 interface ChainEntry {
-  readonly role: ChainRole;
-  readonly move: number | null;
+  readonly exceeds_credits: string | null;
   readonly transfer: TransferEvent;
-}
-
-interface MoveSends {
-  readonly accounts: readonly AccountToCreate[];
-  readonly openings: readonly TransferEvent[];
-  readonly chain: readonly ChainEntry[];
 }
 
 function whatText(what: AccountWhat): string {
@@ -468,105 +484,74 @@ function keyValues(call: Call): string[] {
   return call.transfer.key.map((k) => call.args.get(k) as string);
 }
 
-function movePieces(book: BookDefinition, m: MoveDefinition): ChainRole[] {
-  const from = book.accounts[m.from.account];
-  const to = book.accounts[m.to.account];
-  const pieces: ChainRole[] = ["move"];
-  if (from.lower !== null && from.lower.value > 0n) pieces.push("probe", "probe_void");
-  if (from.lower !== null && from.lower.value < 0n) pieces.push("from_floor");
-  if (from.upper !== null) pieces.push("from_room");
-  if (to.upper !== null) pieces.push("to_room");
-  if (to.lower !== null && to.lower.value < 0n) pieces.push("to_floor");
-  if (pieces.length > MAX_PIECES_PER_MOVE) throw new Error(`chobo: ${pieces.length} pieces in one move`);
-  return pieces;
-}
-
-/** Every piece of a `do`/`hold` chain with its position. */
-function layout(book: BookDefinition, t: TransferDefinition) {
-  return t.moves.flatMap((m, i) => movePieces(book, m).map((role) => ({ role, move: i + 1 })))
-    .map((s, position) => ({ ...s, position }));
-}
-
 function requests<T>(events: readonly T[]): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < events.length; i += MAX_BATCH) out.push(events.slice(i, i + MAX_BATCH));
   return out;
 }
 
-function transferEvent(fields: Omit<TransferEvent, "timestamp">): TransferEvent {
-  return {
-    id: fields.id,
-    debit_account_id: fields.debit_account_id,
-    credit_account_id: fields.credit_account_id,
-    amount: fields.amount,
-    pending_id: fields.pending_id,
-    user_data_128: fields.user_data_128,
-    user_data_64: fields.user_data_64,
-    user_data_32: fields.user_data_32,
-    timeout: fields.timeout,
-    ledger: fields.ledger,
-    code: fields.code,
-    flags: fields.flags,
-    timestamp: 0n,
-  };
+function bits<F extends string>(names: readonly F[], table: Readonly<Record<F, number>>): number {
+  return names.reduce((sum, n) => sum | table[n], 0);
 }
 
-/** `linked` on every transfer but the last. */
-function linkChain(pieces: readonly Omit<ChainEntry, "transfer">[], transfers: readonly TransferEvent[]) {
-  if (transfers.length > MAX_BATCH) {
-    throw new Error(`chobo: a chain of ${transfers.length} transfers, more than one request takes (E060)`);
-  }
-  return pieces.map((p, i): ChainEntry => ({
-    ...p,
-    transfer: i < transfers.length - 1
-      ? { ...transfers[i], flags: transfers[i].flags | TRANSFER_FLAGS.linked }
-      : transfers[i],
-  }));
-}
-
-/** The ids, ledgers and codes of one book and tenant. */
+/**
+ * The ids of one book and tenant (docs/targets.md#ids). The accounts' events are remembered by what
+ * they stand for, as long as the book value: each is a few SHA-256 digests, and the client already
+ * remembers every account it created.
+ */
 class Ids {
   private readonly book: BookDefinition;
   private readonly tenant: string;
+  private readonly events = new Map<string, AccountEvent>();
 
   constructor(book: BookDefinition, tenant: string) {
     this.book = book;
     this.tenant = tenant;
   }
 
-  ledger(unit: UnitDefinition): number {
-    return leadingNumber("ledger", [unit.name, String(unit.scale)], 4);
-  }
-
-  code(of: "account" | "transfer" | "sink", name: string): number {
-    return leadingNumber("code", [this.book.name, of, name], 2);
+  /** The account `what` stands for, as `createAccounts` takes it. */
+  event(what: AccountWhat): AccountEvent {
+    // Strings never hold U+0000 (stringArgument), so the parts joined by it name one account.
+    const name = what.kind === "sink" ? what.unit.name : [what.account.name, ...what.args].join("\u0000");
+    const key = `${what.kind}\u0000${name}`;
+    let event = this.events.get(key);
+    if (event === undefined) {
+      event = accountOf(this, what);
+      this.events.set(key, event);
+    }
+    return event;
   }
 
   account(a: AccountDefinition, args: readonly string[]): bigint {
-    return id128("account", [this.book.name, this.tenant, a.name, ...args]);
+    return id128("account", [this.book.book, this.tenant, a.name, ...args]);
   }
 
   sink(unit: UnitDefinition): bigint {
-    return id128("sink", [this.book.name, this.tenant, unit.name]);
+    return id128("sink", [this.book.book, this.tenant, unit.name]);
   }
 
-  transfer(t: TransferDefinition, op: OpName, key: readonly string[], position: number): bigint {
-    return id128("transfer", [this.book.name, this.tenant, t.name, op, ...key, String(position)]);
+  transfer(t: TransferDefinition, op: string, key: readonly string[], position: number): bigint {
+    return id128("transfer", [this.book.book, this.tenant, t.name, op, ...key, String(position)]);
   }
 
-  content(t: TransferDefinition, op: OpName, content: string): bigint {
-    return id128("content", [this.book.name, this.tenant, t.name, op, t.definition_hash, content]);
+  content(t: TransferDefinition, op: string, content: string): bigint {
+    return id128("content", [this.book.book, this.tenant, t.name, op, t.definition_hash, content]);
   }
 
   kind(a: AccountDefinition): bigint {
-    return id128("kind", [this.book.name, this.tenant, a.name]);
+    return id128("kind", [this.book.book, this.tenant, a.name]);
   }
 }
 
-function accountEvent(
-  fields: Pick<AccountEvent, "id" | "user_data_128" | "user_data_32" | "ledger" | "code" | "flags">,
-): AccountEvent {
-  return {
+function whatOf(book: BookDefinition, ref: AccountRef, arg: (name: string) => string): AccountWhat {
+  if (ref.kind === "sink") return { kind: "sink", unit: book.units[ref.unit] };
+  return { kind: ref.kind, account: book.accounts[ref.account], args: ref.args.map(arg) };
+}
+
+function accountOf(ids: Ids, what: AccountWhat): AccountEvent {
+  const event = (
+    fields: Pick<AccountEvent, "id" | "user_data_128" | "user_data_32" | "ledger" | "code" | "flags">,
+  ) => ({
     id: fields.id,
     debits_pending: 0n,
     debits_posted: 0n,
@@ -580,54 +565,51 @@ function accountEvent(
     code: fields.code,
     flags: fields.flags,
     timestamp: 0n,
-  };
-}
-
-function accountOf(book: BookDefinition, ids: Ids, what: AccountWhat): AccountEvent {
+  });
   if (what.kind === "sink") {
-    return accountEvent({
-      id: ids.sink(what.unit),
+    const u = what.unit;
+    return event({
+      id: ids.sink(u),
       user_data_128: 0n,
       user_data_32: 0,
-      ledger: ids.ledger(what.unit),
-      code: ids.code("sink", what.unit.name),
+      ledger: u.ledger,
+      code: u.sink_code,
       flags: 0,
     });
   }
   const a = what.account;
   const own = ids.account(a, what.args);
-  const ledger = ids.ledger(book.units[a.unit]);
-  const code = ids.code("account", a.name);
   if (what.kind === "account") {
-    return accountEvent({
+    return event({
       id: own,
       user_data_128: ids.kind(a),
       user_data_32: 0,
-      ledger,
-      code,
-      flags: a.lower !== null && a.lower.value >= 0n ? ACCOUNT_FLAGS.debits_must_not_exceed_credits : 0,
+      ledger: a.ledger,
+      code: a.code,
+      flags: bits(a.flags, ACCOUNT_FLAGS),
     });
   }
-  return accountEvent({
+  return event({
     id: id128(what.kind, [hex32(own)]),
     user_data_128: own,
     user_data_32: what.kind === "floor" ? FLOOR_MARK : ROOM_MARK,
-    ledger,
-    code,
+    ledger: a.ledger,
+    code: a.code,
     flags: ACCOUNT_FLAGS.debits_must_not_exceed_credits,
   });
 }
 
-/** The opening of a floor (−L) or room (U) account, from the sink. */
 function openingOf(book: BookDefinition, ids: Ids, e: AccountToCreate): TransferEvent | null {
   const what = e.what;
   if (what.kind !== "floor" && what.kind !== "room") return null;
   const a = what.account;
-  return transferEvent({
+  const amount = what.kind === "floor" ? a.floor : a.room;
+  if (amount === null) throw new Error(`chobo: ${a.name} has no ${what.kind}`);
+  return {
     id: id128("opening", [hex32(e.event.id)]),
     debit_account_id: ids.sink(book.units[a.unit]),
     credit_account_id: e.event.id,
-    amount: what.kind === "floor" ? -a.lower!.value : a.upper!.value,
+    amount,
     pending_id: 0n,
     user_data_128: e.event.user_data_128,
     user_data_64: 0n,
@@ -636,123 +618,83 @@ function openingOf(book: BookDefinition, ids: Ids, e: AccountToCreate): Transfer
     ledger: e.event.ledger,
     code: e.event.code,
     flags: 0,
+    timestamp: 0n,
+  };
+}
+
+/** What fills a template besides the plan: the op's name, the key, the content and where values come from. */
+interface Filling {
+  readonly op: string;
+  readonly key: readonly string[];
+  readonly content: string;
+  readonly amount: (a: PieceDefinition["amount"]) => bigint;
+  readonly account: (ref: AccountRef) => bigint;
+}
+
+/** A chain template filled: ids, amounts, accounts, pending ids and flags. */
+function fill(ids: Ids, t: TransferDefinition, chain: ChainDefinition, f: Filling): ChainEntry[] {
+  if (chain.pieces.length > MAX_BATCH) {
+    throw new Error(`chobo: a chain of ${chain.pieces.length} transfers, more than one request takes (E060)`);
+  }
+  const userData = ids.content(t, f.op, f.content);
+  const out: ChainEntry[] = [];
+  chain.pieces.forEach((p, position) => {
+    const debit = p.debit === null ? 0n : f.account(p.debit);
+    const credit = p.credit === null ? 0n : f.account(p.credit);
+    const pending = p.pending.kind === "none"
+      ? 0n
+      : p.pending.kind === "piece"
+      ? out[p.pending.position].transfer.id
+      : ids.transfer(t, "hold", f.key, p.pending.position);
+    out.push({
+      exceeds_credits: p.exceeds_credits,
+      transfer: {
+        id: p.id === "random" ? randomId() : ids.transfer(t, f.op, f.key, position),
+        debit_account_id: debit,
+        credit_account_id: credit,
+        amount: p.amount.kind === "literal" ? p.amount.value : f.amount(p.amount),
+        pending_id: pending,
+        user_data_128: p.user_data_128 === "content" ? userData : 0n,
+        user_data_64: 0n,
+        user_data_32: 0,
+        timeout: p.timeout,
+        ledger: p.ledger,
+        code: p.code,
+        flags: bits(p.flags, TRANSFER_FLAGS),
+        timestamp: 0n,
+      },
+    });
   });
+  return out;
+}
+
+function chainOf(t: TransferDefinition, op: keyof TransferDefinition["chains"]): ChainDefinition {
+  const chain = t.chains[op];
+  if (chain === undefined) throw new Error(`chobo: ${t.name} has no ${op}`);
+  return chain;
 }
 
 /** What a `do` or `hold` sends; null when a move's from and to are one account (`same_account`). */
-function moveSends(book: BookDefinition, ids: Ids, call: Call): MoveSends | null {
+function moveSends(book: BookDefinition, ids: Ids, call: Call) {
   const t = call.transfer;
-  const side = (s: SideDefinition) => ({
-    account: book.accounts[s.account],
-    args: s.args.map((a) => call.args.get(a) as string),
-  });
-  const sides = t.moves.map((m) => ({ m, from: side(m.from), to: side(m.to) }));
-  const same = sides.some(({ from, to }) =>
-    from.account === to.account && from.args.every((v, i) => v === to.args[i])
-  );
-  if (same) return null;
-  const key = keyValues(call);
-  const held = call.op === "hold";
-  const timeout = held ? t.pending!.timeout : 0;
-  const userData = ids.content(
-    t,
-    call.op,
-    JSON.stringify(t.params.map((p) => String(call.args.get(p.name)))),
-  );
-  const code = ids.code("transfer", t.name);
-
+  const arg = (name: string) => String(call.args.get(name));
+  const idOf = (ref: AccountRef) => ids.event(whatOf(book, ref, arg)).id;
+  if (t.moves.some((m) => idOf(m.from) === idOf(m.to))) return null;
   const accounts = new Map<bigint, AccountToCreate>();
-  const use = (what: AccountWhat): bigint => {
-    const event = accountOf(book, ids, what);
-    if (!accounts.has(event.id)) accounts.set(event.id, { what, event });
-    return event.id;
-  };
-  const pieces: Omit<ChainEntry, "transfer">[] = [];
-  const transfers: TransferEvent[] = [];
-  sides.forEach(({ m, from, to }, i) => {
-    const amount = "literal" in m.amount ? m.amount.literal : call.args.get(m.amount.param) as bigint;
-    const unit = book.units[m.unit];
-    const sink = (): bigint => use({ kind: "sink", unit });
-    for (const role of movePieces(book, m)) {
-      const position = transfers.length;
-      const base = {
-        id: ids.transfer(t, call.op, key, position),
-        amount,
-        pending_id: 0n,
-        user_data_128: userData,
-        user_data_64: 0n,
-        user_data_32: 0,
-        timeout,
-        ledger: ids.ledger(unit),
-        code,
-        flags: held ? TRANSFER_FLAGS.pending : 0,
-      };
-      const between = (debit: () => bigint, credit: () => bigint) => {
-        const debit_account_id = debit();
-        return transferEvent({ ...base, debit_account_id, credit_account_id: credit() });
-      };
-      let transfer: TransferEvent;
-      switch (role) {
-        case "move":
-          transfer = between(() => use({ kind: "account", ...from }), () => use({ kind: "account", ...to }));
-          break;
-        case "probe":
-          transfer = {
-            ...between(() => use({ kind: "account", ...from }), sink),
-            amount: from.account.lower!.value,
-            flags: TRANSFER_FLAGS.pending,
-          };
-          break;
-        case "probe_void":
-          transfer = transferEvent({
-            ...base,
-            debit_account_id: 0n,
-            credit_account_id: 0n,
-            amount: from.account.lower!.value,
-            pending_id: transfers[position - 1].id,
-            timeout: 0,
-            ledger: 0,
-            code: 0,
-            flags: TRANSFER_FLAGS.void_pending_transfer,
-          });
-          break;
-        case "from_floor":
-          transfer = between(() => use({ kind: "floor", ...from }), sink);
-          break;
-        case "from_room":
-          transfer = between(sink, () => use({ kind: "room", ...from }));
-          break;
-        case "to_room":
-          transfer = between(() => use({ kind: "room", ...to }), sink);
-          break;
-        case "to_floor":
-          transfer = between(sink, () => use({ kind: "floor", ...to }));
-          break;
-        default:
-          throw new Error(`chobo: no ${role} piece in a move`);
-      }
-      pieces.push({ role, move: i + 1 });
-      transfers.push(transfer);
-    }
+  const chain = fill(ids, t, chainOf(t, call.op), {
+    op: call.op,
+    key: keyValues(call),
+    content: JSON.stringify(t.params.map((p) => arg(p.name))),
+    amount: (a) => call.args.get((a as { param: string }).param) as bigint,
+    account: (ref) => {
+      const what = whatOf(book, ref, arg);
+      const event = ids.event(what);
+      if (!accounts.has(event.id)) accounts.set(event.id, { what, event });
+      return event.id;
+    },
   });
   const events = [...accounts.values()];
-  return {
-    accounts: events,
-    openings: events.flatMap((e) => openingOf(book, ids, e) ?? []),
-    chain: linkChain(pieces, transfers),
-  };
-}
-
-/** The ids a post or void reads first: the hold's transfer of each move, in move order. */
-function holdLookups(
-  book: BookDefinition,
-  ids: Ids,
-  t: TransferDefinition,
-  key: readonly string[],
-): bigint[] {
-  return layout(book, t).filter((s) => s.role === "move").map((s) =>
-    ids.transfer(t, "hold", key, s.position)
-  );
+  return { accounts: events, openings: events.flatMap((e) => openingOf(book, ids, e) ?? []), chain };
 }
 
 /** What each move holds, from `lookupTransfers`; null when the hold is not there. */
@@ -773,79 +715,45 @@ function postAmounts(call: Call, held: readonly bigint[]): bigint[] {
   const t = call.transfer;
   const partial = t.params.some((p) => p.amount && call.args.has(p.name));
   return t.moves.map((m, i) =>
-    partial && "param" in m.amount ? call.args.get(m.amount.param) as bigint : held[i]
+    partial && m.amount.kind === "param" ? call.args.get(m.amount.param) as bigint : held[i]
   );
 }
 
-/** A post or void chain: every pending piece of the hold (not the probe), in the hold's order. */
-function settleChain(book: BookDefinition, ids: Ids, call: Call, held: readonly bigint[]): ChainEntry[] {
-  const t = call.transfer;
-  const key = keyValues(call);
-  const post = call.op === "post";
-  const amounts = post ? postAmounts(call, held) : [...held];
-  const userData = ids.content(t, call.op, post ? JSON.stringify(amounts.map(String)) : "[]");
-  const pieces = layout(book, t).filter((s) => s.role !== "probe" && s.role !== "probe_void");
-  return linkChain(
-    pieces.map((s) => ({ role: s.role, move: s.move })),
-    pieces.map((s, i) =>
-      transferEvent({
-        id: ids.transfer(t, call.op, key, i),
-        debit_account_id: 0n,
-        credit_account_id: 0n,
-        amount: amounts[s.move - 1],
-        pending_id: ids.transfer(t, "hold", key, s.position),
-        user_data_128: userData,
-        user_data_64: 0n,
-        user_data_32: 0,
-        timeout: 0,
-        ledger: 0,
-        code: 0,
-        flags: post ? TRANSFER_FLAGS.post_pending_transfer : TRANSFER_FLAGS.void_pending_transfer,
-      })
-    ),
-  );
+/** A post or void chain for what the hold holds. */
+function settleChain(ids: Ids, call: Call, held: readonly bigint[]): ChainEntry[] {
+  const amounts = call.op === "post" ? postAmounts(call, held) : [...held];
+  const chain = chainOf(call.transfer, call.op);
+  return fill(ids, call.transfer, chain, {
+    op: call.op,
+    key: keyValues(call),
+    content: chain.content === "amounts" ? JSON.stringify(amounts.map(String)) : "[]",
+    amount: (a) => amounts[(a as { move: number }).move - 1],
+    account: () => {
+      throw new Error(`chobo: a ${call.op} chain names no account`);
+    },
+  });
 }
 
-/**
- * The status chain (docs/targets.md#fields): a void of the hold's first transfer, linked to a
- * transfer from the unit's sink to itself, which is always refused, so nothing is written; both
- * ids random.
- */
+/** The status chain of a hold: its ids are random. */
 function statusChain(
   book: BookDefinition,
   ids: Ids,
   t: TransferDefinition,
   key: readonly string[],
 ): ChainEntry[] {
-  const unit = book.units[t.moves[0].unit];
-  const sink = ids.sink(unit);
-  const zero = { amount: 0n, user_data_128: 0n, user_data_64: 0n, user_data_32: 0, timeout: 0 };
-  return linkChain([{ role: "status_void", move: 1 }, { role: "status_refusal", move: null }], [
-    transferEvent({
-      ...zero,
-      id: randomId(),
-      debit_account_id: 0n,
-      credit_account_id: 0n,
-      pending_id: ids.transfer(t, "hold", key, 0),
-      ledger: 0,
-      code: 0,
-      flags: TRANSFER_FLAGS.void_pending_transfer,
-    }),
-    transferEvent({
-      ...zero,
-      id: randomId(),
-      debit_account_id: sink,
-      credit_account_id: sink,
-      pending_id: 0n,
-      ledger: ids.ledger(unit),
-      code: ids.code("transfer", t.name),
-      flags: 0,
-    }),
-  ]);
+  return fill(ids, t, chainOf(t, "status"), {
+    op: "status",
+    key,
+    content: "[]",
+    amount: () => {
+      throw new Error("chobo: the status chain takes no amount");
+    },
+    account: (ref) => ids.event(whatOf(book, ref, (name) => name)).id,
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
-// Reading the answers (docs/targets.md#results).
+// Reading the answers (docs/targets.md#results), by the plan's tables.
 
 function statusNames(table: Readonly<Record<string, number>>, answers: readonly CreateStatus[]): string[] {
   return answers.map((a) =>
@@ -861,87 +769,33 @@ function unexpected(what: string, results: readonly string[]): Error {
   );
 }
 
-/** The reason `exceeds_credits` on a chain transfer stands for, or null where no bound is checked. */
-function boundReason(book: BookDefinition, call: Call, e: ChainEntry): string | null {
-  if (e.move === null) return null;
-  const m = call.transfer.moves[e.move - 1];
-  switch (e.role) {
-    case "move":
-    case "probe":
-    case "from_floor":
-      return book.accounts[m.from.account].lower?.reason ?? null;
-    case "to_room":
-      return book.accounts[m.to.account].upper?.reason ?? null;
-    default:
-      return null;
-  }
-}
-
 /** A chain's result: the first transfer whose result is neither `created` nor `linked_event_failed` decides. */
 function chainOutcome(
   book: BookDefinition,
   call: Call,
   chain: readonly ChainEntry[],
   results: readonly string[],
-) {
+): { readonly result: "done" | "done_before" } | { readonly refused: string } {
   const what = `${call.transfer.name}.${call.op}`;
   if (results.length !== chain.length) throw unexpected(what, results);
   const i = results.findIndex((r) => r !== "created" && r !== "linked_event_failed");
   if (i < 0) {
-    if (results.every((r) => r === "created")) return { result: "done" } as const;
+    if (results.every((r) => r === "created")) return { result: "done" };
     throw unexpected(what, results);
   }
   const r = results[i];
-  if (r === "exists") return i === 0 ? { result: "done_before" } as const : { refused: "key_conflict" };
+  if (r === "exists") return i === 0 ? { result: "done_before" } : { refused: "key_conflict" };
   if (r.startsWith("exists_with_different_")) return { refused: "key_conflict" };
-  switch (r) {
-    case "id_already_failed":
-      return { refused: "already_refused" };
-    case "exceeds_credits": {
-      const reason = boundReason(book, call, chain[i]);
-      if (reason === null) throw unexpected(what, results);
-      return { refused: reason };
-    }
-    case "accounts_must_be_different":
-      return { refused: "same_account" };
-    case "pending_transfer_already_posted":
-      return { refused: "already_posted" };
-    case "pending_transfer_already_voided":
-      return { refused: "already_voided" };
-    case "pending_transfer_expired":
-      return { refused: "expired" };
-    case "exceeds_pending_transfer_amount":
-      return { refused: "over_hold" };
-  }
-  throw unexpected(what, results);
+  const reason = r === "exceeds_credits" ? chain[i].exceeds_credits : book.refusals[r];
+  if (reason === null || reason === undefined) throw unexpected(what, results);
+  return { refused: reason };
 }
 
 /** The state the status chain's two results say (docs/targets.md#results). */
-function stateOf(results: readonly string[]): HoldState | null {
-  const row = HOLD_STATE_OF_STATUS.find(([a, b]) =>
-    results.length === 2 && results[0] === a && results[1] === b
-  );
+function stateOf(book: BookDefinition, results: readonly string[]): HoldState | null {
+  const row = book.status.find(([a, b]) => results.length === 2 && results[0] === a && results[1] === b);
   if (row === undefined) throw unexpected("the status chain", results);
   return row[2];
-}
-
-/**
- * A post over the hold answers by the hold's state, as the reference interpreter checks the
- * state first (docs/targets.md#before-the-chain, docs/reference.md#meaning).
- */
-function overHoldReason(state: HoldState | null): string {
-  switch (state) {
-    case "held":
-      return "over_hold";
-    case "posted":
-      return "key_conflict";
-    case "voided":
-      return "already_voided";
-    case "expired":
-      return "expired";
-    case null:
-      throw new Error("chobo: the hold read before the post is not there any more");
-  }
 }
 
 /** Accounts must be `created` or `exists`; another definition is the book's account changed (docs/targets.md#changing-a-book). */
@@ -986,43 +840,137 @@ function inRange(v: bigint): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Batching (docs/targets.md#tigerbeetle): the chains of calls made at once share requests.
+
+/** One chain waiting for a request, and where its answers go. */
+interface Waiting {
+  readonly events: readonly TransferEvent[];
+  readonly resolve: (answers: readonly CreateStatus[]) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/**
+ * `createTransfers` for the concurrent calls of one book value: the chains they send before the
+ * current turn's microtasks run out go out together, in as few requests as `limit` events a request
+ * allow, each chain whole and in the order sent (a chain ends at its first event without `linked`,
+ * so chains side by side stay apart); each call gets its own events' answers back, and an error of a
+ * request is the error of every call in it. A lone call waits for nothing: its chain goes out in the
+ * same turn. Requests are not held back while others are in flight: tigerbeetle-node queues them
+ * and packs those of one kind into one message itself.
+ */
+class TransferBatcher {
+  private readonly client: TigerBeetleClient;
+  private readonly limit: number;
+  private waiting: Waiting[] = [];
+
+  constructor(client: TigerBeetleClient, limit: number) {
+    this.client = client;
+    this.limit = limit;
+  }
+
+  send(events: readonly TransferEvent[]): Promise<readonly CreateStatus[]> {
+    if (events.length > this.limit) {
+      throw new Error(
+        `chobo: ${events.length} transfers in one chain, more than the ${this.limit} a request takes`,
+      );
+    }
+    return new Promise((resolve, reject) => {
+      if (this.waiting.length === 0) queueMicrotask(() => this.flush());
+      this.waiting.push({ events, resolve, reject });
+    });
+  }
+
+  /** Sends every waiting chain, in requests of at most `limit` events. */
+  private flush(): void {
+    const waiting = this.waiting;
+    this.waiting = [];
+    let request: Waiting[] = [];
+    let size = 0;
+    for (const w of waiting) {
+      if (size + w.events.length > this.limit) {
+        void this.dispatch(request);
+        request = [];
+        size = 0;
+      }
+      request.push(w);
+      size += w.events.length;
+    }
+    void this.dispatch(request);
+  }
+
+  private async dispatch(request: readonly Waiting[]): Promise<void> {
+    try {
+      const answers = await this.client.createTransfers(request.flatMap((w) => [...w.events]));
+      // A lone chain reads its answers whatever they are (chainOutcome says what is wrong with them);
+      // chains side by side can be told apart only by one answer an event.
+      if (request.length === 1) return request[0].resolve(answers);
+      if (answers.length !== request.reduce((n, w) => n + w.events.length, 0)) {
+        throw new Error(
+          `chobo: TigerBeetle answered ${answers.length} results for the ${request.length} chains of one request, not one an event`,
+        );
+      }
+      let at = 0;
+      for (const w of request) {
+        w.resolve(answers.slice(at, at + w.events.length));
+        at += w.events.length;
+      }
+    } catch (e) {
+      for (const w of request) w.reject(e);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // The steps of a call (docs/targets.md#before-the-chain).
 
 /**
  * The calls of one book value on `client` for `tenant`. It remembers the accounts and openings it
  * created, so it sends each once (docs/targets.md#before-the-chain). `reasons` lists every reason
- * a call may be refused with.
+ * a call may be refused with. `requestLimit` is the most transfers one request takes on the replica
+ * (253 on one started with `--development`, the default; more with a larger `--limit-request`): the
+ * chains of concurrent calls share requests up to it (`TransferBatcher`). Below 253 a chain that
+ * E060 lets through would not fit, so it is refused.
  */
 export function calls<R extends string>(
   client: TigerBeetleClient,
   book: BookDefinition,
   tenant: string,
   reasons: readonly R[],
+  requestLimit: number = MAX_BATCH,
 ): Calls<R> {
+  if (book.version !== 1) {
+    throw new Error(`chobo: a plan of version ${book.version}, not 1, which this runtime runs`);
+  }
   stringArgument("tenant", tenant);
   const ids = new Ids(book, tenant);
   const created = new Set<bigint>();
 
   const refused = (reason: string): Outcome<R> => {
     const known = reasons.find((r) => r === reason);
-    if (known === undefined) throw new Error(`chobo: ${reason} is not a reason of the book ${book.name}`);
+    if (known === undefined) throw new Error(`chobo: ${reason} is not a reason of the book ${book.book}`);
     return { result: "refused", reason: known };
   };
   const outcome = (
     o: { readonly result: "done" | "done_before" } | { readonly refused: string },
   ): Outcome<R> => "refused" in o ? refused(o.refused) : o;
+  if (!Number.isSafeInteger(requestLimit) || requestLimit < MAX_BATCH) {
+    throw new Error(
+      `chobo: requestLimit is ${requestLimit}, not a whole number of at least ${MAX_BATCH} (E060's chain)`,
+    );
+  }
+  const batcher = new TransferBatcher(client, requestLimit);
   const createTransfers = async (events: TransferEvent[]) =>
-    statusNames(CREATE_TRANSFER_STATUS, await client.createTransfers(events));
+    statusNames(CREATE_TRANSFER_STATUS, await batcher.send(events));
   const keyCall = (transfer: number, op: "post" | "void", values: readonly Argument[]): Call => {
     const t = book.transfers[transfer];
-    if (t.pending === null) throw new Error(`chobo: ${t.name} does not hold`);
+    if (t.chains.hold === undefined) throw new Error(`chobo: ${t.name} does not hold`);
     return { transfer: t, op, args: argsOf(settleParams(t, op), values, op === "post") };
   };
 
   return {
     async move(transfer, op, values) {
       const t = book.transfers[transfer];
-      if ((op === "hold") !== (t.pending !== null)) throw new Error(`chobo: ${t.name} has no ${op}`);
+      if (t.chains[op] === undefined) throw new Error(`chobo: ${t.name} has no ${op}`);
       const call: Call = { transfer: t, op, args: argsOf(t.params, values, false) };
       const sends = moveSends(book, ids, call);
       if (sends === null) return refused("same_account");
@@ -1047,21 +995,25 @@ export function calls<R extends string>(
         throw new Error(`chobo: a partial ${t.name}.post passes every amount`);
       }
       const key = keyValues(call);
-      const lookups = holdLookups(book, ids, t, key);
+      const lookups = t.lookups.map((position) => ids.transfer(t, "hold", key, position));
       const held = heldAmounts(lookups, await client.lookupTransfers(lookups));
       if (held === null) return refused("no_such_hold");
       if (op === "post" && postAmounts(call, held).some((a, i) => a > held[i])) {
-        const results = await createTransfers(statusChain(book, ids, t, key).map((e) => e.transfer));
-        return refused(overHoldReason(stateOf(results)));
+        const state = stateOf(
+          book,
+          await createTransfers(statusChain(book, ids, t, key).map((e) => e.transfer)),
+        );
+        if (state === null) throw new Error("chobo: the hold read before the post is not there any more");
+        return refused(book.over_hold[state]);
       }
-      const chain = settleChain(book, ids, call, held);
+      const chain = settleChain(ids, call, held);
       return outcome(chainOutcome(book, call, chain, await createTransfers(chain.map((e) => e.transfer))));
     },
 
     async status(transfer, values) {
       const call = keyCall(transfer, "void", values);
       const chain = statusChain(book, ids, call.transfer, keyValues(call));
-      return stateOf(await createTransfers(chain.map((e) => e.transfer)));
+      return stateOf(book, await createTransfers(chain.map((e) => e.transfer)));
     },
 
     async balance(account, values) {
