@@ -14,6 +14,7 @@ import asyncio
 import datetime
 import importlib
 import json
+import os
 import sys
 from typing import Any
 
@@ -89,3 +90,7 @@ async def main() -> None:
 
 if __name__ == "__main__":
     asyncio.run(main())
+    # Its output is out; the SDK's threads are not waited for (the interpreter's finalization beside
+    # them can abort the process after the output, as tests/dandori/temporal_codec_play.py saw).
+    sys.stdout.flush()
+    os._exit(0)
