@@ -18,6 +18,7 @@ import { verifyDurable } from "./dandori/durable.ts";
 import { verifyPydanticGraph } from "./dandori/pydantic_graph.ts";
 import { verifyLocalStack, verifyStepFunctions } from "./dandori/stepfunctions.ts";
 import { verifyTemporal } from "./dandori/temporal.ts";
+import { verifyCross } from "./dandori/temporal_cross.ts";
 import { GO_SDK, PYTHON_SDK } from "./dandori/temporal_sdk.ts";
 import { type Verified, writeRecords } from "./summary.ts";
 
@@ -30,6 +31,7 @@ const TARGETS: Record<string, (paths: readonly string[]) => Promise<Verified>> =
   "temporal-typescript": (paths) => verifyTemporal(paths),
   "temporal-python": (paths) => verifyTemporal(paths, PYTHON_SDK),
   "temporal-go": (paths) => verifyTemporal(paths, GO_SDK),
+  "temporal-cross": verifyCross,
   durable: verifyDurable,
   "pydantic-graph": verifyPydanticGraph,
   argo: verifyArgo,

@@ -77,7 +77,7 @@ function expectedOf(
   });
 }
 
-function playedOf(r: RunResult): string {
+export function playedOf(r: RunResult): string {
   return JSON.stringify({
     calls: r.calls,
     ending: r.ending,
