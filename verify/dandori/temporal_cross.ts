@@ -63,6 +63,14 @@ export function pairName(pair: CrossPair): string {
   return `${pair.workflow.language}→${pair.activities.language}`;
 }
 
+/**
+ * How a direction compares a run: as both SDKs' `compared` (a Go side's objects by sorted keys, Go's maps
+ * having no order; TypeScript and Python keep the order the workflow wrote).
+ */
+export function pairCompared(pair: CrossPair): (json: string) => string {
+  return (json) => pair.workflow.compared(pair.activities.compared(json));
+}
+
 /** Why a flow is not played across SDKs (the rule of the module's docs), or null when it is. */
 export function crossExcluded(plan: Plan): string | null {
   if (plan.tasks.some((t) => t.callee.kind === "event")) {
@@ -144,20 +152,24 @@ export interface CrossReport {
   readonly failures: readonly string[];
 }
 
-/** Plays every subject in one direction on a server of its own; each flow's report as it is done. */
+/**
+ * Plays every subject in one direction on a server of its own; each flow's report as it is done.
+ * `mutateActivities` changes every code copy of the activities' SDK (a test breaks it on purpose).
+ */
 export async function verifyPair(
   bin: string,
   pair: CrossPair,
   subjects: readonly CrossSubject[],
   onReport: (r: CrossReport) => void,
+  mutateActivities?: (files: Map<string, string>) => void,
 ): Promise<void> {
   if (subjects.length === 0) return;
   const w = await pair.workflow.runner(subjects.map((s) => s.workflow));
   try {
-    const a = await pair.activities.runner(subjects.map((s) => s.activities));
+    const a = await pair.activities.runner(subjects.map((s) => s.activities), mutateActivities);
     try {
       const runners = { workflow: w.runner, activities: a.runner };
-      const compared = (json: string) => pair.workflow.compared(pair.activities.compared(json));
+      const compared = pairCompared(pair);
       const server = await startTemporal(
         bin,
         subjects.flatMap((_, i) => [namespaceOf(i), againNamespaceOf(i)]),
