@@ -36,7 +36,9 @@ const TARGETS: Record<string, (paths: readonly string[]) => Promise<Verified>> =
   "pydantic-graph": verifyPydanticGraph,
   argo: verifyArgo,
 };
-const usage = `usage: deno task verify <${Object.keys(TARGETS).join("|")}> [--records <dir>] [path…]`;
+const usage = `usage: deno task verify <${
+  Object.keys(TARGETS).join("|")
+}> [--records <dir>] [--pair <workflow>:<activities> (temporal-cross)] [path…]`;
 const [name, ...rest] = Deno.args;
 const target = TARGETS[name ?? ""];
 const at = rest.indexOf("--records");
@@ -46,7 +48,9 @@ if (target === undefined || recordsDir === "") {
   console.error(usage);
   Deno.exit(2);
 }
-const absent = [...given, ...(recordsDir === null ? [] : [recordsDir])].filter((p) => {
+/** `--pair <workflow>:<activities>` (temporal-cross's direction) and its value are not paths. */
+const paths = given.filter((_, i) => given[i] !== "--pair" && given[i - 1] !== "--pair");
+const absent = [...paths, ...(recordsDir === null ? [] : [recordsDir])].filter((p) => {
   try {
     Deno.statSync(p);
     return false;

