@@ -156,6 +156,8 @@ export interface CrossReport {
   readonly scenarios: number;
   readonly agreed: number;
   readonly ranAgain: readonly string[];
+  /** Why each run that ran again was late in its first round, by its `where`. */
+  readonly lateWhy: ReadonlyMap<string, string>;
   readonly failures: readonly string[];
 }
 
@@ -189,9 +191,17 @@ export async function verifyPair(
           subjects.map((subject, i) => ({ subject, jobs: subject.workflow.jobs, namespace: namespaceOf(i) })),
         );
         const one = async (subject: CrossSubject, i: number): Promise<CrossReport> => {
+          const lateWhy = new Map<string, string>();
           const report = await inRounds(subject.workflow.jobs, {
             attempt: async (batch, round) => {
-              if (round === 1) return await first.flows[i];
+              if (round === 1) {
+                const played = await first.flows[i];
+                for (const j of batch) {
+                  const p = played.get(j.id);
+                  if (p !== undefined && p.late) lateWhy.set(j.where, p.played.lateWhy.join("; "));
+                }
+                return played;
+              }
               const again = crossRound(bin, server, runners, [
                 { subject, jobs: batch, namespace: againNamespaceOf(i) },
               ]);
@@ -212,6 +222,7 @@ export async function verifyPair(
             scenarios: report.scenarios,
             agreed: report.agreed,
             ranAgain: report.ranAgain,
+            lateWhy,
             failures: report.failures.map((f) => f.en),
           };
         };
@@ -224,6 +235,7 @@ export async function verifyPair(
                 scenarios: s.workflow.jobs.length,
                 agreed: 0,
                 ranAgain: [],
+                lateWhy: new Map(),
                 failures: [`${s.workflow.flow.path}: ${e instanceof Error ? e.message : String(e)}`],
               }))
           ),
@@ -330,7 +342,7 @@ export async function verifyCross(
     try {
       await verifyPair(bin, pair, subjects, (r) => {
         agreed += r.agreed;
-        ranAgain.push(...r.ranAgain);
+        ranAgain.push(...r.ranAgain.map((again) => `${again} (late: ${r.lateWhy.get(again) ?? ""})`));
         failures.push(...r.failures);
         console.log(
           `${name}: ${r.flow}: ${r.agreed}/${r.scenarios} scenarios agree with the interpreter, ${r.ranAgain.length} run again`,
