@@ -104,18 +104,21 @@ async function playNone(
   return reports[0];
 }
 
-Deno.test("on a real dev server, a none crosses as null both ways, and the SDK's own Python converter drops it", async () => {
+// The pitfall is the TypeScript workflow's: it reads a `binary/null` payload as `undefined` (Python and Go
+// read it as None and nil), so these play a TypeScript workflow with the other SDK's activities (the
+// whole corpus plays every direction: `deno task verify temporal-cross`).
+
+Deno.test("on a real dev server, a Python activity's none reaches a TypeScript workflow as null, and with the SDK's own converter does not", async () => {
   const bin = await findTemporal();
   if (bin === null) return console.log("SKIP: temporal: the temporal CLI 1.9.1 is not installed");
   const lacks = await PYTHON_SDK.missing();
   if (lacks !== null) return console.log(`SKIP: ${lacks.tool}: ${lacks.why}`);
-  for (const pair of CROSS_PAIRS.filter((p) => p.workflow !== GO_SDK && p.activities !== GO_SDK)) {
-    const r = await playNone(bin, pair);
-    ok(r.scenarios > 0 && r.agreed === r.scenarios, `${pairName(pair)}: ${r.failures.join("\n")}`);
-  }
+  const pair = { workflow: TYPESCRIPT_SDK, activities: PYTHON_SDK };
+  const r = await playNone(bin, pair);
+  ok(r.scenarios > 0 && r.agreed === r.scenarios, `${pairName(pair)}: ${r.failures.join("\n")}`);
   // The package's `ordered` client left with the SDK's default converter: None goes as `binary/null`.
   const from = "payload_converter_class=PayloadConverter\n    )";
-  const broken = await playNone(bin, { workflow: TYPESCRIPT_SDK, activities: PYTHON_SDK }, (files) => {
+  const broken = await playNone(bin, pair, (files) => {
     const text = files.get("client.py") ?? "";
     ok(text.includes(from), "ordered() sets the package's converter");
     files.set("client.py", text.replace(from, "payload_converter_class=DefaultPayloadConverter\n    )"));
@@ -124,18 +127,12 @@ Deno.test("on a real dev server, a none crosses as null both ways, and the SDK's
   ok(broken.failures.some((f) => f.includes('"activity":"note"')), broken.failures.join("\n"));
 });
 
-Deno.test("on a real dev server, a none crosses as null between Go and TypeScript, both ways", async () => {
+Deno.test("on a real dev server, a Go activity's none reaches a TypeScript workflow as null", async () => {
   const bin = await findTemporal();
   if (bin === null) return console.log("SKIP: temporal: the temporal CLI 1.9.1 is not installed");
   const lacks = await GO_SDK.missing();
   if (lacks !== null) return console.log(`SKIP: ${lacks.tool}: ${lacks.why}`);
-  for (
-    const pair of [{ workflow: GO_SDK, activities: TYPESCRIPT_SDK }, {
-      workflow: TYPESCRIPT_SDK,
-      activities: GO_SDK,
-    }]
-  ) {
-    const r = await playNone(bin, pair);
-    ok(r.scenarios > 0 && r.agreed === r.scenarios, `${pairName(pair)}: ${r.failures.join("\n")}`);
-  }
+  const pair = { workflow: TYPESCRIPT_SDK, activities: GO_SDK };
+  const r = await playNone(bin, pair);
+  ok(r.scenarios > 0 && r.agreed === r.scenarios, `${pairName(pair)}: ${r.failures.join("\n")}`);
 });
