@@ -24,6 +24,7 @@ What `temporal_runner.ts` does for TypeScript.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import importlib
 import json
@@ -409,10 +410,9 @@ class FlowPlay:
         return s
 
     async def _watch(self, id: str, s: RunState) -> None:
-        try:
+        # However the run ended (a failure raises), it has ended.
+        with contextlib.suppress(Exception):
             await self.client.get_workflow_handle(id).result()
-        except Exception:
-            pass
         s.ended.set()
 
     def start(self, package: str) -> None:
