@@ -2,9 +2,9 @@
  * What stops a Temporal Go build: Temporal's own limit, as for TypeScript and Python
  * (`temporalLimits` of `targets/dandori/temporal/check.ts`: E040 with the same history estimate,
  * the Go workflow scheduling the same activities, timers, children, Updates and search attributes
- * and continuing as new at the same outermost loops); E050 for `history encrypted`, whose payload
- * codec the TypeScript and Python packages carry and Go's does not yet (it would read and write
- * the wire format of docs/targets.md#the-payload-codec-of-history-encrypted); and E006 for names
+ * and continuing as new at the same outermost loops); E050 for `history encrypted` beside a `case`
+ * (the payload codec is `codec.go`, but the workflow reads the memo `dandori.cases`, which the codec
+ * encrypts, and the Go SDK gives a workflow no data converter to decode it with); and E006 for names
  * Go cannot keep apart or cannot spell (`targets/dandori/go/names.ts`).
  * @module
  */
@@ -29,22 +29,26 @@ export function temporalGoCheck(plan: Plan, origin: FlowOrigin): readonly Diagno
   ];
 }
 
-/** E050 for a flow that writes `history encrypted`: Go's payload codec is not written. */
+/**
+ * E050 for a flow that writes `history encrypted` and has a `case`: its workflow writes the search
+ * attribute `DandoriCases` only when the memo `dandori.cases` says so, and a Go workflow reads that
+ * memo as it is stored (encrypted), with no codec to decode it.
+ */
 function encryptedRefused(plan: Plan, origin: FlowOrigin): readonly Diagnostic[] {
   const r = new Reporter<DandoriCode>(origin.path, origin.text);
-  if (plan.workflow.historyEncrypted) {
+  if (plan.workflow.historyEncrypted && plan.cases.length > 0) {
     r.error(
       "E050",
       { line: 1, col: 1 },
       tr(
-        "Temporal (temporal-go) cannot build `history encrypted` here: Go's payload codec and encrypted client are not written yet",
-        "Temporal(temporal-go)では、ここでは `history encrypted` を組めません。Go のペイロードのコーデックと暗号化したクライアントをまだ書きません",
+        "Temporal (temporal-go) cannot build `history encrypted` beside a `case` here: the Go workflow reads the memo `dandori.cases`, which the codec encrypts, and the Go SDK gives a workflow nothing to decode it with",
+        "Temporal(temporal-go)では、`case` のあるフローの `history encrypted` を組めません。Go のワークフローはメモ `dandori.cases` を読みますが、それはコーデックが暗号化していて、Go SDK はワークフローに復号する手段を渡しません",
       ),
       {
         quote: false,
         hint: tr(
-          "build it for temporal-typescript or temporal-python, whose packages carry the codec, or without `history encrypted`",
-          "コーデックを持つ temporal-typescript か temporal-python に組むか、`history encrypted` を外して組んでください",
+          "build it for temporal-typescript or temporal-python, whose workers decode the memo, or without `case` or `history encrypted`",
+          "メモを復号するワーカーを持つ temporal-typescript か temporal-python に組むか、`case` か `history encrypted` を外して組んでください",
         ),
       },
     );
