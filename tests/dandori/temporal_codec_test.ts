@@ -33,7 +33,10 @@ import { CODEC as TS_CODEC, FAILURE } from "../../targets/dandori/temporal/runti
 import { TEMPORAL_PYTHON } from "../../targets/dandori/temporal_python/target.ts";
 import { CODEC as PY_CODEC } from "../../targets/dandori/temporal_python/runtimes.ts";
 import { AesGcmCodec, CodecError, ENCODING } from "../../targets/dandori/temporal/runtime/codec.ts";
+import { CODEC as GO_CODEC } from "../../targets/dandori/temporal_go/runtimes.ts";
+import { runtimeBody } from "../../targets/dandori/temporal_go/go_text.ts";
 import { checkedFlowAt, type RunnableFlow, runnableFlows } from "../../verify/dandori/flows.ts";
+import { go, goModText, hasGo } from "../support/go_module.ts";
 import { findTemporal, startTemporal } from "../../verify/services/temporal_server.ts";
 import { tsc } from "../support/tsc.ts";
 
@@ -356,10 +359,23 @@ function tsCodec(keys: readonly { id: string; key: string }[]): AesGcmCodec {
   return new AesGcmCodec(first, rest);
 }
 
+/** What the Python or the Go codec made of a request: each payload decoded or refused, each encoded, each construction's error. */
+interface CodecReply {
+  readonly decoded: unknown[];
+  readonly encoded: PayloadJson[];
+  readonly constructed: (string | null)[];
+}
+
+/** A request to the Python or the Go codec (`temporal_codec_check.py`, `codec_check_main.go`). */
+interface CodecRequest {
+  readonly keys: readonly { readonly id: string; readonly key: string }[];
+  readonly decode: readonly PayloadJson[];
+  readonly encode: readonly PayloadJson[];
+  readonly construct: readonly (readonly { readonly id: string; readonly key: string }[])[];
+}
+
 /** What the Python codec makes of a request (`temporal_codec_check.py`), or null after a SKIP line. */
-async function pythonCodec(
-  request: unknown,
-): Promise<{ decoded: unknown[]; encoded: PayloadJson[]; constructed: (string | null)[] } | null> {
+async function pythonCodec(request: CodecRequest): Promise<CodecReply | null> {
   const missing = await missingPython();
   if (missing !== null) {
     console.log(`SKIP: python: ${missing}`);
@@ -376,6 +392,46 @@ async function pythonCodec(
   );
   ok(got !== null && got.code === 0, got?.err);
   return JSON.parse(got.out);
+}
+
+/**
+ * The Go codec: a module of `codec.go` (as every temporal-go package of an encrypted flow has it,
+ * its package clause `codec`) and `fixtures/temporal_go/codec_check_main.go`, built once; `ask`
+ * runs it on a request. Null after a SKIP line when Go is not here.
+ */
+async function goCodec(): Promise<{ ask(r: CodecRequest): Promise<CodecReply>; remove(): void } | null> {
+  if (!(await hasGo())) {
+    console.log("SKIP: go: the go command is not on this machine");
+    return null;
+  }
+  const dir = Deno.makeTempDirSync({ prefix: "dandori-codec-go-" });
+  const remove = () => Deno.removeSync(dir, { recursive: true });
+  try {
+    Deno.writeTextFileSync(
+      `${dir}/go.mod`,
+      goModText("dandori.invalid/codeccheck", [
+        "go.temporal.io/sdk",
+        "go.temporal.io/api",
+        "google.golang.org/protobuf",
+      ]),
+    );
+    Deno.mkdirSync(`${dir}/codec`);
+    Deno.writeTextFileSync(`${dir}/codec/codec.go`, runtimeBody(GO_CODEC, "codec"));
+    Deno.copyFileSync(`${ROOT}tests/dandori/fixtures/temporal_go/codec_check_main.go`, `${dir}/main.go`);
+    await go(["mod", "tidy"], dir);
+    await go(["build", "-o", "codec-check", "."], dir);
+  } catch (e) {
+    remove();
+    throw e;
+  }
+  return {
+    ask: async (r) => {
+      const got = await run(`${dir}/codec-check`, [], dir, JSON.stringify(r));
+      ok(got !== null && got.code === 0, got?.err);
+      return JSON.parse(got.out);
+    },
+    remove,
+  };
 }
 
 /** Payloads as the SDKs write them: JSON with a secret, null, several metadata, nothing at all. */
@@ -395,7 +451,35 @@ const SAMPLES: readonly PayloadJson[] = [
   toJson({ metadata: {}, data: new Uint8Array() }),
 ];
 
-Deno.test("the TypeScript and the Python codec pass the shared vectors, refusing every tampered payload, and read each other's payloads", async () => {
+/** That another SDK's codec passed the vectors, read `others` (the payloads it was given after them, by whose), and refused what TypeScript refuses. */
+function checkReply(
+  sdk: string,
+  reply: CodecReply,
+  others: readonly string[],
+  refusedKeys: number,
+): void {
+  for (const [i, c] of VECTORS.cases.entries()) {
+    const got = reply.decoded[i] as Record<string, unknown>;
+    if (c.refused === true) ok(typeof got.refused === "string", `${sdk} ${c.name}: ${JSON.stringify(got)}`);
+    else deepStrictEqual(sortedMetadata(got as unknown as PayloadJson), c.decoded, `${sdk} ${c.name}`);
+  }
+  for (const [n, whose] of others.entries()) {
+    const at = VECTORS.cases.length + n * SAMPLES.length;
+    deepStrictEqual(
+      reply.decoded.slice(at, at + SAMPLES.length).map((p) => sortedMetadata(p as PayloadJson)),
+      SAMPLES,
+      `${sdk} reads ${whose}'s payloads`,
+    );
+  }
+  strictEqual(reply.decoded.length, VECTORS.cases.length + others.length * SAMPLES.length, sdk);
+  deepStrictEqual(
+    reply.constructed.map((e) => e === null),
+    [true, ...Array.from({ length: refusedKeys }, () => false)],
+    `${sdk} refuses the same keys`,
+  );
+}
+
+Deno.test("the TypeScript, the Python and the Go codec pass the shared vectors, refusing every tampered payload, and each reads the others' payloads", async () => {
   const codec = tsCodec(VECTORS.keys);
   for (const c of VECTORS.cases) {
     const got = await codec.decode([toPayload(c.encoded)]).then((ps) => toJson(ps[0]), (e: unknown) => e);
@@ -413,12 +497,6 @@ Deno.test("the TypeScript and the Python codec pass the shared vectors, refusing
   const refusedKeys = [[key("", 32)], [key("k", 31)], [key("k", 33)], [key("k", 32), key("k", 32)], [
     key("x".repeat(201), 32),
   ]];
-  const py = await pythonCodec({
-    keys: VECTORS.keys,
-    decode: [...VECTORS.cases.map((c) => c.encoded), ...fromTs.map(toJson)],
-    encode: SAMPLES,
-    construct: [[key("k", 32)], ...refusedKeys],
-  });
   for (const ks of refusedKeys) {
     let refused = false;
     try {
@@ -431,30 +509,61 @@ Deno.test("the TypeScript and the Python codec pass the shared vectors, refusing
       `TypeScript refuses the keys ${JSON.stringify(ks.map((k) => [k.id.length, k.key.length / 2]))}`,
     );
   }
-  if (py === null) return;
-  for (const [i, c] of VECTORS.cases.entries()) {
-    const got = py.decoded[i] as Record<string, unknown>;
-    if (c.refused === true) ok(typeof got.refused === "string", `Python ${c.name}: ${JSON.stringify(got)}`);
-    else deepStrictEqual(sortedMetadata(got as unknown as PayloadJson), c.decoded, `Python ${c.name}`);
+  const vectors = VECTORS.cases.map((c) => c.encoded);
+  const construct = [[key("k", 32)], ...refusedKeys];
+  const goSide = await goCodec();
+  try {
+    const goFirst = await goSide?.ask({
+      keys: VECTORS.keys,
+      decode: [...vectors, ...fromTs.map(toJson)],
+      encode: SAMPLES,
+      construct,
+    }) ?? null;
+    const fromGo = goFirst?.encoded ?? [];
+    const py = await pythonCodec({
+      keys: VECTORS.keys,
+      decode: [...vectors, ...fromTs.map(toJson), ...fromGo],
+      encode: SAMPLES,
+      construct,
+    });
+    const goSecond = await goSide?.ask({
+      keys: VECTORS.keys,
+      decode: [...vectors, ...(py?.encoded ?? [])],
+      encode: [],
+      construct: [[key("k", 32)]],
+    }) ?? null;
+    const read: string[] = [];
+    if (goFirst !== null && goSecond !== null) {
+      checkReply("Go", goFirst, ["TypeScript"], refusedKeys.length);
+      for (const p of goFirst.encoded) strictEqual(atob(p.metadata.encoding), ENCODING);
+      deepStrictEqual(
+        (await codec.decode(fromGo.map(toPayload))).map(toJson),
+        SAMPLES,
+        "TypeScript reads Go's payloads",
+      );
+      read.push("Go reads TypeScript's", "TypeScript reads Go's");
+    }
+    if (py !== null) {
+      checkReply("Python", py, goFirst === null ? ["TypeScript"] : ["TypeScript", "Go"], refusedKeys.length);
+      deepStrictEqual(
+        (await codec.decode(py.encoded.map(toPayload))).map(toJson),
+        SAMPLES,
+        "TypeScript reads Python's payloads",
+      );
+      read.push("Python reads TypeScript's", "TypeScript reads Python's");
+      if (goSecond !== null) {
+        checkReply("Go", goSecond, ["Python"], 0);
+        read.push("Python reads Go's", "Go reads Python's");
+      }
+    }
+    console.log(
+      `payload codec: ${VECTORS.cases.length} vectors on TypeScript${goFirst === null ? "" : ", Go"}${
+        py === null ? "" : ", Python"
+      }; ${SAMPLES.length} payloads each: ${read.join(", ")}; ${refusedKeys.length} key sets refused`,
+    );
+  } finally {
+    goSide?.remove();
   }
-  deepStrictEqual(
-    py.decoded.slice(VECTORS.cases.length).map((p) => sortedMetadata(p as PayloadJson)),
-    SAMPLES,
-    "Python reads TypeScript's payloads",
-  );
-  deepStrictEqual(
-    (await codec.decode(py.encoded.map(toPayload))).map(toJson),
-    SAMPLES,
-    "TypeScript reads Python's payloads",
-  );
-  deepStrictEqual(
-    py.constructed.map((e) => e === null),
-    [true, ...refusedKeys.map(() => false)],
-    "Python refuses the same keys",
-  );
-  console.log(
-    `payload codec: ${VECTORS.cases.length} vectors on both, ${SAMPLES.length} payloads each way, ${refusedKeys.length} key sets refused`,
-  );
 });
 
 function sortedMetadata(p: PayloadJson): PayloadJson {
