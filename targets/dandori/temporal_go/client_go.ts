@@ -130,17 +130,27 @@ func Histories(ctx context.Context, c ${c}, workflowID, firstRunID string) ([]Ru
 const ENCRYPTED_CLIENT = `
 // EncryptedClient is a client whose every payload passes a payload codec (the flow writes
 // \`history encrypted\`): the only client Start, Answer, Send, Status, Histories and NewWorker take,
-// made only by Dial (no other package can write its method).
+// made only by Dial (no other package can write its unexported method).
 type EncryptedClient interface {
 \tclient.Client
-\tddEncryptedByDial()
+\tddClient() client.Client
+\tddDataConverter() converter.DataConverter
 }
 
 type ddEncryptedClient struct {
 \tclient.Client
+\tdata converter.DataConverter
 }
 
-func (ddEncryptedClient) ddEncryptedByDial() {}
+// ddClient is the client Dial made, which worker.New takes (the SDK refuses a client another type wraps).
+func (c ddEncryptedClient) ddClient() client.Client {
+\treturn c.Client
+}
+
+// ddDataConverter is the client's data converter, with which its worker's workflow reads the memo.
+func (c ddEncryptedClient) ddDataConverter() converter.DataConverter {
+\treturn c.data
+}
 
 // Dial connects a client whose every payload passes codec (an *AesGcmCodec, or any codec of the
 // same wire format) and whose failures keep their message and stack trace in encoded attributes,
@@ -154,6 +164,6 @@ func Dial(options client.Options, codec converter.PayloadCodec) (EncryptedClient
 \tif err != nil {
 \t\treturn nil, err
 \t}
-\treturn ddEncryptedClient{c}, nil
+\treturn ddEncryptedClient{Client: c, data: options.DataConverter}, nil
 }
 `;

@@ -39,19 +39,19 @@ func NewWorker(c ${encrypted ? "EncryptedClient" : "client.Client"}, config Work
 \t\tversion := worker.WorkerDeploymentVersion{DeploymentName: config.Deployment, BuildID: BuildID}
 \t\toptions.DeploymentOptions = worker.DeploymentOptions{UseVersioning: true, Version: version, DefaultVersioningBehavior: workflow.VersioningBehaviorPinned}
 \t}
-\tw := worker.New(c, TaskQueue, options)
-\tw.RegisterWorkflowWithOptions(Workflow, workflow.RegisterOptions{Name: WorkflowType})
+\tw := worker.New(${encrypted ? "c.ddClient()" : "c"}, TaskQueue, options)
+\tw.RegisterWorkflowWithOptions(${
+    encrypted ? "ddEncryptedWorkflow(c.ddDataConverter())" : "Workflow"
+  }, workflow.RegisterOptions{Name: WorkflowType})
 \tfor name, run := range Activities(config.Own, config.Transport) {
 \t\tw.RegisterActivityWithOptions(run, activity.RegisterOptions{Name: name})
 \t}
 \treturn w
 }
 
-${
-    encrypted
-      ? ENCRYPTED_REPLAY
-      : REPLAY
-  }\treplayer.RegisterWorkflowWithOptions(Workflow, workflow.RegisterOptions{Name: WorkflowType})
+${encrypted ? ENCRYPTED_REPLAY : REPLAY}\treplayer.RegisterWorkflowWithOptions(${
+    encrypted ? "ddEncryptedWorkflow(data)" : "Workflow"
+  }, workflow.RegisterOptions{Name: WorkflowType})
 \tfor _, h := range histories {
 \t\texecution := worker.ReplayWorkflowHistoryOptions{OriginalExecution: workflow.Execution{ID: h.WorkflowID, RunID: h.RunID}}
 \t\tif err := replayer.ReplayWorkflowHistoryWithOptions(nil, h.History, execution); err != nil {
@@ -60,7 +60,7 @@ ${
 \t}
 \treturn nil
 }
-`;
+${encrypted ? ENCRYPTED_WORKFLOW : ""}`;
 }
 
 /** How \`Replay\` begins for a flow without \`history encrypted\`. */
@@ -85,4 +85,15 @@ func Replay(histories []RunHistory, codec converter.PayloadCodec) error {
 \tif err != nil {
 \t\treturn err
 \t}
+`;
+
+/** The workflow as an encrypted flow's worker and Replay register it. */
+const ENCRYPTED_WORKFLOW = `
+// ddEncryptedWorkflow is Workflow with the data converter that reads its memo dandori.cases, which
+// the codec encrypts and a Go workflow is given as it is stored (ddMemoConverter, runtime.go).
+func ddEncryptedWorkflow(data converter.DataConverter) func(workflow.Context, any, *ddResume) (any, error) {
+\treturn func(ctx workflow.Context, input any, resume *ddResume) (any, error) {
+\t\treturn Workflow(workflow.WithValue(ctx, ddMemoConverter{}, data), input, resume)
+\t}
+}
 `;
