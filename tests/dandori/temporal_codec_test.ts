@@ -1,20 +1,21 @@
 /**
- * `history encrypted` on Temporal, both SDKs (docs/targets.md#the-payload-codec-of-history-encrypted):
+ * `history encrypted` on Temporal, the three SDKs (docs/targets.md#the-payload-codec-of-history-encrypted):
  *
- * - the encrypted flows build on `temporal-typescript` and `temporal-python`, the same bytes twice;
- *   for every flow, declaring it adds the codec files and changes `client` and `worker` alone;
- * - their packages pass `tsc --strict`, `mypy --strict` and `ruff check` beside a program that gives
- *   them a codec, and one that does not is a type error at each of its calls;
- * - the TypeScript and the Python codec pass the shared vectors (`tests/vectors/payload_codec.json`:
- *   tampered payloads refused) and read each other's payloads, both ways;
+ * - the encrypted flows build on `temporal-typescript`, `temporal-python` and `temporal-go`, the
+ *   same bytes twice; for every flow, declaring it adds the codec files and changes `client` and
+ *   `worker` alone (and in Go `doc.go`, which names the protobuf module `codec.go` imports);
+ * - their packages pass `tsc --strict`, `mypy --strict`, `ruff check` and `go vet` beside a program
+ *   that gives them a codec, and one that does not is a type error at each of its calls;
+ * - the TypeScript, the Python and the Go codec pass the shared vectors
+ *   (`tests/vectors/payload_codec.json`: tampered payloads refused) and each reads the others' payloads;
  * - on a real dev server, each encrypted flow's scenarios (stub tasks, failures whose causes hold
- *   the secret) run on both SDKs to the interpreter's endings, every history replays with the codec,
- *   each SDK's client reads the other's endings, and the stored history (`temporal workflow show`
- *   and `describe`) and the query's raw payloads hold no secret in clear, in base64 or in any
- *   payload but the codec's, while decrypting them with the key finds the secret input.
+ *   the secret) run on the TypeScript and the Python SDK to the interpreter's endings, every history
+ *   replays with the codec, each SDK's client reads the other's endings, and the stored history
+ *   (`temporal workflow show` and `describe`) and the query's raw payloads hold no secret in clear,
+ *   in base64 or in any payload but the codec's, while decrypting them with the key finds the secret input.
  *
  * That every generated scenario agrees step by step is the differential run's (`deno task verify
- * temporal-typescript`, `temporal-python`).
+ * temporal-typescript`, `temporal-python`, `temporal-go`).
  */
 
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
@@ -31,6 +32,7 @@ import { type DandoriTarget, DEFAULT_BUILD } from "../../targets/dandori/target.
 import { TEMPORAL_TYPESCRIPT } from "../../targets/dandori/temporal/target.ts";
 import { CODEC as TS_CODEC, FAILURE } from "../../targets/dandori/temporal/runtimes.ts";
 import { TEMPORAL_PYTHON } from "../../targets/dandori/temporal_python/target.ts";
+import { TEMPORAL_GO } from "../../targets/dandori/temporal_go/target.ts";
 import { CODEC as PY_CODEC } from "../../targets/dandori/temporal_python/runtimes.ts";
 import { AesGcmCodec, CodecError, ENCODING } from "../../targets/dandori/temporal/runtime/codec.ts";
 import { CODEC as GO_CODEC } from "../../targets/dandori/temporal_go/runtimes.ts";
@@ -59,18 +61,50 @@ const FLOW_DIRS = [
   "examples/",
 ];
 
-/** Each Temporal target: the files `history encrypted` adds (as the runtime holds them), and those it changes. */
+/** A file that is a runtime file after the header, as TypeScript and Python copy one. */
+const copiedWhole = (runtime: string, file: string) => file.endsWith(`\n\n${runtime}`);
+
+/** A Go file that is a runtime file but for its package clause, the description after that clause. */
+function copiedGo(runtime: string, file: string): boolean {
+  const clause = "\npackage dandori\n";
+  const at = runtime.indexOf(clause);
+  return at > 0 && file.includes(runtime.slice(0, at + 1)) &&
+    file.endsWith(runtime.slice(at + clause.length));
+}
+
+/**
+ * Each Temporal target: the files `history encrypted` adds (as the runtime holds them) before the
+ * file `before`, how a package holds them, and the files it changes.
+ */
 const TARGETS: readonly {
   readonly target: DandoriTarget;
   readonly added: Readonly<Record<string, string>>;
+  readonly copied: (runtime: string, file: string) => boolean;
+  readonly before: string;
   readonly changed: readonly string[];
 }[] = [
   {
     target: TEMPORAL_TYPESCRIPT,
     added: { "codec.ts": TS_CODEC, "failure.ts": FAILURE },
+    copied: copiedWhole,
+    before: "client.ts",
     changed: ["client.ts", "worker.ts"],
   },
-  { target: TEMPORAL_PYTHON, added: { "codec.py": PY_CODEC }, changed: ["client.py", "worker.py"] },
+  {
+    target: TEMPORAL_PYTHON,
+    added: { "codec.py": PY_CODEC },
+    copied: copiedWhole,
+    before: "client.py",
+    changed: ["client.py", "worker.py"],
+  },
+  {
+    // doc.go names google.golang.org/protobuf, which codec.go imports.
+    target: TEMPORAL_GO,
+    added: { "codec.go": GO_CODEC },
+    copied: copiedGo,
+    before: "client.go",
+    changed: ["doc.go", "client.go", "worker.go"],
+  },
 ];
 
 function declared(plan: Plan, historyEncrypted: boolean): Plan {
@@ -86,7 +120,7 @@ function encryptedFlows(): RunnableFlow[] {
   });
 }
 
-Deno.test("history encrypted builds on both Temporal targets, the same bytes twice; for every flow it adds the codec files and changes client and worker alone", () => {
+Deno.test("history encrypted builds on the three Temporal targets, the same bytes twice; for every flow it adds the codec files and changes client and worker alone (and doc.go's modules in Go)", () => {
   for (const f of encryptedFlows()) {
     for (const t of TARGETS) {
       deepStrictEqual(
@@ -97,7 +131,7 @@ Deno.test("history encrypted builds on both Temporal targets, the same bytes twi
       const a = t.target.generate(f.plan, ORIGIN, DEFAULT_BUILD);
       const b = t.target.generate(f.plan, ORIGIN, DEFAULT_BUILD);
       deepStrictEqual([...a], [...b], `${f.path} ${t.target.name}: the same bytes twice`);
-      for (const [name, text] of Object.entries(t.added)) ok(a.get(name)?.endsWith(`\n\n${text}`), name);
+      for (const [name, text] of Object.entries(t.added)) ok(t.copied(text, a.get(name) ?? ""), name);
     }
   }
   let compared = 0;
@@ -108,7 +142,7 @@ Deno.test("history encrypted builds on both Temporal targets, the same bytes twi
       const sealed = t.target.generate(declared(f.plan, true), ORIGIN, DEFAULT_BUILD);
       const added = Object.keys(t.added);
       const names = [...plain.keys()];
-      const at = names.indexOf(t.changed[0]);
+      const at = names.indexOf(t.before);
       deepStrictEqual([...sealed.keys()], [...names.slice(0, at), ...added, ...names.slice(at)], f.path);
       for (const [name, text] of plain) {
         const same = !t.changed.includes(name);
@@ -117,8 +151,10 @@ Deno.test("history encrypted builds on both Temporal targets, the same bytes twi
       compared++;
     }
   }
-  ok(compared >= 120, `${compared} packages compared`);
-  console.log(`history encrypted: ${compared} packages of both targets differ in client and worker alone`);
+  ok(compared >= 180, `${compared} packages compared`);
+  console.log(
+    `history encrypted: ${compared} packages of the three targets differ in client and worker alone (and doc.go in Go)`,
+  );
 });
 
 /** A tool's run in `cwd`: its exit code and output, or null when the program is not there. */
@@ -316,6 +352,120 @@ Deno.test("the encrypted packages pass tsc --strict, mypy --strict and ruff besi
       return console.log("SKIP: ruff: not installed (pip install -r verify/requirements-temporal.txt)");
     }
     strictEqual(ruff.out.trim(), "All checks passed!", ruff.out + ruff.err);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+/** A Go program that gives the package (imported as `flow`) a codec: it builds and passes go vet. */
+const USES_GO = `package main
+
+import (
+\t"context"
+
+\t"go.temporal.io/sdk/client"
+
+\tflow "dandori.invalid/codectypes/PKG"
+)
+
+func uses(ctx context.Context, key []byte, own flow.OwnTasks, transport flow.Transport, input flow.WorkflowInput) error {
+\tcodec, err := flow.NewAesGcmCodec(flow.CodecKey{ID: "k1", Key: key})
+\tif err != nil {
+\t\treturn err
+\t}
+\tc, err := flow.Dial(client.Options{HostPort: "127.0.0.1:7233"}, codec)
+\tif err != nil {
+\t\treturn err
+\t}
+\tdefer c.Close()
+\tw := flow.NewWorker(c, flow.WorkerConfig{Own: own, Transport: transport})
+\tif err := w.Start(); err != nil {
+\t\treturn err
+\t}
+\tdefer w.Stop()
+\trun, err := flow.Start(ctx, c, input, flow.StartOptions{ID: "x"})
+\tif err != nil {
+\t\treturn err
+\t}
+\thistories, err := flow.Histories(ctx, c, "x", run.GetRunID())
+\tif err != nil {
+\t\treturn err
+\t}
+\treturn flow.Replay(histories, codec)
+}
+
+func main() {
+\t_ = uses
+}
+`;
+
+/** A Go program that forgets the codec: each marked line is a compile error. */
+const FORGETS_GO = `package main
+
+import (
+\t"context"
+
+\t"go.temporal.io/sdk/client"
+
+\tflow "dandori.invalid/codectypes/PKG"
+)
+
+func forgets(ctx context.Context, c client.Client, own flow.OwnTasks, transport flow.Transport) {
+\t_, _ = flow.Start(ctx, c, nil, flow.StartOptions{ID: "x"}) // cannot use c
+\t_ = flow.NewWorker(c, flow.WorkerConfig{Own: own, Transport: transport}) // cannot use c
+\t_, _ = flow.Status(ctx, flow.EncryptedClient(c), "x") // cannot convert c
+\t_ = flow.Replay(nil) // not enough arguments
+}
+
+func main() {
+\t_ = forgets
+}
+`;
+
+/** The lines of a Go program marked \`// <what the compiler says>\`, as \`<line>:<what>\`. */
+function markedGo(text: string): string[] {
+  return text.split("\n").flatMap((l, i) => {
+    const m = l.match(/ \/\/ (cannot use c|cannot convert c|not enough arguments)$/);
+    return m === null ? [] : [`${i + 1}:${m[1]}`];
+  });
+}
+
+Deno.test("the encrypted Go packages build and pass go vet beside a program that gives a codec; one that does not is a compile error at each call", async () => {
+  if (!(await hasGo())) return console.log("SKIP: go: the go command is not on this machine");
+  const dir = Deno.makeTempDirSync({ prefix: "dandori-codec-go-types-" });
+  try {
+    Deno.writeTextFileSync(`${dir}/go.mod`, goModText("dandori.invalid/codectypes"));
+    const flows = encryptedFlows();
+    for (const [i, f] of flows.entries()) {
+      const files = TEMPORAL_GO.generate(f.plan, ORIGIN, DEFAULT_BUILD);
+      const pkg = `g${i}`;
+      for (const [sub, text] of [[pkg, ""], [`uses${i}`, USES_GO], [`forgets${i}`, FORGETS_GO]]) {
+        Deno.mkdirSync(`${dir}/${sub}`);
+        if (text !== "") Deno.writeTextFileSync(`${dir}/${sub}/main.go`, text.replace("PKG", pkg));
+      }
+      for (const [name, text] of files) Deno.writeTextFileSync(`${dir}/${pkg}/${name}`, text);
+    }
+    await go(["mod", "tidy"], dir);
+    const good = flows.flatMap((_, i) => [`./g${i}`, `./uses${i}`]);
+    await go(["vet", ...good], dir);
+    for (const [i] of flows.entries()) {
+      const failed = await go(["build", "-o", "/dev/null", `./forgets${i}`], dir).then(
+        () => "",
+        (e: Error) => e.message,
+      );
+      const found = [
+        ...failed.matchAll(
+          /forgets\d\/main\.go:(\d+):\d+: (cannot use c|cannot convert c|not enough arguments)/g,
+        ),
+      ]
+        .map((m) => `${m[1]}:${m[2]}`);
+      deepStrictEqual(found, markedGo(FORGETS_GO), failed);
+    }
+    console.log(
+      `history encrypted in Go: ${flows.length} packages pass go vet with a codec; without one, ${
+        markedGo(FORGETS_GO).length
+      } compile errors each`,
+    );
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
