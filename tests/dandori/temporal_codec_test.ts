@@ -13,6 +13,8 @@
  *   replays with the codec, each SDK's client reads the other's endings, and the stored history
  *   (`temporal workflow show` and `describe`) and the query's raw payloads hold no secret in clear,
  *   in base64 or in any payload but the codec's, while decrypting them with the key finds the secret input.
+ * - on a real dev server, the Go runner plays every scenario of the encrypted flows with a codec of
+ *   its own: each replays with it, and the histories stored hold no secret input and only the codec's payloads.
  *
  * That every generated scenario agrees step by step is the differential run's (`deno task verify
  * temporal-typescript`, `temporal-python`, `temporal-go`).
@@ -40,6 +42,9 @@ import { runtimeBody } from "../../targets/dandori/temporal_go/go_text.ts";
 import { checkedFlowAt, type RunnableFlow, runnableFlows } from "../../verify/dandori/flows.ts";
 import { go, goModText, hasGo } from "../support/go_module.ts";
 import { findTemporal, startTemporal } from "../../verify/services/temporal_server.ts";
+import { subjectOf } from "../../verify/dandori/temporal.ts";
+import { playFlow } from "../../verify/dandori/temporal_play.ts";
+import { GO_SDK } from "../../verify/dandori/temporal_sdk.ts";
 import { tsc } from "../support/tsc.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -982,5 +987,67 @@ Deno.test({
       await server.stop();
       Deno.removeSync(dir, { recursive: true });
     }
+  },
+});
+
+Deno.test({
+  name:
+    "on a real dev server, the Go runner plays every scenario of the encrypted flows with a codec of its own: each replays with the codec, and the histories the server stored hold no secret input and no payload but the codec's",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    if (!(await hasGo())) return console.log("SKIP: go: the go command is not on this machine");
+    const bin = await findTemporal();
+    if (bin === null) return console.log("SKIP: temporal: the temporal CLI 1.9.1 is not installed");
+    const cases = checkedFlowAt(ROOT, "tests/dandori/encrypted/sealed_cases.flow");
+    ok(cases !== null);
+    const subjects = [...encryptedFlows(), cases].map((f) => {
+      const s = subjectOf(f, GO_SDK);
+      ok(!("skipped" in s), `${f.path} plays on Go`);
+      return s;
+    });
+    const { runner, remove } = await GO_SDK.runner(subjects);
+    let runs = 0;
+    let payloads = 0;
+    try {
+      for (const subject of subjects) {
+        const path = subject.flow.path;
+        const file = Deno.makeTempFileSync({ suffix: ".json" });
+        try {
+          const played = await playFlow(bin, subject, subject.jobs, { runner, historiesFile: file });
+          for (const job of subject.jobs) {
+            const r = played.get(job.id);
+            ok(
+              r !== undefined && r.problems.length === 0,
+              `${path} ${job.run}: ${r?.problems.map((p) => p.en)}`,
+            );
+            runs++;
+          }
+          const text = Deno.readTextFileSync(file);
+          const secret = SECRETS[path]?.input;
+          for (const job of secret === undefined ? [] : subject.jobs) {
+            const value = String((job.input as Record<string, Value>)[secret]);
+            deepStrictEqual(shows(text, value), [], `${path} ${job.run}: ${value}`);
+          }
+          for (const p of payloadsOf(JSON.parse(text))) {
+            if (p.path.includes(".indexedFields.")) continue;
+            strictEqual(
+              new TextDecoder().decode(unb64(p.payload.metadata.encoding)),
+              ENCODING,
+              `${path} ${p.path}`,
+            );
+            payloads++;
+          }
+        } finally {
+          Deno.removeSync(file);
+        }
+      }
+    } finally {
+      remove();
+    }
+    ok(payloads > runs, `${payloads} payloads in ${runs} runs`);
+    console.log(
+      `history encrypted on Go: ${runs} runs of ${subjects.length} flows replay with the codec; their stored histories hold ${payloads} payloads, each the codec's, and no secret input`,
+    );
   },
 });
