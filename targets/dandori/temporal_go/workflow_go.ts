@@ -15,15 +15,7 @@ import { assigned, type Plan, type StmtPlan } from "../../../lang/dandori/plan.t
 import { ident as tsIdent } from "../typescript/names.ts";
 import { goIdent, goStr } from "../go/names.ts";
 import { GoOut, imports } from "./go_text.ts";
-import {
-  block,
-  declare,
-  forLoop,
-  type GoContinuing,
-  type GoCtx,
-  repeat,
-  stmt,
-} from "./statements_go.ts";
+import { block, declare, forLoop, type GoContinuing, type GoCtx, repeat, stmt } from "./statements_go.ts";
 
 /** The outermost loops that continue as new: `repeat` and `for` not in parallel, at the flow's top. */
 function outermost(plan: Plan): Set<number> {
