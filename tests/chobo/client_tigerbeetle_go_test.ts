@@ -219,7 +219,7 @@ Deno.test("tigerbeetle-go: the surface of postgres-go, with TigerBeetle(c, tenan
   const go = clientOf("在庫.book", stock).get("book/book.go")!;
   for (
     const want of [
-      "func TigerBeetle(c TigerBeetleClient, tenant string) *Book {",
+      "func TigerBeetle(c TigerBeetleClient, tenant string, options ...Option) *Book {",
       "func (t *X入荷Transfer) Do(ctx context.Context, a X入荷Args) (Result, error) {",
       "func (t *X引当Transfer) Hold(ctx context.Context, a X引当Args) (Result, error) {",
       "func (t *X引当Transfer) Post(ctx context.Context, key X引当Key, amounts *X引当Amounts) (Result, error) {",

@@ -61,6 +61,7 @@ import { callOf } from "../support/calls.ts";
 const ROOT = new URL("../../", import.meta.url).pathname;
 const RUNTIME_FILE = `${ROOT}targets/chobo/tigerbeetle/runtime/runtime.py`;
 const PLAYER = `${ROOT}tests/chobo/fixtures/tigerbeetle/play.py`;
+const BATCHING = `${ROOT}tests/chobo/fixtures/tigerbeetle/batching.py`;
 const BOUNDS = `${ROOT}tests/chobo/fixtures/tigerbeetle/bounds.book`;
 const ORIGIN = { sha: "0123456789abcdef", version: "0.1.0" };
 const MAX_ID = (1n << 128n) - 1n;
@@ -778,6 +779,48 @@ Deno.test("tests/vectors/tigerbeetle_answers.json: every case sends its requests
     const out = await runPlayer(dir, new Map([["bounds", load(`${ROOT}${vectors.book}`)]]), [], "bounds");
     const played = out.vectors!.map((p) => ({ ...p, left: Number(p.left) }));
     assertTbVectors("python", played, (o) => o.startsWith("failed:chobo: "));
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("writes made at once by threads on one book value share requests up to request_limit, each chain whole, each answer its own", async () => {
+  if (await skipWithoutTigerBeetle("batching")) return;
+  const dir = Deno.makeTempDirSync({ prefix: "chobo-tb-py-" });
+  try {
+    const [file, text] = generate(BOUNDS, Deno.readTextFileSync(BOUNDS));
+    Deno.writeTextFileSync(`${dir}/${file}`, text);
+    const play = async (limit: number, takes: number) => {
+      const run = await python([BATCHING, `${dir}/${file}`, String(limit), String(takes)]);
+      ok(run.ok, run.stderr);
+      return JSON.parse(run.stdout) as { sizes: number[]; outcomes: string[] };
+    };
+    // The first chain goes alone; the 49 that came while it was in flight go as 42 and 7 chains.
+    const small = await play(253, 253);
+    deepStrictEqual(small.sizes, [6, 252, 42]);
+    deepStrictEqual(small.outcomes, Array(50).fill("done"));
+    const large = await play(8189, 8189);
+    deepStrictEqual(large.sizes, [6, 294]);
+    deepStrictEqual(large.outcomes, Array(50).fill("done"));
+    // A request the replica refuses is every chain's error in it, and only theirs.
+    const refused = await play(253, 200);
+    deepStrictEqual(refused.sizes, [6, 252, 42]);
+    strictEqual(refused.outcomes.filter((o) => o === "done").length, 1 + 7);
+    ok(refused.outcomes.slice(1).every((o) => o === "done" || o.startsWith("error:Too much data")));
+    // Under 253 a chain E060 lets through would not fit.
+    const low = await python([
+      "-c",
+      `import importlib.util as u
+s = u.spec_from_file_location("b", "${dir}/${file}"); m = u.module_from_spec(s); s.loader.exec_module(m)
+try:
+    m.tigerbeetle(None, "", request_limit=252)
+except m.ChoboError as e:
+    print(e)`,
+    ]);
+    strictEqual(
+      low.stdout.trim(),
+      "chobo: request_limit is 252, less than the 253 transfers of E060's chain",
+    );
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
