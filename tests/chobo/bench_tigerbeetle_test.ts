@@ -18,6 +18,7 @@ import {
 } from "../../targets/chobo/tigerbeetle/runtime/runtime.ts";
 import {
   type BenchClient,
+  benchTable,
   CALLERS,
   requestLimit,
   tigerbeetleCases,
@@ -163,4 +164,25 @@ Deno.test("bench tigerbeetle reads the replica's request limit instead of assumi
   for (const limit of [DOUBLE_LIMIT, 1, 8189]) {
     strictEqual(await requestLimit(onDouble(new TigerBeetleDouble(), limit)), limit);
   }
+});
+
+Deno.test("bench tigerbeetle's table: each language's ops/s and its ratio to the floor of the same row", () => {
+  const row = (callers: number, ts: number, py: number, go: number, floor: number) => ({
+    what: "do (入荷)",
+    callers,
+    client: ts,
+    langs: new Map([["Python", py], ["Go", go]]),
+    floor,
+    chainLength: 1,
+  });
+  const lines = benchTable([row(1, 500, 250, 1000, 2000), row(64, 4000, 1000, 8000, 16000)], [
+    "TypeScript",
+    "Python",
+    "Go",
+  ]);
+  strictEqual(lines.length, 3);
+  ok(/TypeScript ops\/s .* Python ops\/s .* Go ops\/s .* floor ops\/s/.test(lines[0]), lines[0]);
+  deepStrictEqual(lines[1].match(/\d+\.\d{3}/g), ["0.250", "0.125", "0.500"]);
+  deepStrictEqual(lines[2].match(/\d+\.\d{3}/g), ["0.250", "0.063", "0.500"]);
+  ok(lines[2].includes("16000"), lines[2]);
 });

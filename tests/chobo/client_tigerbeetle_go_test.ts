@@ -42,6 +42,11 @@ import type { TbResult } from "../../targets/chobo/tigerbeetle/results.ts";
 import { sentTigerBeetleJson } from "../../targets/chobo/tigerbeetle/show.ts";
 import { go, hasGo } from "../../verify/chobo/runners/go/runner.ts";
 import { type Sums, TigerBeetleDouble } from "../support/tigerbeetle_double.ts";
+import {
+  assertTbVectors,
+  TIGERBEETLE_VECTORS_FILE,
+  tigerbeetleVectors,
+} from "../support/tigerbeetle_vectors.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const BOOKS = `${ROOT}tests/chobo/books/`;
@@ -214,7 +219,7 @@ Deno.test("tigerbeetle-go: the surface of postgres-go, with TigerBeetle(c, tenan
   const go = clientOf("在庫.book", stock).get("book/book.go")!;
   for (
     const want of [
-      "func TigerBeetle(c TigerBeetleClient, tenant string) *Book {",
+      "func TigerBeetle(c TigerBeetleClient, tenant string, options ...Option) *Book {",
       "func (t *X入荷Transfer) Do(ctx context.Context, a X入荷Args) (Result, error) {",
       "func (t *X引当Transfer) Hold(ctx context.Context, a X引当Args) (Result, error) {",
       "func (t *X引当Transfer) Post(ctx context.Context, key X引当Key, amounts *X引当Amounts) (Result, error) {",
@@ -566,6 +571,24 @@ function writeModule(dir: string, books: readonly { path: string; book: Book }[]
   return packages;
 }
 
+/**
+ * The package of the shared vectors' book under `dir`, with the player's tables, vectors_test.go and
+ * the vectors in testdata/; its name.
+ */
+function writeVectorsPackage(dir: string): string {
+  const path = `${ROOT}${tigerbeetleVectors().book}`;
+  const book = load(path);
+  const pkg = goPackageName(book);
+  write(dir, clientOf(path, book));
+  const play = Deno.readTextFileSync(`${FIXTURES}play.go`);
+  Deno.writeTextFileSync(`${dir}/${pkg}/play.go`, play.replace(/^package book$/m, `package ${pkg}`));
+  Deno.writeTextFileSync(`${dir}/${pkg}/play_ops.go`, playOpsGo(book, pkg));
+  Deno.copyFileSync(`${FIXTURES}vectors_test.go`, `${dir}/${pkg}/vectors_test.go`);
+  Deno.mkdirSync(`${dir}/${pkg}/testdata`);
+  Deno.copyFileSync(TIGERBEETLE_VECTORS_FILE, `${dir}/${pkg}/testdata/tigerbeetle_answers.json`);
+  return pkg;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Comparing what Go sent with `run --show tigerbeetle --format json`.
 
@@ -745,6 +768,23 @@ Deno.test("tigerbeetle-go: gofmt, go vet and the runtime's tests; every operatio
         );
       },
     );
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("tigerbeetle-go: tests/vectors/tigerbeetle_answers.json: every case sends its requests and answers its outcome", async () => {
+  if (skipWithoutGo()) return;
+  const dir = Deno.makeTempDirSync({ prefix: "chobo-tigerbeetle-go-vectors-" });
+  try {
+    Deno.writeTextFileSync(`${dir}/go.mod`, GO_MOD);
+    const pkg = writeVectorsPackage(dir);
+    await tidy(dir);
+    strictEqual(await gofmt(dir), "");
+    await go(["vet", "./..."], dir);
+    await go(["test", "-count=1", "-run", "^TestSharedVectors$", `./${pkg}`], dir);
+    const played = JSON.parse(Deno.readTextFileSync(`${dir}/${pkg}/testdata/played.json`));
+    assertTbVectors("go", played, (o) => o.startsWith("failed:chobo: "));
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }

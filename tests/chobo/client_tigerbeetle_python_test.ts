@@ -45,21 +45,23 @@ import {
   tigerbeetlePythonClient,
 } from "../../targets/chobo/tigerbeetle/python.ts";
 import { PYTHON_RUNTIME } from "../../targets/chobo/tigerbeetle/runtimes.ts";
-import {
-  accountsFailure,
-  chainOutcome,
-  overHoldOutcome,
-  statusOf,
-} from "../../targets/chobo/tigerbeetle/results.ts";
+import { accountsFailure } from "../../targets/chobo/tigerbeetle/results.ts";
 import { sentTigerBeetleJson } from "../../targets/chobo/tigerbeetle/show.ts";
 import { type Sums, TigerBeetleDouble } from "../support/tigerbeetle_double.ts";
 import { HOSTILE_STRINGS } from "../support/hostile.ts";
 import { loadBook as load } from "../support/books.ts";
+import {
+  assertTbVectors,
+  type TbVectorPlay,
+  TIGERBEETLE_VECTORS_FILE,
+  tigerbeetleVectors,
+} from "../support/tigerbeetle_vectors.ts";
 import { callOf } from "../support/calls.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const RUNTIME_FILE = `${ROOT}targets/chobo/tigerbeetle/runtime/runtime.py`;
 const PLAYER = `${ROOT}tests/chobo/fixtures/tigerbeetle/play.py`;
+const BATCHING = `${ROOT}tests/chobo/fixtures/tigerbeetle/batching.py`;
 const BOUNDS = `${ROOT}tests/chobo/fixtures/tigerbeetle/bounds.book`;
 const ORIGIN = { sha: "0123456789abcdef", version: "0.1.0" };
 const MAX_ID = (1n << 128n) - 1n;
@@ -444,12 +446,13 @@ function outcomeKey(o: Outcome): string {
   return o.kind;
 }
 
-/** Writes each book's client once and runs the player over `runs`. */
-async function playScript(
+/** Writes each book's client once and runs the player over `runs` (and the vectors through `vectors`'s module). */
+async function runPlayer(
   dir: string,
   modules: ReadonlyMap<string, Book>,
   runs: readonly PlayerRun[],
-): Promise<Played[][]> {
+  vectors?: string,
+): Promise<{ runs: { calls: Played[] }[]; vectors?: TbVectorPlay[] }> {
   const paths: Record<string, string> = {};
   for (const [name, book] of modules) {
     Deno.mkdirSync(`${dir}/${name}`, { recursive: true });
@@ -459,13 +462,25 @@ async function playScript(
     }
   }
   const script = `${dir}/script.json`;
-  Deno.writeTextFileSync(script, stringifyJson({ modules: paths, runs }));
+  const given = vectors === undefined ? {} : { vectors: { module: vectors, file: TIGERBEETLE_VECTORS_FILE } };
+  Deno.writeTextFileSync(script, stringifyJson({ modules: paths, runs, ...given }));
   const run = await python([PLAYER, script]);
   ok(run.ok, run.stderr);
   // structuredClone makes the codec's prototype-less objects plain ones, as the expected requests are.
-  const out = structuredClone(parseJson(run.stdout)) as unknown as { runs: { calls: Played[] }[] };
+  const out = structuredClone(parseJson(run.stdout)) as unknown as {
+    runs: { calls: Played[] }[];
+    vectors?: TbVectorPlay[];
+  };
   strictEqual(out.runs.length, runs.length);
-  return out.runs.map((r) => r.calls);
+  return out;
+}
+
+async function playScript(
+  dir: string,
+  modules: ReadonlyMap<string, Book>,
+  runs: readonly PlayerRun[],
+): Promise<Played[][]> {
+  return (await runPlayer(dir, modules, runs)).runs.map((r) => r.calls);
 }
 
 function kwargsOf(book: Book, call: Call): Record<string, string | bigint> {
@@ -754,161 +769,81 @@ Deno.test("arguments with quotes, backslashes, control, separator and astral cha
 });
 
 // ---------------------------------------------------------------------------------------------
-// The result table of docs/targets.md#results, row by row, through the Python client.
+// The result table of docs/targets.md#results: the shared vectors, through the Python client.
 
-const L = "linked_event_failed";
+Deno.test("tests/vectors/tigerbeetle_answers.json: every case sends its requests and answers its outcome", async () => {
+  if (await skipWithoutTigerBeetle("the shared vectors")) return;
+  const vectors = tigerbeetleVectors();
+  const dir = Deno.makeTempDirSync({ prefix: "chobo-tb-py-" });
+  try {
+    const out = await runPlayer(dir, new Map([["bounds", load(`${ROOT}${vectors.book}`)]]), [], "bounds");
+    const played = out.vectors!.map((p) => ({ ...p, left: Number(p.left) }));
+    assertTbVectors("python", played, (o) => o.startsWith("failed:chobo: "));
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
 
-/** The answers to every account and opening request of a do or hold, all `created`, then `chain`. */
-function moveAnswers(book: Book, call: Call, chain: readonly string[]): Answer[] {
-  const sends = moveSends(lowerChains(book), "", call)!;
-  return [
-    ...requests(sends.accounts).map((b): Answer => ({
-      kind: "create_accounts",
-      results: b.map(() => "created"),
-    })),
-    ...requests(sends.openings).map((b): Answer => ({
-      kind: "create_transfers",
-      results: b.map(() => "created"),
-    })),
-    { kind: "create_transfers", results: chain },
-  ];
-}
+Deno.test("writes made at once by threads on one book value share requests up to request_limit, each chain whole, each answer its own", async () => {
+  if (await skipWithoutTigerBeetle("batching")) return;
+  const dir = Deno.makeTempDirSync({ prefix: "chobo-tb-py-" });
+  try {
+    const [file, text] = generate(BOUNDS, Deno.readTextFileSync(BOUNDS));
+    Deno.writeTextFileSync(`${dir}/${file}`, text);
+    const play = async (limit: number, takes: number) => {
+      const run = await python([BATCHING, `${dir}/${file}`, String(limit), String(takes)]);
+      ok(run.ok, run.stderr);
+      return JSON.parse(run.stdout) as { sizes: number[]; outcomes: string[] };
+    };
+    // The first chain goes alone; the 49 that came while it was in flight go as 42 and 7 chains.
+    const small = await play(253, 253);
+    deepStrictEqual(small.sizes, [6, 252, 42]);
+    deepStrictEqual(small.outcomes, Array(50).fill("done"));
+    const large = await play(8189, 8189);
+    deepStrictEqual(large.sizes, [6, 294]);
+    deepStrictEqual(large.outcomes, Array(50).fill("done"));
+    // A request the replica refuses is every chain's error in it, and only theirs.
+    const refused = await play(253, 200);
+    deepStrictEqual(refused.sizes, [6, 252, 42]);
+    strictEqual(refused.outcomes.filter((o) => o === "done").length, 1 + 7);
+    ok(refused.outcomes.slice(1).every((o) => o === "done" || o.startsWith("error:Too much data")));
+    // Under 253 a chain E060 lets through would not fit.
+    const low = await python([
+      "-c",
+      `import importlib.util as u
+s = u.spec_from_file_location("b", "${dir}/${file}"); m = u.module_from_spec(s); s.loader.exec_module(m)
+try:
+    m.tigerbeetle(None, "", request_limit=252)
+except m.ChoboError as e:
+    print(e)`,
+    ]);
+    strictEqual(
+      low.stdout.trim(),
+      "chobo: request_limit is 252, less than the 253 transfers of E060's chain",
+    );
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
 
-Deno.test("results read as the table of results says, row by row; the status chain and a post over the hold too", async () => {
-  if (await skipWithoutTigerBeetle("the result table")) return;
+Deno.test("amounts a book cannot hold and strings past the limits raise before anything is sent", async () => {
+  if (await skipWithoutTigerBeetle("arguments")) return;
   const book = load(BOUNDS);
-  const spread = callOf(book, "spread", "do", { batch: "b", sku: "s", qty: 2n }); // move, probe, probe_void, from_room, to_room, to_floor
-  const lend = callOf(book, "lend", "hold", { loan: "l", member: "m", qty: 2n }); // move, from_floor
-  const rows: [string, Call, string[], string][] = [
-    ["every one created", spread, ["created", "created", "created", "created", "created", "created"], "done"],
-    ["exists on the first", spread, ["exists", L, L, L, L, L], "done_before"],
-    [
-      "exists_with_different_amount",
-      spread,
-      ["exists_with_different_amount", L, L, L, L, L],
-      "refused:key_conflict",
+  const runs: PlayerRun[] = [{
+    module: "bounds",
+    tenant: "",
+    calls: [
+      { path: ["reserve", "hold"], kwargs: { order: "o", sku: "s", qty: -1n }, answers: [] },
+      { path: ["reserve", "hold"], kwargs: { order: "o", sku: "s", qty: 1n << 63n }, answers: [] },
+      { path: ["reserve", "post"], kwargs: { order: "o", sku: "s", qty: -1n }, answers: [] },
+      // Strings past docs/reference.md#limits, the probe's lone surrogates among them.
+      ...HOSTILE_STRINGS.filter((h) => h.failed).map((h): PlayerCall => ({
+        path: ["reserve", "hold"],
+        kwargs: { order: h.sku, sku: "s", qty: 1n },
+        answers: [],
+      })),
     ],
-    ["exists_with_different_user_data_128", spread, [
-      "exists_with_different_user_data_128",
-      L,
-      L,
-      L,
-      L,
-      L,
-    ], "refused:key_conflict"],
-    ["exists on a later one", spread, [L, "exists", L, L, L, L], "refused:key_conflict"],
-    ["id_already_failed", spread, [L, L, L, L, "id_already_failed", L], "refused:already_refused"],
-    ["exceeds_credits on the move", spread, ["exceeds_credits", L, L, L, L, L], "refused:below_safety"],
-    ["exceeds_credits on the probe", spread, [L, "exceeds_credits", L, L, L, L], "refused:below_safety"],
-    ["exceeds_credits on the room taken", spread, [L, L, L, L, "exceeds_credits", L], "refused:bin_full"],
-    ["exceeds_credits on the floor taken", lend, [L, "exceeds_credits"], "refused:over_credit"],
-    [
-      "accounts_must_be_different",
-      spread,
-      ["accounts_must_be_different", L, L, L, L, L],
-      "refused:same_account",
-    ],
-    ["pending_transfer_already_posted", spread, [
-      "pending_transfer_already_posted",
-      L,
-      L,
-      L,
-      L,
-      L,
-    ], "refused:already_posted"],
-    ["pending_transfer_already_voided", spread, [
-      "pending_transfer_already_voided",
-      L,
-      L,
-      L,
-      L,
-      L,
-    ], "refused:already_voided"],
-    ["pending_transfer_expired", spread, ["pending_transfer_expired", L, L, L, L, L], "refused:expired"],
-    ["exceeds_pending_transfer_amount", spread, [
-      "exceeds_pending_transfer_amount",
-      L,
-      L,
-      L,
-      L,
-      L,
-    ], "refused:over_hold"],
-    // Anything else is an error of chobo's client, never a refusal.
-    ["pending_transfer_not_found", spread, ["pending_transfer_not_found", L, L, L, L, L], "failed"],
-    ["debit_account_not_found", spread, ["debit_account_not_found", L, L, L, L, L], "failed"],
-    ["exceeds_credits on the room given back", spread, [L, L, L, "exceeds_credits", L, L], "failed"],
-    ["every one linked_event_failed", spread, [L, L, L, L, L, L], "failed"],
-    ["fewer results than transfers", spread, ["created", "created"], "failed"],
-  ];
-  const reserve = (op: Call["op"], extra: Record<string, bigint> = {}) =>
-    callOf(book, "reserve", op, { order: "o", sku: "s", ...extra });
-  const hold = transferFields(
-    moveSends(lowerChains(book), "", reserve("hold", { qty: 2n }))!.chain[0].transfer,
-  );
-  const statusRows: [string[], string, string][] = [
-    [[L, "accounts_must_be_different"], "state:held", "refused:over_hold"],
-    [["pending_transfer_already_posted", L], "state:posted", "refused:key_conflict"],
-    [["pending_transfer_already_voided", L], "state:voided", "refused:already_voided"],
-    [["pending_transfer_expired", L], "state:expired", "refused:expired"],
-    [["pending_transfer_not_found", L], "state:none", "failed"],
-    [["created", "created"], "failed", "failed"],
-    [["exists", L], "failed", "failed"],
-  ];
-  const path = (c: Call) => pathOf(book, c);
-  const runs: PlayerRun[] = [
-    ...rows.map(([, call, results]): PlayerRun => ({
-      module: "bounds",
-      tenant: "",
-      calls: [{ path: path(call), kwargs: kwargsOf(book, call), answers: moveAnswers(book, call, results) }],
-    })),
-    ...statusRows.map(([results]): PlayerRun => ({
-      module: "bounds",
-      tenant: "",
-      calls: [
-        {
-          path: ["reserve", "status"],
-          kwargs: { order: "o", sku: "s" },
-          answers: [{ kind: "create_transfers", results }],
-        },
-        {
-          path: ["reserve", "post"],
-          kwargs: { order: "o", sku: "s", qty: 5n },
-          answers: [{ kind: "lookup_transfers", transfers: [hold] }, { kind: "create_transfers", results }],
-        },
-      ],
-    })),
-    {
-      module: "bounds",
-      tenant: "",
-      calls: [
-        // Within the hold: the post chain settles the 4 pending pieces (not the probe).
-        {
-          path: ["reserve", "post"],
-          kwargs: { order: "o", sku: "s", qty: 2n },
-          answers: [{ kind: "lookup_transfers", transfers: [hold] }, {
-            kind: "create_transfers",
-            results: ["created", "created", "created", "created"],
-          }],
-        },
-        // No hold: nothing more is sent.
-        {
-          path: ["reserve", "void"],
-          kwargs: { order: "o", sku: "s" },
-          answers: [{ kind: "lookup_transfers", transfers: [] }],
-        },
-        // Amounts a book cannot hold, and a post naming no key: raised before anything is sent.
-        { path: ["reserve", "hold"], kwargs: { order: "o", sku: "s", qty: -1n }, answers: [] },
-        { path: ["reserve", "hold"], kwargs: { order: "o", sku: "s", qty: 1n << 63n }, answers: [] },
-        { path: ["reserve", "post"], kwargs: { order: "o", sku: "s", qty: -1n }, answers: [] },
-        // Strings past docs/reference.md#limits, the probe's lone surrogates among them.
-        ...HOSTILE_STRINGS.filter((h) => h.failed).map((h): PlayerCall => ({
-          path: ["reserve", "hold"],
-          kwargs: { order: h.sku, sku: "s", qty: 1n },
-          answers: [],
-        })),
-      ],
-    },
-  ];
+  }];
   const dir = Deno.makeTempDirSync({ prefix: "chobo-tb-py-" });
   let played: Played[][];
   try {
@@ -916,40 +851,7 @@ Deno.test("results read as the table of results says, row by row; the status cha
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
-  const failed = (p: Played, reference: string, row: string) => {
-    ok(p.outcome.startsWith("failed:chobo: "), `${row}: ${p.outcome}`);
-    strictEqual(p.outcome, reference, `${row}: the reference client's error`);
-  };
-  for (const [i, [row, call, results, want]] of rows.entries()) {
-    const [p] = played[i];
-    strictEqual(p.left, 0n, row);
-    const sends = moveSends(lowerChains(book), "", call)!;
-    const reference = outcomeKey(chainOutcome(lowerChains(book), call, sends.chain, results));
-    if (want === "failed") failed(p, reference, row);
-    else {
-      strictEqual(p.outcome, want, row);
-      strictEqual(reference, want, `${row}: the reference client`);
-    }
-  }
-  for (const [i, [results, state, over]] of statusRows.entries()) {
-    const [status, post] = played[rows.length + i];
-    const read = statusOf(lowerChains(book), results);
-    const where = results.join();
-    if (state === "failed") failed(status, `failed:chobo: ${"failed" in read ? read.failed.en : ""}`, where);
-    else strictEqual(status.outcome, state, where);
-    if (over === "failed") failed(post, outcomeKey(overHoldOutcome(lowerChains(book), read)), where);
-    else strictEqual(post.outcome, over, where);
-    // The post sent no post: the status chain, with a void of the hold's first transfer.
-    const sent = post.sent as unknown as Request[];
-    deepStrictEqual(sent.map((r) => r.kind), ["lookup_transfers", "create_transfers"], where);
-    const chain = (sent[1] as { events: Fields[] }).events;
-    deepStrictEqual(chain.map((e) => [e.pending_id, e.amount]), [[hold.id, 0n], [0n, 0n]], where);
-  }
-  const [within, noHold, negative, tooLarge, badPost, ...hostile] = played[rows.length + statusRows.length];
-  strictEqual(within.outcome, "done");
-  strictEqual(((within.sent as unknown as Request[])[1] as { events: Fields[] }).events.length, 4);
-  strictEqual(noHold.outcome, "refused:no_such_hold");
-  strictEqual((noHold.sent as unknown as Request[]).length, 1);
+  const [negative, tooLarge, badPost, ...hostile] = played[0];
   for (const [p, what] of [[negative, "-1"], [tooLarge, String(1n << 63n)], [badPost, "-1"]] as const) {
     strictEqual(
       p.outcome,

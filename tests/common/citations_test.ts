@@ -14,7 +14,8 @@ import { anchorsOf, DOCS_LINK } from "../support/anchors.ts";
 const ROOT = new URL("../../", import.meta.url).pathname;
 const SOURCES = ["lang", "targets", "commands", "verify", "tests", "hooks", ".ci", "cli.ts", "mod.ts"];
 /** Output pinned by tests, not source: the golden files. */
-const SKIPPED_DIRS = new Set(["golden", "node_modules"]);
+/** Folders of no source: goldens, packages, and the bytecode Python writes while the runs beside the tests run. */
+const SKIPPED_DIRS = new Set(["golden", "node_modules", "__pycache__"]);
 const SELF = "tests/common/citations_test.ts";
 /** The one file that may name the design document's path: it reads the document as a test input. */
 const READS_THE_DOCUMENT = "tests/dandori/syntax_test.ts";
@@ -46,7 +47,14 @@ function sources(): Map<string, string> {
   const out = new Map<string, string>();
   const decoder = new TextDecoder("utf-8", { fatal: true });
   const visit = (path: string) => {
-    const info = Deno.statSync(ROOT + path);
+    let info: Deno.FileInfo;
+    try {
+      info = Deno.statSync(ROOT + path);
+    } catch (e) {
+      // A file a run beside the tests wrote and removed while this walked (a CI run saw one).
+      if (e instanceof Deno.errors.NotFound) return;
+      throw e;
+    }
     if (info.isDirectory) {
       for (const e of Deno.readDirSync(ROOT + path)) {
         if (!SKIPPED_DIRS.has(e.name)) visit(`${path}/${e.name}`);
@@ -56,7 +64,7 @@ function sources(): Map<string, string> {
     try {
       out.set(path, decoder.decode(Deno.readFileSync(ROOT + path)));
     } catch (e) {
-      if (!(e instanceof TypeError)) throw e;
+      if (!(e instanceof TypeError) && !(e instanceof Deno.errors.NotFound)) throw e;
     }
   };
   for (const s of SOURCES) visit(s);

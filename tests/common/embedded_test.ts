@@ -124,6 +124,11 @@ const EMBEDDED: readonly {
         "io_books.go",
         "`runtime/io_books.go`: the start of `io_books.go` of a temporal-go package that uses books.",
       ],
+      [
+        "CODEC",
+        "codec.go",
+        "`runtime/codec.go`: `codec.go` of every temporal-go package of a `history encrypted` flow, before its package clause is set.",
+      ],
     ],
   },
   {

@@ -15,6 +15,7 @@ import {
   crossExcluded,
   type CrossPair,
   type CrossReport,
+  crossSubject,
   joined,
   pairCompared,
   pairName,
@@ -99,7 +100,7 @@ async function playNone(
   const activities = subjectOf(flow, pair.activities);
   ok(!("skipped" in workflow) && !("skipped" in activities));
   const reports: CrossReport[] = [];
-  await verifyPair(bin, pair, [{ workflow, activities }], (r) => reports.push(r), mutate);
+  await verifyPair(bin, pair, [crossSubject(pair, workflow, activities)], (r) => reports.push(r), mutate);
   strictEqual(reports.length, 1);
   return reports[0];
 }

@@ -1,6 +1,7 @@
 /**
- * `deno task bench tigerbeetle`: operations per second of the generated `tigerbeetle-typescript`
- * client of `tests/chobo/books/在庫.book` on a disposable replica of the binary `CHOBO_TIGERBEETLE`
+ * `deno task bench tigerbeetle`: operations per second of the generated `tigerbeetle-typescript`,
+ * `tigerbeetle-python` and `tigerbeetle-go` clients (`bench_tigerbeetle_langs.ts`) of
+ * `tests/chobo/books/在庫.book` on a disposable replica of the binary `CHOBO_TIGERBEETLE`
  * names, against a floor in the same run on the same replica: the same transfers (each
  * operation's chain, as `chain.ts` fills it for another tenant) sent raw with tigerbeetle-node
  * 0.17.9, in `create_transfers` requests as full as this replica takes them. The replica's limit is
@@ -26,6 +27,7 @@ import { chainLength, lowerChains } from "../../targets/chobo/tigerbeetle/plan.t
 import { ACCOUNT_FLAGS, TRANSFER_FLAGS } from "../../targets/chobo/tigerbeetle/runtime/runtime.ts";
 import { tigerbeetleTypescriptClient } from "../../targets/chobo/tigerbeetle/typescript.ts";
 import { checkVersion, startReplica } from "../services/tb_replica.ts";
+import { type LangRunner, langRunners } from "./bench_tigerbeetle_langs.ts";
 // deno-lint-ignore no-import-prefix
 import type { Account, Client, Transfer } from "npm:tigerbeetle-node@0.17.9";
 
@@ -223,13 +225,23 @@ export interface BenchRow {
   readonly what: string;
   readonly callers: number;
   readonly client: number;
+  /** Operations per second of each other language's client, by language. */
+  readonly langs: ReadonlyMap<string, number>;
   readonly floor: number;
   readonly chainLength: number;
 }
 
+/** The bench's book. */
+export function benchBook(): Book {
+  const book = checkBook(BOOK, Deno.readTextFileSync(BOOK)).book;
+  if (book === null) throw new Error(`${BOOK} has errors`);
+  return book;
+}
+
 /**
  * Both cases at each number of callers: `operations` calls through the generated client (written
- * into `dir`), then the floor of the same calls' chains for another tenant, in requests of `limit`.
+ * into `dir`), the same through each of `langs` (each language its own tenant), then the floor of
+ * the same calls' chains for another tenant, in requests of `limit`.
  */
 export async function tigerbeetleCases(
   client: BenchClient,
@@ -237,9 +249,9 @@ export async function tigerbeetleCases(
   statuses: Statuses,
   dir: string,
   operations: number,
+  langs: ReadonlyMap<string, LangRunner> = new Map(),
 ): Promise<BenchRow[]> {
-  const book = checkBook(BOOK, Deno.readTextFileSync(BOOK)).book;
-  if (book === null) throw new Error(`${BOOK} has errors`);
+  const book = benchBook();
   for (
     const [name, text] of tigerbeetleTypescriptClient(book, { file: BOOK, sha: "bench", version: "bench" })
   ) {
@@ -270,6 +282,11 @@ export async function tigerbeetleCases(
             ? stock.入荷.do({ 納品書: keyOf(n), sku: "s", 数: 1n })
             : stock.引当.hold({ 注文: keyOf(n), sku: "s", 数: 1n }),
       );
+      const others = new Map<string, number>();
+      for (const [lang, run] of langs) {
+        console.error(`  … ${c.what}, ${callers} caller${callers === 1 ? "" : "s"}, ${lang}`);
+        others.set(lang, await run({ op: c.op, callers, operations, tenant: `${tenant}-${lang}` }));
+      }
       // The floor's tenant has its own accounts: the same chains with other ids, so none exists yet.
       const floorTenant = `${tenant}-floor-${c.op}`;
       const floorCall = (n: number) => call(book, c.name, c.op, [[c.key, keyOf(n)], ["sku", "s"]], 1n);
@@ -289,12 +306,33 @@ export async function tigerbeetleCases(
         what: c.what,
         callers,
         client: ours,
+        langs: others,
         floor: raw,
         chainLength: chainLength(transfer(c.name)),
       });
     }
   }
   return rows;
+}
+
+/**
+ * The table: per case and callers, each language's operations per second and its ratio to the floor
+ * of the same run, then the floor and the transfers an operation sends.
+ */
+export function benchTable(rows: readonly BenchRow[], langs: readonly string[]): string[] {
+  const rateOf = (r: BenchRow, lang: string) => lang === "TypeScript" ? r.client : r.langs.get(lang)!;
+  const header = langs.map((l) => `${l.padStart(12)} ops/s  × floor`).join("   ");
+  return [
+    `  case          callers   ${header}   floor ops/s   transfers per operation`,
+    ...rows.map((r) =>
+      `  ${padEnd(r.what, 12)}  ${String(r.callers).padStart(7)}   ${
+        langs.map((l) =>
+          `${rateOf(r, l).toFixed(0).padStart(12)}        ${(rateOf(r, l) / r.floor).toFixed(3)}`
+        )
+          .join("   ")
+      }   ${r.floor.toFixed(0).padStart(11)}   ${r.chainLength}`
+    ),
+  ];
 }
 
 /** Runs both cases on a disposable replica and prints the table, or SKIP without `CHOBO_TIGERBEETLE`. */
@@ -318,18 +356,12 @@ export async function benchTigerBeetle(): Promise<void> {
   const client = tb.createClient({ cluster_id: 0n, replica_addresses: [replica.address] });
   try {
     const limit = await requestLimit(client);
-    const rows = await tigerbeetleCases(client, limit, statuses, dir, OPERATIONS);
+    const langs = await langRunners(benchBook(), replica.address, limit, dir);
+    const rows = await tigerbeetleCases(client, limit, statuses, dir, OPERATIONS, langs);
     console.log(
       `bench tigerbeetle: ${BOOK} on ${version} (one --development replica, ${limit} transfers a request), ${OPERATIONS} operations a case`,
     );
-    console.log("  case          callers   client ops/s   floor ops/s   × floor   transfers per operation");
-    for (const r of rows) {
-      console.log(
-        `  ${padEnd(r.what, 12)}  ${String(r.callers).padStart(7)}   ${r.client.toFixed(0).padStart(12)}   ${
-          r.floor.toFixed(0).padStart(11)
-        }   ${(r.client / r.floor).toFixed(3).padStart(7)}   ${r.chainLength}`,
-      );
-    }
+    for (const line of benchTable(rows, ["TypeScript", ...langs.keys()])) console.log(line);
   } finally {
     client.destroy();
     await replica.stop();

@@ -8,7 +8,10 @@
  * `runners/temporal_runner.py` in Python, the binary `temporal_go_build.ts` builds once a verification
  * in Go). Compared per run: every call as sent, in order,
  * character for character with the `temporal` and `transport` views; the ending; the cases from the
- * query `dandori.status` and from `DandoriCases`; and that every history (continuations included)
+ * query `dandori.status` and from `DandoriCases`; on an SDK whose copy keeps them
+ * (`TemporalSdk.durations`: TypeScript), the durations the run asked for (`Durations`: each retry's
+ * delay, each `wait <duration>`, each activity's written timeout) against what the interpreter's run and
+ * the checked flow say; and that every history (continuations included)
  * replays on the generated `replay`. A run that disagrees because it was late (a timeout the
  * scenario did not give, an event the wait no longer took) runs again once, in a round of its flow's
  * own that starts as soon as the flow's first round is over; every such run is counted and listed
@@ -16,8 +19,12 @@
  * @module
  */
 
+import { lookup } from "../../lang/common/assert.ts";
 import { stringifyJson } from "../../lang/common/json.ts";
-import { runFlow } from "../../lang/dandori/interp.ts";
+import type { CheckedFlow } from "../../lang/dandori/checked.ts";
+import { type Run, runFlow } from "../../lang/dandori/interp.ts";
+import { placeOf } from "../../lang/dandori/places.ts";
+import { retryDelayMs } from "../../lang/dandori/rules.ts";
 import type { Plan } from "../../lang/dandori/plan.ts";
 import { endingJson } from "../../lang/dandori/run.ts";
 import { answerJson, readFlowScenarios, ScenarioAnswers } from "../../lang/dandori/scenario.ts";
@@ -32,7 +39,7 @@ import { inRounds, type Report } from "../differential.ts";
 import { findTemporal, startTemporal, type TemporalServer } from "../services/temporal_server.ts";
 import type { CopyRun } from "./temporal_copy.ts";
 import { fileOf, flowsNamed, type RunnableFlow } from "./flows.ts";
-import type { RunResult } from "./temporal_contract.ts";
+import type { RunResult, SentCall } from "./temporal_contract.ts";
 import {
   againNamespaceOf,
   type FlowSubject,
@@ -50,11 +57,75 @@ const ROOT = new URL("../../", import.meta.url).pathname;
 /** The directories the default run takes its flows from. */
 export const FLOW_DIRS = ["tests/dandori/flows/", "examples/"];
 
-/** What a run is compared on: calls, ending, cases (query and search attribute). */
+/**
+ * The durations a run asks for, as the interpreter's run and the checked flow say (never the plan):
+ * the seconds of each retry's delay and of each `wait <duration>`, in the order the run makes them, and
+ * for each call the `startToCloseTimeout` its activity must have where the flow writes it (`timeout
+ * <duration>` of a task that is neither a callback, an event nor a child flow), else null (a default
+ * is the target's choice, not the flow's). A `wait until` and the waits of callbacks and events are
+ * left out: the code copy's workflow clock is real time (`temporal_copy.ts`).
+ */
+interface Durations {
+  readonly retries: readonly number[];
+  readonly waits: readonly number[];
+  readonly timeouts: readonly (number | null)[];
+}
+
+/** The places of a flow's `wait until` statements. */
+function waitsUntil(flow: CheckedFlow): Set<string> {
+  const places = new Set<string>();
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(walk);
+    if (node === null || typeof node !== "object") return;
+    const n = node as { kind?: unknown; until?: unknown; line?: unknown };
+    if (n.kind === "wait" && n.until !== null && typeof n.line === "number") {
+      places.add(placeOf({ line: n.line }));
+    }
+    Object.values(node).forEach(walk);
+  };
+  walk([flow.model.flow, flow.model.onFailure, flow.model.onCancel]);
+  return places;
+}
+
+/** What the interpreter's `run` of `flow` asks, to compare with what the code copy kept. */
+function durationsOf(flow: CheckedFlow, run: Run): Durations {
+  const until = waitsUntil(flow);
+  const retries: number[] = [];
+  const timeouts: (number | null)[] = [];
+  for (const c of run.calls) {
+    const task = lookup(flow.model.tasks, c.task, "task");
+    if (c.then === "retried" && task.retry !== null) {
+      retries.push(
+        retryDelayMs({ intervalSeconds: task.retry.everySeconds, backoff: task.retry.backoff }, c.attempt) /
+          1000,
+      );
+    }
+    const t = task.timeout;
+    const activity = !task.callback && !task.event && task.method !== "flow";
+    timeouts.push(activity && t !== null && t.kind === "after" && t.written ? t.seconds : null);
+  }
+  const waits = run.waits.filter((w) => !until.has(w.place)).map((w) => (w.toMs - w.fromMs) / 1000);
+  return { retries, waits, timeouts };
+}
+
+/** What the code copy kept of a run's durations, of the calls whose timeout `expected` compares. */
+function durationsPlayed(r: RunResult, expected: Durations): Durations {
+  const timers = r.timers ?? [];
+  return {
+    retries: timers.flatMap((t) => "retry" in t ? [t.retry] : []),
+    waits: timers.flatMap((t) => "wait" in t ? [t.wait] : []),
+    timeouts: r.calls.map((c, i) =>
+      (expected.timeouts[i] ?? null) === null ? null : c.startToCloseSeconds ?? null
+    ),
+  };
+}
+
+/** What a run is compared on: calls, ending, cases (query and search attribute), and `durations` when given. */
 function expectedOf(
   plan: Plan,
   calls: ReturnType<typeof runFlow>["calls"],
   run: ReturnType<typeof runFlow>,
+  durations: Durations | null,
 ): string {
   const viewed = calls.map((c) => {
     const task = plan.tasks.find((t) => t.name === c.task);
@@ -74,15 +145,24 @@ function expectedOf(
     ending: endingJson(run.ending),
     query: cases,
     searchAttribute: states,
+    ...(durations === null ? {} : { durations }),
   });
 }
 
-export function playedOf(r: RunResult): string {
+/** A played call as compared with the interpreter's: its timeout is compared apart, in `durations`. */
+function callOf({ startToCloseSeconds: _, ...call }: SentCall): SentCall {
+  return call;
+}
+
+/** What a run played is compared on, as `expectedOf` (with `durations` when the job's `expected` has them). */
+export function playedOf(r: RunResult, expected: string): string {
+  const durations = (JSON.parse(expected) as { durations?: Durations }).durations;
   return JSON.stringify({
-    calls: r.calls,
+    calls: r.calls.map(callOf),
     ending: r.ending,
     query: r.query,
     searchAttribute: r.searchAttribute,
+    ...(durations === undefined ? {} : { durations: durationsPlayed(r, durations) }),
   });
 }
 
@@ -122,7 +202,7 @@ export function subjectOf(
       run: id,
       input: s.input,
       answers: s.answers.map(answerJson),
-      expected: expectedOf(flow.plan, run.calls, run),
+      expected: expectedOf(flow.plan, run.calls, run, sdk.durations ? durationsOf(flow.checked, run) : null),
     });
     runs.push({ id, now: s.now });
   });
@@ -212,12 +292,12 @@ async function inOneServer(
         for (const [id, p] of played) last.set(id, p.played);
         return played;
       },
-      agrees: (job, _round, played) => compared(playedOf(played)) === compared(job.expected),
+      agrees: (job, _round, played) => compared(playedOf(played, job.expected)) === compared(job.expected),
       show: (job, _round, played) => {
         const late = played.late ? ` (late: ${played.lateWhy.join("; ")})` : "";
         return tr(
-          `${playedOf(played)}${late}\n      expected: ${job.expected}`,
-          `${playedOf(played)}${late}\n      期待: ${job.expected}`,
+          `${playedOf(played, job.expected)}${late}\n      expected: ${job.expected}`,
+          `${playedOf(played, job.expected)}${late}\n      期待: ${job.expected}`,
         );
       },
     });

@@ -130,6 +130,11 @@ export type Problem =
 export interface SentCall {
   readonly temporal: unknown;
   transport?: unknown;
+  /**
+   * An activity's `startToCloseTimeout` in seconds, as the workflow scheduled it: written by a runner of
+   * an SDK whose copy keeps activities' timeouts (`TemporalSdk.durations`), and compared apart from the call.
+   */
+  startToCloseSeconds?: number;
 }
 
 /** What one run did. */
@@ -156,6 +161,12 @@ export interface RunResult {
   readonly ms: number;
   /** The most events one of its runs wrote into its history. */
   readonly events: number;
+  /**
+   * What each timer of the run (continuations included, in the order they started) asked, from the
+   * summary the copy gives it (`{"retry": seconds}`, `{"wait": seconds}`): written by a runner of an SDK
+   * whose copy keeps what timers ask (`TemporalSdk.durations`); a timer without a summary is left out.
+   */
+  readonly timers?: readonly Readonly<Record<string, number>>[];
 }
 
 /** A flow's line on stdout: its runs' results and whether its histories replay, or why it could not be played. */

@@ -5,12 +5,22 @@
  * with what real time would make long shortened in `runtime.ts` and `io.ts` (`runtime.py` for Python,
  * the same changes by its own texts) — every durable timer to at most `COPY_TIMER_MS`, an event's wait to at most
  * `COPY_EVENT_WAIT_MS` (the runner must see it waiting first), activities' timeouts to
- * `COPY_ACTIVITY_MS` and children's to `COPY_CHILD_MS`, the heartbeat timeout to
+ * `COPY_ACTIVITY_MS` (not in TypeScript: see below) and children's to `COPY_CHILD_MS`, the heartbeat timeout to
  * `COPY_HEARTBEAT_TIMEOUT_MS` (a timed-out activity is one that stops heartbeating) with a heartbeat
  * every `COPY_HEARTBEAT_MS`, parallel iterations one at a time, and `CONTINUE_AT` to 1 so every
  * outermost iteration after a run's first continues as new — and the clock set to each run's scenario
  * `now` (its start, then every later read). Each change must find its text exactly once, or the copy
- * is not made. The callback's hand-on activity keeps its generated 60 s. @module
+ * is not made. The callback's hand-on activity keeps its generated 60 s.
+ *
+ * A TypeScript copy also keeps what it shortens, so the run is compared on the durations the flow asks
+ * for without waiting them (`TemporalSdk.durations`): each timer of a retry's delay and of a
+ * `wait <duration>` carries, as its summary (the history's `userMetadata`), the seconds the workflow
+ * asked of `ms` (`{"retry": s}`, `{"wait": s}`; `workflow.ts`'s `wf` is `copy_workflow.ts`, whose
+ * `sleep` adds it); and its activities keep their `startToCloseTimeout` as generated (a stub answers at
+ * once or stops heartbeating, so the heartbeat timeout, not this one, ends an attempt the scenario times
+ * out), which the stub records with each call. A `wait until`, a callback's and an event's wait are
+ * not kept: the copy's workflow clock is real time, so what they ask depends on when the run ran.
+ * @module
  */
 
 import { stringifyJson } from "../../lang/common/json.ts";
@@ -64,17 +74,18 @@ const TYPESCRIPT_CHANGES: readonly Change[] = [
   [
     "runtime.ts",
     "export function ms(seconds: number): number {\n  return seconds * 1000;",
-    `export function ms(seconds: number): number {\n  return Math.min(seconds * 1000, ${COPY_TIMER_MS});`,
+    `export function ms(seconds: number): number {\n  DD_ASKED.seconds = seconds;\n  return Math.min(seconds * 1000, ${COPY_TIMER_MS});`,
   ],
+  [
+    "runtime.ts",
+    "      await sleep(ms(retryDelayMs(r, tried + 1) / 1000));",
+    '      await sleep(ms(retryDelayMs(r, tried + 1) / 1000), askedTimer("retry"));',
+  ],
+  ["workflow.ts", 'import * as wf from "@temporalio/workflow";', 'import * as wf from "./copy_workflow.ts";'],
   [
     "runtime.ts",
     "export function eventMs(seconds: number): number {\n  return seconds * 1000;",
     `export function eventMs(seconds: number): number {\n  return Math.min(seconds * 1000, ${COPY_EVENT_WAIT_MS});`,
-  ],
-  [
-    "runtime.ts",
-    "export function activityMs(seconds: number): number {\n  return seconds * 1000;",
-    `export function activityMs(seconds: number): number {\n  return Math.min(seconds * 1000, ${COPY_ACTIVITY_MS});`,
   ],
   ["runtime.ts", "  return seconds === null ? null : seconds * 1000;", `  return ${COPY_CHILD_MS};`],
   [
@@ -142,11 +153,53 @@ const PYTHON_CHANGES: readonly Change[] = [
   ],
 ];
 
-/** Each language's changes, the file its clock is appended to, and that clock's declaration. */
-const LANGUAGES: Record<CopyLanguage, { changes: readonly Change[]; runtime: string; nows: string }> = {
+/**
+ * What a TypeScript copy appends to `runtime.ts` to keep what the flow asks of a timer: the seconds of
+ * the last `ms` (a timer's length is asked of `ms` just before the timer starts), and a timer's summary.
+ */
+const TYPESCRIPT_ASKED = `
+/** The test copy's record of the seconds the flow last asked of \`ms\`, for the timer that follows. */
+const DD_ASKED = { seconds: 0 };
+
+/** The options of a timer of the test copy: its summary is what the flow asked, by kind. */
+export function askedTimer(kind: "retry" | "wait"): { summary: string } {
+  return { summary: JSON.stringify({ [kind]: DD_ASKED.seconds }) };
+}
+`;
+
+/** The module a TypeScript copy's \`workflow.ts\` takes as \`wf\`: the SDK's, with a \`wait\`'s timer keeping what it asked. */
+const TYPESCRIPT_COPY_WORKFLOW =
+  `// The test copy's \`wf\` (verify/dandori/temporal_copy.ts): the SDK's workflow API, with \`sleep\`
+// giving its timer the summary of what the flow asked of \`ms\` (\`workflow.ts\` calls it for a \`wait\` alone).
+import { sleep as sdkSleep } from "@temporalio/workflow";
+import { askedTimer } from "./runtime.ts";
+
+export * from "@temporalio/workflow";
+
+export function sleep(ms: number): Promise<void> {
+  return sdkSleep(ms, askedTimer("wait"));
+}
+`;
+
+/**
+ * Each language's changes, the file its clock is appended to, that clock's declaration, what else is
+ * appended to that file, and the files the copy adds.
+ */
+const LANGUAGES: Record<
+  CopyLanguage,
+  {
+    changes: readonly Change[];
+    runtime: string;
+    nows: string;
+    appended: string;
+    added: Readonly<Record<string, string>>;
+  }
+> = {
   typescript: {
     changes: TYPESCRIPT_CHANGES,
     runtime: "runtime.ts",
+    appended: TYPESCRIPT_ASKED,
+    added: { "copy_workflow.ts": TYPESCRIPT_COPY_WORKFLOW },
     nows:
       "/** The test copy's clock: each run's scenario now. */\nconst DD_NOWS: { readonly [run: string]: readonly [string, string] } =",
   },
@@ -154,6 +207,8 @@ const LANGUAGES: Record<CopyLanguage, { changes: readonly Change[]; runtime: str
     changes: PYTHON_CHANGES,
     runtime: "runtime.py",
     nows: "#: The test copy's clock: each run's scenario now.\nDD_NOWS: dict[str, list[str]] =",
+    appended: "",
+    added: {},
   },
 };
 
@@ -164,7 +219,7 @@ export function copyFiles(
   language: CopyLanguage = "typescript",
 ): Map<string, string> {
   const out = new Map(files);
-  const { changes, runtime, nows } = LANGUAGES[language];
+  const { changes, runtime, nows, appended, added } = LANGUAGES[language];
   for (const [file, from, to] of changes) {
     const text = out.get(file);
     if (text === undefined || text.split(from).length !== 2) {
@@ -174,7 +229,11 @@ export function copyFiles(
   }
   // JSON's strings and lists are Python's too; the ids and times are ASCII.
   const clock = stringifyJson(Object.fromEntries(runs.map((r) => [r.id, [...r.now]])));
-  out.set(runtime, `${out.get(runtime) ?? ""}\n${nows} ${clock}${language === "python" ? "" : ";"}\n`);
+  out.set(
+    runtime,
+    `${out.get(runtime) ?? ""}\n${nows} ${clock}${language === "python" ? "" : ";"}\n${appended}`,
+  );
+  for (const [name, text] of Object.entries(added)) out.set(name, text);
   return out;
 }
 

@@ -6,7 +6,8 @@
  * `ddContinueAt` 1 — and the clock set to each run's scenario `now`; its heartbeat asks the runner
  * first (`dd.Beats`, which stops it for a timeout the scenario gives). Beside it the copy gets
  * `dandori_runner.go`, the adapter that gives the runner (`temporal_go_runner/`) the package as a
- * `dd.Flow`. Each change must find its text exactly once, or the copy is not made.
+ * `dd.Flow` (an encrypted flow's with a codec of a random key of its own). Each change must find its
+ * text exactly once, or the copy is not made.
  * @module
  */
 
@@ -71,8 +72,15 @@ const CHANGES: readonly (readonly [string, string, string])[] = [
   ["io.go", 'import (\n\t"context"', 'import (\n\t"context"\n\n\t"dandori.invalid/verify/dd"'],
 ];
 
-/** The adapter of a flow's package: the package as a `dd.Flow`, its own tasks and Transport the stubs'. */
+/**
+ * The adapter of a flow's package: the package as a `dd.Flow`, its own tasks and Transport the
+ * stubs'. An encrypted flow's (`history encrypted`) makes a codec with a random key of its own:
+ * `Client` is its package's `Dial` with it (the client Dial wraps, which worker.New takes), the
+ * other methods give the package that client as its `EncryptedClient` again, and `Replay` takes the codec.
+ */
 function adapter(pkg: string, plan: Plan, books: boolean): string {
+  const encrypted = plan.workflow.historyEncrypted;
+  const c = encrypted ? "f.client(c)" : "c";
   const own = activityTasks(plan).filter((t) => t.callee.kind === "own").map((t) =>
     t.callback !== null
       ? `func (o ddRunnerOwn) ${
@@ -96,21 +104,14 @@ package ${pkg}
 
 import (
 \t"context"
-
+${encrypted ? '\t"crypto/rand"\n' : ""}
 \t"dandori.invalid/verify/dd"
 \t"go.temporal.io/sdk/activity"
 \t"go.temporal.io/sdk/client"
-\t"go.temporal.io/sdk/worker"
+${encrypted ? '\t"go.temporal.io/sdk/converter"\n' : ""}\t"go.temporal.io/sdk/worker"
 \t"go.temporal.io/sdk/workflow"
 )
-
-// DandoriRunner is this package as the runner plays it.
-func DandoriRunner() dd.Flow {
-\treturn ddRunnerFlow{}
-}
-
-type ddRunnerFlow struct{}
-
+${encrypted ? ENCRYPTED_FLOW : PLAIN_FLOW}
 type ddRunnerOwn struct{ s *dd.Stubs }
 
 type ddRunnerTransport struct{ s *dd.Stubs }
@@ -138,8 +139,10 @@ func (ddRunnerFlow) TaskQueue() string {
 \treturn TaskQueue
 }
 
-func (ddRunnerFlow) Register(w worker.Worker, s *dd.Stubs) {
-\tw.RegisterWorkflowWithOptions(Workflow, workflow.RegisterOptions{Name: WorkflowType})
+func (f ddRunnerFlow) Register(w worker.Worker, s *dd.Stubs) {
+\tw.RegisterWorkflowWithOptions(${
+    encrypted ? "ddEncryptedWorkflow(f.data)" : "Workflow"
+  }, workflow.RegisterOptions{Name: WorkflowType})
 \tfor name, run := range Activities(ddRunnerOwn{s}, ddRunnerTransport{s}) {
 \t\trecorded := func(ctx context.Context, args map[string]any, call Call) (any, error) {
 \t\t\tctx, err := s.Record(ctx, name, args, call.Key, call.CallbackID)
@@ -152,29 +155,29 @@ func (ddRunnerFlow) Register(w worker.Worker, s *dd.Stubs) {
 \t}
 }
 
-func (ddRunnerFlow) Start(ctx context.Context, c client.Client, input any, id string) (client.WorkflowRun, error) {
-\treturn Start(ctx, c, input, StartOptions{ID: id, SearchAttributes: true})
+func (f ddRunnerFlow) Start(ctx context.Context, c client.Client, input any, id string) (client.WorkflowRun, error) {
+\treturn Start(ctx, ${c}, input, StartOptions{ID: id, SearchAttributes: true})
 }
 
 func ddRunnerReply(r dd.Reply) Reply {
 \treturn Reply{OK: r.OK, Error: r.Error, Message: r.Message}
 }
 
-func (ddRunnerFlow) Answer(ctx context.Context, c client.Client, workflowID, callbackID string, r dd.Reply) (bool, error) {
-\treturn Answer(ctx, c, workflowID, callbackID, ddRunnerReply(r))
+func (f ddRunnerFlow) Answer(ctx context.Context, c client.Client, workflowID, callbackID string, r dd.Reply) (bool, error) {
+\treturn Answer(ctx, ${c}, workflowID, callbackID, ddRunnerReply(r))
 }
 
-func (ddRunnerFlow) Send(ctx context.Context, c client.Client, workflowID, event string, r dd.Reply) (bool, error) {
-\treturn Send(ctx, c, workflowID, event, ddRunnerReply(r))
+func (f ddRunnerFlow) Send(ctx context.Context, c client.Client, workflowID, event string, r dd.Reply) (bool, error) {
+\treturn Send(ctx, ${c}, workflowID, event, ddRunnerReply(r))
 }
 
-func (ddRunnerFlow) Status(ctx context.Context, c client.Client, workflowID string) (dd.Status, error) {
-\twhere, err := Status(ctx, c, workflowID)
+func (f ddRunnerFlow) Status(ctx context.Context, c client.Client, workflowID string) (dd.Status, error) {
+\twhere, err := Status(ctx, ${c}, workflowID)
 \treturn dd.Status{Cases: where.Cases, Events: where.Events}, err
 }
 
-func (ddRunnerFlow) Histories(ctx context.Context, c client.Client, workflowID, firstRunID string) ([]dd.History, error) {
-\tgot, err := Histories(ctx, c, workflowID, firstRunID)
+func (f ddRunnerFlow) Histories(ctx context.Context, c client.Client, workflowID, firstRunID string) ([]dd.History, error) {
+\tgot, err := Histories(ctx, ${c}, workflowID, firstRunID)
 \tout := []dd.History{}
 \tfor _, h := range got {
 \t\tout = append(out, dd.History{WorkflowID: h.WorkflowID, RunID: h.RunID, History: h.History})
@@ -182,15 +185,71 @@ func (ddRunnerFlow) Histories(ctx context.Context, c client.Client, workflowID, 
 \treturn out, err
 }
 
-func (ddRunnerFlow) Replay(histories []dd.History) error {
+func (f ddRunnerFlow) Replay(histories []dd.History) error {
 \tin := []RunHistory{}
 \tfor _, h := range histories {
 \t\tin = append(in, RunHistory{WorkflowID: h.WorkflowID, RunID: h.RunID, History: h.History})
 \t}
-\treturn Replay(in)
+\treturn Replay(in${encrypted ? ", f.codec" : ""})
 }
 `;
 }
+
+/** The runner's flow of a package in clear: its clients on the runner's connection or their own. */
+const PLAIN_FLOW = `
+// DandoriRunner is this package as the runner plays it.
+func DandoriRunner() dd.Flow {
+\treturn ddRunnerFlow{}
+}
+
+type ddRunnerFlow struct{}
+
+func (ddRunnerFlow) Client(base client.Client, options client.Options) (client.Client, error) {
+\tif base == nil {
+\t\treturn client.Dial(options)
+\t}
+\treturn client.NewClientFromExisting(base, options)
+}
+`;
+
+/** The runner's flow of an encrypted package: a codec of its own key, and every client its package's Dial. */
+const ENCRYPTED_FLOW = `
+// DandoriRunner is this package as the runner plays it, with a codec of a random key of its own.
+func DandoriRunner() dd.Flow {
+\tkey := make([]byte, CodecKeyBytes)
+\t// crypto/rand.Read never returns an error and always fills the slice (Go 1.24 on).
+\t_, _ = rand.Read(key)
+\tcodec, err := NewAesGcmCodec(CodecKey{ID: "dandori-runner", Key: key})
+\tif err != nil {
+\t\treturn ddRunnerFlow{err: err}
+\t}
+\tdata, _ := ddEncrypted(codec)
+\treturn ddRunnerFlow{codec: codec, data: data}
+}
+
+type ddRunnerFlow struct {
+\tcodec *AesGcmCodec
+\tdata  converter.DataConverter
+\terr   error
+}
+
+// Client is a client of the package's Dial, as worker.New takes it (the client Dial wraps).
+func (f ddRunnerFlow) Client(_ client.Client, options client.Options) (client.Client, error) {
+\tif f.err != nil {
+\t\treturn nil, f.err
+\t}
+\tc, err := Dial(options, f.codec)
+\tif err != nil {
+\t\treturn nil, err
+\t}
+\treturn c.ddClient(), nil
+}
+
+// client is c, a client Client made, as the package's functions take it.
+func (f ddRunnerFlow) client(c client.Client) EncryptedClient {
+\treturn ddEncryptedClient{Client: c, data: f.data}
+}
+`;
 
 /**
  * The Go copy of a flow's package `pkg` (its files as generated): the changes applied, each run's

@@ -18,7 +18,7 @@
 
 import { ApplicationFailure } from "@temporalio/activity";
 import { Client, Connection, WorkflowFailedError } from "@temporalio/client";
-import { CancelledFailure } from "@temporalio/common";
+import { CancelledFailure, defaultPayloadConverter, type Payload } from "@temporalio/common";
 import { historyToJSON } from "@temporalio/common/lib/proto-utils.js";
 import {
   bundleWorkflowCode,
@@ -94,6 +94,30 @@ function countEvents(histories: readonly RunHistory[], type: string): number {
   return n;
 }
 
+/**
+ * What each timer of `histories` asked, in the order they started: the summary the code copy gives a
+ * retry's and a `wait`'s timer (`temporal_copy.ts`), read through `codec` for an encrypted flow.
+ */
+async function timersAsked(
+  histories: readonly RunHistory[],
+  codec: GeneratedCodec | null,
+): Promise<Record<string, number>[]> {
+  const out: Record<string, number>[] = [];
+  for (const h of histories) {
+    for (const e of h.history.events ?? []) {
+      const event = e as {
+        timerStartedEventAttributes?: unknown;
+        userMetadata?: { summary?: Payload | null };
+      };
+      const summary = event.userMetadata?.summary;
+      if (!event.timerStartedEventAttributes || summary === null || summary === undefined) continue;
+      const [payload] = codec === null ? [summary] : await codec.decode([summary]);
+      out.push(JSON.parse(defaultPayloadConverter.fromPayload<string>(payload)));
+    }
+  }
+  return out;
+}
+
 /** A flow's worker and its generated `replay` share one bundle of its workflow code. */
 const bundles = shareBundles();
 
@@ -110,7 +134,7 @@ class FlowPlay implements StubHost {
   private generated: { worker: GeneratedWorker; client: GeneratedClient } | null = null;
   private flowClient: Client | null = null;
   /** An encrypted flow's codec (`codec.ts`'s `AesGcmCodec`), null for any other flow. */
-  private codec: GeneratedCodec | null = null;
+  codec: GeneratedCodec | null = null;
   private workers: Worker[] = [];
   private running: Promise<unknown> | null = null;
   readonly stubs: Stubs = new Stubs(this, limits);
@@ -360,6 +384,7 @@ async function playRun(play: FlowPlay, run: RunJob): Promise<RunResult> {
     runs: histories.length,
     ms: ended - started,
     events: Math.max(...histories.map((h) => h.history.events?.length ?? 0)),
+    timers: await timersAsked(histories, play.codec),
   };
 }
 

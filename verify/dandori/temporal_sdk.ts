@@ -40,6 +40,12 @@ export interface TemporalSdk {
     mutate?: (files: Map<string, string>) => void,
   ): Promise<{ readonly runner: RoundRunner; remove(): void }>;
   /**
+   * Whether its runs are compared on the durations the flow asks for (`temporal.ts`'s `durationsOf`):
+   * its code copy keeps what it shortens and its runner reports it (`RunResult.timers`,
+   * `SentCall.startToCloseSeconds`). TypeScript's does; Python's and Go's copies shorten without keeping.
+   */
+  readonly durations: boolean;
+  /**
    * A run's calls, ending and cases as compared: as written, or (where the SDK's objects have no key
    * order, Go's maps) with every object's keys sorted.
    */
@@ -54,6 +60,7 @@ export const TYPESCRIPT_SDK: CopiedSdk = {
   target: TEMPORAL_TYPESCRIPT,
   platform: "Temporal TypeScript",
   language: "typescript",
+  durations: true,
   missing: () => Promise.resolve(null),
   runner: (_subjects, mutate) => Promise.resolve({ runner: typescriptRunner(mutate), remove: () => {} }),
   compared: (json) => json,
@@ -89,6 +96,7 @@ export const PYTHON_SDK: CopiedSdk = {
   target: TEMPORAL_PYTHON,
   platform: "Temporal Python",
   language: "python",
+  durations: false,
   missing: temporalioLacks,
   runner: (_subjects, mutate) =>
     Promise.resolve({
@@ -118,6 +126,7 @@ export const GO_SDK: TemporalSdk = {
   target: TEMPORAL_GO,
   platform: "Temporal Go",
   language: "go",
+  durations: false,
   missing: async () => (await hasGo()) ? null : { tool: "go", why: "the go command is not installed" },
   runner: async (subjects, mutate) => {
     const built = await buildGoRunner(

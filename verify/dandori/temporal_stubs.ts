@@ -234,7 +234,10 @@ export class Stubs {
     },
   });
 
-  /** Every activity recorded as the workflow called it (the `temporal` view), then run as generated. */
+  /**
+   * Every activity recorded as the workflow called it (the `temporal` view, and its `startToCloseTimeout`),
+   * then run as generated.
+   */
   recorded(
     activities: Record<string, (args: unknown, call: Record<string, unknown>) => Promise<unknown>>,
   ): Record<string, (args: unknown, call: { key?: string; callback_id?: string }) => Promise<unknown>> {
@@ -242,7 +245,8 @@ export class Stubs {
       Object.entries(activities).map(([name, f]) => [
         name,
         (args: unknown, call: { key?: string; callback_id?: string }) => {
-          const s = this.play.state(runOf(Context.current()));
+          const context = Context.current();
+          const s = this.play.state(runOf(context));
           const answer = this.take(s);
           s.calls.push({
             temporal: {
@@ -251,6 +255,7 @@ export class Stubs {
               ...(call.key === undefined ? {} : { key: call.key }),
               ...(call.callback_id === undefined ? {} : { callback_id: call.callback_id }),
             },
+            startToCloseSeconds: context.info.startToCloseTimeoutMs / 1000,
           });
           s.current = { answer, callbackId: call.callback_id ?? null };
           return f(args, call);

@@ -368,9 +368,10 @@ function bookGo(book: Book, pkg: string, origin: { file: string; sha: string; ve
   );
   parts.push(
     `// TigerBeetle returns the book on c for one tenant ("" unless the book keeps several independent\n` +
-      `// sets of balances). The value remembers the accounts it created, so it sends each once: keep it.\n` +
-      `func TigerBeetle(c TigerBeetleClient, tenant string) *Book {\n` +
-      `\tcl := newClient(c, tenant, &bookDefinition)\n` +
+      `// sets of balances). The value remembers the accounts it created, so it sends each once, and packs\n` +
+      `// the chains of operations made at once into shared requests (RequestLimit): keep it.\n` +
+      `func TigerBeetle(c TigerBeetleClient, tenant string, options ...Option) *Book {\n` +
+      `\tcl := newClient(c, tenant, &bookDefinition, options)\n` +
       `\tb := &Book{Balance: &Balances{cl}}\n` +
       transfers.map((m) => `\tb.${m} = &${m}Transfer{cl}\n`).join("") +
       `\treturn b\n}\n`,

@@ -182,15 +182,17 @@ ${
     ).join("")
   }
 
-def tigerbeetle(client: Client, tenant: str = "") -> Book:
+def tigerbeetle(client: Client, tenant: str = "", request_limit: int | None = None) -> Book:
     """The book on \`client\` (a \`tigerbeetle.ClientSync\`, tigerbeetle 0.17.9) for \`tenant\`.
 
-    Each write sends one chain in one request, after the accounts and openings it uses (once per
-    book value: keep the value). A post or void reads the hold first. There is no \`expire()\`:
+    Each write sends one chain, after the accounts and openings it uses (once per book value: keep
+    the value); the chains of writes made at once by several threads share requests of at most
+    \`request_limit\` transfers (None: 253, what a replica started with \`--development\` takes;
+    more with a larger \`--limit-request\`). A post or void reads the hold first. There is no \`expire()\`:
     TigerBeetle gives expired holds back by itself. What the client cannot read as a result raises
     \`ChoboError\` (see the runtime's first lines).
     """
-    return Book(_TigerBeetle(_definition(), client, tenant))
+    return Book(_TigerBeetle(_definition(), client, tenant, request_limit))
 
 
 ${definition(book)}

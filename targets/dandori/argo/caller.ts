@@ -1,5 +1,5 @@
 /**
- * The program in the caller's image (docs/targets.md#argo, seed 4.4): `call.ts`, which runs the one
+ * The program in the caller's image (docs/targets.md#argo): `call.ts`, which runs the one
  * task a container is handed in `DANDORI_CALL` through `tasks.ts`'s `makeTasks` (the TypeScript
  * targets' task bodies over Temporal's `io.ts`) and leaves how it ended where the workflow reads it,
  * `transport.ts`, `package.json` and the `Dockerfile`.

@@ -31,7 +31,7 @@ import type { FlowOrigin } from "../target.ts";
 import { tsNames } from "../typescript/names.ts";
 import { workflowTemplate } from "./workflow.ts";
 
-/** The most nodes one run may make (seed 002 §3: the Workflow's 1 MiB at about 60 compressed bytes a node, with room). */
+/** The most nodes one run may make (the Workflow's 1 MiB at about 60 compressed bytes a node, with room). */
 export const MAX_NODES = 10_000;
 
 /** A Kubernetes name a label can hold (a WorkflowTemplate's, which Argo writes into its Workflows' labels). */

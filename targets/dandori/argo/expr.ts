@@ -9,7 +9,7 @@
  * - **A value** reads the flow's variables through `let`s the template's expression binds (`let v3 =
  *   fromJSON(…)`); a field is `x["field"]` (a missing one is `nil`); a string with values joins its
  *   parts with `+`, each value written as the interpreter's `textOf` writes it.
- * - **A check** (`fits`) never fails its evaluation, whatever it is given (seed 11): each test first
+ * - **A check** (`fits`) never fails its evaluation, whatever it is given: each test first
  *   asks `type(x)`, and expr-lang's `&&` stops at the first false, so a field is read only from a map,
  *   an enum's `in` only ever meets a string (expr-lang turns `in` over constant strings into a map
  *   lookup that fails on any other key), a date or a time is parsed only once it has the shape

@@ -1,5 +1,5 @@
 /**
- * The `argo` target (docs/targets.md#argo, seed 4.4): a flow as an Argo Workflows WorkflowTemplate,
+ * The `argo` target (docs/targets.md#argo): a flow as an Argo Workflows WorkflowTemplate,
  * `<name>.argo.yaml` (`<name>` the flow's Kubernetes name, `kubernetes.ts`), and the `caller/` image
  * the tasks dandori writes run in — `types.ts` (the shared types and checks), `tasks.ts` (the shared
  * task bodies), `io.ts` (Temporal's, byte for byte), `rules.ts` (the shared rules) and `runtime.ts`

@@ -1,5 +1,5 @@
 /**
- * The WorkflowTemplate of a flow (docs/targets.md#argo, seed 4.4), built from the plan's structured
+ * The WorkflowTemplate of a flow (docs/targets.md#argo), built from the plan's structured
  * form, statement by statement.
  *
  * **State.** Argo has no variables, so the run's state is in global output parameters: `v<n>` for the
@@ -35,7 +35,7 @@
  * `break` stops there), and a parallel one keeps its own `dd_ctl` and `dd_error`, the first failure
  * in list order deciding once every iteration has ended.
  *
- * **Expressions** never fail, whatever they read (`expr.ts`, seed 11): an expression that fails would
+ * **Expressions** never fail, whatever they read (`expr.ts`): an expression that fails would
  * fail its step group whatever `continueOn` says, and the run would end without its error.
  * @module
  */

@@ -13,12 +13,13 @@ import { awsServiceModule, awsServices, callsAws } from "./io_go.ts";
  * The versions the generated code is built and tested with. `go.temporal.io/sdk` v1.51.0 is the
  * newest the Go module proxy serves here (1.44–1.51); the seed used v1.49.0, and what the package
  * calls is the same in both; both ask for Go 1.26. `go.temporal.io/api` is the version the SDK
- * requires. The AWS SDK for Go v2's modules are the newest the proxy serves, for the flows that
+ * requires, and `google.golang.org/protobuf` the version they require (only `codec.go` imports it). The AWS SDK for Go v2's modules are the newest the proxy serves, for the flows that
  * call Lambda or AWS.
  */
 export const GO_MODULES: Readonly<Record<string, string>> = {
   "go.temporal.io/sdk": "v1.51.0",
   "go.temporal.io/api": "v1.64.3",
+  "google.golang.org/protobuf": "v1.36.11",
   "github.com/aws/aws-sdk-go-v2": "v1.48.0",
   "github.com/aws/smithy-go": "v1.28.9",
   [awsServiceModule("eventbridge")]: "v1.55.11",
@@ -33,7 +34,9 @@ export const GO_VERSION = "1.26.0";
 
 /** The modules a flow's package imports. */
 export function goModules(plan: Plan): string[] {
+  // codec.go writes a payload as its protobuf, as the TypeScript and Python codecs do.
   const temporal = ["go.temporal.io/sdk", "go.temporal.io/api"];
+  if (plan.workflow.historyEncrypted) temporal.push("google.golang.org/protobuf");
   if (!callsAws(plan)) return temporal;
   const services = [...new Set(["lambda", ...awsServices(plan)])].sort().map(awsServiceModule);
   return [...temporal, "github.com/aws/aws-sdk-go-v2", "github.com/aws/smithy-go", ...services];

@@ -23,6 +23,7 @@ import {
   type ArmCondition,
   type CallPlan,
   type ExprPlan,
+  iterationVariables,
   type Plan,
   readsNow,
   stmtExprs,
@@ -107,49 +108,6 @@ function expr(e: ExprPlan, place: string): string {
 
 // ---------------------------------------------------------------------------------------------
 // Variables
-
-/** The variables a block assigns (not inside parallel iterations, which have their own), in order. */
-export function assignedGo(ss: readonly StmtPlan[], into: Set<string>): Set<string> {
-  for (const s of ss) {
-    switch (s.kind) {
-      case "call":
-        if (s.bind?.kind === "let") into.add(s.bind.name);
-        for (const h of s.call.handlers) assignedGo(h.body, into);
-        break;
-      case "let":
-        into.add(s.name);
-        break;
-      case "match":
-        for (const a of s.arms) {
-          for (const c of a.conditions) if (c.kind === "some") into.add(c.bind);
-          assignedGo(a.body, into);
-        }
-        break;
-      case "repeat":
-        assignedGo(s.body, into);
-        break;
-      case "for":
-        // A one-at-a-time loop's variable is the flow's variable: it keeps its last item after the
-        // loop, as the interpreter's does; a parallel iteration's is its own.
-        if (s.parallel === null) into.add(s.variable);
-        if (s.collect !== null) into.add(s.collect.name);
-        if (s.parallel === null) assignedGo(s.body, into);
-        break;
-      case "wait":
-      case "wait until":
-      case "yield":
-      case "break":
-      case "pass":
-      case "succeed":
-      case "fail":
-      case "period":
-        break;
-      default:
-        unreachable(s, "statement");
-    }
-  }
-  return into;
-}
 
 /** Declares variables, each read once so that Go never calls one only assigned unused. */
 export function declare(out: GoOut, depth: number, names: Iterable<string>): void {
@@ -627,7 +585,7 @@ function parallel(out: GoOut, depth: number, s: Extract<StmtPlan, { kind: "for" 
   out.line(d + 1, `${yields} := []any{}`);
   out.line(d + 1, `_ = ${yields}`);
   // The iteration's own variable is its parameter, also where a loop inside takes its name.
-  declare(out, d + 1, [...assignedGo(s.body, new Set())].filter((v) => v !== s.variable));
+  declare(out, d + 1, iterationVariables(s).keys());
   const inner: GoCtx = {
     ...ctx,
     loops: [...ctx.loops, { place: s.place, counter: i }],

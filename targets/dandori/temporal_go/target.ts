@@ -2,7 +2,8 @@
  * The `temporal-go` target (docs/targets.md#temporal-go): a flow as one Go package for Temporal's
  * Go SDK — `doc.go`, `types.go`, `values.go`, `runtime.go`, `io.go` (and `io_aws.go` only when the
  * flow calls Lambda or AWS, `io_books.go` only when it uses books), `activities.go`,
- * `workflow.go`, `client.go`, `worker.go` — in a package named in ASCII (`goPackage`), gofmt'd as
+ * `workflow.go`, `codec.go` only when the flow writes `history encrypted` (the payload codec),
+ * `client.go`, `worker.go` — in a package named in ASCII (`goPackage`), gofmt'd as
  * written, with no `go.mod`. Every wire name is the TypeScript package's
  * (`targets/dandori/temporal/target.ts`): workflow type and task queue `<name>_v<n>`, activity names
  * = task names, the query `dandori.status`, the Updates `dandori.answer` and `dandori.event`, the
@@ -24,7 +25,7 @@ import { clientModule } from "./client_go.ts";
 import { docModule } from "./doc_go.ts";
 import { goFile, runtimeBody } from "./go_text.ts";
 import { callsAws, ioAwsModule, ioBooksModule, ioModule, usesBooks } from "./io_go.ts";
-import { RUNTIME, VALUES } from "./runtimes.ts";
+import { CODEC, RUNTIME, VALUES } from "./runtimes.ts";
 import { typesModule } from "./types_go.ts";
 import { workerModule } from "./worker_go.ts";
 import { workflowModule } from "./workflow_go.ts";
@@ -46,11 +47,14 @@ function generate(plan: Plan, origin: FlowOrigin): ReadonlyMap<string, string> {
   if (usesBooks(plan)) files.set("io_books.go", file(ioBooksModule(plan, pkg)));
   files.set("activities.go", file(clause + activitiesModule(plan)));
   files.set("workflow.go", file(clause + workflowModule(plan)));
-  files.set("client.go", file(clause + clientModule(type, eventNames(plan))));
+  const encrypted = plan.workflow.historyEncrypted;
+  if (encrypted) files.set("codec.go", file(runtimeBody(CODEC, pkg)));
+  files.set("client.go", file(clause + clientModule(type, eventNames(plan), encrypted)));
   const hash = createHash("sha256");
   for (const [name, text] of files) hash.update(`${name}\n${text}\n`);
-  hash.update(workerModule(""));
-  files.set("worker.go", file(clause + workerModule(`dandori-${hash.digest("hex").slice(0, 16)}`)));
+  hash.update(workerModule("", encrypted));
+  const buildId = `dandori-${hash.digest("hex").slice(0, 16)}`;
+  files.set("worker.go", file(clause + workerModule(buildId, encrypted)));
   return files;
 }
 

@@ -11,20 +11,11 @@
  * @module
  */
 
-import type { Plan, StmtPlan } from "../../../lang/dandori/plan.ts";
+import { assigned, type Plan, type StmtPlan } from "../../../lang/dandori/plan.ts";
 import { ident as tsIdent } from "../typescript/names.ts";
 import { goIdent, goStr } from "../go/names.ts";
 import { GoOut, imports } from "./go_text.ts";
-import {
-  assignedGo,
-  block,
-  declare,
-  forLoop,
-  type GoContinuing,
-  type GoCtx,
-  repeat,
-  stmt,
-} from "./statements_go.ts";
+import { block, declare, forLoop, type GoContinuing, type GoCtx, repeat, stmt } from "./statements_go.ts";
 
 /** The outermost loops that continue as new: `repeat` and `for` not in parallel, at the flow's top. */
 function outermost(plan: Plan): Set<number> {
@@ -72,10 +63,10 @@ function otherBlock(out: GoOut, depth: number, plan: Plan, name: string, ss: rea
 /** The text of `workflow.go` after its package clause. */
 export function workflowModule(plan: Plan): string {
   const out = new GoOut();
-  const vars = assignedGo(plan.blocks.flow, new Set());
-  if (plan.blocks.failure !== null) assignedGo(plan.blocks.failure, vars);
-  if (plan.blocks.cancel !== null) assignedGo(plan.blocks.cancel, vars);
-  const flowVars = [...assignedGo(plan.blocks.flow, new Set())];
+  const vars = assigned(plan.blocks.flow, new Map());
+  if (plan.blocks.failure !== null) assigned(plan.blocks.failure, vars);
+  if (plan.blocks.cancel !== null) assigned(plan.blocks.cancel, vars);
+  const flowVars = [...assigned(plan.blocks.flow, new Map()).keys()];
   const empty = plan.outputs.length === 0 ? "ddNone()" : "map[string]any{}";
   const cancel = plan.blocks.cancel !== null;
   out.lines.push(
@@ -122,7 +113,7 @@ export function workflowModule(plan: Plan): string {
     const names = plan.inputs.map((i) => goIdent(i.name));
     out.line(d, `${names.map(() => "_").join(", ")} = ${names.join(", ")}`);
   }
-  declare(out, d, [...vars].filter((v) => !plan.inputs.some((i) => i.name === v)));
+  declare(out, d, [...vars.keys()].filter((v) => !plan.inputs.some((i) => i.name === v)));
   if (outermost(plan).size > 0) {
     out.line(d, "ddFrom := 0");
     out.line(d, "if resume != nil {");

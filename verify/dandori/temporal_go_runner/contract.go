@@ -155,6 +155,11 @@ type History struct {
 // Flow is one flow's generated package as the runner uses it (its adapter, dandori_runner.go).
 type Flow interface {
 	TaskQueue() string
+	// Client is the flow's client in options' namespace, on base's connection (nil: on one of its
+	// own). A flow that writes history encrypted has the client of its package's Dial, with a codec
+	// of a key the adapter made, always on a connection of its own; every other method is given only
+	// a client this method made.
+	Client(base client.Client, options client.Options) (client.Client, error)
 	// Register registers the workflow and its activities, with the stubs' Transport and own tasks and
 	// every activity recorded as the workflow called it.
 	Register(w worker.Worker, s *Stubs)

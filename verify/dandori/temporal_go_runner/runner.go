@@ -401,14 +401,15 @@ func run(flows map[string]Flow, out *lines) error {
 			out.print(FlowError{Flow: job.Flow, Error: "the runner holds no package for " + job.Dir})
 			continue
 		}
-		c, err := client.NewClientFromExisting(base, client.Options{Namespace: job.Namespace, Logger: logger})
+		options := client.Options{HostPort: jobs.Address, Namespace: job.Namespace, Logger: logger}
+		c, err := flow.Client(base, options)
 		if err != nil {
 			out.print(FlowError{Flow: job.Flow, Error: err.Error()})
 			continue
 		}
 		// The flow's workers long-poll on a connection of their own: on the clients' one, the polls
 		// of every flow would take the streams a connection has, and a start or a query would wait.
-		polling, err := client.Dial(client.Options{HostPort: jobs.Address, Namespace: job.Namespace, Logger: logger})
+		polling, err := flow.Client(nil, options)
 		if err != nil {
 			out.print(FlowError{Flow: job.Flow, Error: err.Error()})
 			continue

@@ -342,16 +342,134 @@ type client struct {
 	tenant      string
 	def         *planDef
 	random      func() (Uint128, error)
+	batcher     *transferBatcher
 
 	mu      sync.Mutex
 	created map[Uint128]bool
 }
 
-func newClient(tigerbeetle TigerBeetleClient, tenant string, def *planDef) *client {
+// Option sets how a book value sends (TigerBeetle's options).
+type Option func(*client)
+
+// RequestLimit is the most transfers one request takes on the replica: 253 on one started with
+// --development (the default), more with a larger --limit-request. The chains of operations made at
+// once on one book value share requests up to it. Below 253 a chain E060 lets through would not fit,
+// so TigerBeetle panics.
+func RequestLimit(n int) Option {
+	return func(c *client) {
+		if n < maxBatch {
+			panic(fmt.Sprintf("chobo: RequestLimit(%d), less than the %d transfers of E060's chain", n, maxBatch))
+		}
+		c.batcher.limit = n
+	}
+}
+
+func newClient(tigerbeetle TigerBeetleClient, tenant string, def *planDef, options []Option) *client {
 	if def.version != planVersion {
 		panic(fmt.Sprintf("chobo: a plan of version %d, not %d, which this runtime runs", def.version, planVersion))
 	}
-	return &client{tigerbeetle: tigerbeetle, tenant: tenant, def: def, random: randomID, created: map[Uint128]bool{}}
+	c := &client{tigerbeetle: tigerbeetle, tenant: tenant, def: def, random: randomID, created: map[Uint128]bool{}}
+	c.batcher = &transferBatcher{client: tigerbeetle, limit: maxBatch}
+	for _, o := range options {
+		o(c)
+	}
+	return c
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sharing requests (docs/targets.md#before-the-chain).
+
+// waitingChain is one chain waiting for its answers: wake gets false when they are there, true
+// when its goroutine is to send next.
+type waitingChain struct {
+	events  []Transfer
+	results []CreateTransferResult
+	err     error
+	wake    chan bool
+}
+
+// transferBatcher packs the chains that goroutines send at once on one book value into shared
+// requests of at most limit transfers, each chain whole and in order, and gives each its own
+// answers. One goroutine sends at a time: the first to find none sending takes every chain waiting
+// (its own among them), sends them, and hands the turn to the first chain that came meanwhile, so no
+// caller sends for others longer than one round.
+type transferBatcher struct {
+	client  TigerBeetleClient
+	limit   int
+	mu      sync.Mutex
+	waiting []*waitingChain
+	sending bool
+}
+
+func (b *transferBatcher) send(events []Transfer) ([]CreateTransferResult, error) {
+	mine := &waitingChain{events: events, wake: make(chan bool, 1)}
+	b.mu.Lock()
+	b.waiting = append(b.waiting, mine)
+	lead := !b.sending
+	b.sending = true
+	b.mu.Unlock()
+	if lead || <-mine.wake {
+		b.round()
+	}
+	return mine.results, mine.err
+}
+
+// round sends every chain waiting, then hands the turn on.
+func (b *transferBatcher) round() {
+	b.mu.Lock()
+	waiting := b.waiting
+	b.waiting = nil
+	b.mu.Unlock()
+	defer func() {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		if len(b.waiting) == 0 {
+			b.sending = false
+			return
+		}
+		b.waiting[0].wake <- true
+	}()
+	var request []*waitingChain
+	size := 0
+	for _, w := range waiting {
+		if size+len(w.events) > b.limit {
+			b.dispatch(request, size)
+			request, size = nil, 0
+		}
+		request = append(request, w)
+		size += len(w.events)
+	}
+	b.dispatch(request, size)
+}
+
+// dispatch sends one request of chains. A lone chain reads its answers whatever they are
+// (chainOutcome says what is wrong with them); chains side by side are told apart only by one
+// answer an event.
+func (b *transferBatcher) dispatch(request []*waitingChain, size int) {
+	events := make([]Transfer, 0, size)
+	for _, w := range request {
+		events = append(events, w.events...)
+	}
+	results, err := b.client.CreateTransfers(events)
+	if err == nil && len(request) > 1 && len(results) != size {
+		err = fmt.Errorf("chobo: TigerBeetle answered %d results for the %d chains of one request, not one an event", len(results), len(request))
+	}
+	at := 0
+	for _, w := range request {
+		switch {
+		case err != nil:
+			w.err = err
+		case len(request) == 1:
+			w.results = results
+		default:
+			w.results = results[at : at+len(w.events)]
+		}
+		at += len(w.events)
+		select {
+		case w.wake <- false:
+		default:
+		}
+	}
 }
 
 func (c *client) isCreated(id Uint128) bool {
@@ -968,10 +1086,10 @@ func (c *client) createTransfers(ctx context.Context, events []Transfer) ([]Crea
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if len(events) > maxBatch {
-		return nil, fmt.Errorf("chobo: %d transfers in one request, more than %d (E060)", len(events), maxBatch)
+	if len(events) > c.batcher.limit {
+		return nil, fmt.Errorf("chobo: %d transfers in one chain, more than the %d a request takes", len(events), c.batcher.limit)
 	}
-	return c.tigerbeetle.CreateTransfers(events)
+	return c.batcher.send(events)
 }
 
 func transfersOf(chain []chainEntry) []Transfer {

@@ -7,7 +7,9 @@
 # book's part of `<book>.py`; the tests check that it sends exactly what `chobo run --show
 # tigerbeetle` prints and concludes what the reference interpreter concludes. Python 3.10 or later.
 #
-# One write is one chain in one `create_transfers` request, all or nothing. Before it, `do` and
+# One write is one chain in a `create_transfers` request, all or nothing; the chains of writes made at
+# once by several threads on one book value share requests up to the replica's request limit
+# (`_TransferBatcher`). Before it, `do` and
 # `hold` answer `same_account` themselves and create the accounts and openings the chain uses (once
 # per book value); `post` and `void` read the hold first (`no_such_hold` sends nothing more) and a
 # post over the hold reads the hold's state instead of posting. A result chobo does not expect, or
@@ -20,6 +22,7 @@
 import hashlib
 import json
 import secrets
+import threading
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, NamedTuple, Protocol, TypeVar
 
@@ -201,14 +204,104 @@ def _transfer_flags(names: Sequence[str]) -> _tb.TransferFlags:
     return flags
 
 
+class _Waiting:
+    """A chain waiting for its answers; `lead` when its thread is to send next."""
+
+    def __init__(self, events: list[_tb.Transfer]) -> None:
+        self.events = events
+        self.results: list[_tb.CreateTransferResult] = []
+        self.error: BaseException | None = None
+        self.lead = False
+        self.done = threading.Event()
+
+
+class _TransferBatcher:
+    """Packs the chains that threads send at once on one book value into shared requests of at most
+    `limit` transfers, each chain whole and in order, and gives each its own answers. One thread
+    sends at a time: the first to find none sending takes every chain waiting (its own among them),
+    sends them, and hands the turn to the first chain that came meanwhile, so no caller sends for
+    others longer than one round. `tigerbeetle.ClientSync` blocks its caller for each request, so
+    the chains that come while one is in flight go together in the next."""
+
+    def __init__(self, client: Client, limit: int) -> None:
+        self._client = client
+        self.limit = limit
+        self._lock = threading.Lock()
+        self._waiting: list[_Waiting] = []
+        self._sending = False
+
+    def send(self, events: list[_tb.Transfer]) -> list[_tb.CreateTransferResult]:
+        if len(events) > self.limit:
+            raise ChoboError(f"chobo: {len(events)} transfers in one chain, more than the {self.limit} a request takes")
+        mine = _Waiting(events)
+        with self._lock:
+            self._waiting.append(mine)
+            mine.lead = not self._sending
+            self._sending = True
+        if not mine.lead:
+            mine.done.wait()
+        if mine.lead:
+            self._round()
+        if mine.error is not None:
+            raise mine.error
+        return mine.results
+
+    def _round(self) -> None:
+        with self._lock:
+            waiting, self._waiting = self._waiting, []
+        try:
+            request: list[_Waiting] = []
+            size = 0
+            for w in waiting:
+                if size + len(w.events) > self.limit:
+                    self._dispatch(request)
+                    request, size = [], 0
+                request.append(w)
+                size += len(w.events)
+            self._dispatch(request)
+        finally:
+            with self._lock:
+                if len(self._waiting) == 0:
+                    self._sending = False
+                else:
+                    self._waiting[0].lead = True
+                    self._waiting[0].done.set()
+
+    def _dispatch(self, request: list[_Waiting]) -> None:
+        """Sends one request of chains. A lone chain reads its answers whatever they are
+        (`_chain_result` says what is wrong with them); chains side by side are told apart only by
+        one answer an event."""
+        try:
+            results = self._client.create_transfers([e for w in request for e in w.events])
+            size = sum(len(w.events) for w in request)
+            if len(request) > 1 and len(results) != size:
+                raise ChoboError(
+                    f"chobo: TigerBeetle answered {len(results)} results for the {len(request)} chains "
+                    "of one request, not one an event"
+                )
+            at = 0
+            for w in request:
+                w.results = list(results) if len(request) == 1 else list(results[at : at + len(w.events)])
+                at += len(w.events)
+        except BaseException as e:
+            for w in request:
+                w.error = e
+        for w in request:
+            w.done.set()
+
+
 class _TigerBeetle:
     """One book value on TigerBeetle (`tigerbeetle(client, tenant)`): it runs the book's plan and
     remembers the accounts and openings it created, so it sends each once
     (docs/targets.md#before-the-chain)."""
 
-    def __init__(self, plan: Mapping[str, Any], client: Client, tenant: str) -> None:
+    def __init__(self, plan: Mapping[str, Any], client: Client, tenant: str, request_limit: int | None) -> None:
         if plan["version"] != PLAN_VERSION:
             raise ChoboError(f"chobo: a plan of version {plan['version']}, not {PLAN_VERSION}, which this runtime runs")
+        limit = MAX_BATCH if request_limit is None else request_limit
+        if limit < MAX_BATCH:
+            raise ChoboError(f"chobo: request_limit is {limit}, less than the {MAX_BATCH} transfers of E060's chain")
+        self._batcher = _TransferBatcher(client, limit)
         self._plan = plan
         self._book: str = plan["book"]
         self._client = client
@@ -431,7 +524,7 @@ class _TigerBeetle:
     # The client's steps (targets/chobo/tigerbeetle/client.ts).
 
     def _send(self, chain: Sequence[_Entry]) -> list[str]:
-        return _status_names(self._client.create_transfers([e.transfer for e in chain]))
+        return _status_names(self._batcher.send([e.transfer for e in chain]))
 
     def _move(self, t: Mapping[str, Any], op: _Op, args: Mapping[str, str | int]) -> Result:
         if any(self._use(m["from"], args).event.id == self._use(m["to"], args).event.id for m in t["moves"]):
@@ -446,7 +539,7 @@ class _TigerBeetle:
             self._created.update(a.event.id for a in batch)
         openings = [o for o in (self._opening(u) for u in accounts) if o is not None]
         for batch_of in _batches([o for o in openings if o.id not in self._created]):
-            _check_openings(batch_of, accounts, _status_names(self._client.create_transfers(batch_of)))
+            _check_openings(batch_of, accounts, _status_names(self._batcher.send(batch_of)))
             self._created.update(o.id for o in batch_of)
         return self._chain_result(t, op, chain, self._send(chain))
 

@@ -732,12 +732,21 @@ func (r *ddRun) continueFrom(ctx workflow.Context, input any, resume ddResume) e
 	return workflow.NewContinueAsNewError(ctx, workflow.GetInfo(ctx).WorkflowType.Name, input, resume)
 }
 
+// ddMemoConverter is the key of the workflow context's value that reads the memo, which a Go
+// workflow is given as it is stored: an encrypted flow's worker and Replay set the codec's data
+// converter there (ddEncryptedWorkflow, worker.go); a memo in clear is read with the default one.
+type ddMemoConverter struct{}
+
 // showCases writes the cases' states into the search attribute DandoriCases (<case>=<state>, in
 // the flow's order) when the run was started with it (the memo dandori.cases).
 func (r *ddRun) showCases(ctx workflow.Context) error {
 	field, ok := workflow.GetInfo(ctx).Memo.GetFields()["dandori.cases"]
+	memo, given := ctx.Value(ddMemoConverter{}).(converter.DataConverter)
+	if !given {
+		memo = converter.GetDefaultDataConverter()
+	}
 	var on bool
-	if !ok || converter.GetDefaultDataConverter().FromPayload(field, &on) != nil || !on {
+	if !ok || memo.FromPayload(field, &on) != nil || !on {
 		return nil
 	}
 	states := []string{}
