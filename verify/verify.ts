@@ -18,6 +18,7 @@ import { verifyDurable } from "./dandori/durable.ts";
 import { verifyPydanticGraph } from "./dandori/pydantic_graph.ts";
 import { verifyLocalStack, verifyStepFunctions } from "./dandori/stepfunctions.ts";
 import { verifyTemporal } from "./dandori/temporal.ts";
+import { verifyCross } from "./dandori/temporal_cross.ts";
 import { GO_SDK, PYTHON_SDK } from "./dandori/temporal_sdk.ts";
 import { type Verified, writeRecords } from "./summary.ts";
 
@@ -30,11 +31,14 @@ const TARGETS: Record<string, (paths: readonly string[]) => Promise<Verified>> =
   "temporal-typescript": (paths) => verifyTemporal(paths),
   "temporal-python": (paths) => verifyTemporal(paths, PYTHON_SDK),
   "temporal-go": (paths) => verifyTemporal(paths, GO_SDK),
+  "temporal-cross": verifyCross,
   durable: verifyDurable,
   "pydantic-graph": verifyPydanticGraph,
   argo: verifyArgo,
 };
-const usage = `usage: deno task verify <${Object.keys(TARGETS).join("|")}> [--records <dir>] [path…]`;
+const usage = `usage: deno task verify <${
+  Object.keys(TARGETS).join("|")
+}> [--records <dir>] [--pair <workflow>:<activities> (temporal-cross)] [path…]`;
 const [name, ...rest] = Deno.args;
 const target = TARGETS[name ?? ""];
 const at = rest.indexOf("--records");
@@ -44,7 +48,9 @@ if (target === undefined || recordsDir === "") {
   console.error(usage);
   Deno.exit(2);
 }
-const absent = [...given, ...(recordsDir === null ? [] : [recordsDir])].filter((p) => {
+/** `--pair <workflow>:<activities>` (temporal-cross's direction) and its value are not paths. */
+const paths = given.filter((_, i) => given[i] !== "--pair" && given[i - 1] !== "--pair");
+const absent = [...paths, ...(recordsDir === null ? [] : [recordsDir])].filter((p) => {
   try {
     Deno.statSync(p);
     return false;

@@ -155,7 +155,7 @@ function callOf({ startToCloseSeconds: _, ...call }: SentCall): SentCall {
 }
 
 /** What a run played is compared on, as `expectedOf` (with `durations` when the job's `expected` has them). */
-function playedOf(r: RunResult, expected: string): string {
+export function playedOf(r: RunResult, expected: string): string {
   const durations = (JSON.parse(expected) as { durations?: Durations }).durations;
   return JSON.stringify({
     calls: r.calls.map(callOf),

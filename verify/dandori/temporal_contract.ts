@@ -24,6 +24,13 @@
  *   the generated `replay`, writes them to `historiesFile` when one is named, and prints the flow's
  *   line (`FlowLine`) on stdout: one JSON object a line, flows in the order they finish.
  *
+ * A flow's `part` may split it between two runners on one server and namespace (the cross-SDK run,
+ * `temporal_cross.ts`): the runner given `"workflow"` runs the flow's workflow alone (a worker with no
+ * activities) and does all of the above but the stubs; the runner given `"activities"` runs the
+ * activities alone (a worker with no workflows), the child stubs and the stubs with their callbacks and
+ * cancels through its own generated client, starts no run, and, once its stdin is closed (every run has
+ * ended), prints the flow's line with each run's calls, lateness and problems (ending, cases: null).
+ *
  * stdout carries those lines alone (the SDK's logs go to stderr); the runner exits 0 once every flow
  * has its line. A flow that cannot be played (its copy does not load, its worker does not start) has
  * a line with `error` and no other flow is stopped by it. The harness decides agreement: it compares
@@ -57,6 +64,12 @@ export interface RunnerLimits {
   readonly eventPollMs: number;
 }
 
+/**
+ * Which parts of a flow a runner plays: all of it, its workflow alone, or its activities (with the
+ * child stubs and the scenario's answers) alone.
+ */
+export type FlowPart = "whole" | "workflow" | "activities";
+
 /** One flow: where its code copy is, where it runs, and what its stubs need. */
 export interface FlowJobs {
   /** The flow's path: names it in messages. */
@@ -84,6 +97,8 @@ export interface FlowJobs {
    * `codec.py`) with a random key the runner makes for the flow.
    */
   readonly encrypted: boolean;
+  /** What of the flow this runner plays (an encrypted flow is played whole: its key is the runner's). */
+  readonly part: FlowPart;
 }
 
 /** One run to play: its flow (an index into `flows`), its workflow id, its input and its answers. */

@@ -33,6 +33,7 @@ import type {
   AnswerJson,
   FlowJobs,
   FlowLine,
+  FlowPart,
   Problem,
   RunJob,
   RunnerJobs,
@@ -104,6 +105,13 @@ export function typescriptRunner(mutate?: (files: Map<string, string>) => void):
 
 /** How a round is played. */
 export interface PlayOptions {
+  /** What of each flow the runner plays (`temporal_contract.ts`); the whole flow when not given. */
+  readonly part?: FlowPart;
+  /**
+   * Kept open as the runner's stdin until it settles (the runner of activities alone prints its lines
+   * once its stdin is closed); the runner's stdin is closed from the start when not given.
+   */
+  readonly until?: Promise<unknown>;
   /** Changes each code copy (a test breaks it on purpose); the TypeScript runner's when `runner` is not given. */
   readonly mutate?: (files: Map<string, string>) => void;
   /** The runner; the TypeScript one when not given. */
@@ -249,11 +257,12 @@ export function playRound(bin: string, batches: readonly FlowBatch[], options: P
           events: b.subject.flow.plan.tasks.some((t) => t.callee.kind === "event"),
           historiesFile: b.historiesFile ?? null,
           encrypted: b.subject.flow.plan.workflow.historyEncrypted,
+          part: options.part ?? "whole",
         })),
         runs,
       };
       Deno.writeTextFileSync(`${dir}/jobs.json`, stringifyJson(jobs));
-      await runRunner(runner.command(`${dir}/jobs.json`), (line) => {
+      await runRunner(runner.command(`${dir}/jobs.json`), options.until, (line) => {
         const i = batches.findIndex((b) => b.subject.flow.path === line.flow);
         if (i < 0) throw new Error(`the runner printed a line for ${line.flow}, which it was not given`);
         try {
@@ -277,15 +286,27 @@ export function playRound(bin: string, batches: readonly FlowBatch[], options: P
   return { flows: waits.map((w) => w.promise), done };
 }
 
-/** Runs a runner's `command`, handing each line it prints to `onLine`; throws when it fails or takes too long. */
-async function runRunner(command: readonly string[], onLine: (line: FlowLine) => void): Promise<void> {
+/**
+ * Runs a runner's `command`, handing each line it prints to `onLine`, its stdin open until `until`
+ * settles; throws when it fails or takes too long.
+ */
+async function runRunner(
+  command: readonly string[],
+  until: Promise<unknown> | undefined,
+  onLine: (line: FlowLine) => void,
+): Promise<void> {
   const signal = AbortSignal.timeout(RUNNER_LIMIT_MS);
   const child = new Deno.Command(command[0], {
     args: command.slice(1),
+    stdin: until === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
     signal,
   }).spawn();
+  if (until !== undefined) {
+    const close = () => child.stdin.close().catch(() => {});
+    until.then(close, close);
+  }
   const stderr = new Response(child.stderr).text();
   try {
     let rest = "";

@@ -10,7 +10,9 @@
  * when `status` says they are awaited, its cancels asked of the server. When a flow's last run ends,
  * its workers stop, its histories replay on the generated `replay`, and its line is printed. A flow
  * that writes `history encrypted` gets its package's own codec (`codec.ts`) with a key made here: its
- * worker, its client (`encryptedClient`) and its `replay` all take it.
+ * worker, its client (`encryptedClient`) and its `replay` all take it. A flow given a `part` other than
+ * `"whole"` is played by half here (its workflow alone, or its activities, child stubs and answers alone
+ * until stdin is closed), the other half by another runner on the same server and namespace.
  * @module
  */
 
@@ -163,6 +165,7 @@ class FlowPlay implements StubHost {
 
   /** Loads the code copy and starts its workers (the flow's `Worker.create` bundles its workflow code). */
   async start(native: NativeConnection, childBundle: () => Promise<WorkflowBundle>): Promise<void> {
+    if (this.job.part !== "whole" && this.job.encrypted) throw new Error("an encrypted flow is played whole");
     const dir = this.job.dir;
     this.generated = { worker: await import(`${dir}/worker.ts`), client: await import(`${dir}/client.ts`) };
     const namespace = this.job.namespace;
@@ -177,21 +180,27 @@ class FlowPlay implements StubHost {
       this.flowClient = new Client({ connection: this.connection, namespace });
     }
     const stubs = this.stubs;
-    const options = this.generated.worker.workerOptions({
+    const { workflowsPath, ...options } = this.generated.worker.workerOptions({
       connection: native,
       namespace,
       own: stubs.own,
       transport: stubs.transport,
       ...(this.codec === null ? {} : { codec: this.codec }),
     });
-    this.workers.push(
-      await Worker.create({
-        ...options,
-        activities: stubs.recorded(options.activities),
-        maxHeartbeatThrottleInterval: limits.heartbeatMs,
-      }),
-    );
-    for (const c of this.job.children) {
+    // A worker without activities polls no activity task, one without workflows no workflow task
+    // (and a flow whose tasks are all children has no activities to run).
+    const part = this.job.part;
+    if (part !== "activities" || Object.keys(options.activities).length > 0) {
+      this.workers.push(
+        await Worker.create({
+          ...options,
+          ...(part === "activities" ? {} : { workflowsPath }),
+          activities: part === "workflow" ? {} : stubs.recorded(options.activities),
+          maxHeartbeatThrottleInterval: limits.heartbeatMs,
+        }),
+      );
+    }
+    for (const c of part === "workflow" ? [] : this.job.children) {
       this.workers.push(
         await Worker.create({
           connection: native,
@@ -208,16 +217,31 @@ class FlowPlay implements StubHost {
     this.broken.catch(() => {});
   }
 
+  /** Runs whose end is watched here: the runner of activities alone starts none of its runs. */
+  private readonly watched = new Set<string>();
+
   state(workflowId: string): RunState {
-    const s = this.states.get(workflowId.split("/")[0]);
+    const id = workflowId.split("/")[0];
+    const s = this.states.get(id);
     if (s === undefined) throw new Error(`${this.job.flow}: no run for ${workflowId}`);
+    if (this.job.part === "activities" && !this.watched.has(id)) {
+      this.watched.add(id);
+      // An activity of the run is running, so the run exists: its end (continuations followed) ends a block.
+      this.client.workflow.getHandle(id).result().then(() => s.ended.resolve(), () => s.ended.resolve());
+    }
     return s;
   }
 
-  /** Stops the workers, replays every history on the generated `replay`, writes them when asked: the flow's line. */
+  /**
+   * Stops the workers; a whole flow's or its workflow's: replays every history on the generated
+   * `replay`, writes them when asked; the flow's line. Its activities' line holds each run's calls.
+   */
   async finish(): Promise<FlowLine> {
     this.workers.forEach((w) => w.shutdown());
     await this.running;
+    if (this.job.part === "activities") {
+      return { flow: this.job.flow, results: this.activitiesResults(), replay: null, histories: 0 };
+    }
     let replay: string | null = null;
     try {
       await this.modules.worker.replay(
@@ -239,6 +263,35 @@ class FlowPlay implements StubHost {
     }
     return { flow: this.job.flow, results: this.results, replay, histories: this.histories.length };
   }
+
+  /** What the stubs saw of each run, once every run has ended: its calls, whether it was late, its problems. */
+  private activitiesResults(): RunResult[] {
+    return [...this.states].map(([id, s]) => {
+      s.ended.resolve();
+      if (s.next !== s.answers.length) {
+        s.lateWhy.push(`it ended with ${s.answers.length - s.next} answers not given`);
+        s.late = true;
+      }
+      return {
+        id,
+        calls: s.calls,
+        ending: null,
+        query: null,
+        searchAttribute: null,
+        late: s.late,
+        lateWhy: s.lateWhy,
+        problems: s.problems,
+        runs: 0,
+        ms: 0,
+        events: 0,
+      };
+    });
+  }
+}
+
+/** The timeouts a run's scenario gives: the most the server may make when the stubs are another runner's. */
+function timeoutAnswers(run: RunJob): number {
+  return run.answers.filter((a) => "error" in a && a.error === "timeout").length;
 }
 
 /** A run the runner could not play to its end (its worker stopped, the server refused it): its ending says why. */
@@ -305,14 +358,17 @@ async function playRun(play: FlowPlay, run: RunJob): Promise<RunResult> {
   const histories: RunHistory[] = await generated.histories(client, run.id, handle.firstExecutionRunId);
   const timedOut = countEvents(histories, "activityTaskTimedOutEventAttributes") +
     countEvents(histories, "childWorkflowExecutionTimedOutEventAttributes");
-  if (timedOut > s.timeoutsGiven) {
-    s.lateWhy.push(`${timedOut} timeouts where the scenario gave ${s.timeoutsGiven}`);
+  const whole = play.job.part === "whole";
+  const given = whole ? s.timeoutsGiven : timeoutAnswers(run);
+  if (timedOut > given) {
+    s.lateWhy.push(`${timedOut} timeouts where the scenario gave ${given}`);
     s.late = true;
   }
   play.histories.push(...histories);
   // A run that ended before it was given all its answers was late (a shortened timer of the copy
   // fired first on a busy machine) or wrong; it runs again, and a second time is a failure (late again).
-  if (s.next !== s.answers.length) {
+  // The runner of its activities says so when the stubs are there.
+  if (whole && s.next !== s.answers.length) {
     s.lateWhy.push(`it ended with ${s.answers.length - s.next} answers not given`);
     s.late = true;
   }
@@ -352,7 +408,7 @@ async function finish(play: FlowPlay): Promise<void> {
  * The runs not started yet, in the order given; a lane takes the first whose flow's workers are up
  * (they start one flow at a time, bundling being work for a core), or waits for the next flow.
  */
-const waiting = [...jobs.runs];
+const waiting = jobs.runs.filter((r) => jobs.flows[r.flow].part !== "activities");
 const up = new Set<number>();
 let flowUp = Promise.withResolvers<void>();
 
@@ -383,6 +439,7 @@ const starting = (async () => {
     } catch (e) {
       line({ flow: play.job.flow, error: message(e) });
       waiting.splice(0, waiting.length, ...waiting.filter((r) => r.flow !== i));
+      play.left = -1;
     }
     if (play.left === 0) finishing.push(finish(play));
     up.add(i);
@@ -391,8 +448,19 @@ const starting = (async () => {
   }
 })();
 
+/** Once stdin is closed (every run has ended), the flows played by their activities alone finish. */
+async function served(): Promise<void> {
+  if (!jobs.flows.some((f) => f.part === "activities")) return;
+  await starting;
+  for await (const _ of Deno.stdin.readable) {
+    // What is written does not matter: the end of stdin says every run has ended.
+  }
+  for (const play of plays) if (play.job.part === "activities" && play.left > 0) finishing.push(finish(play));
+}
+
 await Promise.all([
   starting,
+  served(),
   ...Array.from({ length: limits.atOnce }, async () => {
     for (let run = await nextRun(); run !== undefined; run = await nextRun()) {
       const play = plays[run.flow];

@@ -15,12 +15,16 @@ repeat and an unknown id must be refused), its events sent through `send` when `
 awaited, its cancels asked of the server. When a flow's last run ends, its workers stop, its histories
 replay on the generated `replay`, and its line is printed. A flow that writes `history encrypted` gets its
 package's own codec (`codec.py`) with a key made here: its worker, its client and its `replay` take it.
+A flow given a `part` other than `"whole"` is played by half here (its workflow alone, or its
+activities, child stubs and answers alone until stdin is closed), the other half by another runner on
+the same server and namespace.
 What `temporal_runner.ts` does for TypeScript.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import importlib
 import json
@@ -390,15 +394,31 @@ class FlowPlay:
         self.io: Any = None
         #: An encrypted flow's codec (its package's `codec.AesGcmCodec`), None for any other flow.
         self.codec: Any = None
+        #: What of the flow this runner plays (`temporal_contract.ts`'s `FlowPart`).
+        self.part: str = job.get("part", "whole")
+        #: Runs whose end is watched here: the runner of activities alone starts none of its runs.
+        self.watched: dict[str, asyncio.Task[None]] = {}
 
     def state(self, workflow_id: str) -> RunState:
-        s = self.states.get(workflow_id.split("/")[0])
+        id = workflow_id.split("/")[0]
+        s = self.states.get(id)
         if s is None:
             raise RuntimeError(f"{self.job['flow']}: no run for {workflow_id}")
+        if self.part == "activities" and id not in self.watched:
+            # An activity of the run is running, so the run exists: its end (continuations followed) ends a block.
+            self.watched[id] = asyncio.create_task(self._watch(id, s))
         return s
+
+    async def _watch(self, id: str, s: RunState) -> None:
+        # However the run ended (a failure raises), it has ended.
+        with contextlib.suppress(Exception):
+            await self.client.get_workflow_handle(id).result()
+        s.ended.set()
 
     def start(self, package: str) -> None:
         """Imports the code copy and starts its workers."""
+        if self.part != "whole" and self.job.get("encrypted"):
+            raise RuntimeError("an encrypted flow is played whole")
         self.worker_py = importlib.import_module(f"{package}.worker")
         self.client_py = importlib.import_module(f"{package}.client")
         self.io = importlib.import_module(f"{package}.io")
@@ -416,16 +436,23 @@ class FlowPlay:
             )
         heartbeat = timedelta(milliseconds=self.limits["heartbeatMs"])
         options = self.worker_py.worker_options(self.client, _Own(self.stubs), self.stubs)
-        self.workers.append(
-            Worker(**options, interceptors=[_Interceptor(self)], max_heartbeat_throttle_interval=heartbeat)
-        )
+        # A worker without activities polls no activity task, one without workflows no workflow task
+        # (and a flow whose tasks are all children has no activities to run).
+        if self.part == "workflow":
+            options["activities"] = []
+        if self.part == "activities":
+            options["workflows"] = []
+        if self.part != "activities" or len(options["activities"]) > 0:
+            self.workers.append(
+                Worker(**options, interceptors=[_Interceptor(self)], max_heartbeat_throttle_interval=heartbeat)
+            )
         stubs = self.stubs
 
         @activity.defn(name=CHILD_STUB_ACTIVITY)
         async def child_stub(c: dict[str, Any]) -> Any:
             return await stubs.child_stub(c)
 
-        for c in self.job["children"]:
+        for c in [] if self.part == "workflow" else self.job["children"]:
             self.workers.append(
                 Worker(
                     self.client_py.ordered(self.client),
@@ -438,8 +465,14 @@ class FlowPlay:
         self.running = asyncio.ensure_future(asyncio.gather(*(w.run() for w in self.workers)))
 
     async def finish(self) -> dict[str, Any]:
-        """Stops the workers, replays every history on the generated `replay`, writes them when asked: the flow's line."""
+        """Stops the workers; a whole flow's or its workflow's: replays every history on the generated `replay`,
+        writes them when asked; the flow's line. Its activities' line holds each run's calls."""
+        if self.part == "activities":
+            for s in self.states.values():
+                s.ended.set()
         await asyncio.gather(*(w.shutdown() for w in self.workers))
+        if self.part == "activities":
+            return {"flow": self.job["flow"], "results": self.activities_results(), "replay": None, "histories": 0}
         replay: str | None = None
         try:
             assert self.worker_py is not None
@@ -453,6 +486,21 @@ class FlowPlay:
             with open(self.job["historiesFile"], "w", encoding="utf-8") as f:
                 json.dump([{"workflowId": h.workflow_id, "history": json.loads(h.to_json())} for h in self.histories], f)
         return {"flow": self.job["flow"], "results": self.results, "replay": replay, "histories": len(self.histories)}
+
+    def activities_results(self) -> list[dict[str, Any]]:
+        """What the stubs saw of each run, once every run has ended: its calls, whether it was late, its problems."""
+        out: list[dict[str, Any]] = []
+        for id, s in self.states.items():
+            if s.next != len(s.answers):
+                s.late_why.append(f"it ended with {len(s.answers) - s.next} answers not given")
+                s.late = True
+            out.append(
+                {
+                    **failed_run(self, {"id": id}, RuntimeError()),
+                    "ending": None,
+                }
+            )
+        return out
 
 
 def ending_of(result: Any, error: BaseException | None) -> Any:
@@ -543,12 +591,16 @@ async def play_run(play: FlowPlay, run: dict[str, Any]) -> dict[str, Any]:
     timed_out = count_events(histories, "activity_task_timed_out_event_attributes") + count_events(
         histories, "child_workflow_execution_timed_out_event_attributes"
     )
-    if timed_out > s.timeouts_given:
-        s.late_why.append(f"{timed_out} timeouts where the scenario gave {s.timeouts_given}")
+    whole = play.part == "whole"
+    # When the stubs are another runner's, the timeouts the scenario gives are the most the server may make.
+    given = s.timeouts_given if whole else sum(1 for a in run["answers"] if is_timeout(a))
+    if timed_out > given:
+        s.late_why.append(f"{timed_out} timeouts where the scenario gave {given}")
         s.late = True
     play.histories.extend(histories)
-    # A run that ended before it was given all its answers was late (a shortened timer fired first) or wrong.
-    if s.next != len(s.answers):
+    # A run that ended before it was given all its answers was late (a shortened timer fired first) or wrong;
+    # the runner of its activities says so when the stubs are there.
+    if whole and s.next != len(s.answers):
         s.late_why.append(f"it ended with {len(s.answers) - s.next} answers not given")
         s.late = True
     return {
@@ -583,7 +635,7 @@ async def main() -> None:
     plays = [
         FlowPlay(job, [r for r in jobs["runs"] if r["flow"] == i], client, limits) for i, job in enumerate(flows)
     ]
-    waiting: list[dict[str, Any]] = list(jobs["runs"])
+    waiting: list[dict[str, Any]] = [r for r in jobs["runs"] if flows[r["flow"]].get("part", "whole") != "activities"]
     up: set[int] = set()
     flow_up = asyncio.Event()
     finishing: list[asyncio.Task[None]] = []
@@ -636,8 +688,20 @@ async def main() -> None:
             if play.left == 0:
                 finishing.append(asyncio.create_task(finish(play)))
 
+    async def served(started: asyncio.Task[None]) -> None:
+        """Once stdin is closed (every run has ended), the flows played by their activities alone finish."""
+        if not any(p.part == "activities" for p in plays):
+            return
+        await started
+        # What is written does not matter: the end of stdin says every run has ended.
+        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
+        for play in plays:
+            if play.part == "activities" and play.left > 0:
+                finishing.append(asyncio.create_task(finish(play)))
+
     try:
-        await asyncio.gather(starting(), *(lane() for _ in range(limits["atOnce"])))
+        started = asyncio.create_task(starting())
+        await asyncio.gather(started, served(started), *(lane() for _ in range(limits["atOnce"])))
         await asyncio.gather(*finishing)
     finally:
         shutil.rmtree(links)

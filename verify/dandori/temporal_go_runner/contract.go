@@ -65,6 +65,9 @@ type FlowJobs struct {
 	Children      []ChildQueue        `json:"children"`
 	Events        bool                `json:"events"`
 	HistoriesFile *string             `json:"historiesFile"`
+	// Part is what of the flow this runner plays: "whole", "workflow" (its workflow alone) or
+	// "activities" (its activities, child stubs and answers alone, until stdin is closed).
+	Part string `json:"part"`
 }
 
 // ChildQueue is a queue a flow starts children on, where a worker of child stubs runs.

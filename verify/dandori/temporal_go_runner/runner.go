@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -91,10 +92,22 @@ func childStubWorkflow(ctx workflow.Context, args converter.EncodedValues) (any,
 // start makes the flow's workers in its namespace and starts them.
 func (p *play) start(c client.Client, limits Limits) error {
 	options := worker.Options{MaxHeartbeatThrottleInterval: time.Duration(limits.HeartbeatMs) * time.Millisecond, DeadlockDetectionTimeout: deadlockDetection}
-	w := worker.New(c, p.flow.TaskQueue(), options)
-	p.flow.Register(w, p.stubs)
+	// A worker of the workflow alone polls no activity task, one of the activities alone no workflow task.
+	flowOptions := options
+	flowOptions.LocalActivityWorkerOnly = p.job.Part == "workflow"
+	flowOptions.DisableWorkflowWorker = p.job.Part == "activities"
+	w := worker.New(c, p.flow.TaskQueue(), flowOptions)
+	if p.job.Part == "activities" {
+		p.flow.Register(activitiesOnly{w}, p.stubs)
+	} else {
+		p.flow.Register(w, p.stubs)
+	}
 	p.workers = append(p.workers, w)
-	for _, q := range p.job.Children {
+	children := p.job.Children
+	if p.job.Part == "workflow" {
+		children = nil
+	}
+	for _, q := range children {
 		cw := worker.New(c, q.Queue, options)
 		cw.RegisterDynamicWorkflow(childStubWorkflow, workflow.DynamicRegisterOptions{})
 		cw.RegisterActivityWithOptions(p.stubs.ChildStub, activity.RegisterOptions{Name: childStubActivity})
@@ -107,6 +120,16 @@ func (p *play) start(c client.Client, limits Limits) error {
 	}
 	return nil
 }
+
+// activitiesOnly is a worker whose workflow worker is disabled: registering a workflow is nothing
+// (the SDK would panic), so the flow's Register registers its activities alone.
+type activitiesOnly struct{ worker.Worker }
+
+func (activitiesOnly) RegisterWorkflow(any) {}
+
+func (activitiesOnly) RegisterWorkflowWithOptions(any, workflow.RegisterOptions) {}
+
+func (activitiesOnly) RegisterDynamicWorkflow(any, workflow.DynamicRegisterOptions) {}
 
 // endingOf is a run's ending as endingJson writes it, or {error}/{failed} for what no flow ends with.
 func endingOf(out json.RawMessage, err error) any {
@@ -212,13 +235,25 @@ func (p *play) playRun(run RunJob, limits Limits) Result {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if timedOut := countTimeouts(histories); timedOut > s.timeoutsGiven {
+	whole := p.job.Part != "workflow"
+	given := s.timeoutsGiven
+	if !whole {
+		// The stubs are another runner's: the timeouts the scenario gives are the most the server may make.
+		given = 0
+		for _, a := range run.Answers {
+			if a.isTimeout() {
+				given++
+			}
+		}
+	}
+	if timedOut := countTimeouts(histories); timedOut > given {
 		s.late = true
-		s.lateWhy = append(s.lateWhy, fmt.Sprintf("%d timeouts where the scenario gave %d", timedOut, s.timeoutsGiven))
+		s.lateWhy = append(s.lateWhy, fmt.Sprintf("%d timeouts where the scenario gave %d", timedOut, given))
 	}
 	// A run that ended before it was given all its answers was late (a shortened timer of the copy
-	// fired first on a busy machine) or wrong; it runs again, and a second time is a failure.
-	if s.next != len(s.answers) {
+	// fired first on a busy machine) or wrong; it runs again, and a second time is a failure. The
+	// runner of its activities says so when the stubs are there.
+	if whole && s.next != len(s.answers) {
 		s.late = true
 		s.lateWhy = append(s.lateWhy, fmt.Sprintf("it ended with %d answers not given", len(s.answers)-s.next))
 	}
@@ -257,6 +292,9 @@ type historyJSON struct {
 // finish stops the flow's workers, replays every history on the generated Replay, writes them when
 // asked: the flow's line.
 func (p *play) finish() (FlowLine, error) {
+	if p.job.Part == "activities" {
+		return p.activitiesLine(), nil
+	}
 	for _, w := range p.workers {
 		w.Stop()
 	}
@@ -284,6 +322,27 @@ func (p *play) finish() (FlowLine, error) {
 		}
 	}
 	return FlowLine{Flow: p.job.Flow, Results: p.results, Replay: replay, Histories: len(p.histories)}, nil
+}
+
+// activitiesLine stops the workers of a flow played by its activities alone, once every run has
+// ended: each run's calls, whether it was late, its problems.
+func (p *play) activitiesLine() FlowLine {
+	results := []Result{}
+	for id, s := range p.stubs.states {
+		s.end()
+		s.mu.Lock()
+		if s.next != len(s.answers) {
+			s.late = true
+			s.lateWhy = append(s.lateWhy, fmt.Sprintf("it ended with %d answers not given", len(s.answers)-s.next))
+		}
+		results = append(results, Result{ID: id, Calls: s.calls, LateWhy: s.lateWhy, Late: s.late, Problems: s.problems})
+		s.mu.Unlock()
+	}
+	for _, w := range p.workers {
+		w.Stop()
+	}
+	p.polling.Close()
+	return FlowLine{Flow: p.job.Flow, Results: results, Histories: 0}
 }
 
 // Main plays the jobs file named by the first argument on the flows of this binary (by the base
@@ -357,7 +416,7 @@ func run(flows map[string]Flow, out *lines) error {
 		}
 		p.polling = polling
 		p.flow = flow
-		p.stubs = &Stubs{client: c, flow: flow, tasks: job.Tasks, states: map[string]*runState{}, limits: jobs.Limits}
+		p.stubs = &Stubs{client: c, flow: flow, tasks: job.Tasks, states: map[string]*runState{}, limits: jobs.Limits, watch: job.Part == "activities", watched: map[string]bool{}}
 		for _, r := range jobs.Runs {
 			if r.Flow == i {
 				p.stubs.states[r.ID] = newRunState(r)
@@ -385,8 +444,14 @@ func run(flows map[string]Flow, out *lines) error {
 		}
 	}
 	queue := make(chan RunJob, len(jobs.Runs))
+	served := false
 	for _, r := range jobs.Runs {
-		if up[r.Flow] {
+		if !up[r.Flow] {
+			continue
+		}
+		if plays[r.Flow].job.Part == "activities" {
+			served = true
+		} else {
 			queue <- r
 		}
 	}
@@ -397,7 +462,7 @@ func run(flows map[string]Flow, out *lines) error {
 			for r := range queue {
 				p := plays[r.Flow]
 				result := p.playRun(r, jobs.Limits)
-				close(p.stubs.states[r.ID].ended)
+				p.stubs.states[r.ID].end()
 				p.mu.Lock()
 				p.results = append(p.results, result)
 				p.left--
@@ -410,6 +475,17 @@ func run(flows map[string]Flow, out *lines) error {
 		})
 	}
 	lanes.Wait()
+	if served {
+		// What is written does not matter: the end of stdin says every run has ended.
+		if _, err := io.Copy(io.Discard, os.Stdin); err != nil {
+			return err
+		}
+		for i, p := range plays {
+			if up[i] && p.job.Part == "activities" && p.left > 0 {
+				finishing.Go(func() { finish(p) })
+			}
+		}
+	}
 	finishing.Wait()
 	return nil
 }

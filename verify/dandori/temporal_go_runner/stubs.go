@@ -27,8 +27,14 @@ type runState struct {
 	lateWhy           []string
 	unknownTried      bool
 	unknownEventTried bool
-	// ended is closed when the run has ended: what a stub the scenario times out waits for.
-	ended chan struct{}
+	// ended is closed when the run has ended (end): what a stub the scenario times out waits for.
+	ended   chan struct{}
+	endOnce sync.Once
+}
+
+// end says the run has ended; again is nothing.
+func (s *runState) end() {
+	s.endOnce.Do(func() { close(s.ended) })
 }
 
 func newRunState(run RunJob) *runState {
@@ -84,13 +90,32 @@ type Stubs struct {
 	tasks  map[string]TaskInfo
 	states map[string]*runState
 	limits Limits
+	// watch is set when this runner plays the flow's activities alone: it starts none of its runs, so
+	// it watches a run's end (watched) once one of its activities is called.
+	watch   bool
+	watchMu sync.Mutex
+	watched map[string]bool
 }
 
 // state is the run a workflow id belongs to (a child's id starts with its parent's).
 func (st *Stubs) state(workflowID string) (*runState, error) {
-	s, ok := st.states[strings.Split(workflowID, "/")[0]]
+	id := strings.Split(workflowID, "/")[0]
+	s, ok := st.states[id]
 	if !ok {
 		return nil, errors.New("no run for " + workflowID)
+	}
+	if st.watch {
+		st.watchMu.Lock()
+		first := !st.watched[id]
+		st.watched[id] = true
+		st.watchMu.Unlock()
+		if first {
+			// An activity of the run is running, so the run exists: its end (continuations followed) ends a block.
+			go func() {
+				_ = st.client.GetWorkflow(context.Background(), id, "").Get(context.Background(), nil)
+				s.end()
+			}()
+		}
 	}
 	return s, nil
 }

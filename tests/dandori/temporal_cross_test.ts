@@ -1,0 +1,139 @@
+/**
+ * The cross-SDK Temporal run (`verify/dandori/temporal_cross.ts`): which flows it plays, how a run's two
+ * halves are joined, how a direction compares (Go's maps have no key order), and on a real dev server
+ * that a none crosses as null both ways (seed 4.2) and would not with the SDK's own converter.
+ * @module
+ */
+
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import type { Judged } from "../../verify/differential.ts";
+import { findTemporal } from "../../verify/services/temporal_server.ts";
+import { checkedFlowAt } from "../../verify/dandori/flows.ts";
+import type { RunResult } from "../../verify/dandori/temporal_contract.ts";
+import {
+  CROSS_PAIRS,
+  crossExcluded,
+  type CrossPair,
+  type CrossReport,
+  crossSubject,
+  joined,
+  pairCompared,
+  pairName,
+  verifyPair,
+} from "../../verify/dandori/temporal_cross.ts";
+import { subjectOf } from "../../verify/dandori/temporal.ts";
+import { GO_SDK, PYTHON_SDK, TYPESCRIPT_SDK } from "../../verify/dandori/temporal_sdk.ts";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+function flowAt(path: string) {
+  const flow = checkedFlowAt(ROOT, path);
+  ok(flow !== null, path);
+  return flow;
+}
+
+Deno.test("a flow with an event task or history encrypted is excluded; one of activities and children is played", () => {
+  ok(crossExcluded(flowAt("tests/dandori/flows/waits_run.flow").plan)?.startsWith("an event task"));
+  ok(
+    crossExcluded(flowAt("tests/dandori/flows/secret_encrypted.flow").plan)?.startsWith("history encrypted"),
+  );
+  strictEqual(crossExcluded(flowAt("tests/dandori/flows/calls_run.flow").plan), null);
+  strictEqual(crossExcluded(flowAt("tests/dandori/flows/children_run.flow").plan), null);
+});
+
+function result(over: Partial<RunResult>): RunResult {
+  return {
+    id: "run-1",
+    calls: [],
+    ending: null,
+    query: null,
+    searchAttribute: null,
+    late: false,
+    lateWhy: [],
+    problems: [],
+    runs: 0,
+    ms: 0,
+    events: 0,
+    ...over,
+  };
+}
+
+Deno.test("a run is the workflow's half with the activities' calls, late when either half was", () => {
+  const w: Judged<RunResult> = {
+    played: result({ ending: { succeed: {} }, query: {}, runs: 1 }),
+    late: false,
+    problems: [],
+  };
+  const calls = [{ temporal: { activity: "find", args: { order: "o" } } }];
+  const a: Judged<RunResult> = {
+    played: result({ calls, late: true, lateWhy: ["it ended with 1 answers not given"] }),
+    late: true,
+    problems: [],
+  };
+  const j = joined(w, a);
+  deepStrictEqual(j.played.calls, calls);
+  deepStrictEqual(j.played.ending, { succeed: {} });
+  strictEqual(j.played.runs, 1);
+  ok(j.late && j.played.late);
+  deepStrictEqual(j.played.lateWhy, ["it ended with 1 answers not given"]);
+});
+
+Deno.test("a direction with Go compares objects by sorted keys; TypeScript and Python by the order written", () => {
+  const json = '{"b":1,"a":{"d":null,"c":[{"f":2,"e":3}]}}';
+  const sorted = '{"a":{"c":[{"e":3,"f":2}],"d":null},"b":1}';
+  const withGo: CrossPair = { workflow: GO_SDK, activities: TYPESCRIPT_SDK };
+  strictEqual(pairCompared(withGo)(json), sorted);
+  strictEqual(pairCompared({ workflow: PYTHON_SDK, activities: GO_SDK })(json), sorted);
+  for (const pair of CROSS_PAIRS.filter((p) => p.workflow !== GO_SDK && p.activities !== GO_SDK)) {
+    strictEqual(pairCompared(pair)(json), json, pairName(pair));
+  }
+});
+
+/** Plays tests/dandori/cross/none.flow in `pair`, the activities' copies changed by `mutate` when given. */
+async function playNone(
+  bin: string,
+  pair: CrossPair,
+  mutate?: (files: Map<string, string>) => void,
+): Promise<CrossReport> {
+  const flow = flowAt("tests/dandori/cross/none.flow");
+  const workflow = subjectOf(flow, pair.workflow);
+  const activities = subjectOf(flow, pair.activities);
+  ok(!("skipped" in workflow) && !("skipped" in activities));
+  const reports: CrossReport[] = [];
+  await verifyPair(bin, pair, [crossSubject(pair, workflow, activities)], (r) => reports.push(r), mutate);
+  strictEqual(reports.length, 1);
+  return reports[0];
+}
+
+// The pitfall is the TypeScript workflow's: it reads a `binary/null` payload as `undefined` (Python and Go
+// read it as None and nil), so these play a TypeScript workflow with the other SDK's activities (the
+// whole corpus plays every direction: `deno task verify temporal-cross`).
+
+Deno.test("on a real dev server, a Python activity's none reaches a TypeScript workflow as null, and with the SDK's own converter does not", async () => {
+  const bin = await findTemporal();
+  if (bin === null) return console.log("SKIP: temporal: the temporal CLI 1.9.1 is not installed");
+  const lacks = await PYTHON_SDK.missing();
+  if (lacks !== null) return console.log(`SKIP: ${lacks.tool}: ${lacks.why}`);
+  const pair = { workflow: TYPESCRIPT_SDK, activities: PYTHON_SDK };
+  const r = await playNone(bin, pair);
+  ok(r.scenarios > 0 && r.agreed === r.scenarios, `${pairName(pair)}: ${r.failures.join("\n")}`);
+  // The package's `ordered` client left with the SDK's default converter: None goes as `binary/null`.
+  const from = "payload_converter_class=PayloadConverter\n    )";
+  const broken = await playNone(bin, pair, (files) => {
+    const text = files.get("client.py") ?? "";
+    ok(text.includes(from), "ordered() sets the package's converter");
+    files.set("client.py", text.replace(from, "payload_converter_class=DefaultPayloadConverter\n    )"));
+  });
+  ok(broken.agreed < broken.scenarios, `${broken.agreed}/${broken.scenarios} agree with binary/null`);
+  ok(broken.failures.some((f) => f.includes('"activity":"note"')), broken.failures.join("\n"));
+});
+
+Deno.test("on a real dev server, a Go activity's none reaches a TypeScript workflow as null", async () => {
+  const bin = await findTemporal();
+  if (bin === null) return console.log("SKIP: temporal: the temporal CLI 1.9.1 is not installed");
+  const lacks = await GO_SDK.missing();
+  if (lacks !== null) return console.log(`SKIP: ${lacks.tool}: ${lacks.why}`);
+  const pair = { workflow: TYPESCRIPT_SDK, activities: GO_SDK };
+  const r = await playNone(bin, pair);
+  ok(r.scenarios > 0 && r.agreed === r.scenarios, `${pairName(pair)}: ${r.failures.join("\n")}`);
+});
