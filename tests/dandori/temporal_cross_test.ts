@@ -1,7 +1,7 @@
 /**
  * The cross-SDK Temporal run (`verify/dandori/temporal_cross.ts`): which flows it plays, how a run's two
  * halves are joined, how a direction compares (Go's maps have no key order), and on a real dev server
- * that a none crosses as null both ways (seed 4.2) and would not with the SDK's own converter.
+ * that a none crosses as null both ways and would not with the SDK's own converter.
  * @module
  */
 

@@ -16,7 +16,7 @@
  * workflow's line with the activities' calls, late when either says so, with both runners' problems.
  * A run that disagrees because it was late runs again once in a round of its flow's own, as in `temporal.ts`.
  *
- * Eligible (seed §4.2, "言語をまたぐアクティビティ"): a flow that builds on both SDKs and whose tasks
+ * Eligible (docs/targets.md#the-runner-contract): a flow that builds on both SDKs and whose tasks
  * are all activities of the flow's task queue or children: a flow with an `event` task is excluded (its
  * events are sent by the runner that starts the run, its answers held by the other), and so is a flow that
  * writes `history encrypted` (each runner makes its own key). The seed also excludes `local` rules (a
