@@ -10,12 +10,13 @@ from __future__ import annotations
 import asyncio
 import datetime
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 # The rules every host language shares (lang/dandori/rules.ts; tests/vectors/*.json), exported again.
 from .rules import (
+    CallRule as CallRule,
     Retrier as Retrier,
+    TaskError as TaskError,
     date_in as date_in,
     field as field,
     has_dot_segment as has_dot_segment,
@@ -29,6 +30,7 @@ from .rules import (
     retrier_for as retrier_for,
     retry_delay_ms as retry_delay_ms,
     seconds_until as seconds_until,
+    task_error as task_error,
     text as text,
     time_in as time_in,
     timestamp_ms as timestamp_ms,
@@ -107,20 +109,6 @@ def clock_ms(clock: Clock) -> int:
 # How a run ends.
 
 
-class TaskError(Exception):
-    """A task's error after its retries, on its way to a handler or `on failure`.
-
-    `error` is what handlers match (a declared name, `timeout`, `failure`); `failure` is the
-    workflow's error when nothing handles it, with `reason`.
-    """
-
-    def __init__(self, error: str, failure: str, reason: str | None) -> None:
-        super().__init__(reason or error)
-        self.error = error
-        self.failure = failure
-        self.reason = reason
-
-
 class Failure(Exception):
     """The run's failure with a dandori error name and reason (`fail`, a failed check)."""
 
@@ -180,26 +168,6 @@ def _error_of(e: Exception, declared: Sequence[str]) -> tuple[str, str]:
     return "failure", str(e)
 
 
-def _task_error(line: int, task: str, name: str, message: str) -> TaskError:
-    """The task's error as the run reads it (docs/dandori.md, errors)."""
-    cause = "" if message == "" else f": {message}"
-    if name == "timeout":
-        return TaskError(name, "Dandori.Timeout", f"line {line}: {task} timed out{cause}")
-    if name == "failure":
-        return TaskError(name, "Dandori.Failure", f"line {line}: {task} failed{cause}")
-    return TaskError(name, name, None if message == "" else message)
-
-
-@dataclass(frozen=True)
-class CallRule:
-    """How a call is tried: its line and task for reasons, its declared errors and its retriers."""
-
-    line: int
-    task: str
-    errors: tuple[str, ...]
-    retry: tuple[Retrier, ...]
-
-
 async def attempt(rule: CallRule, call: Callable[[int], Awaitable[R]], clock: Clock) -> R:
     """Tries a call as Step Functions' retriers say.
 
@@ -216,7 +184,7 @@ async def attempt(rule: CallRule, call: Callable[[int], Awaitable[R]], clock: Cl
             r = retrier_for(rule.retry, name)
             tried = 0 if r is None else used.get(id(r), 0)
             if r is None or tried >= r.max_attempts:
-                raise _task_error(rule.line, rule.task, name, message) from e
+                raise task_error(rule.line, rule.task, name, message) from e
             used[id(r)] = tried + 1
             await clock.sleep(retry_delay_ms(r, tried + 1) / 1000)
         n += 1

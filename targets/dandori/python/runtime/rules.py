@@ -1,6 +1,7 @@
 # The rules every dandori Python package shares, whichever platform runs it (the pydantic-graph and
 # the temporal-python targets): which retrier takes an error, how long a retry waits, seconds until
-# a time, keys, URL segments and a URL's dot segments, time ranges, and the checks of values.
+# a time, keys, URL segments and a URL's dot segments, time ranges, the checks of values, and a
+# call's errors as the run reads them (`TaskError`, `task_error`) with how it is tried (`CallRule`).
 # `dandori build` copies it byte for byte as `rules.py` beside `runtime.py`, which exports it again,
 # so generated code reads everything from `runtime.py`. It imports nothing of its package: the same
 # rules in TypeScript are targets/dandori/typescript/runtime/rules.ts, and both pass
@@ -160,3 +161,41 @@ def text(v: object) -> str:
     if isinstance(v, int):
         return str(v)
     return json_text(v)
+
+
+# ---------------------------------------------------------------------------------------------
+# A call's errors as the run reads them, and how a call is tried.
+
+
+class TaskError(Exception):
+    """A task's error after its retries, on its way to a handler or `on failure`.
+
+    `error` is what handlers match (a declared name, `timeout`, `failure`); `failure` is the
+    workflow's error when nothing handles it, with `reason`.
+    """
+
+    def __init__(self, error: str, failure: str, reason: str | None) -> None:
+        super().__init__(reason or error)
+        self.error = error
+        self.failure = failure
+        self.reason = reason
+
+
+def task_error(line: int, task: str, name: str, message: str) -> TaskError:
+    """The task's error as the run reads it (docs/dandori.md, errors)."""
+    cause = "" if message == "" else f": {message}"
+    if name == "timeout":
+        return TaskError(name, "Dandori.Timeout", f"line {line}: {task} timed out{cause}")
+    if name == "failure":
+        return TaskError(name, "Dandori.Failure", f"line {line}: {task} failed{cause}")
+    return TaskError(name, name, None if message == "" else message)
+
+
+@dataclass(frozen=True)
+class CallRule:
+    """How a call is tried: its line and task for reasons, its declared errors and its retriers."""
+
+    line: int
+    task: str
+    errors: tuple[str, ...]
+    retry: tuple[Retrier, ...]

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, NoReturn, TypedDict, TypeVar
 
@@ -29,7 +28,9 @@ from temporalio.exceptions import TimeoutError as TemporalTimeoutError
 
 # The rules every host language shares (lang/dandori/rules.ts; tests/vectors/*.json), exported again.
 from .rules import (
+    CallRule,
     Retrier,
+    TaskError,
     date_in,
     field,
     has_dot_segment,
@@ -43,6 +44,7 @@ from .rules import (
     retrier_for,
     retry_delay_ms,
     seconds_until,
+    task_error,
     text,
     time_in,
     timestamp_ms,
@@ -181,20 +183,6 @@ UNSET: Any = None
 # How a run ends.
 
 
-class TaskError(Exception):
-    """A task's error after its retries, on its way to a handler or `on failure`.
-
-    `error` is what handlers match (a declared name, `timeout`, `failure`); `failure` is the
-    workflow's error when nothing handles it, with `reason`.
-    """
-
-    def __init__(self, error: str, failure: str, reason: str | None) -> None:
-        super().__init__(reason or error)
-        self.error = error
-        self.failure = failure
-        self.reason = reason
-
-
 class Succeeded(Exception):
     """`succeed`: the run ends with its outputs (None for a workflow without outputs)."""
 
@@ -258,26 +246,6 @@ def _error_of(e: Exception, declared: Sequence[str]) -> tuple[str, str]:
     return (kind if kind is not None and kind in declared else "failure"), message
 
 
-def _task_error(line: int, task: str, name: str, message: str) -> TaskError:
-    """The task's error as the run reads it (docs/dandori.md, errors)."""
-    cause = "" if message == "" else f": {message}"
-    if name == "timeout":
-        return TaskError(name, "Dandori.Timeout", f"line {line}: {task} timed out{cause}")
-    if name == "failure":
-        return TaskError(name, "Dandori.Failure", f"line {line}: {task} failed{cause}")
-    return TaskError(name, name, None if message == "" else message)
-
-
-@dataclass(frozen=True)
-class CallRule:
-    """How a call is tried: its line and task for reasons, its declared errors and its retriers."""
-
-    line: int
-    task: str
-    errors: tuple[str, ...]
-    retry: tuple[Retrier, ...]
-
-
 async def sleep(seconds: float) -> None:
     """A durable timer of `seconds`."""
     await asyncio.sleep(ms(seconds) / 1000)
@@ -302,7 +270,7 @@ async def attempt(rule: CallRule, call: Callable[[int], Awaitable[R]]) -> R:
             r = retrier_for(rule.retry, name)
             tried = 0 if r is None else used.get(id(r), 0)
             if r is None or tried >= r.max_attempts:
-                raise _task_error(rule.line, rule.task, name, message) from None
+                raise task_error(rule.line, rule.task, name, message) from None
             used[id(r)] = tried + 1
             await sleep(retry_delay_ms(r, tried + 1) / 1000)
         n += 1
