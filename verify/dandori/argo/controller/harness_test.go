@@ -168,20 +168,41 @@ func dandoriEndPod(ctx context.Context, controller *WorkflowController, woc *wfO
 		}
 		pod.Status.ContainerStatuses = append(pod.Status.ContainerStatuses, apiv1.ContainerStatus{Name: c.Name, State: apiv1.ContainerState{Terminated: state}})
 	}
-	updated, err := controller.kubeclientset.CoreV1().Pods(pod.Namespace).UpdateStatus(ctx, &pod, metav1.UpdateOptions{})
-	if err != nil {
+	if _, err := controller.kubeclientset.CoreV1().Pods(pod.Namespace).UpdateStatus(ctx, &pod, metav1.UpdateOptions{}); err != nil {
 		return err
 	}
-	if err := controller.PodController.TestingPodInformer().GetStore().Update(updated); err != nil {
-		return err
+	// The Pod's informer is not written here (as Argo's own tests do): it must see the update through
+	// its watch, after the Pod's creation. Written directly, a creation event still on its way would
+	// overwrite it, and the next round would see a Pod without a phase (a node in error, retried).
+	podKey := pod.Namespace + "/" + pod.Name
+	if !dandoriAwait(func() bool {
+		seen, ok, _ := controller.PodController.TestingPodInformer().GetStore().GetByKey(podKey)
+		return ok && seen.(*apiv1.Pod).Status.Phase == pod.Status.Phase
+	}) {
+		return fmt.Errorf("the controller never saw %s end, after %s", pod.Name, dandoriInformerWait)
 	}
-	key := pod.Namespace + "/" + nodeID
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
-		if _, ok, _ := controller.taskResultInformer.GetStore().GetByKey(key); ok {
-			return nil
+	resultKey := pod.Namespace + "/" + nodeID
+	if !dandoriAwait(func() bool {
+		_, ok, _ := controller.taskResultInformer.GetStore().GetByKey(resultKey)
+		return ok
+	}) {
+		return fmt.Errorf("the controller never saw the outputs of %s, after %s", pod.Name, dandoriInformerWait)
+	}
+	return nil
+}
+
+// dandoriInformerWait is how long the harness waits for the controller's informers to see what it
+// wrote through the fake clientsets (milliseconds when the machine is idle; seconds under load).
+const dandoriInformerWait = 60 * time.Second
+
+// dandoriAwait polls seen until it holds, for at most dandoriInformerWait; whether it held.
+func dandoriAwait(seen func() bool) bool {
+	for deadline := time.Now().Add(dandoriInformerWait); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		if seen() {
+			return true
 		}
 	}
-	return fmt.Errorf("the controller never saw the outputs of %s", pod.Name)
+	return false
 }
 
 // dandoriPlayRun plays one run to its end.
