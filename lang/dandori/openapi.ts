@@ -259,7 +259,7 @@ class Match {
             ),
             decl?.at ?? `#/paths/${token(t.path)}`,
           );
-        } else if (schema !== null) this.sendArg(p, schema, true);
+        } else if (schema !== null) this.sendArg(p, schema, true, "path");
         continue;
       }
       if (query) {
@@ -273,7 +273,7 @@ class Match {
           continue;
         }
         const schema = this.paramSchema(decl.p, decl.at);
-        if (schema !== null) this.sendArg(p, schema, decl.p.required === true);
+        if (schema !== null) this.sendArg(p, schema, decl.p.required === true, "query");
         continue;
       }
       if (body === null) {
@@ -288,7 +288,7 @@ class Match {
       }
       const got = this.deref(prop, `${body.schema.at}/properties/${token(p.name)}`);
       if ("message" in got) this.say({ kind: "param", param: p }, got.message, got.pointer);
-      else this.sendArg(p, got, required(body.schema.s).includes(p.name));
+      else this.sendArg(p, got, required(body.schema.s).includes(p.name), body.form ? "form" : "json");
     }
     for (const { p, at } of params.values()) {
       const name = p.name as string;
@@ -383,7 +383,35 @@ class Match {
     return { schema: got, form: media === FORM_MEDIA };
   }
 
-  private sendArg(p: FieldDef, schema: Located, isRequired: boolean): void {
+  /**
+   * One argument against its parameter or property. In a path, a query or a form, every platform
+   * sends a record, a list or `json` as its JSON text (`urlText`), not as OpenAPI encodes objects and
+   * arrays there (`deepObject`, repeated keys), so such an argument is refused rather than sent wrong.
+   */
+  private sendArg(
+    p: FieldDef,
+    schema: Located,
+    isRequired: boolean,
+    into: "path" | "query" | "form" | "json",
+  ): void {
+    const bare = p.type.kind === "optional" ? p.type.inner : p.type;
+    if (into !== "json" && (bare.kind === "record" || bare.kind === "list" || bare.kind === "json")) {
+      this.say(
+        { kind: "param", param: p },
+        tr(
+          `\`${p.name}\` goes into the ${into}, where dandori sends a \`${
+            showTy(bare)
+          }\` as its JSON text, not as OpenAPI encodes objects and arrays there`,
+          `\`${p.name}\` は${
+            into === "path" ? "パス" : into === "query" ? "クエリ" : "フォームの本文"
+          }に入り、dandori はそこで \`${
+            showTy(bare)
+          }\` を JSON のテキストで送ります。OpenAPI がそこでオブジェクトや配列を書く形ではありません`,
+        ),
+        schema.at,
+      );
+      return;
+    }
     if (isRequired && p.type.kind === "optional") {
       this.say(
         { kind: "param", param: p },

@@ -76,7 +76,13 @@ function description(extra: Record<string, unknown> = {}): string {
           requestBody: {
             content: {
               "application/x-www-form-urlencoded": {
-                schema: { type: "object", properties: { method: { type: "string" } } },
+                schema: {
+                  type: "object",
+                  properties: {
+                    method: { type: "string" },
+                    tags: { type: "array", items: { type: "string" } },
+                  },
+                },
               },
             },
           },
@@ -230,6 +236,21 @@ Deno.test("`$ref` outside the document, `form`, an unknown API, and a URL the se
   );
   deepStrictEqual([spaced.code, spaced.line, spaced.col], ["E016", 5, 17]);
   ok(spaced.message.includes("https://pay.example/a b/intents/{id}/pay"), spaced.message);
+});
+
+Deno.test("a record, list or json argument in a form body or a query is refused, not sent as JSON text", () => {
+  const form = only(
+    `${HEAD}${USE}task f(id: string, tags: list[string]) -> json\n  http POST pay "/intents/{id}/pay"\n${TAIL}`,
+  );
+  deepStrictEqual([form.code, form.line, form.col], ["E016", 3, 20]);
+  ok(
+    form.message.includes("`tags` goes into the form, where dandori sends a `list[string]` as its JSON text"),
+    form.message,
+  );
+  const query = only(
+    `${HEAD}${USE}task f(id: string, expand: json) -> json\n  http GET pay "/intents/{id}"\n${TAIL}`,
+  );
+  ok(query.message.includes("`expand` goes into the query"), query.message);
 });
 
 Deno.test("`anyOf`: an argument fits one alternative; a result must read every one", () => {
