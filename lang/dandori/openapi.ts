@@ -28,11 +28,13 @@ export const MAX_SCHEMA_DEPTH = 64;
 /** A JSON object as the codec reads it (no prototype). */
 type Obj = { readonly [key: string]: Json };
 
-/** A description read: its document, and the base URL its operations' paths are joined to. */
+/** A description read: its document, and the `url` under its `use`. */
 export interface OpenApi {
   readonly root: Obj;
-  /** The `url` under `use`, else the first server's URL (its variables at their defaults), or null. */
-  readonly base: string | null;
+  /** The `url` under `use`, which replaces every server of the description; null without one. */
+  readonly url: string | null;
+  /** The description's first server's URL (its variables at their defaults), or null. */
+  readonly server: string | null;
 }
 
 /** Why a description cannot be read, in both languages. */
@@ -96,12 +98,15 @@ export function readOpenApi(path: string, bytes: Uint8Array, url: string | null)
   if (!isObj(root.paths)) {
     return { why: tr("it has no `paths` object", "`paths` のオブジェクトがありません") };
   }
-  return { root, base: url ?? firstServer(root) };
+  return { root, url, server: firstServer(root) };
 }
 
-/** The first server's URL with its variables at their defaults, or null when there is none. */
-function firstServer(root: Obj): string | null {
-  const servers = root.servers;
+/**
+ * The first server's URL of a document, a path item or an operation (`servers`), with its variables
+ * at their defaults, or null when it names none.
+ */
+function firstServer(at: Obj): string | null {
+  const servers = at.servers;
   if (!Array.isArray(servers) || !isObj(servers[0]) || typeof servers[0].url !== "string") return null;
   const server = servers[0];
   const vars = isObj(server.variables) ? server.variables : {};
@@ -202,7 +207,8 @@ class Match {
     const form = this.args(item, op, opAt);
     this.result(op, opAt);
     this.statuses(op, opAt);
-    const base = this.api.base;
+    // The servers nearest the operation win (OpenAPI: an operation's, then its path's, then the document's).
+    const base = this.api.url ?? firstServer(op) ?? firstServer(item) ?? this.api.server;
     return { faults: this.faults, url: base === null ? null : `${base.replace(/\/+$/, "")}${t.path}`, form };
   }
 
@@ -537,7 +543,17 @@ class Match {
       cur = target;
       here = ref;
     }
-    if (typeof cur === "boolean") return { s: cur ? {} : { not: {} }, at: here };
+    // OpenAPI 3.1's boolean schemas: `true` is any value, `false` none.
+    if (cur === true) return { s: {}, at: here };
+    if (cur === false) {
+      return {
+        message: tr(
+          "the description allows no value here (`false`)",
+          "記述は、ここにどんな値も許しません(`false`)",
+        ),
+        pointer: here,
+      };
+    }
     if (!isObj(cur)) {
       return {
         message: tr(

@@ -311,7 +311,7 @@ class Resolver {
     if (!("bytes" in got)) return unread(got.unreadable, [tr(`looked for ${path}`, `${path} を探しました`)]);
     const api = readOpenApi(path, got.bytes, url);
     if ("why" in api) return unread(api.why);
-    if (api.base === null) {
+    if (api.url === null && api.server === null) {
       this.r.error(
         "E016",
         u,

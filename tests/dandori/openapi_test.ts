@@ -9,6 +9,7 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { MAX_INPUT_BYTES } from "../../commands/io.ts";
 import { MAX_JSON_DEPTH } from "../../lang/common/json.ts";
+import { MAX_REF_CHAIN } from "../../lang/dandori/openapi.ts";
 import { runCli } from "../support/run.ts";
 
 interface Diag {
@@ -92,10 +93,28 @@ function description(extra: Record<string, unknown> = {}): string {
       "/far": {
         get: { responses: ok200({ $ref: "other.json#/components/schemas/intent" }) },
       },
+      "/loop": {
+        get: { responses: ok200({ $ref: "#/components/schemas/loop" }) },
+      },
+      "/never": {
+        get: { responses: ok200(false) },
+      },
+      "/near": {
+        servers: [{ url: "https://near.pay.example" }],
+        get: { responses: ok200({ type: "string" }) },
+      },
+      "/signed": {
+        servers: [{ url: "https://signed.pay.example" }],
+        get: {
+          parameters: [{ name: "X-Signature", in: "header", required: true, schema: { type: "string" } }],
+          responses: ok200({ type: "string" }),
+        },
+      },
     },
     components: {
       schemas: {
         intent: INTENT,
+        loop: { $ref: "#/components/schemas/loop" },
         payer: { anyOf: [{ type: "string" }, { type: "object", properties: { email: { type: "string" } } }] },
       },
     },
@@ -236,6 +255,37 @@ Deno.test("`$ref` outside the document, `form`, an unknown API, and a URL the se
   );
   deepStrictEqual([spaced.code, spaced.line, spaced.col], ["E016", 5, 17]);
   ok(spaced.message.includes("https://pay.example/a b/intents/{id}/pay"), spaced.message);
+});
+
+Deno.test("a `$ref` loop stops at MAX_REF_CHAIN; `false` takes nothing; a required header cannot be sent", () => {
+  const loop = only(`${HEAD}${USE}task f() -> json\n  http GET pay "/loop"\n${TAIL}`);
+  ok(
+    loop.message.includes(`more than ${MAX_REF_CHAIN} \`$ref\`s in a row: the description loops`),
+    loop.message,
+  );
+  const never = only(`${HEAD}${USE}task f() -> json\n  http GET pay "/never"\n${TAIL}`);
+  ok(never.message.includes("the description allows no value here (`false`)"), never.message);
+  const header = only(`${HEAD}${USE}task f() -> string\n  http GET pay "/signed"\n${TAIL}`);
+  deepStrictEqual([header.code, header.line, header.col], ["E016", 3, 6]);
+  ok(
+    header.message.includes("requires the header parameter `X-Signature`, which an `http` task cannot send"),
+    header.message,
+  );
+});
+
+Deno.test("the servers nearest the operation win, and `url` replaces them all", () => {
+  const urlOf = (use: string, path: string) => {
+    const run = runCli(["dandori", "plan", "shop/w.flow"], {
+      files: {
+        "shop/w.flow": `${HEAD}${use}task f() -> string\n  http GET pay "${path}"\nflow\n  let x = f()\n`,
+        "shop/specs/pay.json": description(),
+      },
+    });
+    strictEqual(run.code, 0, run.stdout + run.stderr);
+    return JSON.parse(run.stdout).tasks[0].callee.url;
+  };
+  deepStrictEqual(urlOf(USE, "/near"), [{ text: "https://near.pay.example/near" }]);
+  deepStrictEqual(urlOf(`${USE}  url "https://pay.test/"\n`, "/near"), [{ text: "https://pay.test/near" }]);
 });
 
 Deno.test("a record, list or json argument in a form body or a query is refused, not sent as JSON text", () => {
