@@ -242,8 +242,8 @@ class Match {
       this.say(
         { kind: "task" },
         tr(
-          `\`${t.name}\` has no argument \`${name}\` for the path parameter \`{${name}}\``,
-          `\`${t.name}\` に、パスの引数 \`{${name}}\` に渡す引数 \`${name}\` がありません`,
+          `the task has no argument \`${name}\` for the path parameter \`{${name}}\``,
+          `タスクに、パスの引数 \`{${name}}\` に渡す引数 \`${name}\` がありません`,
         ),
         `#/paths/${token(t.path)}`,
       );
@@ -498,8 +498,11 @@ class Match {
     }
   }
 
-  /** `v` with its `$ref`s followed (only inside the document), or why it cannot be. */
-  private deref(v: Json, at: string): Located | Fault {
+  /**
+   * `v` with its `$ref`s followed (only inside the document) and its `allOf` merged, or why it
+   * cannot be.
+   */
+  private deref(v: Json, at: string, depth = 0): Located | Fault {
     let cur = v;
     let here = at;
     for (let n = 0; isObj(cur) && typeof cur.$ref === "string"; n++) {
@@ -563,7 +566,40 @@ class Match {
         pointer: here,
       };
     }
-    return { s: cur, at: here };
+    return Array.isArray(cur.allOf) ? this.allOf(cur, here, depth) : { s: cur, at: here };
+  }
+
+  /**
+   * An `allOf` as one schema: a value is every member at once, so an object's properties and
+   * required names are all of theirs. Each property taken from a member is a `$ref` to where it is
+   * written, so a mismatch in it points there.
+   */
+  private allOf(s: Obj, at: string, depth: number): Located | Fault {
+    if (depth >= MAX_SCHEMA_DEPTH) return this.tooDeep(at);
+    const properties: { [key: string]: Json } = Object.create(null);
+    const names: string[] = [];
+    let type = s.type;
+    const take = (member: Obj, memberAt: string) => {
+      if (isObj(member.properties)) {
+        for (const key of Object.keys(member.properties)) {
+          properties[key] ??= { $ref: `${memberAt}/properties/${token(key)}` };
+        }
+      }
+      names.push(...required(member));
+      type ??= member.type;
+    };
+    take(s, at);
+    for (const [i, m] of (s.allOf as Json[]).entries()) {
+      const got = this.deref(m, `${at}/allOf/${i}`, depth + 1);
+      if ("message" in got) return got;
+      take(got.s, got.at);
+    }
+    const merged: { [key: string]: Json } = Object.create(null);
+    for (const key of Object.keys(s)) if (key !== "allOf") merged[key] = s[key];
+    merged.properties = properties;
+    merged.required = [...new Set(names)];
+    if (type !== undefined) merged.type = type;
+    return { s: merged, at };
   }
 
   private tooDeep(at: string): Fault {

@@ -99,6 +99,22 @@ function description(extra: Record<string, unknown> = {}): string {
       "/never": {
         get: { responses: ok200(false) },
       },
+      "/members": {
+        post: {
+          requestBody: {
+            content: {
+              "application/json": {
+                schema: {
+                  allOf: [{ $ref: "#/components/schemas/person" }, {
+                    properties: { name: { type: "string" } },
+                  }],
+                },
+              },
+            },
+          },
+          responses: ok200({ type: "string" }),
+        },
+      },
       "/near": {
         servers: [{ url: "https://near.pay.example" }],
         get: { responses: ok200({ type: "string" }) },
@@ -115,6 +131,11 @@ function description(extra: Record<string, unknown> = {}): string {
       schemas: {
         intent: INTENT,
         loop: { $ref: "#/components/schemas/loop" },
+        person: {
+          type: "object",
+          required: ["email"],
+          properties: { email: { type: "string", format: "date" } },
+        },
         payer: { anyOf: [{ type: "string" }, { type: "object", properties: { email: { type: "string" } } }] },
       },
     },
@@ -243,6 +264,12 @@ Deno.test("`$ref` outside the document, `form`, an unknown API, and a URL the se
   ]);
   const form = only(`${HEAD}${USE}task f(id: string)\n  http POST pay "/intents/{id}/pay" form\n${TAIL}`);
   deepStrictEqual([form.code, form.line, form.col], ["E007", 4, 37]);
+  const unpassed = only(`${HEAD}${USE}task f() -> json\n  http POST pay "/intents/{id}/pay"\n${TAIL}`);
+  deepStrictEqual([unpassed.code, unpassed.line, unpassed.col], ["E016", 3, 6]);
+  ok(
+    unpassed.message.endsWith("the task has no argument `id` for the path parameter `{id}`"),
+    unpassed.message,
+  );
   const unknown = only(`${HEAD}${USE}task f(id: string)\n  http POST pai "/intents/{id}/pay"\n${TAIL}`);
   deepStrictEqual([unknown.code, unknown.line, unknown.col, unknown.message], [
     "E002",
@@ -271,6 +298,19 @@ Deno.test("a `$ref` loop stops at MAX_REF_CHAIN; `false` takes nothing; a requir
     header.message.includes("requires the header parameter `X-Signature`, which an `http` task cannot send"),
     header.message,
   );
+});
+
+Deno.test("`allOf` is one schema: its members' properties and required names together", () => {
+  const task = (params: string) =>
+    `${HEAD}${USE}task f(${params}) -> string\n  http POST pay "/members"\n${TAIL}`;
+  deepStrictEqual(check(task("email: date, name: string")).diags, []);
+  const lacking = only(task("name: string"));
+  ok(
+    lacking.message.includes("the task does not pass `email`, which the operation requires (in the body)"),
+    lacking.message,
+  );
+  const typed = only(task("email: string, name: string"));
+  deepStrictEqual(typed.notes, ["in the description `pay` at #/components/schemas/person/properties/email"]);
 });
 
 Deno.test("the servers nearest the operation win, and `url` replaces them all", () => {
