@@ -618,7 +618,7 @@ class ItemCheck {
 
   /**
    * `plaintext "<reason>"` (docs/design/dandori.md#secrets-and-plain-http): a reason, on a task that sends to
-   * an `http://` URL of its own.
+   * an `http://` URL of its own (written, or its operation's server or `url`).
    */
   private plaintext(item: Pos & { readonly value: Str }): void {
     if (item.value.text.trim() === "") {
@@ -626,10 +626,13 @@ class ItemCheck {
       return;
     }
     if (!this.takes(item, [["plaintext", "plaintext"]])) return;
-    const http = only(this.items, "http");
-    const reading = readUrl(http.url.text, this.def.params.map((p) => p.name));
+    // The URL the task calls: as written, or the server and path of its operation (null when the
+    // operation did not match, which E016 said).
+    const url = this.def.url;
+    if (url === null) return;
+    const reading = readUrl(url.text, this.def.params.map((p) => p.name));
     const plain = reading.ok && reading.template.protocol === "http:";
-    if (http.api !== null || (reading.ok && !plain)) this.no(item, "plaintext", NO_PLAIN_URL);
+    if (reading.ok && !plain) this.no(item, "plaintext", NO_PLAIN_URL);
   }
 
   /** `discloses <argument>, … "<reason>"`: a reason, and arguments the task has. */

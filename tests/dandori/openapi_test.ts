@@ -313,6 +313,16 @@ Deno.test("`allOf` is one schema: its members' properties and required names tog
   deepStrictEqual(typed.notes, ["in the description `pay` at #/components/schemas/person/properties/email"]);
 });
 
+Deno.test("a plain-HTTP `url` is W902 unless the task says why with `plaintext`, which an https server refuses", () => {
+  const task = (use: string, item: string) =>
+    `${HEAD}${use}task f(id: string) -> json\n  http GET pay "/intents/{id}"\n${item}flow\n  let x = f(id: "a")\n`;
+  const plain = `${USE}  url "http://pay.internal"\n`;
+  deepStrictEqual(check(task(plain, "")).diags.map((d) => [d.code, d.line]), [["W902", 5]]);
+  deepStrictEqual(check(task(plain, '  plaintext "inside the mesh"\n')).diags, []);
+  const https = only(task(USE, '  plaintext "inside the mesh"\n'));
+  deepStrictEqual([https.code, https.line], ["E007", 5]);
+});
+
 Deno.test("the servers nearest the operation win, and `url` replaces them all", () => {
   const urlOf = (use: string, path: string) => {
     const run = runCli(["dandori", "plan", "shop/w.flow"], {
