@@ -1,5 +1,5 @@
 /**
- * OpenAPI descriptions (docs/dandori.md#api-descriptions, seed 002 §1.10): a `use openapi` file read
+ * OpenAPI descriptions (docs/dandori.md#api-descriptions): a `use openapi` file read
  * from its JSON, and an `http <METHOD> <api> "<path>"` task matched to the operation it names (E016).
  *
  * What is read: OpenAPI 3.0 and 3.1 as JSON (YAML is refused: convert it first). Only the operations
@@ -157,7 +157,7 @@ export interface Matched {
 const JSON_MEDIA = "application/json";
 const FORM_MEDIA = "application/x-www-form-urlencoded";
 
-/** Matches a task to the operation its `http` line names (seed 002 §1.10). */
+/** Matches a task to the operation its `http` line names (docs/dandori.md#api-descriptions). */
 export function matchOperation(api: OpenApi, task: TaskShape, types: TypeTable): Matched {
   return new Match(api, task, types).run();
 }
