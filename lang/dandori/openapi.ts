@@ -703,23 +703,24 @@ class Match {
     const props = isObj(l.s.properties) ? l.s.properties : {};
     const req = required(l.s);
     for (const f of rec.fields) {
-      const prop = props[f.name];
-      if (prop === undefined) {
-        if (
-          l.s.additionalProperties === undefined || l.s.additionalProperties === false ||
-          !isObj(l.s.properties)
-        ) {
-          return {
-            message: tr(
-              `\`${name}\` has the field \`${f.name}\`, which is not taken here`,
-              `\`${name}\` のフィールド \`${f.name}\` は、ここでは受け取られません`,
-            ),
-            pointer: `${l.at}/properties`,
-          };
-        }
-        continue;
+      // A field the object does not name goes to `additionalProperties`: a schema, any value (`true`, or
+      // an object that names no property), or nothing (`false`, or unsaid beside named properties, where
+      // an unknown field is most likely misspelt).
+      const extra = l.s.additionalProperties;
+      const named = props[f.name];
+      const open = isObj(extra) || extra === true || (extra === undefined && !isObj(l.s.properties));
+      if (named === undefined && !open) {
+        return {
+          message: tr(
+            `\`${name}\` has the field \`${f.name}\`, which is not taken here`,
+            `\`${name}\` のフィールド \`${f.name}\` は、ここでは受け取られません`,
+          ),
+          pointer: `${l.at}/properties`,
+        };
       }
-      const at = this.deref(prop, `${l.at}/properties/${token(f.name)}`);
+      const at = named !== undefined
+        ? this.deref(named, `${l.at}/properties/${token(f.name)}`)
+        : this.deref(extra ?? true, `${l.at}/additionalProperties`);
       if ("message" in at) return at;
       if (req.includes(f.name) && f.type.kind === "optional") {
         return {

@@ -54,6 +54,8 @@ function description(extra: Record<string, unknown> = {}): string {
                   properties: {
                     amount: { type: "integer", minimum: 1 },
                     payer: { $ref: "#/components/schemas/payer" },
+                    meta: { type: "object", additionalProperties: { type: "string" } },
+                    address: { type: "object", properties: { city: { type: "string" } } },
                   },
                 },
               },
@@ -321,6 +323,19 @@ Deno.test("a plain-HTTP `url` is W902 unless the task says why with `plaintext`,
   deepStrictEqual(check(task(plain, '  plaintext "inside the mesh"\n')).diags, []);
   const https = only(task(USE, '  plaintext "inside the mesh"\n'));
   deepStrictEqual([https.code, https.line], ["E007", 5]);
+});
+
+Deno.test("a record argument: its fields are the object's properties, or go to `additionalProperties`", () => {
+  const task = (fields: string, arg: string) =>
+    `${HEAD}${USE}record R\n${fields}task f(amount: int range >=1 <=9, ${arg}) -> json\n  http POST pay "/intents"\n${TAIL}`;
+  deepStrictEqual(check(task("  note : string\n", "meta: R")).diags, []);
+  const typed = only(task("  count : int\n", "meta: R"));
+  deepStrictEqual(typed.notes, [
+    "in the description `pay` at #/paths/~1intents/post/requestBody/content/application~1json/schema/properties/meta/additionalProperties",
+  ]);
+  deepStrictEqual(check(task("  email : string\n", "payer: R")).diags, []);
+  const misspelt = only(task("  town : string\n", "address: R"));
+  ok(misspelt.message.includes("`R` has the field `town`, which is not taken here"), misspelt.message);
 });
 
 Deno.test("the servers nearest the operation win, and `url` replaces them all", () => {
