@@ -168,6 +168,18 @@ interface Located {
   readonly at: string;
 }
 
+/** A parameter of an operation, with where it is written. */
+interface Param {
+  readonly p: Obj;
+  readonly at: string;
+}
+
+/** An operation's request body: its schema, and whether it is sent as a form. */
+interface Body {
+  readonly schema: Located;
+  readonly form: boolean;
+}
+
 class Match {
   private readonly faults: (Fault & { readonly where: Where })[] = [];
 
@@ -213,8 +225,8 @@ class Match {
   }
 
   /** The operation's parameters (the path item's, overridden by the operation's of the same name and place). */
-  private parameters(item: Obj, op: Obj, opAt: string): Map<string, { p: Obj; at: string }> {
-    const out = new Map<string, { p: Obj; at: string }>();
+  private parameters(item: Obj, op: Obj, opAt: string): Map<string, Param> {
+    const out = new Map<string, Param>();
     const from = (list: Json | undefined, at: string) => {
       if (!Array.isArray(list)) return;
       list.forEach((raw, i) => {
@@ -231,7 +243,10 @@ class Match {
     return out;
   }
 
-  /** Arguments: path parameters, then query parameters (GET, DELETE) or the body's properties. */
+  /**
+   * Arguments: path parameters, then query parameters (GET, DELETE) or the body's properties; then
+   * what the operation requires and the task does not pass. True when the body is a form.
+   */
   private args(item: Obj, op: Obj, opAt: string): boolean {
     const t = this.task;
     const params = this.parameters(item, op, opAt);
@@ -251,50 +266,10 @@ class Match {
     const query = t.method === "GET" || t.method === "DELETE";
     const body = query ? null : this.body(op, opAt);
     for (const p of t.params) {
-      if (inPath.has(p.name)) {
-        const decl = params.get(`path:${p.name}`);
-        const schema = decl === undefined ? null : this.paramSchema(decl.p, decl.at);
-        if (p.type.kind === "optional") {
-          this.say(
-            { kind: "param", param: p },
-            tr(
-              `the path parameter \`${p.name}\` is always sent, so the argument cannot be \`${
-                showTy(p.type)
-              }\``,
-              `パスの引数 \`${p.name}\` はいつも送るので、引数を \`${showTy(p.type)}\` にはできません`,
-            ),
-            decl?.at ?? `#/paths/${token(t.path)}`,
-          );
-        } else if (schema !== null) this.sendArg(p, schema, true, "path");
-        continue;
-      }
-      if (query) {
-        const decl = params.get(`query:${p.name}`);
-        if (decl === undefined) {
-          this.noSuchArg(
-            p,
-            [...params.values()].filter((d) => d.p.in === "query").map((d) => d.p.name as string),
-            `${opAt}/parameters`,
-          );
-          continue;
-        }
-        const schema = this.paramSchema(decl.p, decl.at);
-        if (schema !== null) this.sendArg(p, schema, decl.p.required === true, "query");
-        continue;
-      }
-      if (body === null) {
-        this.noSuchArg(p, [], `${opAt}/requestBody`);
-        continue;
-      }
-      const props = isObj(body.schema.s.properties) ? body.schema.s.properties : {};
-      const prop = props[p.name];
-      if (prop === undefined) {
-        this.noSuchArg(p, Object.keys(props), `${body.schema.at}/properties`);
-        continue;
-      }
-      const got = this.deref(prop, `${body.schema.at}/properties/${token(p.name)}`);
-      if ("message" in got) this.say({ kind: "param", param: p }, got.message, got.pointer);
-      else this.sendArg(p, got, required(body.schema.s).includes(p.name), body.form ? "form" : "json");
+      if (inPath.has(p.name)) this.pathArg(p, params.get(`path:${p.name}`));
+      else if (query) this.queryArg(p, params, opAt);
+      else if (body === null) this.noSuchArg(p, [], `${opAt}/requestBody`);
+      else this.bodyArg(p, body);
     }
     for (const { p, at } of params.values()) {
       const name = p.name as string;
@@ -308,6 +283,48 @@ class Match {
       }
     }
     return body?.form ?? false;
+  }
+
+  /** An argument the path takes: never `T?` (a path always has its value), and fitting the parameter. */
+  private pathArg(p: FieldDef, decl: Param | undefined): void {
+    if (p.type.kind === "optional") {
+      this.say(
+        { kind: "param", param: p },
+        tr(
+          `the path parameter \`${p.name}\` is always sent, so the argument cannot be \`${showTy(p.type)}\``,
+          `パスの引数 \`${p.name}\` はいつも送るので、引数を \`${showTy(p.type)}\` にはできません`,
+        ),
+        decl?.at ?? `#/paths/${token(this.task.path)}`,
+      );
+      return;
+    }
+    const schema = decl === undefined ? null : this.paramSchema(decl.p, decl.at);
+    if (schema !== null) this.sendArg(p, schema, true, "path");
+  }
+
+  /** An argument of a GET or DELETE that the path does not take: a query parameter of the operation. */
+  private queryArg(p: FieldDef, params: ReadonlyMap<string, Param>, opAt: string): void {
+    const decl = params.get(`query:${p.name}`);
+    if (decl === undefined) {
+      const known = [...params.values()].filter((d) => d.p.in === "query").map((d) => d.p.name as string);
+      this.noSuchArg(p, known, `${opAt}/parameters`);
+      return;
+    }
+    const schema = this.paramSchema(decl.p, decl.at);
+    if (schema !== null) this.sendArg(p, schema, decl.p.required === true, "query");
+  }
+
+  /** An argument of another method that the path does not take: a property of the request body. */
+  private bodyArg(p: FieldDef, body: Body): void {
+    const props = isObj(body.schema.s.properties) ? body.schema.s.properties : {};
+    const prop = props[p.name];
+    if (prop === undefined) {
+      this.noSuchArg(p, Object.keys(props), `${body.schema.at}/properties`);
+      return;
+    }
+    const got = this.deref(prop, `${body.schema.at}/properties/${token(p.name)}`);
+    if ("message" in got) this.say({ kind: "param", param: p }, got.message, got.pointer);
+    else this.sendArg(p, got, required(body.schema.s).includes(p.name), body.form ? "form" : "json");
   }
 
   /** A required parameter or property the task does not pass: in the body or the query, or where an `http` task sends nothing. */
@@ -353,7 +370,7 @@ class Match {
   }
 
   /** The request body's schema and whether it is a form, or null when the operation takes no body. */
-  private body(op: Obj, opAt: string): { schema: Located; form: boolean } | null {
+  private body(op: Obj, opAt: string): Body | null {
     if (op.requestBody === undefined) return null;
     const rb = this.deref(op.requestBody, `${opAt}/requestBody`);
     if ("message" in rb) {
