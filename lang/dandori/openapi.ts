@@ -48,6 +48,12 @@ export interface Fault {
   readonly pointer: string;
 }
 
+/**
+ * The empty object where the description wrote none: without a prototype, as the JSON codec reads
+ * objects, so a name such as `constructor` finds nothing in it either.
+ */
+const NONE: Obj = Object.freeze(Object.create(null));
+
 function isObj(v: Json | undefined): v is Obj {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
@@ -109,7 +115,7 @@ function firstServer(at: Obj): string | null {
   const servers = at.servers;
   if (!Array.isArray(servers) || !isObj(servers[0]) || typeof servers[0].url !== "string") return null;
   const server = servers[0];
-  const vars = isObj(server.variables) ? server.variables : {};
+  const vars = isObj(server.variables) ? server.variables : NONE;
   return (server.url as string).replace(/\{([^}]*)\}/g, (whole, name: string) => {
     const v = vars[name];
     return isObj(v) && typeof v.default === "string" ? v.default : whole;
@@ -316,7 +322,7 @@ class Match {
 
   /** An argument of another method that the path does not take: a property of the request body. */
   private bodyArg(p: FieldDef, body: Body): void {
-    const props = isObj(body.schema.s.properties) ? body.schema.s.properties : {};
+    const props = isObj(body.schema.s.properties) ? body.schema.s.properties : NONE;
     const prop = props[p.name];
     if (prop === undefined) {
       this.noSuchArg(p, Object.keys(props), `${body.schema.at}/properties`);
@@ -361,7 +367,7 @@ class Match {
 
   /** A parameter's schema (`schema`, or the one of its `content`), or null after saying why not. */
   private paramSchema(p: Obj, at: string): Located | null {
-    const got = this.deref(p.schema ?? {}, `${at}/schema`);
+    const got = this.deref(p.schema ?? NONE, `${at}/schema`);
     if ("message" in got) {
       this.say({ kind: "operation" }, got.message, got.pointer);
       return null;
@@ -377,7 +383,7 @@ class Match {
       this.say({ kind: "operation" }, rb.message, rb.pointer);
       return null;
     }
-    const content = isObj(rb.s.content) ? rb.s.content : {};
+    const content = isObj(rb.s.content) ? rb.s.content : NONE;
     const media = Object.hasOwn(content, JSON_MEDIA)
       ? JSON_MEDIA
       : Object.hasOwn(content, FORM_MEDIA)
@@ -398,7 +404,7 @@ class Match {
       return null;
     }
     const mt = content[media];
-    const got = this.deref(isObj(mt) ? mt.schema ?? {} : {}, `${rb.at}/content/${token(media)}/schema`);
+    const got = this.deref(isObj(mt) ? mt.schema ?? NONE : NONE, `${rb.at}/content/${token(media)}/schema`);
     if ("message" in got) {
       this.say({ kind: "operation" }, got.message, got.pointer);
       return null;
@@ -454,16 +460,16 @@ class Match {
   private result(op: Obj, opAt: string): void {
     const result = this.task.result;
     if (result === null) return;
-    const responses = isObj(op.responses) ? op.responses : {};
+    const responses = isObj(op.responses) ? op.responses : NONE;
     const schemas: Located[] = [];
     for (const code of Object.keys(responses)) {
       if (!/^2(\d\d|XX)$/.test(code)) continue;
       const r = this.deref(responses[code], `${opAt}/responses/${code}`);
       if ("message" in r) return this.say({ kind: "result" }, r.message, r.pointer);
-      const content = isObj(r.s.content) ? r.s.content : {};
+      const content = isObj(r.s.content) ? r.s.content : NONE;
       const mt = content[JSON_MEDIA];
       if (!isObj(mt)) continue;
-      const s = this.deref(mt.schema ?? {}, `${r.at}/content/${token(JSON_MEDIA)}/schema`);
+      const s = this.deref(mt.schema ?? NONE, `${r.at}/content/${token(JSON_MEDIA)}/schema`);
       if ("message" in s) return this.say({ kind: "result" }, s.message, s.pointer);
       schemas.push(s);
     }
@@ -498,7 +504,7 @@ class Match {
 
   /** Each declared status must be one the operation returns (`4XX` and `default` count). */
   private statuses(op: Obj, opAt: string): void {
-    const codes = Object.keys(isObj(op.responses) ? op.responses : {});
+    const codes = Object.keys(isObj(op.responses) ? op.responses : NONE);
     for (const { error, status, at } of this.task.statuses) {
       const cls = `${status[0]}XX`;
       if (codes.includes(status) || codes.includes(cls) || codes.includes("default")) continue;
@@ -564,7 +570,7 @@ class Match {
       here = ref;
     }
     // OpenAPI 3.1's boolean schemas: `true` is any value, `false` none.
-    if (cur === true) return { s: {}, at: here };
+    if (cur === true) return { s: NONE, at: here };
     if (cur === false) {
       return {
         message: tr(
@@ -705,7 +711,7 @@ class Match {
       }
       case "list": {
         if (!kinds.has("array")) return no(expected(kinds));
-        const items = this.deref(l.s.items ?? {}, `${l.at}/items`);
+        const items = this.deref(l.s.items ?? NONE, `${l.at}/items`);
         return "message" in items ? items : this.sends(ty.element, null, items, depth + 1);
       }
       case "record":
@@ -717,7 +723,7 @@ class Match {
     if (!kinds.has("object")) return misfit({ kind: "record", name }, l.at, expected(kinds));
     const rec = this.types.records.get(name);
     if (rec === undefined) return null;
-    const props = isObj(l.s.properties) ? l.s.properties : {};
+    const props = isObj(l.s.properties) ? l.s.properties : NONE;
     const req = required(l.s);
     for (const f of rec.fields) {
       // A field the object does not name goes to `additionalProperties`: a schema, any value (`true`, or
@@ -787,7 +793,7 @@ class Match {
       }
       return null;
     }
-    const props = isObj(l.s.properties) ? l.s.properties : {};
+    const props = isObj(l.s.properties) ? l.s.properties : NONE;
     const prop = props[f.name];
     if (prop === undefined) {
       const hint = didYouMean(f.name, Object.keys(props));
@@ -888,7 +894,7 @@ class Match {
       }
       case "list": {
         if (!only("array")) return unread(expected(kinds));
-        const items = this.deref(l.s.items ?? {}, `${l.at}/items`);
+        const items = this.deref(l.s.items ?? NONE, `${l.at}/items`);
         return "message" in items ? items : this.reads(ty.element, null, items, depth + 1);
       }
       case "record": {

@@ -117,6 +117,12 @@ function description(extra: Record<string, unknown> = {}): string {
           responses: ok200({ type: "string" }),
         },
       },
+      "/free": {
+        post: {
+          requestBody: { content: { "application/json": { schema: { type: "object" } } } },
+          responses: ok200({ type: "string" }),
+        },
+      },
       "/near": {
         servers: [{ url: "https://near.pay.example" }],
         get: { responses: ok200({ type: "string" }) },
@@ -336,6 +342,19 @@ Deno.test("a record argument: its fields are the object's properties, or go to `
   deepStrictEqual(check(task("  email : string\n", "payer: R")).diags, []);
   const misspelt = only(task("  town : string\n", "address: R"));
   ok(misspelt.message.includes("`R` has the field `town`, which is not taken here"), misspelt.message);
+});
+
+Deno.test("names an object's prototype has are no parameters, properties or fields of a description", () => {
+  const body = only(
+    `${HEAD}${USE}task f(constructor: string) -> string\n  http POST pay "/free"\n${TAIL}`,
+  );
+  ok(body.message.endsWith("the operation takes no argument `constructor`"), body.message);
+  const query = only(
+    `${HEAD}${USE}task f(id: string, toString: string) -> json\n  http GET pay "/intents/{id}"\n${TAIL}`,
+  );
+  ok(query.message.endsWith("the operation takes no argument `toString`"), query.message);
+  const path = only(`${HEAD}${USE}task f() -> json\n  http GET pay "/__proto__"\n${TAIL}`);
+  ok(path.message.endsWith("the description has no operation GET /__proto__"), path.message);
 });
 
 Deno.test("the servers nearest the operation win, and `url` replaces them all", () => {
