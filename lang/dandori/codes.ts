@@ -450,14 +450,17 @@ flow
   {
     code: "E016",
     severity: "error",
-    title: tr("A book task does not fit its transfer", "帳簿のタスクが振替と合わない"),
+    title: tr(
+      "A task does not fit the API description or the book transfer it calls",
+      "タスクが、呼ぶ API の記述や帳簿の振替と合わない",
+    ),
     when: tr(
-      "A `book <book>.<transfer>.<op>` task does not fit the transfer: an argument the transfer lacks, an argument it needs left out, a string or an amount of the wrong type (amounts are `int`, or the unit type of the book's unit), a part-post with some amounts but not all, a result other than the hold `<book>.<transfer>` (or any result of `do`), an error the operation can never be refused with.",
-      "`book <帳簿>.<振替>.<操作>` のタスクが振替に合いません。振替に無い引数、要る引数の不足、文字列や額の型の違い(額は `int` か、帳簿の単位の単位の型)、額の一部だけを渡す一部の確定、仮押さえ `<帳簿>.<振替>` のほかの結果(`do` ならどんな結果も)、その操作が拒否されることのないエラーがこれに当たります。",
+      "An `http <METHOD> <api> \"<path>\"` task does not fit its operation in the `use openapi` description: an operation the description does not have, an argument the operation does not take (GET and DELETE send what the path does not take as query parameters, other methods as the body's properties), a required argument left out or passed as `T?`, a type, range (`minimum`, `maximum`), enum value or format (`date`, `date-time`; an integer is not a `timestamp`) that does not fit where values flow, a result field the response does not have or may omit or give null without `T?`, an enum result without every value the operation returns, a declared status the operation never returns (`4XX` and `default` count), a `$ref` outside the description; also a description that cannot be read (missing, outside the repository, too large, not JSON, nested too deep, YAML, not OpenAPI 3.0 or 3.1) or names no server without `url`. Each mismatch is said once, at the argument, field, status or path, with the place in the description as a JSON pointer. Also a `book <book>.<transfer>.<op>` task that does not fit the transfer: an argument the transfer lacks, an argument it needs left out, a string or an amount of the wrong type (amounts are `int`, or the unit type of the book's unit), a part-post with some amounts but not all, a result other than the hold `<book>.<transfer>` (or any result of `do`), an error the operation can never be refused with.",
+      '`http <メソッド> <API> "<パス>"` のタスクが、`use openapi` の記述の操作に合いません。記述に無い操作、操作が受け取らない引数(GET と DELETE ではパスに入らない引数をクエリの引数と、ほかでは本文のプロパティと比べる)、要る引数の不足や `T?` で渡すこと、値の渡る向きに合わない型・範囲(`minimum`・`maximum`)・列挙の値・形式(`date`・`date-time`。整数は `timestamp` ではない)、レスポンスに無いフィールドや、省くか null のことがあるのに `T?` でないフィールド、操作が返す値を全部は持たない列挙の結果、操作が返さないステータス(`4XX` と `default` も見る)、記述の外を指す `$ref` がこれに当たります。記述を読めないとき(無い、リポジトリの外、大きすぎる、JSON でない、入れ子が深すぎる、YAML、OpenAPI 3.0 か 3.1 でない)と、サーバーが無いのに `url` も無いときも同じです。食い違いは一つずつ、引数・フィールド・ステータス・パスのところで、記述の場所を JSON ポインタで添えて言います。また、`book <帳簿>.<振替>.<操作>` のタスクが振替に合わないとき。振替に無い引数、要る引数の不足、文字列や額の型の違い(額は `int` か、帳簿の単位の単位の型)、額の一部だけを渡す一部の確定、仮押さえ `<帳簿>.<振替>` のほかの結果(`do` ならどんな結果も)、その操作が拒否されることのないエラーがこれに当たります。',
     ),
     fix: tr(
-      "Write the task's arguments as the transfer's parameters (the key for post and void), its result as the hold, and its errors from the reasons the note lists.",
-      "タスクの引数を振替の引数(post と void ならキー)に、結果を仮押さえに、エラーを注の理由から選んで書いてください。",
+      "For an API task, write its arguments, result fields and error statuses as the operation the note points at says (`T?` where the response may leave a value out). For a book task, write the task's arguments as the transfer's parameters (the key for post and void), its result as the hold, and its errors from the reasons the note lists.",
+      "API のタスクは、引数と結果のフィールドとエラーのステータスを、注が指す操作のとおりに書いてください(レスポンスが値を省くことがあれば `T?`)。帳簿のタスクは、引数を振替の引数(post と void ならキー)に、結果を仮押さえに、エラーを注の理由から選んで書いてください。",
     ),
     example: `workflow order v1
 
@@ -478,12 +481,12 @@ flow
     severity: "error",
     title: tr("This dandori cannot read what the flow uses", "この dandori では読めないものを使っている"),
     when: tr(
-      "The flow uses something this dandori has no way to read: rules (`use rule`, no rule port is joined), date files (`use dates`, no date port), API descriptions (`use openapi`, `use smithy`, `use proto`, and tasks that call their operations: `http <method> <api> …`, `connect`), `implements`, agent tasks (`agent`) or decision-model tasks (`jev`). The first such construct gets this one diagnostic and the command exits 2: a check that guessed the rest would say things that are not so. Nothing else that follows from it is said.",
-      "このフローは、この dandori が読む手段を持たないものを使っています。規則(`use rule`。規則の口がつながっていない)、日付のファイル(`use dates`。日付の口が無い)、API の記述(`use openapi`・`use smithy`・`use proto` と、その操作を呼ぶタスクの `http <メソッド> <API> …`・`connect`)、`implements`、エージェントのタスク(`agent`)、判断のモデルのタスク(`jev`)です。最初のものにこの診断を一つだけ出し、コマンドは 2 で終わります。残りを推測して確かめると、本当でないことを言うからです。そこから起きるほかの診断は出しません。",
+      "The flow uses something this dandori has no way to read: rules (`use rule`, no rule port is joined), date files (`use dates`, no date port), Smithy and proto descriptions (`use smithy`, `use proto`, and `connect` tasks), `implements`, agent tasks (`agent`) or decision-model tasks (`jev`). The first such construct gets this one diagnostic and the command exits 2: a check that guessed the rest would say things that are not so. Nothing else that follows from it is said.",
+      "このフローは、この dandori が読む手段を持たないものを使っています。規則(`use rule`。規則の口がつながっていない)、日付のファイル(`use dates`。日付の口が無い)、Smithy と proto の記述(`use smithy`・`use proto` と `connect` のタスク)、`implements`、エージェントのタスク(`agent`)、判断のモデルのタスク(`jev`)です。最初のものにこの診断を一つだけ出し、コマンドは 2 で終わります。残りを推測して確かめると、本当でないことを言うからです。そこから起きるほかの診断は出しません。",
     ),
     fix: tr(
-      "This toolchain has no rule or date provider yet, and does not yet read API descriptions, agents, decision models or implemented services; until they land, take the construct out or check the flow elsewhere. It checks flows that use books, child flows, and tasks called by lambda, http, aws, event, callback or their own code.",
-      "この処理系には、まだ規則と日付を読む口が無く、API の記述、エージェント、判断のモデル、実装するサービスも読みません。確かめるのは、帳簿、子のフロー、lambda・http・aws・event・callback・呼び出し方の無いタスクを使うフローです。",
+      "This toolchain has no rule or date provider yet, and does not yet read Smithy or proto descriptions, agents, decision models or implemented services; until they land, take the construct out or check the flow elsewhere. It checks flows that use books, OpenAPI descriptions, child flows, and tasks called by lambda, http, aws, event, callback or their own code.",
+      "この処理系には、まだ規則と日付を読む口が無く、Smithy と proto の記述、エージェント、判断のモデル、実装するサービスも読みません。確かめるのは、帳簿、OpenAPI の記述、子のフロー、lambda・http・aws・event・callback・呼び出し方の無いタスクを使うフローです。",
     ),
     example: `workflow order v1
 

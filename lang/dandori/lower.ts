@@ -8,7 +8,9 @@
  *   `on e, …`, one retrier for those;
  * - a task's timeout is the model's (the day an `event` or `callback` task waits without one included);
  * - an `http` task sends the arguments its URL does not take as the query of a GET or DELETE,
- *   else as the body (JSON, or a form with `form`);
+ *   else as the body (JSON, or a form with `form` or when its OpenAPI operation takes only a form);
+ *   an operation of a `use openapi` calls the description's first server (or the `use`'s `url`)
+ *   followed by its path;
  * - a period check (`s<line>:period`) comes before every statement of the body that reads `now`
  *   (`places.ts`, docs/design/dandori.md#the-workflow-period), with the period's ends written out
  *   as a time range compares them.
@@ -286,14 +288,15 @@ class Lowering {
         return { kind: "lambda", function: lookupItem(itemOf(ast, "lambda"), def).value.text };
       case "http": {
         const h = lookupItem(itemOf(ast, "http"), def);
-        const url = urlParts(h.url.text, def.params.map((p) => p.name));
+        assert(def.url !== null, "a checked http task has its URL");
+        const url = urlParts(def.url.text, def.params.map((p) => p.name));
         const inUrl = new Set(url.flatMap((p) => "param" in p ? [p.param] : []));
         const method = h.method.text.toUpperCase();
         return {
           kind: "http",
           method,
           url,
-          form: h.form !== null,
+          form: def.form,
           rest: def.params.map((p) => p.name).filter((n) => !inUrl.has(n)),
           restIn: method === "GET" || method === "DELETE" ? "query" : "body",
         };

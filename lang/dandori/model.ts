@@ -48,8 +48,13 @@ export interface TaskDef {
   readonly method: Method;
   /** The HTTP method of an `http` task, the operation of an `aws` one. */
   readonly verb: string | null;
-  /** The URL an `http` task calls, as written (values in braces), with where it is written. */
+  /**
+   * The URL an `http` task calls (values in braces), with where it is written: as written, or for
+   * an operation of a `use openapi`, the description's server (or the `use`'s `url`) and the path.
+   */
   readonly url: { readonly text: string; readonly line: number; readonly col: number } | null;
+  /** True when an `http` task sends its body as a form: `form` written, or the description says so. */
+  readonly form: boolean;
   /** Who a `lambda` or an `aws` task calls: the function as written, or `<service>:<operation>`. */
   readonly callee: string | null;
   /** The arguments `discloses` lets the task send outside the project (docs/dandori.md#secrets-and-plain-http). */

@@ -16,6 +16,7 @@ import type { DandoriCode } from "./codes.ts";
 import type { CaseAst, ElidedAst, FieldAst, FlowAst, Pos, RecordAst, TypeAst, UseAst, Word } from "./ast.ts";
 import { arnShape, hasArnShape } from "./arns.ts";
 import { type BookPort, type BookTransfer, readBook } from "./books.ts";
+import { type OpenApi, readOpenApi } from "./openapi.ts";
 import { resolveTask } from "./tasks.ts";
 import type { CaseDef, FlowModel, TaskDef } from "./model.ts";
 import { readRange, timeRange } from "./ranges.ts";
@@ -48,6 +49,7 @@ class Resolver {
   private readonly enums = new Map<string, EnumDef>();
   private readonly recordNames = new Set<string>();
   private readonly books = new Map<string, BookPort>();
+  private readonly apis = new Map<string, OpenApi>();
 
   constructor(
     private readonly ast: FlowAst,
@@ -110,6 +112,8 @@ class Resolver {
         resolveTask(t, {
           r: this.r,
           books: this.books,
+          apis: this.apis,
+          types: { records: this.records, enums: this.enums },
           fields: (asts, what) => this.fields(asts, what),
           type: (ty) => this.type(ty),
           range: (ast, ty) => this.range(ast, ty),
@@ -170,7 +174,7 @@ class Resolver {
     );
   }
 
-  /** Reads the books of `use book`; false when one of them cannot be read (E005). */
+  /** Reads the books of `use book` and the descriptions of `use openapi`; false when one cannot be read (E005, E016). */
   private uses(uses: readonly UseAst[]): boolean {
     let read = true;
     const seen = new Set<string>();
@@ -180,6 +184,10 @@ class Resolver {
         continue;
       }
       seen.add(u.name.text);
+      if (u.source.text === "openapi") {
+        if (!this.openApi(u)) read = false;
+        continue;
+      }
       if (u.source.text !== "book") continue;
       for (const item of u.items) {
         if (item.kind === "lambda" && !hasArnShape("function", item.value.text)) {
@@ -253,6 +261,75 @@ class Resolver {
       this.books.set(u.name.text, book.book);
     }
     return read;
+  }
+
+  /**
+   * Reads a `use openapi` (openapi.ts): the file beside the flow, through the flow's file port, so a
+   * symbolic link is followed and the file must lie inside the flow's repository; an absolute path
+   * is refused (a flow names its descriptions beside it). E016 at the path when it cannot be read;
+   * E007 for an item under it other than `url`. False when it cannot be read.
+   */
+  private openApi(u: UseAst): boolean {
+    let url: string | null = null;
+    for (const item of u.items) {
+      if (item.kind === "url") {
+        url = item.value.text;
+        continue;
+      }
+      this.r.error(
+        "E007",
+        item,
+        tr(
+          `\`${item.kind}\` cannot be written under \`use openapi\``,
+          `\`use openapi\` の下に \`${item.kind}\` は書けません`,
+        ),
+        {
+          hint: tr(
+            'under `use openapi` comes only `url "<https URL>"`, which replaces the description\'s servers',
+            '`use openapi` の下に書けるのは、記述のサーバーを置き換える `url "<https の URL>"` だけです',
+          ),
+        },
+      );
+    }
+    const unread = (why: Text, notes: readonly Text[] = []) => {
+      this.r.error(
+        "E016",
+        u.path,
+        tr(
+          `the OpenAPI description "${u.path.text}" cannot be read: ${why.en}`,
+          `OpenAPI の記述 "${u.path.text}" を読めません。${why.ja}`,
+        ),
+        { notes, hint: pathHint() },
+      );
+      return false;
+    };
+    if (u.path.text.startsWith("/")) {
+      return unread(tr("the path is absolute", "パスが絶対パスです"));
+    }
+    const path = besideFlow(this.env.file, u.path.text);
+    const got = this.env.read(path);
+    if (!("bytes" in got)) return unread(got.unreadable, [tr(`looked for ${path}`, `${path} を探しました`)]);
+    const api = readOpenApi(path, got.bytes, url);
+    if ("why" in api) return unread(api.why);
+    if (api.url === null && api.server === null) {
+      this.r.error(
+        "E016",
+        u,
+        tr(
+          `the OpenAPI description "${u.path.text}" names no server, so its operations have no URL`,
+          `OpenAPI の記述 "${u.path.text}" にサーバーが無いので、操作の URL が決まりません`,
+        ),
+        {
+          hint: tr(
+            'write `url "<https URL>"` under the `use`',
+            '`use` の下に `url "<https の URL>"` と書いてください',
+          ),
+        },
+      );
+      return false;
+    }
+    this.apis.set(u.name.text, api);
+    return true;
   }
 
   /**

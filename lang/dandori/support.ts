@@ -1,7 +1,8 @@
 /**
  * What this dandori cannot read yet (docs/design/dandori.md#what-this-toolchain-does-not-read): rules
- * and date files have no provider in this toolchain, and API descriptions (with the tasks that
- * call their operations), agents, decision models and `implements` are not checked. A flow that
+ * and date files have no provider in this toolchain, and Smithy and proto descriptions (with the
+ * `connect` tasks that call proto services), agents, decision models and `implements` are not
+ * checked. OpenAPI descriptions are read (openapi.ts). A flow that
  * uses one gets a single E018 at the first such construct and the command exits 2, instead of a
  * check that would guess.
  * @module
@@ -19,25 +20,26 @@ export interface Unsupported {
 }
 
 const RUN_ELSEWHERE = tr(
-  "this toolchain has no rule or date provider yet, and does not yet read API descriptions, agents, decision models or implemented services; it checks flows that use books, child flows and tasks called by lambda, http, aws, event, callback or their own code",
-  "この処理系には、まだ規則と日付を読む口が無く、API の記述、エージェント、判断のモデル、実装するサービスも読みません。確かめるのは、帳簿、子のフロー、lambda・http・aws・event・callback・呼び出し方の無いタスクを使うフローです",
+  "this toolchain has no rule or date provider yet, and does not yet read Smithy or proto descriptions, agents, decision models or implemented services; it checks flows that use books, OpenAPI descriptions, child flows and tasks called by lambda, http, aws, event, callback or their own code",
+  "この処理系には、まだ規則と日付を読む口が無く、Smithy と proto の記述、エージェント、判断のモデル、実装するサービスも読みません。確かめるのは、帳簿、OpenAPI の記述、子のフロー、lambda・http・aws・event・callback・呼び出し方の無いタスクを使うフローです",
 );
 
-/** What this dandori cannot read: a `use` but `use book`, `implements`, and the task items that need one. */
+/** What this dandori cannot read: a `use` but `use book` and `use openapi`, `implements`, and the task items that need one. */
 type Unreadable =
   | "rule"
   | "dates"
-  | "openapi"
   | "smithy"
   | "proto"
   | "implements"
   | "connect"
-  | "http"
   | "agent"
   | "jev";
 
-/** The sources of `use` but `book`: the parser reads no other word there. */
-const UNREAD_USES: readonly Unreadable[] = ["rule", "dates", "openapi", "smithy", "proto"];
+/** The sources of `use` but `book` and `openapi`: the parser reads no other word there. */
+const UNREAD_USES: readonly Unreadable[] = ["rule", "dates", "smithy", "proto"];
+
+/** The sources of `use` this dandori reads. */
+const READ_USES: readonly string[] = ["book", "openapi"];
 
 function of(source: Unreadable): { message: Text; note: Text } {
   switch (source) {
@@ -57,7 +59,6 @@ function of(source: Unreadable): { message: Text; note: Text } {
         ),
         note: RUN_ELSEWHERE,
       };
-    case "openapi":
     case "smithy":
     case "proto":
       return {
@@ -68,7 +69,6 @@ function of(source: Unreadable): { message: Text; note: Text } {
         note: RUN_ELSEWHERE,
       };
     case "connect":
-    case "http":
       return {
         message: tr(
           `this dandori does not read API descriptions yet: a task that calls an operation of one (\`${source}\` with an API) is not supported`,
@@ -109,7 +109,7 @@ function of(source: Unreadable): { message: Text; note: Text } {
 export function firstUnsupported(ast: FlowAst): Unsupported | null {
   const found: { at: Pos; source: Unreadable }[] = [];
   for (const u of ast.uses) {
-    if (u.source.text === "book") continue;
+    if (READ_USES.includes(u.source.text)) continue;
     found.push({ at: u, source: findOne(UNREAD_USES, (s) => s === u.source.text, `use ${u.source.text}`) });
   }
   for (const w of ast.workflows) {
@@ -119,7 +119,7 @@ export function firstUnsupported(ast: FlowAst): Unsupported | null {
     for (const item of t.items) {
       if (item.kind === "agent" || item.kind === "jev" || item.kind === "connect") {
         found.push({ at: item, source: item.kind });
-      } else if (item.kind === "http" && item.api !== null) found.push({ at: item, source: "http" });
+      }
     }
   }
   found.sort((a, b) => a.at.line - b.at.line || a.at.col - b.at.col);

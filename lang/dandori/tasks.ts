@@ -30,13 +30,16 @@ import {
   type TaskDef,
   type Timeout,
 } from "./model.ts";
-import { type FieldDef, type Range, showTy, type Ty } from "./types.ts";
+import { matchOperation, type OpenApi, type Where } from "./openapi.ts";
+import { type FieldDef, type Range, showTy, type Ty, type TypeTable } from "./types.ts";
 import { readUrl } from "./urls.ts";
 
-/** What resolving a task reads from its flow: the reporter, the books, and the readers of types. */
+/** What resolving a task reads from its flow: the reporter, the books, the API descriptions, and the types. */
 export interface TaskScope {
   readonly r: Reporter<DandoriCode>;
   readonly books: ReadonlyMap<string, BookPort>;
+  readonly apis: ReadonlyMap<string, OpenApi>;
+  readonly types: TypeTable;
   readonly fields: (asts: readonly (FieldAst | ElidedAst)[], what: Text) => FieldDef[];
   readonly type: (t: TypeAst) => Ty | null;
   readonly range: (ast: NonNullable<FieldAst["range"]>, type: Ty) => Range | null;
@@ -61,6 +64,12 @@ const METHOD_ITEMS: ReadonlyMap<Item["kind"], Method> = new Map<Item["kind"], Me
   ["event", "event"],
   ["child", "child"],
 ]);
+
+/** How a task calling an OpenAPI operation is called: its URL (null when it did not match) and body. */
+interface ApiCall {
+  readonly url: string | null;
+  readonly form: boolean;
+}
 
 /** Items that may be written once under a task (E007 when twice). */
 const ONCE_ITEMS: readonly Item["kind"][] = [
@@ -105,6 +114,7 @@ function definition(
   t: TaskAst,
   items: readonly Item[],
   parts: Pick<TaskDef, "params" | "result" | "method" | "book" | "errors">,
+  called: ApiCall | null,
 ): TaskDef {
   const http = firstOf(items, "http");
   const aws = firstOf(items, "aws");
@@ -117,7 +127,10 @@ function definition(
     col: t.col,
     ...parts,
     verb: http?.method.text ?? (aws === undefined ? null : aws.operation.text),
-    url: http === undefined ? null : { text: http.url.text, line: http.url.line, col: http.url.col },
+    url: http === undefined || (called !== null && called.url === null)
+      ? null
+      : { text: called?.url ?? http.url.text, line: http.url.line, col: http.url.col },
+    form: called?.form ?? http?.form != null,
     callee: firstOf(items, "lambda")?.value.text ??
       (aws === undefined ? null : `${aws.service.text}:${aws.operation.text}`),
     discloses: new Set(items.flatMap((i) => i.kind === "discloses" ? i.params.map((w) => w.text) : [])),
@@ -558,11 +571,11 @@ class ItemCheck {
   }
 
   /**
-   * E007 for a URL that means something other than it reads (urls.ts), at its character; a URL
-   * of a `use openapi` (`http POST <api> "<path>"`) stops at E018 before.
+   * E007 for a URL that means something other than it reads (urls.ts), at its character; for an
+   * operation of a `use openapi`, E016 at the path for the URL made of the server and the path.
    */
   private url(item: ItemOf<"http">): void {
-    if (item.api !== null) return;
+    if (item.api !== null) return this.apiUrl(item);
     const reading = readUrl(item.url.text, this.def.params.map((p) => p.name));
     if (reading.ok) return;
     const { at, why, hint } = reading.fault;
@@ -578,6 +591,24 @@ class ItemCheck {
     );
   }
 
+  /** The URL of an operation (the description's server, or the `use`'s `url`, and the path) read as a template. */
+  private apiUrl(item: ItemOf<"http">): void {
+    if (this.def.url === null) return;
+    const reading = readUrl(this.def.url.text, this.def.params.map((p) => p.name));
+    if (reading.ok) return;
+    const { why, hint } = reading.fault;
+    const name = this.t.name.text;
+    this.r.error(
+      "E016",
+      item.url,
+      tr(
+        `the URL of \`${name}\`, ${this.def.url.text} (the server and the operation's path), ${why.en}`,
+        `\`${name}\` の URL ${this.def.url.text}(サーバーと操作のパス)${why.ja}`,
+      ),
+      hintOf(hint),
+    );
+  }
+
   /** An `aws` task sends a callback only through `sqs:sendMessage`. */
   private awsCallback(item: Pos): void {
     if (this.def.method === "aws" && this.def.verb !== "sendMessage") {
@@ -587,7 +618,7 @@ class ItemCheck {
 
   /**
    * `plaintext "<reason>"` (docs/design/dandori.md#secrets-and-plain-http): a reason, on a task that sends to
-   * an `http://` URL of its own.
+   * an `http://` URL of its own (written, or its operation's server or `url`).
    */
   private plaintext(item: Pos & { readonly value: Str }): void {
     if (item.value.text.trim() === "") {
@@ -595,10 +626,13 @@ class ItemCheck {
       return;
     }
     if (!this.takes(item, [["plaintext", "plaintext"]])) return;
-    const http = only(this.items, "http");
-    const reading = readUrl(http.url.text, this.def.params.map((p) => p.name));
+    // The URL the task calls: as written, or the server and path of its operation (null when the
+    // operation did not match, which E016 said).
+    const url = this.def.url;
+    if (url === null) return;
+    const reading = readUrl(url.text, this.def.params.map((p) => p.name));
     const plain = reading.ok && reading.template.protocol === "http:";
-    if (http.api !== null || (reading.ok && !plain)) this.no(item, "plaintext", NO_PLAIN_URL);
+    if (reading.ok && !plain) this.no(item, "plaintext", NO_PLAIN_URL);
   }
 
   /** `discloses <argument>, … "<reason>"`: a reason, and arguments the task has. */
@@ -668,10 +702,101 @@ class TaskResolver {
     const book = method === "book"
       ? bookCall(this.s.r, this.s.books, t, only(items, "book"), params, result?.type ?? null)
       : null;
-    const def = definition(t, items, { params, result, method, book, errors });
+    const http = method === "http" ? only(items, "http") : null;
+    const called = http === null || http.api === null ? null : this.apiCall(t, http, params, result, items);
+    const def = definition(t, items, { params, result, method, book, errors }, called);
     new ItemCheck(this.s.r, t, def, items).run(at);
     this.caseItems(t, def, items);
     return def;
+  }
+
+  /**
+   * An `http <METHOD> <api> "<path>"` task against its operation (openapi.ts): E002 for an API no
+   * `use openapi` declares, E007 for `form` (the description says how the body is sent), one E016 per
+   * mismatch at the place of the flow it is about, with the place in the description as a note.
+   */
+  private apiCall(
+    t: TaskAst,
+    http: ItemOf<"http">,
+    params: readonly FieldDef[],
+    result: TaskDef["result"],
+    items: readonly Item[],
+  ): ApiCall {
+    const name = (http.api as Word).text;
+    if (http.form !== null) {
+      this.s.r.error(
+        "E007",
+        http.form,
+        tr(
+          `\`form\` cannot be written on a call of \`${name}\`: its description says how the body is sent`,
+          `\`${name}\` を呼ぶタスクに \`form\` は書けません。本文の送り方は記述が言います`,
+        ),
+      );
+    }
+    const api = this.s.apis.get(name);
+    if (api === undefined) {
+      this.s.r.error(
+        "E002",
+        http.api as Word,
+        tr(`there is no API \`${name}\``, `API \`${name}\` はありません`),
+        {
+          hint: didYouMean(name, this.s.apis.keys()) ??
+            tr(
+              'declare it with `use openapi <name> from "<file.json>"`',
+              '`use openapi <名前> from "<ファイル.json>"` で宣言してください',
+            ),
+        },
+      );
+      return { url: null, form: false };
+    }
+    const statuses = items.flatMap((i) =>
+      i.kind === "errors"
+        ? i.errors.flatMap((e) =>
+          e.value?.kind === "status"
+            ? [{ error: e.name.text, status: e.value.status.text, at: e.value.status }]
+            : []
+        )
+        : []
+    );
+    const matched = matchOperation(api, {
+      name: t.name.text,
+      method: http.method.text.toUpperCase(),
+      path: http.url.text,
+      params,
+      result: result === null ? null : { type: result.type, range: result.range },
+      statuses,
+    }, this.s.types);
+    const place = (w: Where): Pos => {
+      switch (w.kind) {
+        case "operation":
+          return http.url;
+        case "task":
+          return t.name;
+        case "param":
+          return w.param;
+        case "result":
+          return t.result ?? t.name;
+        case "field":
+          return w.field;
+        case "status":
+          return w.at;
+        default:
+          return unreachable(w, "place");
+      }
+    };
+    for (const f of matched.faults) {
+      this.s.r.error(
+        "E016",
+        place(f.where),
+        tr(`\`${t.name.text}\`: ${f.message.en}`, `\`${t.name.text}\`: ${f.message.ja}`),
+        {
+          notes: [tr(`in the description \`${name}\` at ${f.pointer}`, `記述 \`${name}\` の ${f.pointer}`)],
+        },
+      );
+    }
+    return matched.faults.length === 0
+      ? { url: matched.url, form: matched.form }
+      : { url: null, form: false };
   }
 
   /**

@@ -81,8 +81,8 @@ Deno.test("every example flow's doc.md and doc.ja.md are what dandori doc writes
   const pages = examplePages();
   strictEqual(
     pages.length,
-    8,
-    "orders, billing, shipping and its child deliver, each in English and Japanese",
+    10,
+    "orders, billing, shipping and its child deliver, payments, each in English and Japanese",
   );
   for (const { flow, page, lang } of pages) {
     const run = runCli(["dandori", "doc", flow, "--lang", lang]);
