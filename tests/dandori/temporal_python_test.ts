@@ -346,3 +346,55 @@ Deno.test({
     }
   },
 });
+
+/** A flow whose handlers and match arms come in twins: consecutive branches with the same code. */
+const TWINS = `workflow twins v1
+
+enum Tier = basic | gold | plat | iron
+
+inputs
+  tier : string
+
+outputs
+  ok : bool
+
+task look(tier: string) -> Tier
+  errors busy, gone, late
+
+flow
+  let n = look(tier: tier)
+    on busy => fail Busy "busy"
+    on gone => fail Busy "busy"
+    on late => fail Late "late"
+  match n
+    basic => pass
+    gold => pass
+    plat => succeed ok = false
+    iron => pass
+  succeed ok = true
+`;
+
+Deno.test("consecutive handlers or match arms with the same code are one branch, and ruff check passes (SIM114)", async () => {
+  const checked = checkFlow("twins.flow", TWINS, { read: () => NO_SUCH_FILE }).checked;
+  ok(checked !== null, "the flow checks");
+  const files = TEMPORAL_PYTHON.generate(lower(checked), ORIGIN, DEFAULT_BUILD);
+  const workflow = files.get("workflow.py") ?? "";
+  ok(
+    workflow.includes(`if e.error in ("busy",) or e.error in ("gone",):`),
+    "the twin handlers are one branch",
+  );
+  ok(/if m_s\d+ == "basic" or m_s\d+ == "gold":/.test(workflow), "the twin arms are one branch");
+  ok(/elif m_s\d+ == "iron":/.test(workflow), "an arm after another's code stays its own branch");
+  const dir = Deno.makeTempDirSync({ prefix: "dandori-temporal-python-twins-" });
+  try {
+    Deno.mkdirSync(`${dir}/twins`);
+    for (const [name, text] of files) Deno.writeTextFileSync(`${dir}/twins/${name}`, text);
+    const linted = await run("python3", ["-m", "ruff", "check", "--no-cache", "twins"], dir);
+    if (linted === null || linted.out.includes("No module named ruff")) {
+      return console.log("SKIP: ruff: not installed (pip install -r verify/requirements-temporal.txt)");
+    }
+    strictEqual(linted.out.trim(), "All checks passed!");
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});

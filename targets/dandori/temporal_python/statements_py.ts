@@ -330,10 +330,14 @@ function call(out: PyOut, depth: number, s: StmtPlan, c: CallPlan, ctx: Ctx): vo
   out.line(depth, "try:");
   out.line(depth + 1, answer);
   out.line(depth, "except dd.TaskError as e:");
-  c.handlers.forEach((h, i) => {
-    out.line(depth + 1, `${i === 0 ? "if" : "elif"} e.error in ${tuple(h.errors.map(str))}:`);
-    block(out, depth + 2, h.body, ctx);
-  });
+  chain(
+    out,
+    depth + 1,
+    c.handlers.map((h) => ({
+      condition: `e.error in ${tuple(h.errors.map(str))}`,
+      body: (o) => block(o, depth + 2, h.body, ctx),
+    })),
+  );
   out.line(depth + 1, "else:");
   out.line(depth + 2, "raise");
   out.line(depth, "else:");
@@ -378,22 +382,49 @@ function result(
   out.line(depth, "dd.show_cases(self._state.cases)");
 }
 
+/**
+ * An `if`/`elif` chain of `branches` at `depth`, each body printed one deeper. Consecutive branches
+ * whose code is the same line for line are one branch, their conditions joined by `or` (the same
+ * meaning: the first that holds runs that code), as ruff asks (SIM114).
+ */
+function chain(
+  out: PyOut,
+  depth: number,
+  branches: readonly { readonly condition: string; readonly body: (o: PyOut) => void }[],
+): void {
+  const merged: { conditions: string[]; lines: readonly string[] }[] = [];
+  for (const b of branches) {
+    const o = new PyOut();
+    b.body(o);
+    const last = merged[merged.length - 1];
+    if (last !== undefined && last.lines.join("\n") === o.lines.join("\n")) last.conditions.push(b.condition);
+    else merged.push({ conditions: [b.condition], lines: o.lines });
+  }
+  merged.forEach((b, i) => {
+    out.line(depth, `${i === 0 ? "if" : "elif"} ${b.conditions.join(" or ")}:`);
+    out.lines.push(...b.lines);
+  });
+}
+
 function match(out: PyOut, depth: number, s: Extract<StmtPlan, { kind: "match" }>, ctx: Ctx): void {
   const m = local("m", s.place);
   const subject = s.subject.kind === "case"
     ? `dd.field(${READS.name("case", s.subject.case)}, "state")`
     : expr(s.subject.value, s.place);
   out.line(depth, `${m} = ${subject}`);
-  s.arms.forEach((arm, i) => {
-    out.line(
-      depth,
-      `${i === 0 ? "if" : "elif"} ${arm.conditions.map((c) => conditionCode(c, m)).join(" or ")}:`,
-    );
-    for (const c of arm.conditions) {
-      if (c.kind === "some" && ctx.reads.has(c.bind)) out.line(depth + 1, `${ident(c.bind)} = ${m}`);
-    }
-    block(out, depth + 1, arm.body, ctx);
-  });
+  chain(
+    out,
+    depth,
+    s.arms.map((arm) => ({
+      condition: arm.conditions.map((c) => conditionCode(c, m)).join(" or "),
+      body: (o) => {
+        for (const c of arm.conditions) {
+          if (c.kind === "some" && ctx.reads.has(c.bind)) o.line(depth + 1, `${ident(c.bind)} = ${m}`);
+        }
+        block(o, depth + 1, arm.body, ctx);
+      },
+    })),
+  );
   const error = s.subject.kind === "case" ? "Dandori.UnexpectedState" : "Dandori.UnexpectedValue";
   out.line(depth, "else:");
   out.line(
