@@ -10,6 +10,8 @@
 import { type Lang, tr } from "../lang/common/text.ts";
 import { playgroundHtml, type PresetFile, SCRIPT_FILE } from "../lang/playground/html.ts";
 import { languageOf } from "../lang/playground/answers.ts";
+import { checkFlowBytes } from "../lang/dandori/check.ts";
+import { flowReader } from "./flow_files.ts";
 import { type Io, readInput } from "./io.ts";
 import { command, type ToolSpec } from "./table.ts";
 import { VERSION } from "../lang/common/version.ts";
@@ -17,7 +19,11 @@ import { VERSION } from "../lang/common/version.ts";
 const EXAMPLES = new URL("../examples/", import.meta.url);
 const ENTRY = new URL("../lang/playground/main.ts", import.meta.url);
 
-/** Every book and flow under `examples/`, by its path from the repository's top, in path order. */
+/**
+ * Every book and flow under `examples/`, by its path from the repository's top, in path order; then
+ * the other files their flows name (an OpenAPI description), which the page holds for the check but
+ * does not list as presets.
+ */
 function presets(io: Io): PresetFile[] | { error: string } {
   const paths: string[] = [];
   const walk = (dir: URL, under: string) => {
@@ -28,10 +34,25 @@ function presets(io: Io): PresetFile[] | { error: string } {
   };
   walk(EXAMPLES, "");
   const out: PresetFile[] = [];
+  const named = new Map<string, Uint8Array>();
   for (const p of paths.sort()) {
-    const read = readInput(io, new URL(p, EXAMPLES).pathname);
+    const path = new URL(p, EXAMPLES).pathname;
+    const read = readInput(io, path);
     if ("error" in read) return { error: read.error.en };
     out.push({ path: `examples/${p}`, text: new TextDecoder().decode(read.bytes) });
+    if (languageOf(p) !== "dandori") continue;
+    const reader = flowReader(io, path);
+    checkFlowBytes(path, read.bytes, {
+      read: (file) => {
+        const got = reader(file);
+        const under = file.startsWith(EXAMPLES.pathname) ? file.slice(EXAMPLES.pathname.length) : null;
+        if (under !== null && languageOf(under) === null && "bytes" in got) named.set(under, got.bytes);
+        return got;
+      },
+    });
+  }
+  for (const [p, bytes] of [...named].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)) {
+    out.push({ path: `examples/${p}`, text: new TextDecoder().decode(bytes) });
   }
   return out;
 }

@@ -11,7 +11,7 @@
  */
 
 import type { Lang } from "../common/text.ts";
-import { answer, check, type Checked, explainCode, type Explored } from "./answers.ts";
+import { answer, check, type Checked, explainCode, type Explored, languageOf } from "./answers.ts";
 import { PAUSE_MS, type PresetFile } from "./html.ts";
 import { type WordKey, WORDS } from "./words.ts";
 
@@ -193,7 +193,10 @@ function load(chosen: string): void {
   refresh();
 }
 
-preset.replaceChildren(...[...files.keys()].map((p) => new Option(p.replace(/^examples\//, ""), p)));
+/** The books and flows the page offers; the other files are what their flows name. */
+const presets = [...files.keys()].filter((p) => languageOf(p) !== null);
+
+preset.replaceChildren(...presets.map((p) => new Option(p.replace(/^examples\//, ""), p)));
 preset.addEventListener("change", () => load(preset.value));
 langSelect.addEventListener("change", () => {
   lang = langSelect.value === "ja" ? "ja" : "en";
@@ -214,7 +217,7 @@ scenario.addEventListener("change", showRun);
 Object.assign(globalThis, {
   ritsuPlayground: {
     answer: (p: string, text: string, l: Lang) => answer(new Map(files).set(p, text), p, l),
-    files: () => [...files.keys()],
+    files: () => [...presets],
     timing: () => ({ ...timing }),
   },
 });
