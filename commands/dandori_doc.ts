@@ -33,11 +33,12 @@ export function docCommand(path: string, html: boolean, out: string | undefined,
   // A page that would carry a key is not drawn, whatever else the check found (`dandori check` says all).
   if (check.typedFlow !== null && refusedForKeys("dandori doc", path, check.diagnostics, io, lang)) return 1;
   const failed = hasErrors(check.diagnostics);
-  if (failed) {
-    io.stderr(check.diagnostics.map((d) => renderDiagnostic(d, lang)).join(""));
-    io.stderr(`${summaryLine(path, check.diagnostics.map((d) => d.severity), lang)}\n`);
+  const said = check.afterCheck === null ? check.diagnostics : [...check.diagnostics, check.afterCheck];
+  if (hasErrors(said)) {
+    io.stderr(said.map((d) => renderDiagnostic(d, lang)).join(""));
+    io.stderr(`${summaryLine(path, said.map((d) => d.severity), lang)}\n`);
   }
-  if (check.typedFlow === null) return check.unsupported ? 2 : 1;
+  if (check.typedFlow === null) return check.unsupported || check.afterCheck !== null ? 2 : 1;
   const statements = statementsOf(lower(check.typedFlow)).length;
   if (statements > MAX_PAGE_STATEMENTS) {
     io.stderr(

@@ -44,7 +44,8 @@ export interface LoadedFlow {
 
 /**
  * Reads a flow and checks it for a command that needs it whole: 1 (and why, on stderr) for a
- * file that cannot be read or has errors, 2 for a flow this dandori cannot read (E018).
+ * file that cannot be read or has errors, 2 for a flow this dandori cannot read (E018), or with an
+ * agent task, which it checks and does not yet run (E018 after the check).
  */
 export function loadFlow(path: string, commandName: string, io: Io, lang: Lang): LoadedFlow | number {
   const input = readInput(io, path);
@@ -59,9 +60,10 @@ export function loadFlow(path: string, commandName: string, io: Io, lang: Lang):
 function loadFlowBytes(path: string, bytes: Uint8Array, io: Io, lang: Lang): LoadedFlow | number {
   const result = checkFlowBytes(path, bytes, { read: flowReader(io, path) });
   if (result.checked === null) {
-    io.stderr(result.diagnostics.map((d) => renderDiagnostic(d, lang)).join(""));
-    io.stderr(`${summaryLine(path, result.diagnostics.map((d) => d.severity), lang)}\n`);
-    return result.unsupported ? 2 : 1;
+    const said = result.afterCheck === null ? result.diagnostics : [...result.diagnostics, result.afterCheck];
+    io.stderr(said.map((d) => renderDiagnostic(d, lang)).join(""));
+    io.stderr(`${summaryLine(path, said.map((d) => d.severity), lang)}\n`);
+    return result.unsupported || result.afterCheck !== null ? 2 : 1;
   }
   return { checked: result.checked, plan: lower(result.checked), diagnostics: result.diagnostics };
 }

@@ -25,6 +25,12 @@ export interface FlowCheck {
   readonly typedFlow: TypedFlow | null;
   /** True when a construct this dandori cannot read stopped the check (E018: exit 2). */
   readonly unsupported: boolean;
+  /**
+   * For a flow that passed the check with an agent task (its own or a child flow's), which no stage
+   * after the checker reads yet: the E018 a command that plans, runs, draws or builds it says before
+   * it exits 2. `checked` and `typedFlow` are then null. Null otherwise.
+   */
+  readonly afterCheck: Diagnostic | null;
 }
 
 /** Why a file a flow names cannot be read: a sentence in both languages. */

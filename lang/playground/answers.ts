@@ -200,6 +200,7 @@ function exploreFlow(path: string, check: FlowCheck, lang: Lang): Explored {
   let runs: string[] = [];
   let detail: string | null = null;
   let generated: ReturnType<typeof generateFlowScenarios> | undefined;
+  if (check.afterCheck !== null) notes.push(check.afterCheck.message);
   if (check.checked !== null) {
     const checked = check.checked;
     const plan = lower(checked);
