@@ -14,8 +14,9 @@
  * `observes`, which the case rules judge, E008) is taken by every method; the items that say how
  * a task is called are the methods themselves.
  *
- * `connect`, `agent` and `jev` tasks stop at E018 before they are resolved (support.ts), so the
- * table has no column for them yet.
+ * `connect` and `jev` tasks stop at E018 before they are resolved (support.ts), so the table has
+ * no column for them yet. What an agent takes beyond the table (its provider, model, effort level,
+ * `url` and result type) is checked in agent_check.ts.
  * @module
  */
 
@@ -24,13 +25,14 @@ import { type Text, tr } from "../common/text.ts";
 import type { Method } from "./model.ts";
 
 /** The methods whose tasks this dandori resolves: the table's columns. */
-export type CheckedMethod = Exclude<Method, "connect" | "agent" | "jev">;
+export type CheckedMethod = Exclude<Method, "connect" | "jev">;
 
 /** The table's columns, in the order of `Method`. */
 export const CHECKED_METHODS: readonly CheckedMethod[] = [
   "lambda",
   "http",
   "aws",
+  "agent",
   "book",
   "flow",
   "event",
@@ -92,16 +94,45 @@ const AGENTS_ONLY = tr(
   "書けるのはエージェントか判断のモデルのタスクだけです",
 );
 
-/** What only agents and decision models take: no checked method does. */
+const AGENT_CHANGES_NOTHING = tr(
+  "an agent changes no outside data, so a second call does no harm",
+  "エージェントは外部のデータを何も変えないので、二度呼んでも害はありません",
+);
+
+const AGENT_DECLARES_NO_ERRORS = tr(
+  "an agent declares no errors: a refusal, an answer that cannot be read and a failed call are `failure`, a late one `timeout`",
+  "エージェントはエラーを宣言しません。拒否、読めない応答、失敗した呼び出しは `failure`、時間切れは `timeout` です",
+);
+
+/** What an agent takes and no other checked method does; decision models (`jev`) are not checked yet. */
 const AGENTS_ONLY_ROW: ItemRow = {
   lambda: AGENTS_ONLY,
   http: AGENTS_ONLY,
   aws: AGENTS_ONLY,
+  agent: TAKES,
   book: AGENTS_ONLY,
   flow: AGENTS_ONLY,
   event: AGENTS_ONLY,
   child: AGENTS_ONLY,
   own: AGENTS_ONLY,
+};
+
+const DECISION_MODELS_ONLY = tr(
+  "only a decision model task (`jev`) takes it",
+  "書けるのは判断のモデルのタスク(`jev`)だけです",
+);
+
+/** What only decision models take, which this dandori does not check yet: no checked method takes it. */
+const DECISION_MODELS_ONLY_ROW: ItemRow = {
+  lambda: DECISION_MODELS_ONLY,
+  http: DECISION_MODELS_ONLY,
+  aws: DECISION_MODELS_ONLY,
+  agent: DECISION_MODELS_ONLY,
+  book: DECISION_MODELS_ONLY,
+  flow: DECISION_MODELS_ONLY,
+  event: DECISION_MODELS_ONLY,
+  child: DECISION_MODELS_ONLY,
+  own: DECISION_MODELS_ONLY,
 };
 
 /**
@@ -114,6 +145,7 @@ export const TASK_ITEMS: Readonly<Record<ItemAspect, ItemRow>> = {
     lambda: TAKES,
     http: TAKES,
     aws: TAKES,
+    agent: AGENT_CHANGES_NOTHING,
     book: tr(
       "a book's transfer passes once per its own key, so a second call is done before",
       "帳簿の振替は帳簿に書いたキーで一度しか通らないので、二度目は前にしたとして通ります",
@@ -127,6 +159,7 @@ export const TASK_ITEMS: Readonly<Record<ItemAspect, ItemRow>> = {
     lambda: ONLY_AWS_NAMES_THE_KEY,
     http: ONLY_AWS_NAMES_THE_KEY,
     aws: TAKES,
+    agent: AGENT_CHANGES_NOTHING,
     book: TAKES,
     flow: TAKES,
     event: ONLY_AWS_NAMES_THE_KEY,
@@ -137,6 +170,7 @@ export const TASK_ITEMS: Readonly<Record<ItemAspect, ItemRow>> = {
     lambda: TAKES,
     http: TAKES,
     aws: TAKES,
+    agent: AGENT_DECLARES_NO_ERRORS,
     book: tr(
       "a hold is refused with a reason per state; write the reasons in `errors`",
       "仮押さえは状態ごとの理由で拒否されます。理由を `errors` に書いてください",
@@ -153,6 +187,7 @@ export const TASK_ITEMS: Readonly<Record<ItemAspect, ItemRow>> = {
       "`http` のタスクのエラーにはステータスを書きます: `errors name = 409`",
     ),
     aws: TAKES,
+    agent: AGENT_DECLARES_NO_ERRORS,
     book: TAKES,
     flow: TAKES,
     event: TAKES,
@@ -163,6 +198,7 @@ export const TASK_ITEMS: Readonly<Record<ItemAspect, ItemRow>> = {
     lambda: TAKES,
     http: TAKES,
     aws: TAKES,
+    agent: AGENT_DECLARES_NO_ERRORS,
     book: tr(
       "a book's refusal is its reason's name, with nothing after it",
       "帳簿の拒否は理由の名前そのもので、`=` のあとには何も書きません",
@@ -179,6 +215,7 @@ export const TASK_ITEMS: Readonly<Record<ItemAspect, ItemRow>> = {
       "`http` のタスクのエラーは HTTP のステータスです",
     ),
     aws: TAKES,
+    agent: AGENT_DECLARES_NO_ERRORS,
     book: TAKES,
     flow: TAKES,
     event: TAKES,
@@ -189,6 +226,7 @@ export const TASK_ITEMS: Readonly<Record<ItemAspect, ItemRow>> = {
     lambda: TAKES,
     http: TAKES,
     aws: TAKES,
+    agent: TAKES,
     book: TAKES,
     flow: TAKES,
     event: tr(
@@ -202,6 +240,10 @@ export const TASK_ITEMS: Readonly<Record<ItemAspect, ItemRow>> = {
     lambda: TAKES,
     http: CALLBACK_WAYS,
     aws: TAKES,
+    agent: tr(
+      "an agent answers in the call itself",
+      "エージェントは呼び出しそのものの中で答えます",
+    ),
     book: CALLBACK_WAYS,
     flow: CALLBACK_WAYS,
     event: CALLBACK_WAYS,
@@ -212,6 +254,10 @@ export const TASK_ITEMS: Readonly<Record<ItemAspect, ItemRow>> = {
     lambda: TAKES,
     http: TAKES,
     aws: TAKES,
+    agent: tr(
+      "an agent is called by the code dandori writes, not by an image of yours",
+      "エージェントを呼ぶのは dandori が書くコードで、利用者のイメージではありません",
+    ),
     book: TAKES,
     flow: tr(
       "a `flow` task runs the child flow and nothing else",
@@ -224,12 +270,13 @@ export const TASK_ITEMS: Readonly<Record<ItemAspect, ItemRow>> = {
   "model": AGENTS_ONLY_ROW,
   "effort": AGENTS_ONLY_ROW,
   "url": AGENTS_ONLY_ROW,
-  "confidence": AGENTS_ONLY_ROW,
-  "refusal": AGENTS_ONLY_ROW,
+  "confidence": DECISION_MODELS_ONLY_ROW,
+  "refusal": DECISION_MODELS_ONLY_ROW,
   "plaintext": {
     lambda: NO_PLAIN_URL,
     http: TAKES,
     aws: NO_PLAIN_URL,
+    agent: TAKES,
     book: NO_PLAIN_URL,
     flow: NO_PLAIN_URL,
     event: NO_PLAIN_URL,

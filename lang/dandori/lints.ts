@@ -527,7 +527,10 @@ class Lints {
   // E030, W030
 
   private retry(t: TaskDef): void {
-    if (t.retry === null || t.key || t.idempotent || t.book !== null || t.event) return;
+    // An agent changes no outside data (docs/dandori.md#agents): a retry of it needs no key.
+    if (t.retry === null || t.key || t.idempotent || t.book !== null || t.event || t.method === "agent") {
+      return;
+    }
     if (t.method === "http" && t.verb !== null && SAFE_HTTP.includes(t.verb)) return;
     if (t.method === "aws" && t.verb !== null && READING_AWS.test(t.verb)) return;
     const at = { line: t.retry.line, col: t.retry.col };

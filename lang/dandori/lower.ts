@@ -344,6 +344,7 @@ class Lowering {
         return { kind: "event" };
       case "own":
         return { kind: "own" };
+      // Connect and decision-model tasks stop at E018 in the check, an agent's flow after it (check.ts).
       case "connect":
       case "agent":
       case "jev":

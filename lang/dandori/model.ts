@@ -7,6 +7,7 @@
 
 import type { OpName } from "../chobo/interp.ts";
 import type { Reporter } from "../common/reporter.ts";
+import type { Provider } from "./agents.ts";
 import type { BodyAst, FlowAst, TypeAst } from "./ast.ts";
 import type { BookPort, BookTransfer } from "./books.ts";
 import type { Machine } from "./machine.ts";
@@ -78,6 +79,20 @@ export interface TaskDef {
   readonly starts: string | null;
   /** `sends <event>`. */
   readonly sends: string | null;
+  /** What an `agent` task sends its model (docs/dandori.md#agents); null for another task. */
+  readonly agent: AgentDef | null;
+}
+
+/**
+ * An agent task as written: the provider (`agent "…"` is `openai`), the instructions, the model,
+ * the base URL of an Open Responses server (`url`), and the effort level when one is written.
+ */
+export interface AgentDef {
+  readonly provider: Provider;
+  readonly instructions: string;
+  readonly model: string;
+  readonly url: { readonly text: string; readonly line: number; readonly col: number } | null;
+  readonly effort: string | null;
 }
 
 /**

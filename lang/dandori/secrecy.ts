@@ -49,10 +49,16 @@ const HISTORY_HINT = tr(
   "代わりに参照(ID、シークレットの名前)を渡し、値はタスクの中で取ってきてください。履歴を自分の持つ鍵で暗号化しているなら(Temporal はペイロードのコーデック、Step Functions と Lambda durable functions はカスタマー管理の KMS キー)、`workflow` の下に `history encrypted` と書いてください",
 );
 
-/** An `http` task's URL as the parser reads it; null for another task, or a URL E007 refuses. */
+/** Where a task sends to by a URL it writes: an `http` task's URL, or an agent's `url`; null for another task. */
+function urlOf(t: TaskDef): TaskDef["url"] {
+  return t.url ?? t.agent?.url ?? null;
+}
+
+/** The URL a task writes as the parser reads it; null for none, or a URL E007 refuses. */
 function template(t: TaskDef): UrlTemplate | null {
-  if (t.url === null) return null;
-  const reading = readUrl(t.url.text, t.params.map((p) => p.name));
+  const url = urlOf(t);
+  if (url === null) return null;
+  const reading = readUrl(url.text, t.params.map((p) => p.name));
   return reading.ok ? reading.template : null;
 }
 
@@ -68,6 +74,16 @@ function outsideParty(t: TaskDef): Text | null {
       if (url === null || url.local) return null;
       return tr(`\`${url.origin}\``, `\`${url.origin}\``);
     }
+    case "agent": {
+      if (t.agent === null || t.agent.url === null) {
+        return t.agent?.provider === "claude"
+          ? tr("the model provider Anthropic (Claude)", "モデルのプロバイダー Anthropic(Claude)")
+          : tr("the model provider OpenAI", "モデルのプロバイダー OpenAI");
+      }
+      const url = template(t);
+      if (url === null || url.local) return null;
+      return tr(`\`${url.origin}\``, `\`${url.origin}\``);
+    }
     // A book, a child flow and the user's own code are the project's; an event sends nothing.
     case "book":
     case "flow":
@@ -77,7 +93,6 @@ function outsideParty(t: TaskDef): Text | null {
       return null;
     // These stop at E018 before a flow is checked this far (support.ts).
     case "connect":
-    case "agent":
     case "jev":
       return null;
     default:
@@ -135,7 +150,7 @@ class Secrecy {
   // W902
 
   private plainHttp(task: TaskDef): void {
-    const at = task.url;
+    const at = urlOf(task);
     const url = template(task);
     if (at === null || url === null || url.protocol !== "http:" || url.local || task.plaintext) return;
     const origin = url.origin;

@@ -1,10 +1,14 @@
 /**
  * What this dandori cannot read yet (docs/design/dandori.md#what-this-toolchain-does-not-read): rules
  * and date files have no provider in this toolchain, and Smithy and proto descriptions (with the
- * `connect` tasks that call proto services), agents, decision models and `implements` are not
+ * `connect` tasks that call proto services), decision models and `implements` are not
  * checked. OpenAPI descriptions are read (openapi.ts). A flow that
  * uses one gets a single E018 at the first such construct and the command exits 2, instead of a
  * check that would guess.
+ *
+ * Agent tasks are checked, and no stage after the checker reads them yet: once every other check of
+ * a flow with one has passed, the check ends with `agentsStop`'s E018 (check.ts), so `check` exits 2
+ * and no command plans, runs, draws or builds it.
  * @module
  */
 
@@ -20,8 +24,8 @@ export interface Unsupported {
 }
 
 const RUN_ELSEWHERE = tr(
-  "this toolchain has no rule or date provider yet, and does not yet read Smithy or proto descriptions, agents, decision models or implemented services; it checks flows that use books, OpenAPI descriptions, child flows and tasks called by lambda, http, aws, event, callback or their own code",
-  "この処理系には、まだ規則と日付を読む口が無く、Smithy と proto の記述、エージェント、判断のモデル、実装するサービスも読みません。確かめるのは、帳簿、OpenAPI の記述、子のフロー、lambda・http・aws・event・callback・呼び出し方の無いタスクを使うフローです",
+  "this toolchain has no rule or date provider yet, and does not yet read Smithy or proto descriptions, decision models or implemented services; it checks flows that use books, OpenAPI descriptions, child flows, agents and tasks called by lambda, http, aws, event, callback or their own code",
+  "この処理系には、まだ規則と日付を読む口が無く、Smithy と proto の記述、判断のモデル、実装するサービスも読みません。確かめるのは、帳簿、OpenAPI の記述、子のフロー、エージェント、lambda・http・aws・event・callback・呼び出し方の無いタスクを使うフローです",
 );
 
 /** What this dandori cannot read: a `use` but `use book` and `use openapi`, `implements`, and the task items that need one. */
@@ -32,7 +36,6 @@ type Unreadable =
   | "proto"
   | "implements"
   | "connect"
-  | "agent"
   | "jev";
 
 /** The sources of `use` but `book` and `openapi`: the parser reads no other word there. */
@@ -84,14 +87,6 @@ function of(source: Unreadable): { message: Text; note: Text } {
         ),
         note: RUN_ELSEWHERE,
       };
-    case "agent":
-      return {
-        message: tr(
-          "this dandori does not check agent tasks yet: `agent` is not supported",
-          "この dandori は、まだエージェントのタスクを確かめません。`agent` には対応していません",
-        ),
-        note: RUN_ELSEWHERE,
-      };
     case "jev":
       return {
         message: tr(
@@ -117,7 +112,7 @@ export function firstUnsupported(ast: FlowAst): Unsupported | null {
   }
   for (const t of ast.tasks) {
     for (const item of t.items) {
-      if (item.kind === "agent" || item.kind === "jev" || item.kind === "connect") {
+      if (item.kind === "jev" || item.kind === "connect") {
         found.push({ at: item, source: item.kind });
       }
     }
@@ -125,4 +120,26 @@ export function firstUnsupported(ast: FlowAst): Unsupported | null {
   found.sort((a, b) => a.at.line - b.at.line || a.at.col - b.at.col);
   const first = found[0];
   return first === undefined ? null : { at: first.at, ...of(first.source) };
+}
+
+/**
+ * What a command past the check says of a flow that passed it with an agent task (`childPath` null)
+ * or a `flow` task whose child has one: agents are checked, and not yet planned, run, drawn or built.
+ */
+export function agentsNotRun(childPath: string | null): { message: Text; note: Text } {
+  return {
+    message: childPath === null
+      ? tr(
+        "this dandori checks agent tasks and does not yet plan, run, draw or build them: the flow has one",
+        "この dandori はエージェントのタスクを確かめますが、まだ計画、実行、描画、ビルドはしません。このフローにはエージェントのタスクがあります",
+      )
+      : tr(
+        `this dandori checks agent tasks and does not yet plan, run, draw or build them: the child flow "${childPath}" has one`,
+        `この dandori はエージェントのタスクを確かめますが、まだ計画、実行、描画、ビルドはしません。子のフロー "${childPath}" にエージェントのタスクがあります`,
+      ),
+    note: tr(
+      "every other check of the flow passed; what each platform sends to an agent is not built yet, so no command reads the flow further",
+      "フローのほかの検査はすべて通りました。各プラットフォームがエージェントに送るものをまだ作っていないので、どのコマンドもこの先を読みません",
+    ),
+  };
 }

@@ -19,7 +19,9 @@ import { bookCall } from "./booktasks.ts";
 import type { BookPort } from "./books.ts";
 import { CALLBACK_WAYS, type ItemAspect, itemRefusal, NO_PLAIN_URL } from "./items.ts";
 import { durationSeconds } from "./lexer.ts";
+import { checkAgentTask, providerOf } from "./agent_check.ts";
 import {
+  type AgentDef,
   type BookCall,
   BUILTIN_ERRORS,
   DEFAULT_ANSWER_SECONDS,
@@ -147,6 +149,20 @@ function definition(
     callback: firstOf(items, "callback") !== undefined,
     starts: starts === undefined ? null : starts.machine.map((w) => w.text).join("."),
     sends: firstOf(items, "sends")?.event.text ?? null,
+    agent: parts.method === "agent" ? agentOf(items) : null,
+  };
+}
+
+/** An agent task's request as written (an unknown provider, E007, is read as `openai`). */
+function agentOf(items: readonly Item[]): AgentDef {
+  const agent = only(items, "agent");
+  const url = firstOf(items, "url");
+  return {
+    provider: providerOf(agent) ?? "openai",
+    instructions: agent.instructions.text,
+    model: firstOf(items, "model")?.value.text ?? "",
+    url: url === undefined ? null : { text: url.value.text, line: url.value.line, col: url.value.col },
+    effort: firstOf(items, "effort")?.level.text ?? null,
   };
 }
 
@@ -626,9 +642,10 @@ class ItemCheck {
       return;
     }
     if (!this.takes(item, [["plaintext", "plaintext"]])) return;
-    // The URL the task calls: as written, or the server and path of its operation (null when the
-    // operation did not match, which E016 said).
-    const url = this.def.url;
+    // The URL the task calls: an agent's `url`, an `http` task's as written, or the server and path
+    // of its operation (null when the operation did not match, which E016 said).
+    const url = firstOf(this.items, "http") === undefined ? firstOf(this.items, "url")?.value : this.def.url;
+    if (url === undefined) return this.no(item, "plaintext", NO_PLAIN_URL);
     if (url === null) return;
     const reading = readUrl(url.text, this.def.params.map((p) => p.name));
     const plain = reading.ok && reading.template.protocol === "http:";
@@ -706,7 +723,9 @@ class TaskResolver {
     const called = http === null || http.api === null ? null : this.apiCall(t, http, params, result, items);
     const def = definition(t, items, { params, result, method, book, errors }, called);
     new ItemCheck(this.s.r, t, def, items).run(at);
-    this.caseItems(t, def, items);
+    // An agent does nothing to a case: its `starts`, `sends` and `observes` are E007 (agent_check.ts).
+    if (method === "agent") checkAgentTask(this.s.r, t, def, items, this.s.types);
+    else this.caseItems(t, def, items);
     return def;
   }
 
