@@ -202,19 +202,13 @@ class Resolver {
           );
         }
         if (item.kind === "lambda") continue;
-        this.r.error(
-          "E007",
+        this.notUnder(
+          "book",
           item,
           tr(
-            `\`${item.kind}\` cannot be written under \`use book\``,
-            `\`use book\` の下に \`${item.kind}\` は書けません`,
+            'under `use book` comes only `lambda "<function>"`, the function that operates the book on Step Functions',
+            '`use book` の下に書けるのは、Step Functions で帳簿を操作する関数の `lambda "<関数>"` だけです',
           ),
-          {
-            hint: tr(
-              'under `use book` comes only `lambda "<function>"`, the function that operates the book on Step Functions',
-              '`use book` の下に書けるのは、Step Functions で帳簿を操作する関数の `lambda "<関数>"` だけです',
-            ),
-          },
         );
       }
       const path = besideFlow(this.env.file, u.path.text);
@@ -263,6 +257,19 @@ class Resolver {
     return read;
   }
 
+  /** E007 for an item written under `use <source>` that does not go there; `hint` says what does. */
+  private notUnder(source: string, item: UseAst["items"][number], hint: Text): void {
+    this.r.error(
+      "E007",
+      item,
+      tr(
+        `\`${item.kind}\` cannot be written under \`use ${source}\``,
+        `\`use ${source}\` の下に \`${item.kind}\` は書けません`,
+      ),
+      { hint },
+    );
+  }
+
   /**
    * Reads a `use openapi` (openapi.ts): the file beside the flow, through the flow's file port, so a
    * symbolic link is followed and the file must lie inside the flow's repository; an absolute path
@@ -276,19 +283,13 @@ class Resolver {
         url = item.value.text;
         continue;
       }
-      this.r.error(
-        "E007",
+      this.notUnder(
+        "openapi",
         item,
         tr(
-          `\`${item.kind}\` cannot be written under \`use openapi\``,
-          `\`use openapi\` の下に \`${item.kind}\` は書けません`,
+          'under `use openapi` comes only `url "<https URL>"`, which replaces the description\'s servers',
+          '`use openapi` の下に書けるのは、記述のサーバーを置き換える `url "<https の URL>"` だけです',
         ),
-        {
-          hint: tr(
-            'under `use openapi` comes only `url "<https URL>"`, which replaces the description\'s servers',
-            '`use openapi` の下に書けるのは、記述のサーバーを置き換える `url "<https の URL>"` だけです',
-          ),
-        },
       );
     }
     const unread = (why: Text, notes: readonly Text[] = []) => {

@@ -272,19 +272,7 @@ class FlowPlay implements StubHost {
         s.lateWhy.push(`it ended with ${s.answers.length - s.next} answers not given`);
         s.late = true;
       }
-      return {
-        id,
-        calls: s.calls,
-        ending: null,
-        query: null,
-        searchAttribute: null,
-        late: s.late,
-        lateWhy: s.lateWhy,
-        problems: s.problems,
-        runs: 0,
-        ms: 0,
-        events: 0,
-      };
+      return stubsResult(id, s, null);
     });
   }
 }
@@ -295,12 +283,12 @@ function timeoutAnswers(run: RunJob): number {
 }
 
 /** A run the runner could not play to its end (its worker stopped, the server refused it): its ending says why. */
-function failedRun(play: FlowPlay, run: RunJob, e: unknown): RunResult {
-  const s = play.state(run.id);
+/** A run's record from what the stubs saw alone (no query, no history): its calls, lateness, problems. */
+function stubsResult(id: string, s: RunState, ending: RunResult["ending"]): RunResult {
   return {
-    id: run.id,
+    id,
     calls: s.calls,
-    ending: { error: e instanceof Error ? e.message : String(e) },
+    ending,
     query: null,
     searchAttribute: null,
     late: s.late,
@@ -310,6 +298,10 @@ function failedRun(play: FlowPlay, run: RunJob, e: unknown): RunResult {
     ms: 0,
     events: 0,
   };
+}
+
+function failedRun(play: FlowPlay, run: RunJob, e: unknown): RunResult {
+  return stubsResult(run.id, play.state(run.id), { error: e instanceof Error ? e.message : String(e) });
 }
 
 /** Plays one run of `play` to its ending; what it did. */
