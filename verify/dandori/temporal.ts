@@ -36,7 +36,12 @@ import { DEFAULT_BUILD } from "../../targets/dandori/target.ts";
 import { historyEvents } from "../../targets/dandori/temporal/check.ts";
 import { tr } from "../../lang/common/text.ts";
 import { inRounds, type Report } from "../differential.ts";
-import { findTemporal, startTemporal, type TemporalServer } from "../services/temporal_server.ts";
+import {
+  findTemporal,
+  startTemporal,
+  type TemporalServer,
+  VERIFY_SERVER,
+} from "../services/temporal_server.ts";
 import type { CopyRun } from "./temporal_copy.ts";
 import { fileOf, flowsNamed, type RunnableFlow } from "./flows.ts";
 import type { RunResult, SentCall } from "./temporal_contract.ts";
@@ -252,6 +257,7 @@ export async function verifyFlows(
     const server = await startTemporal(
       bin,
       subjects.flatMap((_, i) => [namespaceOf(i), againNamespaceOf(i)]),
+      VERIFY_SERVER,
     );
     try {
       await inOneServer(bin, server, subjects, started, onReport, { runner, compared: sdk.compared });

@@ -13,7 +13,7 @@ import { NativeConnection, Worker } from "@temporalio/worker";
 import { checkedFlowAt } from "./flows.ts";
 import { subjectOf } from "./temporal.ts";
 import { AT_ONCE, namespaceOf, playFlow } from "./temporal_play.ts";
-import { findTemporal, startTemporal } from "../services/temporal_server.ts";
+import { findTemporal, startTemporal, VERIFY_SERVER } from "../services/temporal_server.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const FLOW = "examples/orders/orders.flow";
@@ -72,7 +72,7 @@ export async function benchTemporal(): Promise<void> {
   if (flow === null) throw new Error(`${FLOW} does not check`);
   const subject = subjectOf(flow);
   if ("skipped" in subject) throw new Error(`${FLOW}: ${subject.skipped}`);
-  const server = await startTemporal(bin, [namespaceOf(0)]);
+  const server = await startTemporal(bin, [namespaceOf(0)], VERIFY_SERVER);
   try {
     const base = await empty(server.address);
     const started = performance.now();

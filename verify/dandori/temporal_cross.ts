@@ -29,7 +29,12 @@
 import type { Plan } from "../../lang/dandori/plan.ts";
 import { tr } from "../../lang/common/text.ts";
 import { inRounds, type Judged } from "../differential.ts";
-import { findTemporal, startTemporal, type TemporalServer } from "../services/temporal_server.ts";
+import {
+  findTemporal,
+  startTemporal,
+  type TemporalServer,
+  VERIFY_SERVER,
+} from "../services/temporal_server.ts";
 import { flowsNamed } from "./flows.ts";
 import type { RunResult } from "./temporal_contract.ts";
 import {
@@ -192,6 +197,7 @@ export async function verifyPair(
       const server = await startTemporal(
         bin,
         subjects.flatMap((_, i) => [namespaceOf(i), againNamespaceOf(i)]),
+        VERIFY_SERVER,
       );
       try {
         const first = crossRound(

@@ -18,7 +18,7 @@ import type { Plan } from "../../lang/dandori/plan.ts";
 import { type Text, tr } from "../../lang/common/text.ts";
 import type { Value } from "../../lang/dandori/values.ts";
 import type { DiffJob, Judged } from "../differential.ts";
-import { startTemporal, type TemporalServer } from "../services/temporal_server.ts";
+import { startTemporal, type TemporalServer, VERIFY_SERVER } from "../services/temporal_server.ts";
 import {
   type Copy,
   COPY_CHILD_MS,
@@ -230,7 +230,7 @@ export function playRound(bin: string, batches: readonly FlowBatch[], options: P
     const namespaces = batches.map((b, i) => b.namespace ?? namespaceOf(i));
     let server: TemporalServer | null = null;
     try {
-      server = options.server ?? await startTemporal(bin, namespaces);
+      server = options.server ?? await startTemporal(bin, namespaces, VERIFY_SERVER);
       // The answers are the scenario's values; `stringifyJson` writes their integers as JSON numbers.
       const runs: RunJob[] = batches.flatMap((b, flow) => b.jobs.map((job) => ({ job, flow })))
         .sort((x, y) => waitMs(y.job) - waitMs(x.job))
