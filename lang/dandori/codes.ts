@@ -64,6 +64,81 @@ transfer reserve(order: string, sku: string, qty: pcs)
 
 const BOOK = { "books/stock.book": STOCK_BOOK };
 
+/** The OpenAPI description E016's example calls: one operation, which takes `charge` and `amount`. */
+const PAYMENTS_API = {
+  "apis/payments.json": `{
+  "openapi": "3.1.0",
+  "info": {
+    "title": "payments",
+    "version": "1"
+  },
+  "servers": [
+    {
+      "url": "https://api.example.com"
+    }
+  ],
+  "paths": {
+    "/v1/refunds": {
+      "post": {
+        "operationId": "createRefund",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "required": [
+                  "charge"
+                ],
+                "properties": {
+                  "charge": {
+                    "type": "string"
+                  },
+                  "amount": {
+                    "type": "integer",
+                    "minimum": 1
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "the refund",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "id",
+                    "status"
+                  ],
+                  "properties": {
+                    "id": {
+                      "type": "string"
+                    },
+                    "status": {
+                      "type": "string",
+                      "enum": [
+                        "pending",
+                        "succeeded",
+                        "failed"
+                      ]
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+`,
+};
+
 /** The declarations of a flow that holds stock; each example adds its `flow`. */
 const HOLDING = `workflow order v1
 
@@ -462,19 +537,23 @@ flow
       "For an API task, write its arguments, result fields and error statuses as the operation the note points at says (`T?` where the response may leave a value out). For a book task, write the task's arguments as the transfer's parameters (the key for post and void), its result as the hold, and its errors from the reasons the note lists.",
       "API のタスクは、引数と結果のフィールドとエラーのステータスを、注が指す操作のとおりに書いてください(レスポンスが値を省くことがあれば `T?`)。帳簿のタスクは、引数を振替の引数(post と void ならキー)に、結果を仮押さえに、エラーを注の理由から選んで書いてください。",
     ),
-    example: `workflow order v1
+    example: `workflow refund v1
 
-use book stock from "books/stock.book"
+use openapi payments from "apis/payments.json"
 
-task reserve(order: string, sku: string, qty: int, note: string) -> stock.reserve
-  book stock.reserve.hold
-  starts stock.reserve
-  errors out_of_stock
+enum RefundStatus = pending | succeeded | failed
+
+record Refund
+  id     : string
+  status : RefundStatus
+
+task refund(charge: string, amount: int range >=1 <=100000, note: string) -> Refund
+  http POST payments "/v1/refunds"
 
 flow
   pass
 `,
-    files: BOOK,
+    files: PAYMENTS_API,
   },
   {
     code: "E018",
