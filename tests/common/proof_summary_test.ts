@@ -35,6 +35,7 @@ import { type RunnableFlow, runnableFlows } from "../../verify/dandori/flows.ts"
 import { FLOW_DIRS as GRAPH_DIRS, subjectOf as graphSubjectOf } from "../../verify/dandori/pydantic_graph.ts";
 import { buildDefinition } from "../../verify/dandori/stepfunctions.ts";
 import { FLOW_DIRS as TEMPORAL_DIRS } from "../../verify/dandori/temporal.ts";
+import { crossExcluded } from "../../verify/dandori/temporal_cross.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const GOLDEN = `${ROOT}tests/common/golden/proof_summary.txt`;
@@ -86,7 +87,7 @@ Deno.test("the summary of a CI run's records: a line per platform, the rules, th
   const { lines, ok: holds } = summary(everyPlatform());
   ok(holds, lines.join("\n"));
   assertGolden(GOLDEN, lines.join("\n") + "\n");
-  strictEqual(lines.at(-1), "proof: holds: 1,600 of 1,600 scenarios agree on 16 of 19 platforms");
+  strictEqual(lines.at(-1), "proof: holds: 1,800 of 1,800 scenarios agree on 18 of 21 platforms");
 });
 
 Deno.test("the proof fails when a platform has no record, has two, or a scenario disagrees; a skip alone does not", () => {
@@ -108,7 +109,7 @@ Deno.test("the proof fails when a platform has no record, has two, or a scenario
     disagreeing.lines.includes("DISAGREE: Temporal TypeScript: 3 of 100 scenarios"),
     disagreeing.lines.join("\n"),
   );
-  match(disagreeing.lines.at(-1) ?? "", /^proof: FAILS: 1,597 of 1,600 scenarios agree/);
+  match(disagreeing.lines.at(-1) ?? "", /^proof: FAILS: 1,797 of 1,800 scenarios agree/);
   const skipped = summary(
     all.map((r) =>
       r.platform === "Step Functions: LocalStack"
@@ -137,7 +138,7 @@ Deno.test("past 20 runs played again, the summary counts them and leaves each to
   deepStrictEqual(lines.filter((l) => l.includes("hold.book: expires")), []);
   ok(
     lines.includes(
-      "  PGlite: SQL                                 10 books       100/100         0         21        0      1.5",
+      "  PGlite: SQL                                       10 books       100/100         0         21        0      1.5",
     ),
     lines.join("\n"),
   );
@@ -228,7 +229,7 @@ Deno.test("deno task verify <target> --records <dir> writes its records there; t
       lines.includes("NO RECORD: Temporal TypeScript: its run did not record what it played"),
       lines.join("\n"),
     );
-    strictEqual(lines.at(-1), "proof: FAILS: 0 of 0 scenarios agree on 0 of 19 platforms");
+    strictEqual(lines.at(-1), "proof: FAILS: 0 of 0 scenarios agree on 0 of 21 platforms");
     const missing = await new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", `${ROOT}verify/verify.ts`, "tigerbeetle", "--records", `${dir}/none`],
       env,
@@ -283,6 +284,22 @@ Deno.test("README's table of what is proven where has the counts each corpus pla
   check("Temporal Python", python.length, scenarios(python), 0, dandori.length - python.length);
   const go = dandori.filter((f) => TEMPORAL_GO.check(f.plan, origin(f), DEFAULT_BUILD).length === 0);
   check("Temporal Go", go.length, scenarios(go), 0, dandori.length - go.length);
+  const excludedAcross = dandori.filter((f) => crossExcluded(f.plan) !== null);
+  const across = temporal.filter((f) => python.includes(f) && crossExcluded(f.plan) === null);
+  for (
+    const p of [
+      "Temporal: TypeScript workflow, Python activities",
+      "Temporal: Python workflow, TypeScript activities",
+    ]
+  ) {
+    check(
+      p,
+      across.length,
+      scenarios(across),
+      scenarios(excludedAcross),
+      dandori.length - excludedAcross.length - across.length,
+    );
+  }
   const durable = dandori.map(durableSubjectOf).flatMap((s) => "skipped" in s ? [] : [s]);
   check(
     "durable functions",

@@ -22,9 +22,16 @@ import {
   verifyPair,
 } from "../../verify/dandori/temporal_cross.ts";
 import { subjectOf } from "../../verify/dandori/temporal.ts";
-import { GO_SDK, PYTHON_SDK, TYPESCRIPT_SDK } from "../../verify/dandori/temporal_sdk.ts";
+import { GO_SDK, PYTHON_SDK, type TemporalSdk, TYPESCRIPT_SDK } from "../../verify/dandori/temporal_sdk.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
+
+/** The direction of `CROSS_PAIRS` with its workflow on `workflow` and its activities on `activities`. */
+function pairOf(workflow: TemporalSdk, activities: TemporalSdk): CrossPair {
+  const pair = CROSS_PAIRS.find((p) => p.workflow === workflow && p.activities === activities);
+  if (pair === undefined) throw new Error("no such direction");
+  return pair;
+}
 
 function flowAt(path: string) {
   const flow = checkedFlowAt(ROOT, path);
@@ -81,9 +88,9 @@ Deno.test("a run is the workflow's half with the activities' calls, late when ei
 Deno.test("a direction with Go compares objects by sorted keys; TypeScript and Python by the order written", () => {
   const json = '{"b":1,"a":{"d":null,"c":[{"f":2,"e":3}]}}';
   const sorted = '{"a":{"c":[{"e":3,"f":2}],"d":null},"b":1}';
-  const withGo: CrossPair = { workflow: GO_SDK, activities: TYPESCRIPT_SDK };
+  const withGo = pairOf(GO_SDK, TYPESCRIPT_SDK);
   strictEqual(pairCompared(withGo)(json), sorted);
-  strictEqual(pairCompared({ workflow: PYTHON_SDK, activities: GO_SDK })(json), sorted);
+  strictEqual(pairCompared(pairOf(PYTHON_SDK, GO_SDK))(json), sorted);
   for (const pair of CROSS_PAIRS.filter((p) => p.workflow !== GO_SDK && p.activities !== GO_SDK)) {
     strictEqual(pairCompared(pair)(json), json, pairName(pair));
   }
@@ -114,7 +121,7 @@ Deno.test("on a real dev server, a Python activity's none reaches a TypeScript w
   if (bin === null) return console.log("SKIP: temporal: the temporal CLI 1.9.1 is not installed");
   const lacks = await PYTHON_SDK.missing();
   if (lacks !== null) return console.log(`SKIP: ${lacks.tool}: ${lacks.why}`);
-  const pair = { workflow: TYPESCRIPT_SDK, activities: PYTHON_SDK };
+  const pair = pairOf(TYPESCRIPT_SDK, PYTHON_SDK);
   const r = await playNone(bin, pair);
   ok(r.scenarios > 0 && r.agreed === r.scenarios, `${pairName(pair)}: ${r.failures.join("\n")}`);
   // The package's `ordered` client left with the SDK's default converter: None goes as `binary/null`.
@@ -133,7 +140,7 @@ Deno.test("on a real dev server, a Go activity's none reaches a TypeScript workf
   if (bin === null) return console.log("SKIP: temporal: the temporal CLI 1.9.1 is not installed");
   const lacks = await GO_SDK.missing();
   if (lacks !== null) return console.log(`SKIP: ${lacks.tool}: ${lacks.why}`);
-  const pair = { workflow: TYPESCRIPT_SDK, activities: GO_SDK };
+  const pair = pairOf(TYPESCRIPT_SDK, GO_SDK);
   const r = await playNone(bin, pair);
   ok(r.scenarios > 0 && r.agreed === r.scenarios, `${pairName(pair)}: ${r.failures.join("\n")}`);
 });

