@@ -363,10 +363,12 @@ export async function verifyCross(
     /** The scenarios each rule leaves out. */
     const rules = new Map<string, number>();
     const notBuilt: Skipped[] = [];
+    let excludedFlows = 0;
     for (const f of flows) {
       const rule = crossExcluded(f.plan);
       if (rule !== null) {
         console.log(`excluded (${name}): ${f.path}: ${rule}`);
+        excludedFlows++;
         rules.set(rule, (rules.get(rule) ?? 0) + generateFlowScenarios(f.checked, f.plan).scenarios.length);
         continue;
       }
@@ -397,7 +399,6 @@ export async function verifyCross(
     }
     const played = subjects.reduce((n, s) => n + s.jobs.length, 0);
     const seconds = secondsSince(started);
-    const excludedFlows = flows.filter((f) => crossExcluded(f.plan) !== null).length;
     counts.push({
       pair: name,
       flows: subjects.length,
