@@ -14,10 +14,11 @@
  *   (`temporal workflow show` and `describe`) and the query's raw payloads hold no secret in clear,
  *   in base64 or in any payload but the codec's, while decrypting them with the key finds the secret input.
  * - on a real dev server, the Go runner plays every scenario of the encrypted flows with a codec of
- *   its own: each replays with it, and the histories stored hold no secret input and only the codec's payloads.
+ *   the key the harness gives: each replays with it, and the histories stored hold no secret input and only
+ *   the codec's payloads.
  *
  * That every generated scenario agrees step by step is the differential run's (`deno task verify
- * temporal-typescript`, `temporal-python`, `temporal-go`).
+ * temporal-typescript`, `temporal-python`, `temporal-go`, and across SDKs `temporal-cross`).
  */
 
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
@@ -992,7 +993,7 @@ Deno.test({
 
 Deno.test({
   name:
-    "on a real dev server, the Go runner plays every scenario of the encrypted flows with a codec of its own: each replays with the codec, and the histories the server stored hold no secret input and no payload but the codec's",
+    "on a real dev server, the Go runner plays every scenario of the encrypted flows with a codec of the harness's key: each replays with the codec, and the histories the server stored hold no secret input and no payload but the codec's",
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async () => {

@@ -1,11 +1,12 @@
 /**
  * The cross-SDK Temporal run (`verify/dandori/temporal_cross.ts`): which flows it plays, how a run's two
- * halves are joined, how a direction compares (Go's maps have no key order), and on a real dev server
- * that a none crosses as null both ways and would not with the SDK's own converter.
+ * halves are joined, how a direction compares (Go's maps have no key order), the one codec key both
+ * runners of an encrypted flow are given, and on a real dev server that a none crosses as null both ways
+ * and would not with the SDK's own converter, and that an encrypted flow's halves read each other's payloads.
  * @module
  */
 
-import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { deepStrictEqual, match, ok, rejects, strictEqual, throws } from "node:assert/strict";
 import type { Judged } from "../../verify/differential.ts";
 import { findTemporal } from "../../verify/services/temporal_server.ts";
 import { checkedFlowAt } from "../../verify/dandori/flows.ts";
@@ -22,6 +23,7 @@ import {
   verifyPair,
 } from "../../verify/dandori/temporal_cross.ts";
 import { subjectOf } from "../../verify/dandori/temporal.ts";
+import { codecKeyFor, playFlow } from "../../verify/dandori/temporal_play.ts";
 import { GO_SDK, PYTHON_SDK, type TemporalSdk, TYPESCRIPT_SDK } from "../../verify/dandori/temporal_sdk.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -39,13 +41,32 @@ function flowAt(path: string) {
   return flow;
 }
 
-Deno.test("a flow with an event task or history encrypted is excluded; one of activities and children is played", () => {
+const ENCRYPTED = "tests/dandori/flows/secret_encrypted.flow";
+const NONE = "tests/dandori/cross/none.flow";
+
+Deno.test("a flow with an event task is excluded; one of activities and children is played, and so is one that writes history encrypted", () => {
   ok(crossExcluded(flowAt("tests/dandori/flows/waits_run.flow").plan)?.startsWith("an event task"));
-  ok(
-    crossExcluded(flowAt("tests/dandori/flows/secret_encrypted.flow").plan)?.startsWith("history encrypted"),
-  );
+  strictEqual(crossExcluded(flowAt(ENCRYPTED).plan), null);
   strictEqual(crossExcluded(flowAt("tests/dandori/flows/calls_run.flow").plan), null);
   strictEqual(crossExcluded(flowAt("tests/dandori/flows/children_run.flow").plan), null);
+});
+
+Deno.test("an encrypted flow's key is random, 32 bytes in lowercase hex, and a flow's two halves must be given the same; a flow in clear has none", () => {
+  strictEqual(codecKeyFor(flowAt("tests/dandori/flows/calls_run.flow").plan), null);
+  const flow = flowAt(ENCRYPTED);
+  const [one, other] = [codecKeyFor(flow.plan), codecKeyFor(flow.plan)];
+  ok(one !== null && other !== null);
+  match(one.hex, /^[0-9a-f]{64}$/);
+  ok(one.hex !== other.hex, "each key is new");
+  const pair = pairOf(TYPESCRIPT_SDK, PYTHON_SDK);
+  const workflow = subjectOf(flow, pair.workflow, one);
+  const activities = subjectOf(flow, pair.activities, other);
+  ok(!("skipped" in workflow) && !("skipped" in activities));
+  strictEqual(workflow.codecKey, one);
+  throws(() => crossSubject(pair, workflow, activities), /given one codec key/);
+  const same = subjectOf(flow, pair.activities, one);
+  ok(!("skipped" in same));
+  strictEqual(crossSubject(pair, workflow, same).activities, same);
 });
 
 function result(over: Partial<RunResult>): RunResult {
@@ -96,15 +117,20 @@ Deno.test("a direction with Go compares objects by sorted keys; TypeScript and P
   }
 });
 
-/** Plays tests/dandori/cross/none.flow in `pair`, the activities' copies changed by `mutate` when given. */
-async function playNone(
+/**
+ * Plays the flow at `path` in `pair` as `verify temporal-cross` does (both runners given the flow's one
+ * codec key), the activities' copies changed by `mutate` when given.
+ */
+async function playAcross(
   bin: string,
   pair: CrossPair,
+  path: string,
   mutate?: (files: Map<string, string>) => void,
 ): Promise<CrossReport> {
-  const flow = flowAt("tests/dandori/cross/none.flow");
-  const workflow = subjectOf(flow, pair.workflow);
-  const activities = subjectOf(flow, pair.activities);
+  const flow = flowAt(path);
+  const key = codecKeyFor(flow.plan);
+  const workflow = subjectOf(flow, pair.workflow, key);
+  const activities = subjectOf(flow, pair.activities, key);
   ok(!("skipped" in workflow) && !("skipped" in activities));
   const reports: CrossReport[] = [];
   await verifyPair(bin, pair, [crossSubject(pair, workflow, activities)], (r) => reports.push(r), mutate);
@@ -122,11 +148,11 @@ Deno.test("on a real dev server, a Python activity's none reaches a TypeScript w
   const lacks = await PYTHON_SDK.missing();
   if (lacks !== null) return console.log(`SKIP: ${lacks.tool}: ${lacks.why}`);
   const pair = pairOf(TYPESCRIPT_SDK, PYTHON_SDK);
-  const r = await playNone(bin, pair);
+  const r = await playAcross(bin, pair, NONE);
   ok(r.scenarios > 0 && r.agreed === r.scenarios, `${pairName(pair)}: ${r.failures.join("\n")}`);
   // The package's `ordered` client left with the SDK's default converter: None goes as `binary/null`.
   const from = "payload_converter_class=PayloadConverter\n    )";
-  const broken = await playNone(bin, pair, (files) => {
+  const broken = await playAcross(bin, pair, NONE, (files) => {
     const text = files.get("client.py") ?? "";
     ok(text.includes(from), "ordered() sets the package's converter");
     files.set("client.py", text.replace(from, "payload_converter_class=DefaultPayloadConverter\n    )"));
@@ -141,6 +167,50 @@ Deno.test("on a real dev server, a Go activity's none reaches a TypeScript workf
   const lacks = await GO_SDK.missing();
   if (lacks !== null) return console.log(`SKIP: ${lacks.tool}: ${lacks.why}`);
   const pair = pairOf(TYPESCRIPT_SDK, GO_SDK);
-  const r = await playNone(bin, pair);
+  const r = await playAcross(bin, pair, NONE);
   ok(r.scenarios > 0 && r.agreed === r.scenarios, `${pairName(pair)}: ${r.failures.join("\n")}`);
+});
+
+Deno.test("on a real dev server, an encrypted flow's TypeScript workflow and Python activities read each other's payloads with the one key both runners are given", async () => {
+  const bin = await findTemporal();
+  if (bin === null) return console.log("SKIP: temporal: the temporal CLI 1.9.1 is not installed");
+  const lacks = await PYTHON_SDK.missing();
+  if (lacks !== null) return console.log(`SKIP: ${lacks.tool}: ${lacks.why}`);
+  const pair = pairOf(TYPESCRIPT_SDK, PYTHON_SDK);
+  const r = await playAcross(bin, pair, ENCRYPTED);
+  ok(r.scenarios > 0 && r.agreed === r.scenarios, `${pairName(pair)}: ${r.failures.join("\n")}`);
+});
+
+Deno.test("on a real dev server, the runner of each SDK refuses an encrypted flow given no key and a flow in clear given one", async () => {
+  const bin = await findTemporal();
+  if (bin === null) return console.log("SKIP: temporal: the temporal CLI 1.9.1 is not installed");
+  const encrypted = flowAt(ENCRYPTED);
+  const refused = [
+    { flow: encrypted, key: null, why: /an encrypted flow is given no codec key/ },
+    { flow: flowAt(NONE), key: codecKeyFor(encrypted.plan), why: /a flow in clear is given a codec key/ },
+  ];
+  for (const sdk of [TYPESCRIPT_SDK, PYTHON_SDK, GO_SDK]) {
+    const lacks = await sdk.missing();
+    if (lacks !== null) {
+      console.log(`SKIP: ${lacks.tool}: ${lacks.why} (${sdk.language})`);
+      continue;
+    }
+    const subjects = refused.map(({ flow, key }) => {
+      const s = subjectOf(flow, sdk, key);
+      ok(!("skipped" in s), `${flow.path} builds on ${sdk.language}`);
+      return s;
+    });
+    const { runner, remove } = await sdk.runner(subjects);
+    try {
+      for (const [i, subject] of subjects.entries()) {
+        await rejects(
+          playFlow(bin, subject, subject.jobs.slice(0, 1), { runner }),
+          refused[i].why,
+          sdk.language,
+        );
+      }
+    } finally {
+      remove();
+    }
+  }
 });

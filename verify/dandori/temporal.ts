@@ -44,9 +44,10 @@ import {
 } from "../services/temporal_server.ts";
 import type { CopyRun } from "./temporal_copy.ts";
 import { fileOf, flowsNamed, type RunnableFlow } from "./flows.ts";
-import type { RunResult, SentCall } from "./temporal_contract.ts";
+import type { CodecKeyJson, RunResult, SentCall } from "./temporal_contract.ts";
 import {
   againNamespaceOf,
+  codecKeyFor,
   type FlowSubject,
   namespaceOf,
   playFlow,
@@ -171,10 +172,15 @@ export function playedOf(r: RunResult, expected: string): string {
   });
 }
 
-/** A flow's jobs on `sdk`: its generated scenarios, each run on the interpreter as `run-<n>`. */
+/**
+ * A flow's jobs on `sdk`: its generated scenarios, each run on the interpreter as `run-<n>`; an encrypted
+ * flow's runners are given `codecKey` (a new one when not given: two subjects of one flow that two
+ * runners play at once are given the same).
+ */
 export function subjectOf(
   flow: RunnableFlow,
   sdk: TemporalSdk = TYPESCRIPT_SDK,
+  codecKey: CodecKeyJson | null = codecKeyFor(flow.plan),
 ): FlowSubject | { skipped: string } {
   const target = sdk.target;
   const origin = {
@@ -211,7 +217,7 @@ export function subjectOf(
     });
     runs.push({ id, now: s.now });
   });
-  return { flow, files: target.generate(flow.plan, origin, DEFAULT_BUILD), jobs, runs };
+  return { flow, files: target.generate(flow.plan, origin, DEFAULT_BUILD), jobs, runs, codecKey };
 }
 
 /** The outcome of one flow. */

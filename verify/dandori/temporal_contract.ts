@@ -94,11 +94,28 @@ export interface FlowJobs {
   /**
    * Whether the flow writes `history encrypted`: then its package cannot run without a payload codec,
    * and the runner gives its worker, its client and its `replay` the package's own codec (`codec.ts`,
-   * `codec.py`) with a random key the runner makes for the flow.
+   * `codec.py`, `codec.go`) with `codecKey`.
    */
   readonly encrypted: boolean;
-  /** What of the flow this runner plays (an encrypted flow is played whole: its key is the runner's). */
+  /**
+   * The key of an encrypted flow's codec, made by the harness once per flow and verification and given
+   * to every runner that plays the flow (the two of a cross-SDK run read each other's payloads with it);
+   * null for a flow in clear. A runner refuses an encrypted flow without a key and a flow in clear with one.
+   */
+  readonly codecKey: CodecKeyJson | null;
+  /** What of the flow this runner plays. */
   readonly part: FlowPart;
+}
+
+/**
+ * A payload codec's key as the jobs file carries it: the codec's `CodecKey` with its bytes written as
+ * text. Random for each verification, never a constant of the repository, never printed.
+ */
+export interface CodecKeyJson {
+  /** The key's id, written in clear beside every payload it encrypts. */
+  readonly id: string;
+  /** The key's 32 bytes (AES-256) as 64 lowercase hexadecimal digits. */
+  readonly hex: string;
 }
 
 /** One run to play: its flow (an index into `flows`), its workflow id, its input and its answers. */

@@ -18,14 +18,16 @@
  *
  * Eligible (docs/targets.md#the-runner-contract): a flow that builds on both SDKs and whose tasks
  * are all activities of the flow's task queue or children: a flow with an `event` task is excluded (its
- * events are sent by the runner that starts the run, its answers held by the other), and so is a flow that
- * writes `history encrypted` (each runner makes its own key). The seed also excludes `local` rules (a
- * local activity runs in the workflow's worker); no Temporal target here writes a local activity, so no
- * flow is left out for it. Objects are compared as the two SDKs' `compared` say (Go's maps have no key
- * order: sorted keys when either side is Go).
+ * events are sent by the runner that starts the run, its answers held by the other). The seed also
+ * excludes `local` rules (a local activity runs in the workflow's worker); no Temporal target here writes
+ * a local activity, so no flow is left out for it. A flow that writes `history encrypted` is played as
+ * the others are: the verification makes its codec's key once (`codecKeyFor`) and both runners of every
+ * direction are given it, so each SDK's codec reads the payloads the other's wrote. Objects are compared
+ * as the two SDKs' `compared` say (Go's maps have no key order: sorted keys when either side is Go).
  * @module
  */
 
+import { assert } from "../../lang/common/assert.ts";
 import type { Plan } from "../../lang/dandori/plan.ts";
 import { tr } from "../../lang/common/text.ts";
 import { inRounds, type Judged } from "../differential.ts";
@@ -39,6 +41,7 @@ import { flowsNamed } from "./flows.ts";
 import type { RunResult } from "./temporal_contract.ts";
 import {
   againNamespaceOf,
+  codecKeyFor,
   type FlowSubject,
   namespaceOf,
   playRound,
@@ -107,7 +110,6 @@ export function crossExcluded(plan: Plan): string | null {
   if (plan.tasks.some((t) => t.callee.kind === "event")) {
     return "an event task: its events are sent by the workflow's runner, its answers held by the activities' runner";
   }
-  if (plan.workflow.historyEncrypted) return "history encrypted: each runner makes its own key";
   return null;
 }
 
@@ -122,8 +124,12 @@ export interface CrossSubject {
   readonly jobs: readonly TemporalJob[];
 }
 
-/** A flow's cross subject from its two subjects. */
+/** A flow's cross subject from its two subjects, which must carry the same codec key. */
 export function crossSubject(pair: CrossPair, workflow: FlowSubject, activities: FlowSubject): CrossSubject {
+  assert(
+    workflow.codecKey?.hex === activities.codecKey?.hex,
+    `${workflow.flow.path}: the runners of a flow's two halves are given one codec key`,
+  );
   return { workflow, activities, jobs: (pair.workflow.durations ? activities : workflow).jobs };
 }
 
@@ -347,6 +353,8 @@ export async function verifyCross(
     };
   }
   const flows = flowsNamed(ROOT, named.rest, FLOW_DIRS);
+  // One key an encrypted flow, made once for every direction (null for a flow in clear).
+  const keys = flows.map((f) => codecKeyFor(f.plan));
   const counts: PairCount[] = [];
   const records: ProofRecord[] = [];
   let failed = false;
@@ -364,7 +372,7 @@ export async function verifyCross(
     const rules = new Map<string, number>();
     const notBuilt: Skipped[] = [];
     let excludedFlows = 0;
-    for (const f of flows) {
+    for (const [i, f] of flows.entries()) {
       const rule = crossExcluded(f.plan);
       if (rule !== null) {
         console.log(`excluded (${name}): ${f.path}: ${rule}`);
@@ -372,8 +380,8 @@ export async function verifyCross(
         rules.set(rule, (rules.get(rule) ?? 0) + generateFlowScenarios(f.checked, f.plan).scenarios.length);
         continue;
       }
-      const workflow = subjectOf(f, pair.workflow);
-      const activities = subjectOf(f, pair.activities);
+      const workflow = subjectOf(f, pair.workflow, keys[i]);
+      const activities = subjectOf(f, pair.activities, keys[i]);
       if ("skipped" in workflow || "skipped" in activities) {
         const why = "skipped" in workflow ? workflow.skipped : (activities as { skipped: string }).skipped;
         console.log(`skipped (${name}): ${f.path}: ${why}`);

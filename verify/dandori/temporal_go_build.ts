@@ -99,13 +99,13 @@ export async function buildGoRunner(
       Deno.mkdirSync(`${dir}/f${i}`);
       for (const [name, text] of copy) Deno.writeTextFileSync(`${dir}/f${i}/${name}`, text);
       imports.push(`\tf${i} "${MODULE}/f${i}"\n`);
-      entries.push(`\t\t"f${i}": f${i}.DandoriRunner(),\n`);
+      entries.push(`\t\t"f${i}": f${i}.DandoriRunner,\n`);
     });
     Deno.writeTextFileSync(
       `${dir}/main.go`,
       `// The runner of deno task verify temporal-go, written by verify/dandori/temporal_go_build.ts.\n\npackage main\n\nimport (\n\t"${MODULE}/dd"\n${
         imports.join("")
-      })\n\nfunc main() {\n\tdd.Main(map[string]dd.Flow{\n${entries.join("")}\t})\n}\n`,
+      })\n\nfunc main() {\n\tdd.Main(map[string]dd.NewFlow{\n${entries.join("")}\t})\n}\n`,
     );
     await go(["mod", "tidy"], dir);
     await go(["build", "-o", BINARY, "."], dir);

@@ -6,7 +6,7 @@
  * `ddContinueAt` 1 — and the clock set to each run's scenario `now`; its heartbeat asks the runner
  * first (`dd.Beats`, which stops it for a timeout the scenario gives). Beside it the copy gets
  * `dandori_runner.go`, the adapter that gives the runner (`temporal_go_runner/`) the package as a
- * `dd.Flow` (an encrypted flow's with a codec of a random key of its own). Each change must find its
+ * `dd.NewFlow` (an encrypted flow's with a codec of the key its job gives). Each change must find its
  * text exactly once, or the copy is not made.
  * @module
  */
@@ -73,8 +73,8 @@ const CHANGES: readonly (readonly [string, string, string])[] = [
 ];
 
 /**
- * The adapter of a flow's package: the package as a `dd.Flow`, its own tasks and Transport the
- * stubs'. An encrypted flow's (`history encrypted`) makes a codec with a random key of its own:
+ * The adapter of a flow's package: the package as a `dd.NewFlow`, its own tasks and Transport the
+ * stubs'. An encrypted flow's (`history encrypted`) makes a codec with the key its job gives:
  * `Client` is its package's `Dial` with it (the client Dial wraps, which worker.New takes), the
  * other methods give the package that client as its `EncryptedClient` again, and `Replay` takes the codec.
  */
@@ -104,7 +104,8 @@ package ${pkg}
 
 import (
 \t"context"
-${encrypted ? '\t"crypto/rand"\n' : ""}
+\t"errors"
+
 \t"dandori.invalid/verify/dd"
 \t"go.temporal.io/sdk/activity"
 \t"go.temporal.io/sdk/client"
@@ -197,9 +198,12 @@ func (f ddRunnerFlow) Replay(histories []dd.History) error {
 
 /** The runner's flow of a package in clear: its clients on the runner's connection or their own. */
 const PLAIN_FLOW = `
-// DandoriRunner is this package as the runner plays it.
-func DandoriRunner() dd.Flow {
-\treturn ddRunnerFlow{}
+// DandoriRunner is this package as the runner plays it: a flow in clear, given no codec key.
+func DandoriRunner(key *dd.CodecKey) (dd.Flow, error) {
+\tif key != nil {
+\t\treturn nil, errors.New("a flow in clear is given a codec key")
+\t}
+\treturn ddRunnerFlow{}, nil
 }
 
 type ddRunnerFlow struct{}
@@ -212,32 +216,32 @@ func (ddRunnerFlow) Client(base client.Client, options client.Options) (client.C
 }
 `;
 
-/** The runner's flow of an encrypted package: a codec of its own key, and every client its package's Dial. */
+/** The runner's flow of an encrypted package: a codec of the job's key, and every client its package's Dial. */
 const ENCRYPTED_FLOW = `
-// DandoriRunner is this package as the runner plays it, with a codec of a random key of its own.
-func DandoriRunner() dd.Flow {
-\tkey := make([]byte, CodecKeyBytes)
-\t// crypto/rand.Read never returns an error and always fills the slice (Go 1.24 on).
-\t_, _ = rand.Read(key)
-\tcodec, err := NewAesGcmCodec(CodecKey{ID: "dandori-runner", Key: key})
+// DandoriRunner is this package as the runner plays it, with a codec of the key its job gives.
+func DandoriRunner(key *dd.CodecKey) (dd.Flow, error) {
+\tif key == nil {
+\t\treturn nil, errors.New("an encrypted flow is given no codec key")
+\t}
+\traw, err := key.Bytes()
 \tif err != nil {
-\t\treturn ddRunnerFlow{err: err}
+\t\treturn nil, err
+\t}
+\tcodec, err := NewAesGcmCodec(CodecKey{ID: key.ID, Key: raw})
+\tif err != nil {
+\t\treturn nil, err
 \t}
 \tdata, _ := ddEncrypted(codec)
-\treturn ddRunnerFlow{codec: codec, data: data}
+\treturn ddRunnerFlow{codec: codec, data: data}, nil
 }
 
 type ddRunnerFlow struct {
 \tcodec *AesGcmCodec
 \tdata  converter.DataConverter
-\terr   error
 }
 
 // Client is a client of the package's Dial, as worker.New takes it (the client Dial wraps).
 func (f ddRunnerFlow) Client(_ client.Client, options client.Options) (client.Client, error) {
-\tif f.err != nil {
-\t\treturn nil, f.err
-\t}
 \tc, err := Dial(options, f.codec)
 \tif err != nil {
 \t\treturn nil, err

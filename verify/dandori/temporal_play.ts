@@ -31,6 +31,7 @@ import {
 import type { RunnableFlow } from "./flows.ts";
 import type {
   AnswerJson,
+  CodecKeyJson,
   FlowJobs,
   FlowLine,
   FlowPart,
@@ -54,6 +55,24 @@ const RUN_LIMIT_MS = 150_000;
 const RUNNER_LIMIT_MS = 20 * 60_000;
 /** How often a run that may wait for an event has its `status` asked. */
 const EVENT_POLL_MS = 200;
+/** A codec key's length in bytes: AES-256, as the three codecs' `KEY_BYTES` (which refuse any other). */
+const CODEC_KEY_BYTES = 32;
+/**
+ * The id of every key a verification makes: written in clear beside each payload, it names no secret,
+ * and one id is enough, as each flow has its key and its namespaces of its own.
+ */
+const CODEC_KEY_ID = "dandori-verify";
+
+/**
+ * A new random key for the codec of a flow that writes `history encrypted` (`FlowJobs.codecKey`), null
+ * for a flow in clear. A verification makes one per flow and gives it to every runner that plays the
+ * flow, so a workflow in one SDK and its activities in another read each other's payloads.
+ */
+export function codecKeyFor(plan: Plan): CodecKeyJson | null {
+  if (!plan.workflow.historyEncrypted) return null;
+  const bytes = crypto.getRandomValues(new Uint8Array(CODEC_KEY_BYTES));
+  return { id: CODEC_KEY_ID, hex: Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("") };
+}
 
 /** One scenario of one flow, with what the interpreter says it does. */
 export interface TemporalJob extends DiffJob {
@@ -63,12 +82,14 @@ export interface TemporalJob extends DiffJob {
   readonly expected: string;
 }
 
-/** A flow's plan, its files and its jobs. */
+/** A flow's plan, its files, its jobs and its codec's key. */
 export interface FlowSubject {
   readonly flow: RunnableFlow;
   readonly files: ReadonlyMap<string, string>;
   readonly jobs: readonly TemporalJob[];
   readonly runs: readonly CopyRun[];
+  /** The key every runner that plays the flow is given (`codecKeyFor`): null for a flow in clear. */
+  readonly codecKey: CodecKeyJson | null;
 }
 
 /** Some jobs of one flow to play in a round. */
@@ -257,6 +278,7 @@ export function playRound(bin: string, batches: readonly FlowBatch[], options: P
           events: b.subject.flow.plan.tasks.some((t) => t.callee.kind === "event"),
           historiesFile: b.historiesFile ?? null,
           encrypted: b.subject.flow.plan.workflow.historyEncrypted,
+          codecKey: b.subject.codecKey,
           part: options.part ?? "whole",
         })),
         runs,

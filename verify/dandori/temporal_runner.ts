@@ -9,8 +9,9 @@
  * the generated `answer` (a repeat and an unknown id must be refused), its events sent through `send`
  * when `status` says they are awaited, its cancels asked of the server. When a flow's last run ends,
  * its workers stop, its histories replay on the generated `replay`, and its line is printed. A flow
- * that writes `history encrypted` gets its package's own codec (`codec.ts`) with a key made here: its
- * worker, its client (`encryptedClient`) and its `replay` all take it. A flow given a `part` other than
+ * that writes `history encrypted` gets its package's own codec (`codec.ts`) with the key the harness
+ * gives (`FlowJobs.codecKey`): its worker, its client (`encryptedClient`) and its `replay` all take it.
+ * A flow given a `part` other than
  * `"whole"` is played by half here (its workflow alone, or its activities, child stubs and answers alone
  * until stdin is closed), the other half by another runner on the same server and namespace.
  * @module
@@ -131,6 +132,12 @@ const played = { maxHeartbeatThrottleInterval: limits.heartbeatMs, debugMode: tr
 /** A flow's worker and its generated `replay` share one bundle of its workflow code. */
 const bundles = shareBundles();
 
+/** A codec key's bytes from its lowercase hexadecimal digits (`CodecKeyJson.hex`); throws on any other text. */
+function keyBytes(hex: string): Uint8Array {
+  if (!/^(?:[0-9a-f]{2})*$/.test(hex)) throw new Error("a codec key is not lowercase hexadecimal digits");
+  return Uint8Array.from(hex.match(/../g) ?? [], (pair) => parseInt(pair, 16));
+}
+
 /** The generated `codec.ts` of an encrypted flow's code copy. */
 // deno-lint-ignore no-explicit-any
 type GeneratedCodec = any;
@@ -175,18 +182,19 @@ class FlowPlay implements StubHost {
 
   /** Loads the code copy and starts its workers (the flow's `Worker.create` bundles its workflow code). */
   async start(native: NativeConnection, childBundle: () => Promise<WorkflowBundle>): Promise<void> {
-    if (this.job.part !== "whole" && this.job.encrypted) throw new Error("an encrypted flow is played whole");
     const dir = this.job.dir;
     this.generated = { worker: await import(`${dir}/worker.ts`), client: await import(`${dir}/client.ts`) };
     const namespace = this.job.namespace;
     if (this.job.encrypted) {
       // The child stub's workers read payloads in clear: no encrypted test flow calls a child.
       if (this.job.children.length > 0) throw new Error("an encrypted flow's children are not played");
+      if (this.job.codecKey === null) throw new Error("an encrypted flow is given no codec key");
       const generated: GeneratedCodec = await import(`${dir}/codec.ts`);
-      const key = crypto.getRandomValues(new Uint8Array(generated.KEY_BYTES));
-      this.codec = new generated.AesGcmCodec({ id: `verify-${namespace}`, key });
+      const { id, hex } = this.job.codecKey;
+      this.codec = new generated.AesGcmCodec({ id, key: keyBytes(hex) });
       this.flowClient = this.generated.client.encryptedClient(this.connection, this.codec, { namespace });
     } else {
+      if (this.job.codecKey !== null) throw new Error("a flow in clear is given a codec key");
       this.flowClient = new Client({ connection: this.connection, namespace });
     }
     const stubs = this.stubs;

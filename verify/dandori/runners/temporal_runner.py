@@ -14,7 +14,8 @@ generated `start` (search attributes on), its callbacks answered through the gen
 repeat and an unknown id must be refused), its events sent through `send` when `status` says they are
 awaited, its cancels asked of the server. When a flow's last run ends, its workers stop, its histories
 replay on the generated `replay`, and its line is printed. A flow that writes `history encrypted` gets its
-package's own codec (`codec.py`) with a key made here: its worker, its client and its `replay` take it.
+package's own codec (`codec.py`) with the key the harness gives (`codecKey`): its worker, its client and
+its `replay` take it.
 A flow given a `part` other than `"whole"` is played by half here (its workflow alone, or its
 activities, child stubs and answers alone until stdin is closed), the other half by another runner on
 the same server and namespace.
@@ -30,6 +31,7 @@ import importlib
 import json
 import logging
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -109,6 +111,13 @@ def cause(a: dict[str, Any]) -> str:
 def failure(message: str) -> ApplicationError:
     """A failure that is no declared error, with the scenario's cause as its message."""
     return ApplicationError(message, type="Error", non_retryable=True)
+
+
+def key_bytes(hex_digits: str) -> bytes:
+    """A codec key's bytes from its lowercase hexadecimal digits (`CodecKeyJson.hex`); raises on any other text."""
+    if re.fullmatch(r"(?:[0-9a-f]{2})*", hex_digits) is None:
+        raise RuntimeError("a codec key is not lowercase hexadecimal digits")
+    return bytes.fromhex(hex_digits)
 
 
 def answer_value(a: dict[str, Any]) -> dict[str, Any]:
@@ -417,23 +426,26 @@ class FlowPlay:
 
     def start(self, package: str) -> None:
         """Imports the code copy and starts its workers."""
-        if self.part != "whole" and self.job.get("encrypted"):
-            raise RuntimeError("an encrypted flow is played whole")
         self.worker_py = importlib.import_module(f"{package}.worker")
         self.client_py = importlib.import_module(f"{package}.client")
         self.io = importlib.import_module(f"{package}.io")
         if self.job.get("encrypted"):
-            # The package's own codec with a key made here: its worker, client and `replay` take it.
+            # The package's own codec with the harness's key: its worker, client and `replay` take it.
             # The child stub's workers read payloads in clear: no encrypted test flow calls a child.
             if self.job["children"]:
                 raise RuntimeError("an encrypted flow's children are not played")
+            given = self.job["codecKey"]
+            if given is None:
+                raise RuntimeError("an encrypted flow is given no codec key")
             codec_py = importlib.import_module(f"{package}.codec")
-            self.codec = codec_py.AesGcmCodec(codec_py.CodecKey(f"verify-{self.job['namespace']}", os.urandom(32)))
+            self.codec = codec_py.AesGcmCodec(codec_py.CodecKey(given["id"], key_bytes(given["hex"])))
             self.client = Client(
                 self.client.service_client,
                 namespace=self.job["namespace"],
                 data_converter=self.client_py.data_converter(self.codec),
             )
+        elif self.job["codecKey"] is not None:
+            raise RuntimeError("a flow in clear is given a codec key")
         heartbeat = timedelta(milliseconds=self.limits["heartbeatMs"])
         options = self.worker_py.worker_options(self.client, _Own(self.stubs), self.stubs)
         # A worker without activities polls no activity task, one without workflows no workflow task

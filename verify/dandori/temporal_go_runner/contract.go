@@ -9,7 +9,10 @@ package dd
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"strings"
 
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/sdk/client"
@@ -65,9 +68,30 @@ type FlowJobs struct {
 	Children      []ChildQueue        `json:"children"`
 	Events        bool                `json:"events"`
 	HistoriesFile *string             `json:"historiesFile"`
+	// CodecKey is the key of an encrypted flow's codec, the same for every runner that plays the flow;
+	// nil for a flow in clear.
+	CodecKey *CodecKey `json:"codecKey"`
 	// Part is what of the flow this runner plays: "whole", "workflow" (its workflow alone) or
 	// "activities" (its activities, child stubs and answers alone, until stdin is closed).
 	Part string `json:"part"`
+}
+
+// CodecKey is a codec's key as the jobs file carries it: its id, and its bytes as lowercase hexadecimal digits.
+type CodecKey struct {
+	ID  string `json:"id"`
+	Hex string `json:"hex"`
+}
+
+// Bytes is the key's bytes, or an error when its text is not lowercase hexadecimal digits.
+func (k CodecKey) Bytes() ([]byte, error) {
+	if strings.ToLower(k.Hex) != k.Hex {
+		return nil, errors.New("a codec key is not lowercase hexadecimal digits")
+	}
+	key, err := hex.DecodeString(k.Hex)
+	if err != nil {
+		return nil, errors.New("a codec key is not lowercase hexadecimal digits")
+	}
+	return key, nil
 }
 
 // ChildQueue is a queue a flow starts children on, where a worker of child stubs runs.
@@ -152,13 +176,18 @@ type History struct {
 	History    *historypb.History
 }
 
-// Flow is one flow's generated package as the runner uses it (its adapter, dandori_runner.go).
+// NewFlow is one flow's generated package as the runner uses it, made with the key its job gives
+// (its adapter's DandoriRunner, dandori_runner.go): an error for a flow that writes history encrypted
+// given no key, or for a flow in clear given one.
+type NewFlow func(key *CodecKey) (Flow, error)
+
+// Flow is one flow's generated package as the runner uses it.
 type Flow interface {
 	TaskQueue() string
 	// Client is the flow's client in options' namespace, on base's connection (nil: on one of its
 	// own). A flow that writes history encrypted has the client of its package's Dial, with a codec
-	// of a key the adapter made, always on a connection of its own; every other method is given only
-	// a client this method made.
+	// of the key it was made with, always on a connection of its own; every other method is given
+	// only a client this method made.
 	Client(base client.Client, options client.Options) (client.Client, error)
 	// Register registers the workflow and its activities, with the stubs' Transport and own tasks and
 	// every activity recorded as the workflow called it.

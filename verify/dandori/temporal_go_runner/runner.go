@@ -348,7 +348,7 @@ func (p *play) activitiesLine() FlowLine {
 // Main plays the jobs file named by the first argument on the flows of this binary (by the base
 // name of their package's directory) and prints each flow's line as it finishes; with the first
 // argument replay, it replays recorded histories instead (replayFiles).
-func Main(flows map[string]Flow) {
+func Main(flows map[string]NewFlow) {
 	play := run
 	if len(os.Args) > 1 && os.Args[1] == "replay" {
 		play = replayFiles
@@ -376,7 +376,7 @@ func stdoutAlone() (*lines, error) {
 	return &lines{out: os.NewFile(uintptr(stdout), "stdout")}, nil
 }
 
-func run(flows map[string]Flow, out *lines) error {
+func run(flows map[string]NewFlow, out *lines) error {
 	text, err := os.ReadFile(os.Args[1])
 	if err != nil {
 		return err
@@ -396,9 +396,14 @@ func run(flows map[string]Flow, out *lines) error {
 	for i, job := range jobs.Flows {
 		p := &play{job: job}
 		plays[i] = p
-		flow, ok := flows[filepath.Base(job.Dir)]
+		newFlow, ok := flows[filepath.Base(job.Dir)]
 		if !ok {
 			out.print(FlowError{Flow: job.Flow, Error: "the runner holds no package for " + job.Dir})
+			continue
+		}
+		flow, err := newFlow(job.CodecKey)
+		if err != nil {
+			out.print(FlowError{Flow: job.Flow, Error: err.Error()})
 			continue
 		}
 		options := client.Options{HostPort: jobs.Address, Namespace: job.Namespace, Logger: logger}
@@ -508,13 +513,17 @@ type replayed struct {
 }
 
 // replayFiles replays the recorded files the arguments after replay name, each as <dir>=<file>
-// (the flow by its package's directory), printing a line for each.
-func replayFiles(flows map[string]Flow, out *lines) error {
+// (the flow by its package's directory, in clear: no key of a past run is kept), printing a line for each.
+func replayFiles(flows map[string]NewFlow, out *lines) error {
 	for _, arg := range os.Args[2:] {
 		dir, file, ok := strings.Cut(arg, "=")
-		flow, known := flows[dir]
+		newFlow, known := flows[dir]
 		if !ok || !known {
 			return fmt.Errorf("%s: not <dir>=<file> of a flow this runner holds", arg)
+		}
+		flow, err := newFlow(nil)
+		if err != nil {
+			return fmt.Errorf("%s: %w", arg, err)
 		}
 		text, err := os.ReadFile(file)
 		if err != nil {
