@@ -8,7 +8,7 @@
 
 import { deepStrictEqual, match, ok, rejects, strictEqual, throws } from "node:assert/strict";
 import type { Judged } from "../../verify/differential.ts";
-import { findTemporal } from "../../verify/services/temporal_server.ts";
+import { findTemporal, startTemporal, VERIFY_SERVER } from "../../verify/services/temporal_server.ts";
 import { checkedFlowAt } from "../../verify/dandori/flows.ts";
 import type { RunResult } from "../../verify/dandori/temporal_contract.ts";
 import {
@@ -23,7 +23,7 @@ import {
   verifyPair,
 } from "../../verify/dandori/temporal_cross.ts";
 import { subjectOf } from "../../verify/dandori/temporal.ts";
-import { codecKeyFor, playFlow } from "../../verify/dandori/temporal_play.ts";
+import { codecKeyFor, namespaceOf, playFlow } from "../../verify/dandori/temporal_play.ts";
 import { GO_SDK, PYTHON_SDK, type TemporalSdk, TYPESCRIPT_SDK } from "../../verify/dandori/temporal_sdk.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -189,28 +189,34 @@ Deno.test("on a real dev server, the runner of each SDK refuses an encrypted flo
     { flow: encrypted, key: null, why: /an encrypted flow is given no codec key/ },
     { flow: flowAt(NONE), key: codecKeyFor(encrypted.plan), why: /a flow in clear is given a codec key/ },
   ];
-  for (const sdk of [TYPESCRIPT_SDK, PYTHON_SDK, GO_SDK]) {
-    const lacks = await sdk.missing();
-    if (lacks !== null) {
-      console.log(`SKIP: ${lacks.tool}: ${lacks.why} (${sdk.language})`);
-      continue;
-    }
-    const subjects = refused.map(({ flow, key }) => {
-      const s = subjectOf(flow, sdk, key);
-      ok(!("skipped" in s), `${flow.path} builds on ${sdk.language}`);
-      return s;
-    });
-    const { runner, remove } = await sdk.runner(subjects);
-    try {
-      for (const [i, subject] of subjects.entries()) {
-        await rejects(
-          playFlow(bin, subject, subject.jobs.slice(0, 1), { runner }),
-          refused[i].why,
-          sdk.language,
-        );
+  // One server for the six refusals: each plays its flow alone, in the first namespace.
+  const server = await startTemporal(bin, [namespaceOf(0)], VERIFY_SERVER);
+  try {
+    for (const sdk of [TYPESCRIPT_SDK, PYTHON_SDK, GO_SDK]) {
+      const lacks = await sdk.missing();
+      if (lacks !== null) {
+        console.log(`SKIP: ${lacks.tool}: ${lacks.why} (${sdk.language})`);
+        continue;
       }
-    } finally {
-      remove();
+      const subjects = refused.map(({ flow, key }) => {
+        const s = subjectOf(flow, sdk, key);
+        ok(!("skipped" in s), `${flow.path} builds on ${sdk.language}`);
+        return s;
+      });
+      const { runner, remove } = await sdk.runner(subjects);
+      try {
+        for (const [i, subject] of subjects.entries()) {
+          await rejects(
+            playFlow(bin, subject, subject.jobs.slice(0, 1), { runner, server }),
+            refused[i].why,
+            sdk.language,
+          );
+        }
+      } finally {
+        remove();
+      }
     }
+  } finally {
+    await server.stop();
   }
 });
