@@ -5,7 +5,7 @@
  * no error, fits 360 px, draws every move as an arrow without boxes or labels overlapping, and its
  * stepper moves with the buttons, the arrow keys and the step list, keeps the choice in the URL
  * hash, lights the called transfers' arrows (refused ones in their own style) and marks what
- * changed. Mermaid renders the Markdown page's charts. Screenshots go to a temporary directory.
+ * changed. Mermaid renders the Markdown page's charts. Screenshots are taken when RITSU_SCREENSHOTS names a directory (tests/support/pages.ts).
  */
 
 import { deepStrictEqual, notStrictEqual, ok, rejects, strictEqual } from "node:assert/strict";
@@ -22,7 +22,7 @@ import {
   validateMermaid,
   VERSIONS,
 } from "../support/mermaid.ts";
-import { close, open, screenshot } from "../support/pages.ts";
+import { close, open, screenshot, screenshotsDir, screenshotsLine } from "../support/pages.ts";
 
 const WORDS_EN: Record<WordKey, string> = {
   accounts: "Accounts",
@@ -474,7 +474,7 @@ async function checkChart(browser: Browser, url: string, page: Page): Promise<vo
   await close(opened);
 }
 
-async function checkNarrow(browser: Browser, url: string, shots: string, name: string): Promise<void> {
+async function checkNarrow(browser: Browser, url: string, shots: string | null, name: string): Promise<void> {
   for (const scheme of ["light", "dark"] as const) {
     for (const width of [360, 1200]) {
       const opened = await open(browser, url, width, scheme);
@@ -488,7 +488,7 @@ async function checkNarrow(browser: Browser, url: string, shots: string, name: s
       });
       ok(scrollWidth <= width, `${name} at ${width} px is ${scrollWidth} px wide`);
       ok(Math.abs(svgWidth - drawnWidth) < 1, "the chart is drawn at its natural size");
-      await screenshot(opened.tab, `${shots}/${name}-${width}-${scheme}.png`);
+      await screenshot(opened.tab, shots, `${name}-${width}-${scheme}.png`);
       await close(opened);
     }
   }
@@ -629,8 +629,7 @@ Deno.test({
     }
     const browser = await launchChromium();
     const dir = await Deno.makeTempDir({ prefix: "chobo_doc_" });
-    const shots = `${dir}/screenshots`;
-    await Deno.mkdir(shots);
+    const shots = await screenshotsDir("chobo_doc");
     try {
       console.log(
         `chromium ${browser.version()}, playwright-core ${VERSIONS.playwrightCore}, mermaid ${VERSIONS.mermaid}`,
@@ -657,6 +656,6 @@ Deno.test({
     } finally {
       await browser.close();
     }
-    console.log(`chobo doc screenshots: ${shots}`);
+    console.log(screenshotsLine("chobo doc", shots));
   },
 });

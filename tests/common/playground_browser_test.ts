@@ -7,7 +7,7 @@
  * the keyboard alone; every preset, in English and Japanese, gives through the page's own bundle the
  * command line's `check --format json`, `scenarios` and `run` of every scenario, byte for byte; at
  * 360 and 1280 px, light and dark, nothing is wider than the window and no pane lies over another
- * (screenshots in a temporary directory). It prints the bundle's size (under `MAX_BUNDLE_GZIP_BYTES`)
+ * (screenshots when RITSU_SCREENSHOTS names a directory). It prints the bundle's size (under `MAX_BUNDLE_GZIP_BYTES`)
  * and how long a 200-line book and flow take from a keystroke to their diagnostics.
  */
 
@@ -17,7 +17,7 @@ import { denoIo } from "../../commands/io.ts";
 import type { Answers } from "../../lang/playground/answers.ts";
 import { PAUSE_MS } from "../../lang/playground/html.ts";
 import { type Browser, chromiumInstalled, launchChromium, type Tab, VERSIONS } from "../support/mermaid.ts";
-import { screenshot } from "../support/pages.ts";
+import { screenshot, screenshotsDir, screenshotsLine } from "../support/pages.ts";
 import { runCli } from "../support/run.ts";
 import { longBook, longFlow } from "../support/playground.ts";
 
@@ -121,8 +121,7 @@ Deno.test({
     const gzipped = await gzipSize(`${dir}/playground.js`);
     ok(gzipped < MAX_BUNDLE_GZIP_BYTES, `the bundle is ${gzipped} bytes gzipped`);
     const browser = await launchChromium();
-    const shots = `${dir}/screenshots`;
-    await Deno.mkdir(shots);
+    const shots = await screenshotsDir("playground");
     console.log(`chromium ${browser.version()}, playwright-core ${VERSIONS.playwrightCore}`);
     console.log(`playground.js: ${(await Deno.stat(`${dir}/playground.js`)).size} bytes, ${gzipped} gzipped`);
     try {
@@ -290,7 +289,7 @@ Deno.test({
                   ok(apart(a, b), `${width} ${scheme}: ${a.id} and ${b.id} overlap`);
                 }
               }
-              await screenshot(o.tab, `${shots}/playground-${width}-${scheme}.png`);
+              await screenshot(o.tab, shots, `playground-${width}-${scheme}.png`);
               await closePage(o);
             }
           }
@@ -299,6 +298,6 @@ Deno.test({
     } finally {
       await browser.close();
     }
-    console.log(`playground screenshots: ${shots}`);
+    console.log(screenshotsLine("playground", shots));
   },
 });

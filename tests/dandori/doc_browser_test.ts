@@ -7,7 +7,7 @@
  * keys and the step list, keeps the choice in the hash, lights the step's node and edge and what
  * the run passed before, a jump's `!`, and marks the variables and cases the step changed (a flow
  * with errors steps through its diagnostics' runs). Mermaid
- * renders every chart of the Markdown page. Screenshots go to a temporary directory.
+ * renders every chart of the Markdown page. Screenshots are taken when RITSU_SCREENSHOTS names a directory (tests/support/pages.ts).
  */
 
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
@@ -24,7 +24,7 @@ import {
   VERSIONS,
 } from "../support/mermaid.ts";
 import { flowCheck } from "../support/flows.ts";
-import { close, open, screenshot } from "../support/pages.ts";
+import { close, open, screenshot, screenshotsDir, screenshotsLine } from "../support/pages.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -81,7 +81,7 @@ async function checkCharts(browser: Browser, url: string, page: FlowPage): Promi
   await close(opened);
 }
 
-async function checkNarrow(browser: Browser, url: string, shots: string, name: string): Promise<void> {
+async function checkNarrow(browser: Browser, url: string, shots: string | null, name: string): Promise<void> {
   for (const scheme of ["light", "dark"] as const) {
     for (const width of [360, 1200]) {
       const opened = await open(browser, url, width, scheme);
@@ -93,7 +93,7 @@ async function checkNarrow(browser: Browser, url: string, shots: string, name: s
       }));
       ok(scrollWidth <= width, `${name} at ${width} px is ${scrollWidth} px wide`);
       ok(natural, "every chart is drawn at its natural size, scrolling in its frame");
-      await screenshot(opened.tab, `${shots}/${name}-${width}-${scheme}.png`);
+      await screenshot(opened.tab, shots, `${name}-${width}-${scheme}.png`);
       await close(opened);
     }
   }
@@ -200,8 +200,7 @@ Deno.test({
     }
     const browser = await launchChromium();
     const dir = await Deno.makeTempDir({ prefix: "dandori_doc_" });
-    const shots = `${dir}/screenshots`;
-    await Deno.mkdir(shots);
+    const shots = await screenshotsDir("dandori_doc");
     try {
       console.log(
         `chromium ${browser.version()}, playwright-core ${VERSIONS.playwrightCore}, mermaid ${VERSIONS.mermaid}`,
@@ -225,6 +224,6 @@ Deno.test({
     } finally {
       await browser.close();
     }
-    console.log(`dandori doc screenshots: ${shots}`);
+    console.log(screenshotsLine("dandori doc", shots));
   },
 });

@@ -46,14 +46,38 @@ export async function close({ tab, errors, requests }: Opened): Promise<void> {
 /** How many times a screenshot is tried: Chromium now and then answers "Unable to capture screenshot". */
 const SCREENSHOT_TRIES = 3;
 
+/** The environment variable that keeps the page tests' screenshots: the directory they are written into. */
+export const SCREENSHOTS_ENV = "RITSU_SCREENSHOTS";
+
 /**
- * A full-page screenshot of the tab at `path`, for a person to look at (no test reads it). A try
- * that Chromium could not capture is taken again; a third failure is the test's.
+ * Where the page test `name` writes its screenshots: `$RITSU_SCREENSHOTS/<name>`, made here, or null when
+ * RITSU_SCREENSHOTS is not set. Screenshots are for a person to look at and no test reads them, so a
+ * run nobody looks at (CI's) takes none: they were an eighth of the CPU of `dandori doc`'s page test.
  */
-export async function screenshot(tab: Tab, path: string): Promise<void> {
+export async function screenshotsDir(name: string): Promise<string | null> {
+  const root = Deno.env.get(SCREENSHOTS_ENV);
+  if (root === undefined || root === "") return null;
+  const dir = `${root}/${name}`;
+  await Deno.mkdir(dir, { recursive: true });
+  return dir;
+}
+
+/** The line a page test prints about its screenshots: where they are, or how to keep them. */
+export function screenshotsLine(name: string, dir: string | null): string {
+  return dir === null
+    ? `${name} screenshots: none taken (${SCREENSHOTS_ENV}=<dir> keeps them)`
+    : `${name} screenshots: ${dir}`;
+}
+
+/**
+ * A full-page screenshot of the tab as `file` in `dir` (`screenshotsDir`), for a person to look at; none
+ * when `dir` is null. A try that Chromium could not capture is taken again; a third failure is the test's.
+ */
+export async function screenshot(tab: Tab, dir: string | null, file: string): Promise<void> {
+  if (dir === null) return;
   for (let tries = 1;; tries++) {
     try {
-      await tab.screenshot({ path, fullPage: true });
+      await tab.screenshot({ path: `${dir}/${file}`, fullPage: true });
       return;
     } catch (e) {
       if (tries === SCREENSHOT_TRIES || !String(e).includes("Unable to capture screenshot")) throw e;
