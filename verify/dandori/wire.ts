@@ -241,11 +241,21 @@ async function awsClients(url: string) {
     const q = await sqsClient.send(new sqs.CreateQueueCommand({ QueueName: name }));
     return q.QueueUrl ?? "";
   };
+  /**
+   * What the queue holds, taken out of it: a message received and not deleted comes back once its
+   * visibility timeout (30 s) has passed, and a later call's check on the same queue would read it again.
+   */
   const receive = async (queueUrl: string): Promise<string[]> => {
     const got = await sqsClient.send(
       new sqs.ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }),
     );
-    return (got.Messages ?? []).map((m) => m.Body ?? "");
+    const messages = got.Messages ?? [];
+    for (const m of messages) {
+      await sqsClient.send(
+        new sqs.DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle }),
+      );
+    }
+    return messages.map((m) => m.Body ?? "");
   };
   return { topicInbox, queue, receive };
 }
