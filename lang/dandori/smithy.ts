@@ -80,6 +80,13 @@ export function readSmithy(bytes: Uint8Array): Smithy | Unread {
   return { shapes, service: services[0] };
 }
 
+/**
+ * The input members a record or `json` may be sent to as its JSON text, by `<service>:<operation>`
+ * (seed 002 §1.10: SQS `sendMessage`'s `MessageBody`; Step Functions and the code dandori writes send
+ * it as JSON text).
+ */
+export const JSON_TEXT_MEMBERS: ReadonlyMap<string, string> = new Map([["sqs:sendMessage", "MessageBody"]]);
+
 /** The task as the match reads it. */
 export interface AwsTaskShape {
   /** The operation as the task writes it, in camelCase. */

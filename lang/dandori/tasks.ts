@@ -34,7 +34,7 @@ import {
 } from "./model.ts";
 import type { Placed, Where } from "./descriptions.ts";
 import { matchOperation, type OpenApi } from "./openapi.ts";
-import { type AwsTaskShape, matchAwsOperation, type Smithy } from "./smithy.ts";
+import { type AwsTaskShape, JSON_TEXT_MEMBERS, matchAwsOperation, type Smithy } from "./smithy.ts";
 import { type FieldDef, type Range, showTy, type Ty, type TypeTable } from "./types.ts";
 import { readUrl } from "./urls.ts";
 
@@ -824,7 +824,7 @@ class TaskResolver {
       result: def.result === null || def.callback ? null : { type: def.result.type, range: def.result.range },
       errors,
       key: key === null ? null : { param: key.text, at: key },
-      jsonText: aws.service.text === "sqs" && aws.operation.text === "sendMessage" ? "MessageBody" : null,
+      jsonText: JSON_TEXT_MEMBERS.get(`${aws.service.text}:${aws.operation.text}`) ?? null,
     }, this.s.types);
     this.placeFaults(t, aws.service.text, faults, aws.operation);
   }

@@ -152,6 +152,27 @@ Deno.test("`@range`, a `@required` member passed as `T?`, a result field the out
   deepStrictEqual(field.notes, ["in the description `sqs` at t.q#SendOut"]);
 });
 
+Deno.test("a record goes to a string member only as SQS sendMessage's MessageBody (JSON_TEXT_MEMBERS)", () => {
+  const rec = "\nrecord Note\n  id : string\n";
+  const d = only(task("(Body: Note)", undefined, rec));
+  ok(
+    d.message.includes("`Note` does not fit what the operation takes here: it is a Smithy `string`"),
+    d.message,
+  );
+  const sqs = JSON.stringify({
+    smithy: "2.0",
+    shapes: {
+      "t.q#Queue": { type: "service", operations: [{ target: "t.q#SendMessage" }] },
+      "t.q#SendMessage": { type: "operation", input: { target: "t.q#In" } },
+      "t.q#In": { type: "structure", members: { MessageBody: str(REQUIRED) } },
+    },
+  });
+  deepStrictEqual(
+    check(task("(MessageBody: Note)", "  aws sqs:sendMessage\n", rec), { "specs/q.json": sqs }).diags,
+    [],
+  );
+});
+
 Deno.test("a callback task's answer is the callback's: its result is not compared with the output", () => {
   const flow = task(
     "(Body: string) -> Answer",
