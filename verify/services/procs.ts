@@ -20,6 +20,36 @@ export function alive(pid: number): boolean {
 }
 
 /**
+ * When the process `pid` started, in clock ticks since boot (the 22nd field of `/proc/<pid>/stat`), or
+ * null when no process has that pid. With its pid, it names one process: a pid alone may since have been
+ * given to another (this machine's pids wrap at 32,768, in minutes when tests run).
+ */
+export function startedAt(pid: number): string | null {
+  let stat: string;
+  try {
+    stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+  } catch {
+    return null;
+  }
+  // The second field, the command's name in parentheses, may hold spaces: count after its last `)`.
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? null;
+}
+
+/**
+ * Kills the process a record names, when it is still that process: its pid started at `started`
+ * (`startedAt` when the record was written). A record without `started`, or whose pid another
+ * process has now, kills nothing.
+ */
+export function killRecorded(pid: number, started: string | undefined): void {
+  if (started === undefined || startedAt(pid) !== started) return;
+  try {
+    Deno.kill(pid, "SIGKILL");
+  } catch {
+    // Gone since.
+  }
+}
+
+/**
  * The records in `records` (files named `<pid>-…`) of runs whose process is gone, each with its
  * text; the caller stops what a record names, then removes it with `remove`.
  */

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { alive, deadRecords } from "./procs.ts";
+import { deadRecords, killRecorded, startedAt } from "./procs.ts";
 
 const RECORDS = "/tmp/chobo-tb-runs";
 
@@ -25,14 +25,8 @@ export interface Replica {
 /** Stops the replicas of runs whose process is gone, and removes their directories. */
 function cleanLeftovers(): void {
   for (const record of deadRecords(RECORDS)) {
-    const { dir, pid } = JSON.parse(record.text) as { dir: string; pid?: number };
-    if (pid !== undefined && alive(pid)) {
-      try {
-        Deno.kill(pid, "SIGKILL");
-      } catch {
-        // Gone since.
-      }
-    }
+    const { dir, pid, started } = JSON.parse(record.text) as { dir: string; pid?: number; started?: string };
+    if (pid !== undefined) killRecorded(pid, started);
     Deno.removeSync(dir, { recursive: true });
     record.remove();
   }
@@ -138,7 +132,10 @@ export async function startReplica(bin: string): Promise<Replica> {
       stdout: "piped",
       stderr: "piped",
     }).spawn();
-    Deno.writeTextFileSync(record, JSON.stringify({ dir, pid: child.pid }));
+    Deno.writeTextFileSync(
+      record,
+      JSON.stringify({ dir, pid: child.pid, started: startedAt(child.pid) ?? undefined }),
+    );
     const writer = logFile.writable.getWriter();
     const copy = async (stream: ReadableStream<Uint8Array>) => {
       for await (const chunk of stream) await writer.write(chunk);

@@ -12,7 +12,7 @@
  * @module
  */
 
-import { alive, deadRecords, exists } from "./procs.ts";
+import { deadRecords, exists, killRecorded, startedAt } from "./procs.ts";
 
 const RECORDS = "/tmp/dandori-temporal-runs";
 
@@ -47,14 +47,8 @@ export async function findTemporal(): Promise<string | null> {
 
 function cleanLeftovers(): void {
   for (const record of deadRecords(RECORDS)) {
-    const { dir, pid } = JSON.parse(record.text) as { dir?: string; pid: number };
-    if (alive(pid)) {
-      try {
-        Deno.kill(pid, "SIGKILL");
-      } catch {
-        // Gone since.
-      }
-    }
+    const { dir, pid, started } = JSON.parse(record.text) as { dir?: string; pid: number; started?: string };
+    killRecorded(pid, started);
     // A record an earlier version wrote names the temp dir its server's database file was in.
     if (dir !== undefined && exists(dir)) Deno.removeSync(dir, { recursive: true });
     record.remove();
@@ -147,7 +141,10 @@ async function startOnce(
     stderr: "null",
   }).spawn();
   const record = `${RECORDS}/${Deno.pid}-${child.pid}`;
-  Deno.writeTextFileSync(record, JSON.stringify({ pid: child.pid }));
+  Deno.writeTextFileSync(
+    record,
+    JSON.stringify({ pid: child.pid, started: startedAt(child.pid) ?? undefined }),
+  );
   const stop = async () => {
     try {
       child.kill("SIGTERM");
