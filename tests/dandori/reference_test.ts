@@ -27,7 +27,6 @@ function repositoryFiles(): Record<string, Uint8Array> {
     }
   };
   walk("examples");
-  walk("tests/dandori/flows/apis");
   return files;
 }
 
