@@ -142,14 +142,34 @@ async function playAcross(
 // read it as None and nil), so these play a TypeScript workflow with the other SDK's activities (the
 // whole corpus plays every direction: `deno task verify temporal-cross`).
 
-Deno.test("on a real dev server, a Python activity's none reaches a TypeScript workflow as null, and with the SDK's own converter does not", async () => {
+/**
+ * Plays the flow at `path` with a TypeScript workflow and `activities`' activities and asserts every
+ * scenario agrees; null, said as a SKIP, when this machine lacks the Temporal CLI or that SDK.
+ */
+async function agreesAcross(
+  activities: TemporalSdk,
+  path: string,
+): Promise<{ bin: string; pair: CrossPair } | null> {
   const bin = await findTemporal();
-  if (bin === null) return console.log("SKIP: temporal: the temporal CLI 1.9.1 is not installed");
-  const lacks = await PYTHON_SDK.missing();
-  if (lacks !== null) return console.log(`SKIP: ${lacks.tool}: ${lacks.why}`);
-  const pair = pairOf(TYPESCRIPT_SDK, PYTHON_SDK);
-  const r = await playAcross(bin, pair, NONE);
+  if (bin === null) {
+    console.log("SKIP: temporal: the temporal CLI 1.9.1 is not installed");
+    return null;
+  }
+  const lacks = await activities.missing();
+  if (lacks !== null) {
+    console.log(`SKIP: ${lacks.tool}: ${lacks.why}`);
+    return null;
+  }
+  const pair = pairOf(TYPESCRIPT_SDK, activities);
+  const r = await playAcross(bin, pair, path);
   ok(r.scenarios > 0 && r.agreed === r.scenarios, `${pairName(pair)}: ${r.failures.join("\n")}`);
+  return { bin, pair };
+}
+
+Deno.test("on a real dev server, a Python activity's none reaches a TypeScript workflow as null, and with the SDK's own converter does not", async () => {
+  const played = await agreesAcross(PYTHON_SDK, NONE);
+  if (played === null) return;
+  const { bin, pair } = played;
   // The package's `ordered` client left with the SDK's default converter: None goes as `binary/null`.
   const from = "payload_converter_class=PayloadConverter\n    )";
   const broken = await playAcross(bin, pair, NONE, (files) => {
@@ -162,23 +182,11 @@ Deno.test("on a real dev server, a Python activity's none reaches a TypeScript w
 });
 
 Deno.test("on a real dev server, a Go activity's none reaches a TypeScript workflow as null", async () => {
-  const bin = await findTemporal();
-  if (bin === null) return console.log("SKIP: temporal: the temporal CLI 1.9.1 is not installed");
-  const lacks = await GO_SDK.missing();
-  if (lacks !== null) return console.log(`SKIP: ${lacks.tool}: ${lacks.why}`);
-  const pair = pairOf(TYPESCRIPT_SDK, GO_SDK);
-  const r = await playAcross(bin, pair, NONE);
-  ok(r.scenarios > 0 && r.agreed === r.scenarios, `${pairName(pair)}: ${r.failures.join("\n")}`);
+  await agreesAcross(GO_SDK, NONE);
 });
 
 Deno.test("on a real dev server, an encrypted flow's TypeScript workflow and Python activities read each other's payloads with the one key both runners are given", async () => {
-  const bin = await findTemporal();
-  if (bin === null) return console.log("SKIP: temporal: the temporal CLI 1.9.1 is not installed");
-  const lacks = await PYTHON_SDK.missing();
-  if (lacks !== null) return console.log(`SKIP: ${lacks.tool}: ${lacks.why}`);
-  const pair = pairOf(TYPESCRIPT_SDK, PYTHON_SDK);
-  const r = await playAcross(bin, pair, ENCRYPTED);
-  ok(r.scenarios > 0 && r.agreed === r.scenarios, `${pairName(pair)}: ${r.failures.join("\n")}`);
+  await agreesAcross(PYTHON_SDK, ENCRYPTED);
 });
 
 Deno.test("on a real dev server, the runner of each SDK refuses an encrypted flow given no key and a flow in clear given one", async () => {
