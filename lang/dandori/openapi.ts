@@ -14,9 +14,20 @@
  * @module
  */
 
-import { type Json, JsonError, parseJson } from "../common/json.ts";
+import type { Json } from "../common/json.ts";
 import { didYouMean } from "../common/nearest.ts";
 import { type Text, tr } from "../common/text.ts";
+import {
+  type Fault,
+  isObj,
+  NONE,
+  type Obj,
+  type Place,
+  type Placed,
+  rangeWords,
+  readJsonObject,
+  type Unread,
+} from "./descriptions.ts";
 import { type FieldDef, type Range, showTy, type Ty, type TypeTable } from "./types.ts";
 
 /** How many `$ref`s are followed in a row before the description is said to loop. */
@@ -25,9 +36,6 @@ export const MAX_REF_CHAIN = 64;
 /** How deep a schema is walked (objects, arrays, `anyOf`) before the match gives up and says so. */
 export const MAX_SCHEMA_DEPTH = 64;
 
-/** A JSON object as the codec reads it (no prototype). */
-type Obj = { readonly [key: string]: Json };
-
 /** A description read: its document, and the `url` under its `use`. */
 export interface OpenApi {
   readonly root: Obj;
@@ -35,27 +43,6 @@ export interface OpenApi {
   readonly url: string | null;
   /** The description's first server's URL (its variables at their defaults), or null. */
   readonly server: string | null;
-}
-
-/** Why a description cannot be read, in both languages. */
-export interface Unread {
-  readonly why: Text;
-}
-
-/** A mismatch found: what is wrong, and where in the description (a JSON pointer). */
-export interface Fault {
-  readonly message: Text;
-  readonly pointer: string;
-}
-
-/**
- * The empty object where the description wrote none: without a prototype, as the JSON codec reads
- * objects, so a name such as `constructor` finds nothing in it either.
- */
-const NONE: Obj = Object.freeze(Object.create(null));
-
-function isObj(v: Json | undefined): v is Obj {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** One token of a JSON pointer (RFC 6901: `~` is `~0`, `/` is `~1`). */
@@ -76,19 +63,9 @@ export function readOpenApi(path: string, bytes: Uint8Array, url: string | null)
       ),
     };
   }
-  let root: Json;
-  try {
-    root = parseJson(bytes);
-  } catch (e) {
-    if (!(e instanceof JsonError)) throw e;
-    return {
-      why: tr(
-        `it is not JSON (${e.line}:${e.col}: ${e.text.en})`,
-        `JSON ではありません(${e.line}:${e.col}: ${e.text.ja})`,
-      ),
-    };
-  }
-  if (!isObj(root)) return { why: tr("it is not a JSON object", "JSON のオブジェクトではありません") };
+  const read = readJsonObject(bytes);
+  if ("why" in read) return read;
+  const root = read.root;
   const version = root.openapi;
   if (typeof version !== "string" || !/^3\.[01]\.\d+$/.test(version)) {
     const said = typeof version === "string" ? `"${version}"` : "no `openapi` version";
@@ -136,24 +113,9 @@ export interface TaskShape {
   readonly statuses: readonly { readonly error: string; readonly status: string; readonly at: Place }[];
 }
 
-/** A place in the flow: a line and a column. */
-export interface Place {
-  readonly line: number;
-  readonly col: number;
-}
-
-/** Where a mismatch of a task is said: the operation, an argument, the result or a field of it, a status. */
-export type Where =
-  | { readonly kind: "operation" }
-  | { readonly kind: "task" }
-  | { readonly kind: "param"; readonly param: FieldDef }
-  | { readonly kind: "result" }
-  | { readonly kind: "field"; readonly field: FieldDef }
-  | { readonly kind: "status"; readonly at: Place };
-
 /** What the match of a task found: its mismatches, and how it is called when there are none. */
 export interface Matched {
-  readonly faults: readonly (Fault & { readonly where: Where })[];
+  readonly faults: readonly Placed[];
   /** The URL the task calls (base and path, `{argument}` where values go), or null without a base. */
   readonly url: string | null;
   /** True when the operation's request body is a form (`application/x-www-form-urlencoded` only). */
@@ -187,7 +149,7 @@ interface Body {
 }
 
 class Match {
-  private readonly faults: (Fault & { readonly where: Where })[] = [];
+  private readonly faults: Placed[] = [];
 
   constructor(
     private readonly api: OpenApi,
@@ -195,7 +157,7 @@ class Match {
     private readonly types: TypeTable,
   ) {}
 
-  private say(where: Where, message: Text, pointer: string): void {
+  private say(where: Placed["where"], message: Text, pointer: string): void {
     this.faults.push({ where, message, pointer });
   }
 
@@ -509,7 +471,7 @@ class Match {
       const cls = `${status[0]}XX`;
       if (codes.includes(status) || codes.includes(cls) || codes.includes("default")) continue;
       this.say(
-        { kind: "status", at },
+        { kind: "item", at },
         tr(
           `the operation never returns ${status}, so \`${error}\` cannot happen (it returns ${
             codes.join(", ")
@@ -954,24 +916,6 @@ function bounds(s: Obj): [bigint | null, bigint | null] {
   if (xlo !== null && (lo === null || xlo + 1n > lo)) lo = xlo + 1n;
   if (xhi !== null && (hi === null || xhi - 1n < hi)) hi = xhi - 1n;
   return [lo, hi];
-}
-
-function rangeWords(lo: bigint | null, hi: bigint | null): Text {
-  const en = lo !== null && hi !== null
-    ? `${lo} to ${hi}`
-    : lo !== null
-    ? `${lo} or more`
-    : hi !== null
-    ? `${hi} or less`
-    : "any number";
-  const ja = lo !== null && hi !== null
-    ? `${lo} 以上 ${hi} 以下`
-    : lo !== null
-    ? `${lo} 以上`
-    : hi !== null
-    ? `${hi} 以下`
-    : "どんな数でも";
-  return tr(en, ja);
 }
 
 function expected(kinds: ReadonlySet<string>): Text {

@@ -17,6 +17,7 @@ import type { CaseAst, ElidedAst, FieldAst, FlowAst, Pos, RecordAst, TypeAst, Us
 import { arnShape, hasArnShape } from "./arns.ts";
 import { type BookPort, type BookTransfer, readBook } from "./books.ts";
 import { type OpenApi, readOpenApi } from "./openapi.ts";
+import { readSmithy, type Smithy } from "./smithy.ts";
 import { resolveTask } from "./tasks.ts";
 import type { CaseDef, FlowModel, TaskDef } from "./model.ts";
 import { readRange, timeRange } from "./ranges.ts";
@@ -50,6 +51,7 @@ class Resolver {
   private readonly recordNames = new Set<string>();
   private readonly books = new Map<string, BookPort>();
   private readonly apis = new Map<string, OpenApi>();
+  private readonly smithies = new Map<string, Smithy>();
 
   constructor(
     private readonly ast: FlowAst,
@@ -113,6 +115,7 @@ class Resolver {
           r: this.r,
           books: this.books,
           apis: this.apis,
+          smithies: this.smithies,
           types: { records: this.records, enums: this.enums },
           fields: (asts, what) => this.fields(asts, what),
           type: (ty) => this.type(ty),
@@ -174,7 +177,7 @@ class Resolver {
     );
   }
 
-  /** Reads the books of `use book` and the descriptions of `use openapi`; false when one cannot be read (E005, E016). */
+  /** Reads the books of `use book` and the descriptions of `use openapi` and `use smithy`; false when one cannot be read (E005, E016). */
   private uses(uses: readonly UseAst[]): boolean {
     let read = true;
     const seen = new Set<string>();
@@ -186,6 +189,10 @@ class Resolver {
       seen.add(u.name.text);
       if (u.source.text === "openapi") {
         if (!this.openApi(u)) read = false;
+        continue;
+      }
+      if (u.source.text === "smithy") {
+        if (!this.smithy(u)) read = false;
         continue;
       }
       if (u.source.text !== "book") continue;
@@ -292,26 +299,11 @@ class Resolver {
         ),
       );
     }
-    const unread = (why: Text, notes: readonly Text[] = []) => {
-      this.r.error(
-        "E016",
-        u.path,
-        tr(
-          `the OpenAPI description "${u.path.text}" cannot be read: ${why.en}`,
-          `OpenAPI の記述 "${u.path.text}" を読めません。${why.ja}`,
-        ),
-        { notes, hint: pathHint() },
-      );
-      return false;
-    };
-    if (u.path.text.startsWith("/")) {
-      return unread(tr("the path is absolute", "パスが絶対パスです"));
-    }
-    const path = besideFlow(this.env.file, u.path.text);
-    const got = this.env.read(path);
-    if (!("bytes" in got)) return unread(got.unreadable, [tr(`looked for ${path}`, `${path} を探しました`)]);
-    const api = readOpenApi(path, got.bytes, url);
-    if ("why" in api) return unread(api.why);
+    const what = tr("OpenAPI description", "OpenAPI の記述");
+    const got = this.description(u, what);
+    if (got === null) return false;
+    const api = readOpenApi(got.path, got.bytes, url);
+    if ("why" in api) return this.unreadDescription(u, what, api.why);
     if (api.url === null && api.server === null) {
       this.r.error(
         "E016",
@@ -331,6 +323,61 @@ class Resolver {
     }
     this.apis.set(u.name.text, api);
     return true;
+  }
+
+  /**
+   * Reads a `use smithy` (smithy.ts) as `use openapi` is read; nothing may be written under it
+   * (the SDK of each platform knows where AWS's services are). False when it cannot be read.
+   */
+  private smithy(u: UseAst): boolean {
+    for (const item of u.items) {
+      this.notUnder(
+        "smithy",
+        item,
+        tr(
+          "nothing is written under `use smithy`: each platform's AWS SDK knows where the service is",
+          "`use smithy` の下には何も書きません。サービスの場所は、各プラットフォームの AWS の SDK が知っています",
+        ),
+      );
+    }
+    const what = tr("Smithy model", "Smithy のモデル");
+    const got = this.description(u, what);
+    if (got === null) return false;
+    const model = readSmithy(got.bytes);
+    if ("why" in model) return this.unreadDescription(u, what, model.why);
+    this.smithies.set(u.name.text, model);
+    return true;
+  }
+
+  /**
+   * The bytes of a description beside the flow, through the flow's file port (a symbolic link is
+   * followed and the file must lie inside the flow's repository; an absolute path is refused), or
+   * null after E016 at the path.
+   */
+  private description(u: UseAst, what: Text): { path: string; bytes: Uint8Array } | null {
+    if (u.path.text.startsWith("/")) {
+      this.unreadDescription(u, what, tr("the path is absolute", "パスが絶対パスです"));
+      return null;
+    }
+    const path = besideFlow(this.env.file, u.path.text);
+    const got = this.env.read(path);
+    if ("bytes" in got) return { path, bytes: got.bytes };
+    this.unreadDescription(u, what, got.unreadable, [tr(`looked for ${path}`, `${path} を探しました`)]);
+    return null;
+  }
+
+  /** E016 at a `use`'s path for a description that cannot be read; false. */
+  private unreadDescription(u: UseAst, what: Text, why: Text, notes: readonly Text[] = []): false {
+    this.r.error(
+      "E016",
+      u.path,
+      tr(
+        `the ${what.en} "${u.path.text}" cannot be read: ${why.en}`,
+        `${what.ja} "${u.path.text}" を読めません。${why.ja}`,
+      ),
+      { notes, hint: pathHint() },
+    );
+    return false;
   }
 
   /**

@@ -1,8 +1,8 @@
 /**
  * What this dandori cannot read yet (docs/design/dandori.md#what-this-toolchain-does-not-read): rules
- * and date files have no provider in this toolchain, and Smithy and proto descriptions (with the
+ * and date files have no provider in this toolchain, and proto descriptions (with the
  * `connect` tasks that call proto services), decision models and `implements` are not
- * checked. OpenAPI descriptions are read (openapi.ts). A flow that
+ * checked. OpenAPI descriptions (openapi.ts) and Smithy models (smithy.ts) are read. A flow that
  * uses one gets a single E018 at the first such construct and the command exits 2, instead of a
  * check that would guess.
  *
@@ -24,25 +24,24 @@ export interface Unsupported {
 }
 
 const RUN_ELSEWHERE = tr(
-  "this toolchain has no rule or date provider yet, and does not yet read Smithy or proto descriptions, decision models or implemented services; it checks flows that use books, OpenAPI descriptions, child flows, agents and tasks called by lambda, http, aws, event, callback or their own code",
-  "この処理系には、まだ規則と日付を読む口が無く、Smithy と proto の記述、判断のモデル、実装するサービスも読みません。確かめるのは、帳簿、OpenAPI の記述、子のフロー、エージェント、lambda・http・aws・event・callback・呼び出し方の無いタスクを使うフローです",
+  "this toolchain has no rule or date provider yet, and does not yet read proto descriptions, decision models or implemented services; it checks flows that use books, OpenAPI descriptions, Smithy models, child flows, agents and tasks called by lambda, http, aws, event, callback or their own code",
+  "この処理系には、まだ規則と日付を読む口が無く、proto の記述、判断のモデル、実装するサービスも読みません。確かめるのは、帳簿、OpenAPI の記述、Smithy のモデル、子のフロー、エージェント、lambda・http・aws・event・callback・呼び出し方の無いタスクを使うフローです",
 );
 
-/** What this dandori cannot read: a `use` but `use book` and `use openapi`, `implements`, and the task items that need one. */
+/** What this dandori cannot read: a `use` but `use book`, `use openapi` and `use smithy`, `implements`, and the task items that need one. */
 type Unreadable =
   | "rule"
   | "dates"
-  | "smithy"
   | "proto"
   | "implements"
   | "connect"
   | "jev";
 
-/** The sources of `use` but `book` and `openapi`: the parser reads no other word there. */
-const UNREAD_USES: readonly Unreadable[] = ["rule", "dates", "smithy", "proto"];
+/** The sources of `use` but `book`, `openapi` and `smithy`: the parser reads no other word there. */
+const UNREAD_USES: readonly Unreadable[] = ["rule", "dates", "proto"];
 
 /** The sources of `use` this dandori reads. */
-const READ_USES: readonly string[] = ["book", "openapi"];
+const READ_USES: readonly string[] = ["book", "openapi", "smithy"];
 
 function of(source: Unreadable): { message: Text; note: Text } {
   switch (source) {
@@ -62,20 +61,19 @@ function of(source: Unreadable): { message: Text; note: Text } {
         ),
         note: RUN_ELSEWHERE,
       };
-    case "smithy":
     case "proto":
       return {
         message: tr(
-          `this dandori does not read API descriptions yet: \`use ${source}\` is not supported`,
-          `この dandori は、まだ API の記述を読みません。\`use ${source}\` には対応していません`,
+          "this dandori does not read proto descriptions yet: `use proto` is not supported",
+          "この dandori は、まだ proto の記述を読みません。`use proto` には対応していません",
         ),
         note: RUN_ELSEWHERE,
       };
     case "connect":
       return {
         message: tr(
-          `this dandori does not read API descriptions yet: a task that calls an operation of one (\`${source}\` with an API) is not supported`,
-          `この dandori は、まだ API の記述を読みません。記述の操作を呼ぶタスク(API を書いた \`${source}\`)には対応していません`,
+          `this dandori does not read proto descriptions yet: a task that calls an operation of one (\`${source}\` with an API) is not supported`,
+          `この dandori は、まだ proto の記述を読みません。記述の操作を呼ぶタスク(API を書いた \`${source}\`)には対応していません`,
         ),
         note: RUN_ELSEWHERE,
       };

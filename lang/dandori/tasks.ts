@@ -32,7 +32,9 @@ import {
   type TaskDef,
   type Timeout,
 } from "./model.ts";
-import { matchOperation, type OpenApi, type Where } from "./openapi.ts";
+import type { Placed, Where } from "./descriptions.ts";
+import { matchOperation, type OpenApi } from "./openapi.ts";
+import { type AwsTaskShape, JSON_TEXT_MEMBERS, matchAwsOperation, type Smithy } from "./smithy.ts";
 import { type FieldDef, type Range, showTy, type Ty, type TypeTable } from "./types.ts";
 import { readUrl } from "./urls.ts";
 
@@ -41,6 +43,8 @@ export interface TaskScope {
   readonly r: Reporter<DandoriCode>;
   readonly books: ReadonlyMap<string, BookPort>;
   readonly apis: ReadonlyMap<string, OpenApi>;
+  /** The Smithy models of `use smithy`, by the name an `aws` task writes as its service. */
+  readonly smithies: ReadonlyMap<string, Smithy>;
   readonly types: TypeTable;
   readonly fields: (asts: readonly (FieldAst | ElidedAst)[], what: Text) => FieldDef[];
   readonly type: (t: TypeAst) => Ty | null;
@@ -300,6 +304,8 @@ class ItemCheck {
     private readonly t: TaskAst,
     private readonly def: TaskDef,
     private readonly items: readonly Item[],
+    /** True for an `aws` task whose service a `use smithy` describes: the model says which operations exist. */
+    private readonly modelled: boolean,
   ) {}
 
   run(methodAt: Pos | null): void {
@@ -538,7 +544,7 @@ class ItemCheck {
     const operation = item.operation.text;
     if (AWS_SERVICES.has(service)) {
       const operations = awsOperations(service);
-      if (operations.has(operation)) return;
+      if (operations.has(operation) || this.modelled) return;
       this.r.error(
         "E007",
         item.operation,
@@ -722,7 +728,10 @@ class TaskResolver {
     const http = method === "http" ? only(items, "http") : null;
     const called = http === null || http.api === null ? null : this.apiCall(t, http, params, result, items);
     const def = definition(t, items, { params, result, method, book, errors }, called);
-    new ItemCheck(this.s.r, t, def, items).run(at);
+    const aws = method === "aws" ? only(items, "aws") : null;
+    const model = aws === null ? undefined : this.s.smithies.get(aws.service.text);
+    if (aws !== null && model !== undefined) this.awsCall(t, aws, model, def, items);
+    new ItemCheck(this.s.r, t, def, items, model !== undefined).run(at);
     // An agent does nothing to a case: its `starts`, `sends` and `observes` are E007 (agent_check.ts).
     if (method === "agent") checkAgentTask(this.s.r, t, def, items, this.s.types);
     else this.caseItems(t, def, items);
@@ -785,10 +794,47 @@ class TaskResolver {
       result: result === null ? null : { type: result.type, range: result.range },
       statuses,
     }, this.s.types);
+    this.placeFaults(t, name, matched.faults, http.url);
+    return matched.faults.length === 0
+      ? { url: matched.url, form: matched.form }
+      : { url: null, form: false };
+  }
+
+  /**
+   * An `aws <service>:<operation>` task whose service a `use smithy` describes, against the model's
+   * operation (smithy.ts): one E016 per mismatch at the place of the flow it is about, with the
+   * shape or member of the model as a note. A callback task's answer is the callback's, so its
+   * result is not compared with the operation's output.
+   */
+  private awsCall(t: TaskAst, aws: ItemOf<"aws">, model: Smithy, def: TaskDef, items: readonly Item[]): void {
+    const errors: AwsTaskShape["errors"][number][] = [];
+    for (const item of items) {
+      if (item.kind !== "errors") continue;
+      for (const e of item.errors) {
+        if (e.value === null) errors.push({ error: e.name.text, exception: e.name.text, at: e.name });
+        else if (e.value.kind === "name") {
+          errors.push({ error: e.name.text, exception: e.value.name.text, at: e.value.name });
+        }
+      }
+    }
+    const key = firstOf(items, "key")?.param ?? null;
+    const faults = matchAwsOperation(model, {
+      operation: aws.operation.text,
+      params: def.params,
+      result: def.result === null || def.callback ? null : { type: def.result.type, range: def.result.range },
+      errors,
+      key: key === null ? null : { param: key.text, at: key },
+      jsonText: JSON_TEXT_MEMBERS.get(`${aws.service.text}:${aws.operation.text}`) ?? null,
+    }, this.s.types);
+    this.placeFaults(t, aws.service.text, faults, aws.operation);
+  }
+
+  /** One E016 per mismatch with a description, at the place of the flow it is about; `operation` is where the operation is named. */
+  private placeFaults(t: TaskAst, api: string, faults: readonly Placed[], operation: Pos): void {
     const place = (w: Where): Pos => {
       switch (w.kind) {
         case "operation":
-          return http.url;
+          return operation;
         case "task":
           return t.name;
         case "param":
@@ -797,25 +843,22 @@ class TaskResolver {
           return t.result ?? t.name;
         case "field":
           return w.field;
-        case "status":
+        case "item":
           return w.at;
         default:
           return unreachable(w, "place");
       }
     };
-    for (const f of matched.faults) {
+    for (const f of faults) {
       this.s.r.error(
         "E016",
         place(f.where),
         tr(`\`${t.name.text}\`: ${f.message.en}`, `\`${t.name.text}\`: ${f.message.ja}`),
         {
-          notes: [tr(`in the description \`${name}\` at ${f.pointer}`, `記述 \`${name}\` の ${f.pointer}`)],
+          notes: [tr(`in the description \`${api}\` at ${f.pointer}`, `記述 \`${api}\` の ${f.pointer}`)],
         },
       );
     }
-    return matched.faults.length === 0
-      ? { url: matched.url, form: matched.form }
-      : { url: null, form: false };
   }
 
   /**

@@ -27,6 +27,7 @@ function repositoryFiles(): Record<string, Uint8Array> {
     }
   };
   walk("examples");
+  walk("tests/dandori/flows/apis");
   return files;
 }
 
