@@ -82,8 +82,8 @@ export function readSmithy(bytes: Uint8Array): Smithy | Unread {
 
 /**
  * The input members a record or `json` may be sent to as its JSON text, by `<service>:<operation>`
- * (seed 002 §1.10: SQS `sendMessage`'s `MessageBody`; Step Functions and the code dandori writes send
- * it as JSON text).
+ * (docs/dandori.md#api-descriptions: SQS `sendMessage`'s `MessageBody`; Step Functions and the code
+ * dandori writes send it as JSON text).
  */
 export const JSON_TEXT_MEMBERS: ReadonlyMap<string, string> = new Map([["sqs:sendMessage", "MessageBody"]]);
 
