@@ -9,6 +9,7 @@ import { deepStrictEqual, ok } from "node:assert/strict";
 import { runnableFlows } from "../../verify/dandori/flows.ts";
 import { findPydanticGraph, FLOW_DIRS } from "../../verify/dandori/pydantic_graph.ts";
 import { verifyPythonWire } from "../../verify/dandori/pydantic_graph_wire.ts";
+import { describedLine } from "../../verify/dandori/wire.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -36,7 +37,9 @@ Deno.test({
         ((performance.now() - started) / 1000).toFixed(1)
       } s`,
     );
+    console.log(describedLine(report));
     ok(report.http > 0 && report.lambda > 0 && report.aws > 0, "every kind of call was sent");
+    ok(report.described !== 0, "some request was validated against its description");
     deepStrictEqual(report.failures, []);
   },
 });

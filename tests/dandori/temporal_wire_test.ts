@@ -8,6 +8,7 @@ import { deepStrictEqual, ok } from "node:assert/strict";
 import { runnableFlows } from "../../verify/dandori/flows.ts";
 import { FLOW_DIRS } from "../../verify/dandori/temporal.ts";
 import { verifyWire } from "../../verify/dandori/temporal_wire.ts";
+import { describedLine } from "../../verify/dandori/wire.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -22,7 +23,9 @@ Deno.test({
       return console.log("SKIP: moto: moto_server is not installed (pip install moto[server])");
     }
     console.log(`wire: ${report.http} HTTP, ${report.lambda} Lambda, ${report.aws} AWS calls`);
+    console.log(describedLine(report));
     ok(report.http > 0 && report.lambda > 0 && report.aws > 0, "every kind of call was sent");
+    ok(report.described !== 0, "some request was validated against its description");
     deepStrictEqual(report.failures, []);
   },
 });

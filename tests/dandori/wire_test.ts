@@ -1,10 +1,16 @@
 /**
  * The wire checks' moto side (`verify/dandori/wire.ts`): a queue's messages, once read back for a
- * call's check, are gone from the queue, so a later call's check on the same queue reads its own alone.
+ * call's check, are gone from the queue, so a later call's check on the same queue reads its own alone;
+ * and the descriptions' validation catches what the interpreter and the generated code would agree on.
  */
 
-import { deepStrictEqual } from "node:assert/strict";
-import { withWire } from "../../verify/dandori/wire.ts";
+import { deepStrictEqual, match, ok } from "node:assert/strict";
+import type { CalleePlan } from "../../lang/dandori/plan.ts";
+import { checkedFlowAt, type RunnableFlow } from "../../verify/dandori/flows.ts";
+import { verifyWire } from "../../verify/dandori/temporal_wire.ts";
+import { describedLine, withWire } from "../../verify/dandori/wire.ts";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
 
 Deno.test("a message read back for a call's check is deleted from its queue, not left to come back after its visibility timeout", async () => {
   const sqs = await import("@aws-sdk/client-sqs");
@@ -30,4 +36,42 @@ Deno.test("a message read back for a call's check is deleted from its queue, not
     return true;
   });
   if (checked === null) console.log("SKIP: moto: moto_server is not installed (pip install moto[server])");
+});
+
+/** `api_calls.flow` with one task's plan changed as a broken lowering would, which the interpreter's view and the generated code then share. */
+function broken(task: string, change: Partial<Extract<CalleePlan, { kind: "http" }>>): RunnableFlow {
+  const f = checkedFlowAt(ROOT, "tests/dandori/flows/api_calls.flow");
+  ok(f !== null, "api_calls.flow checks");
+  const tasks = f.plan.tasks.map((t) =>
+    t.name === task && t.callee.kind === "http" ? { ...t, callee: { ...t.callee, ...change } } : t
+  );
+  return { ...f, plan: { ...f.plan, tasks } };
+}
+
+Deno.test({
+  name:
+    "a break the interpreter and the generated code share is caught on a named scenario: a form body sent as JSON by the description, a query parameter sent in the body by the GET that cannot carry it",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const asJson = await verifyWire([broken("create", { form: false })]);
+    if (asJson === null) {
+      return console.log("SKIP: moto: moto_server is not installed (pip install moto[server])");
+    }
+    if (typeof asJson.described !== "number") return console.log(describedLine(asJson));
+    ok(asJson.failures.length > 0, "the JSON body was refused");
+    for (const f of asJson.failures) {
+      match(
+        f,
+        /^tests\/dandori\/flows\/api_calls\.flow run-\d+ line 47: the description .*payments\.json refuses it: .*application\/json/,
+      );
+    }
+    const inBody = await verifyWire([broken("look", { restIn: "body" })]);
+    ok(inBody !== null);
+    ok(
+      inBody.failures.some((f) => /^tests\/dandori\/flows\/api_calls\.flow run-\d+ line 50: /.test(f)),
+      inBody.failures.join("\n"),
+    );
+    console.log(`caught: ${asJson.failures[0]}\ncaught: ${inBody.failures[0]}`);
+  },
 });

@@ -31,6 +31,7 @@ import {
   wireCalls,
   wireOf,
   type WireReport,
+  withDescribed,
   withWire,
 } from "./wire.ts";
 
@@ -103,7 +104,7 @@ export function verifyPythonWire(flows: readonly RunnableFlow[]): Promise<WireRe
         return problem === null ? [] : [`${c.where}: ${problem}`];
       });
       if (rest.aws_error !== null) failures.push(...awsErrorProblem(rest.aws_error));
-      return { ...counts, failures };
+      return await withDescribed(session, { ...counts, failures });
     } finally {
       session.local.control = null;
       Deno.removeSync(dir, { recursive: true });

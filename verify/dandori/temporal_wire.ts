@@ -31,6 +31,7 @@ import {
   wireOf,
   type WireReport,
   type WireSession,
+  withDescribed,
   withWire,
 } from "./wire.ts";
 
@@ -97,7 +98,7 @@ export function verifyWire(flows: readonly RunnableFlow[]): Promise<WireReport |
     } finally {
       Deno.removeSync(dir, { recursive: true });
     }
-    return { ...counts, failures };
+    return await withDescribed(session, { ...counts, failures });
   });
 }
 

@@ -3,10 +3,14 @@
  * docs/targets.md#pydantic-graph): every distinct HTTP, Lambda and AWS call of the scenarios of a
  * flow, a local HTTP server that answers HTTP requests and Lambda's Invoke as the runs' stub does
  * and keeps what arrived, moto in server mode for SNS and SQS with a queue that reads back what
- * each call delivered, and the comparison of what arrived with the `transport` view. Nothing
- * leaves the machine. @module
+ * each call delivered, and the comparison of what arrived with the `transport` view. A request of a
+ * task whose `http` line names a `use openapi` description is also validated against that description
+ * by openapi-core (`openapi_validate.py`), once every call of the session has been sent: what the flow,
+ * the interpreter and the generated code agree on must also be what the provider's description takes.
+ * Nothing leaves the machine. @module
  */
 
+import { dirname, isAbsolute, relative, resolve } from "node:path";
 import { stringifyJson } from "../../lang/common/json.ts";
 import type { Answer, CallRecord } from "../../lang/dandori/interp.ts";
 import type { TaskPlan } from "../../lang/dandori/plan.ts";
@@ -21,6 +25,31 @@ export interface WireCall {
   readonly call: { readonly key?: string; readonly callback_id?: string };
   readonly view: Record<string, unknown>;
   readonly answer: Answer;
+  /** The OpenAPI description its `http` line names, or null. */
+  readonly described: Described | null;
+}
+
+/** A `use openapi` description: its file, and the `url` that replaces its servers, or null. */
+export interface Described {
+  readonly file: string;
+  readonly server: string | null;
+}
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+/** The description the task's `http` line names (a flow path is absolute or under the repository), or null. */
+function describedBy(f: RunnableFlow, task: TaskPlan): Described | null {
+  const ast = f.checked.model.ast;
+  const http = ast.tasks.find((t) => t.name.text === task.name)?.items.find((i) => i.kind === "http");
+  if (http?.kind !== "http" || http.api === null) return null;
+  const use = ast.uses.find((u) => u.source.text === "openapi" && u.name.text === http.api?.text);
+  if (use === undefined) return null;
+  const flow = isAbsolute(f.path) ? f.path : `${ROOT}${f.path}`;
+  const url = use.items.find((i) => i.kind === "url");
+  return {
+    file: resolve(dirname(flow), use.path.text),
+    server: url !== undefined && "value" in url ? url.value.text : null,
+  };
 }
 
 /** A value as the workflow carries it: JSON numbers, not the interpreter's bigints. */
@@ -59,6 +88,7 @@ export function wireCalls(f: RunnableFlow, platform: "temporal" | "pydantic-grap
         call,
         view: plain(viewOf("transport", f.plan, c)) as Record<string, unknown>,
         answer: c.answer,
+        described: describedBy(f, task),
       });
     }
   }
@@ -200,7 +230,19 @@ export interface WireReport {
   readonly http: number;
   readonly lambda: number;
   readonly aws: number;
+  /** The requests validated against their OpenAPI description, or null when openapi-core is missing (why). */
+  readonly described: number | { readonly missing: string };
   readonly failures: readonly string[];
+}
+
+/** What a wire check's own part reports, before `withDescribed` adds the descriptions' validation. */
+export type SentReport = Omit<WireReport, "described">;
+
+/** A request that arrived for a described task, to validate once the session's calls are sent. */
+interface ToValidate {
+  readonly where: string;
+  readonly described: Described;
+  readonly http: NonNullable<Arrived["http"]>;
 }
 
 /** The moto side: topics and queues made on demand, and each one's messages read back. */
@@ -266,6 +308,7 @@ const REGION = "ap-northeast-1";
 /** A wire session: the local server, moto's clients, and moto's URL. */
 export interface WireSession {
   readonly local: LocalServer;
+  readonly toValidate: ToValidate[];
   readonly aws: Awaited<ReturnType<typeof awsClients>>;
   readonly motoUrl: string;
 }
@@ -290,7 +333,7 @@ export async function withWire<R>(check: (s: WireSession) => Promise<R>): Promis
   const before = Object.fromEntries(Object.keys(env).map((k) => [k, Deno.env.get(k)]));
   for (const [k, v] of Object.entries(env)) Deno.env.set(k, v);
   try {
-    return await check({ local, aws: await awsClients(moto.url), motoUrl: moto.url });
+    return await check({ local, toValidate: [], aws: await awsClients(moto.url), motoUrl: moto.url });
   } finally {
     for (const [k, v] of Object.entries(before)) v === undefined ? Deno.env.delete(k) : Deno.env.set(k, v);
     await local.close();
@@ -335,6 +378,9 @@ export async function arrivedProblem(
   const local = s.local;
   if (local.arrived.length !== 1) return `${local.arrived.length} requests arrived, not one`;
   const got = local.arrived[0];
+  if (got.http !== undefined && c.described !== null) {
+    s.toValidate.push({ where: c.where, described: c.described, http: got.http });
+  }
   if (kind === "lambda") {
     const view = c.view as { lambda: string; payload: unknown };
     const arrived = JSON.stringify({ lambda: got.lambda?.fn, payload: got.lambda?.payload });
@@ -365,6 +411,61 @@ export async function arrivedProblem(
     body,
   ]);
   return arrived === want ? null : `HTTP got ${arrived}, the view is ${want}`;
+}
+
+/**
+ * The report of a session whose calls are all sent, with every request of its `toValidate` validated
+ * against its description by openapi-core in one Python process: a failure for each it refuses.
+ */
+export async function withDescribed(s: WireSession, sent: SentReport): Promise<WireReport> {
+  const validated = await validateDescribed(s.toValidate);
+  return "missing" in validated
+    ? { ...sent, described: validated }
+    : { ...sent, described: s.toValidate.length, failures: [...sent.failures, ...validated.failures] };
+}
+
+/** What a wire test prints of the descriptions' validation: how many requests, or the SKIP of openapi-core. */
+export function describedLine(report: WireReport): string {
+  return typeof report.described === "number"
+    ? `${report.described} requests validated against their OpenAPI description by openapi-core`
+    : `SKIP: openapi-core: ${report.described.missing} (pip install -r verify/requirements-temporal.txt)`;
+}
+
+/** Each request validated against its description: a failure for each refused, or why openapi-core is missing. */
+async function validateDescribed(
+  toValidate: readonly ToValidate[],
+): Promise<{ failures: string[] } | { missing: string }> {
+  if (toValidate.length === 0) return { failures: [] };
+  const dir = Deno.makeTempDirSync({ prefix: "dandori-openapi-" });
+  try {
+    const requests = toValidate.map((r) => ({
+      description: r.described.file,
+      server: r.described.server,
+      method: r.http.method,
+      url: r.http.url,
+      type: r.http.type,
+      body: r.http.body,
+    }));
+    Deno.writeTextFileSync(`${dir}/requests.json`, JSON.stringify({ requests }));
+    const out = await new Deno.Command("python3", {
+      args: [`${ROOT}verify/dandori/openapi_validate.py`, `${dir}/requests.json`],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const text = new TextDecoder().decode(out.stdout);
+    if (!out.success) throw new Error(`openapi_validate.py failed: ${new TextDecoder().decode(out.stderr)}`);
+    const said = JSON.parse(text) as (string | null)[] | { missing: string };
+    if (!Array.isArray(said)) return said;
+    return {
+      failures: toValidate.flatMap((r, i) =>
+        said[i] === null ? [] : [
+          `${r.where}: the description ${relative(ROOT, r.described.file)} refuses it: ${said[i]}`,
+        ]
+      ),
+    };
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
 }
 
 /** The AWS error every wire check raises: `sns:publish` to a topic that does not exist in moto. */
