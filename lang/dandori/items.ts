@@ -14,8 +14,8 @@
  * `observes`, which the case rules judge, E008) is taken by every method; the items that say how
  * a task is called are the methods themselves.
  *
- * `connect` and `jev` tasks stop at E018 before they are resolved (support.ts), so the table has
- * no column for them yet. What an agent takes beyond the table (its provider, model, effort level,
+ * `jev` tasks stop at E018 before they are resolved (support.ts), so the table has no column for
+ * them yet. What an agent takes beyond the table (its provider, model, effort level,
  * `url` and result type) is checked in agent_check.ts.
  * @module
  */
@@ -25,13 +25,14 @@ import { type Text, tr } from "../common/text.ts";
 import type { Method } from "./model.ts";
 
 /** The methods whose tasks this dandori resolves: the table's columns. */
-export type CheckedMethod = Exclude<Method, "connect" | "jev">;
+export type CheckedMethod = Exclude<Method, "jev">;
 
 /** The table's columns, in the order of `Method`. */
 export const CHECKED_METHODS: readonly CheckedMethod[] = [
   "lambda",
   "http",
   "aws",
+  "connect",
   "agent",
   "book",
   "flow",
@@ -109,6 +110,7 @@ const AGENTS_ONLY_ROW: ItemRow = {
   lambda: AGENTS_ONLY,
   http: AGENTS_ONLY,
   aws: AGENTS_ONLY,
+  connect: AGENTS_ONLY,
   agent: TAKES,
   book: AGENTS_ONLY,
   flow: AGENTS_ONLY,
@@ -116,6 +118,16 @@ const AGENTS_ONLY_ROW: ItemRow = {
   child: AGENTS_ONLY,
   own: AGENTS_ONLY,
 };
+
+const CONNECT_BY_DANDORI = tr(
+  "a `connect` task is called by the code dandori writes, not by an image of yours",
+  "`connect` のタスクを呼ぶのは dandori が書くコードで、利用者のイメージではありません",
+);
+
+const PLAIN_UNDER_USE = tr(
+  "a `connect` task sends to the `url` of its `use proto`; a plain `http://` URL is said there",
+  "`connect` のタスクは `use proto` の `url` に送ります。`http://` の URL のことは、そこで言います",
+);
 
 const DECISION_MODELS_ONLY = tr(
   "only a decision model task (`jev`) takes it",
@@ -127,6 +139,7 @@ const DECISION_MODELS_ONLY_ROW: ItemRow = {
   lambda: DECISION_MODELS_ONLY,
   http: DECISION_MODELS_ONLY,
   aws: DECISION_MODELS_ONLY,
+  connect: DECISION_MODELS_ONLY,
   agent: DECISION_MODELS_ONLY,
   book: DECISION_MODELS_ONLY,
   flow: DECISION_MODELS_ONLY,
@@ -145,6 +158,7 @@ export const TASK_ITEMS: Readonly<Record<ItemAspect, ItemRow>> = {
     lambda: TAKES,
     http: TAKES,
     aws: TAKES,
+    connect: TAKES,
     agent: AGENT_CHANGES_NOTHING,
     book: tr(
       "a book's transfer passes once per its own key, so a second call is done before",
@@ -159,6 +173,7 @@ export const TASK_ITEMS: Readonly<Record<ItemAspect, ItemRow>> = {
     lambda: ONLY_AWS_NAMES_THE_KEY,
     http: ONLY_AWS_NAMES_THE_KEY,
     aws: TAKES,
+    connect: ONLY_AWS_NAMES_THE_KEY,
     agent: AGENT_CHANGES_NOTHING,
     book: TAKES,
     flow: TAKES,
@@ -170,6 +185,7 @@ export const TASK_ITEMS: Readonly<Record<ItemAspect, ItemRow>> = {
     lambda: TAKES,
     http: TAKES,
     aws: TAKES,
+    connect: TAKES,
     agent: AGENT_DECLARES_NO_ERRORS,
     book: tr(
       "a hold is refused with a reason per state; write the reasons in `errors`",
@@ -187,6 +203,7 @@ export const TASK_ITEMS: Readonly<Record<ItemAspect, ItemRow>> = {
       "`http` のタスクのエラーにはステータスを書きます: `errors name = 409`",
     ),
     aws: TAKES,
+    connect: TAKES,
     agent: AGENT_DECLARES_NO_ERRORS,
     book: TAKES,
     flow: TAKES,
@@ -198,6 +215,7 @@ export const TASK_ITEMS: Readonly<Record<ItemAspect, ItemRow>> = {
     lambda: TAKES,
     http: TAKES,
     aws: TAKES,
+    connect: TAKES,
     agent: AGENT_DECLARES_NO_ERRORS,
     book: tr(
       "a book's refusal is its reason's name, with nothing after it",
@@ -215,6 +233,7 @@ export const TASK_ITEMS: Readonly<Record<ItemAspect, ItemRow>> = {
       "`http` のタスクのエラーは HTTP のステータスです",
     ),
     aws: TAKES,
+    connect: TAKES,
     agent: AGENT_DECLARES_NO_ERRORS,
     book: TAKES,
     flow: TAKES,
@@ -226,6 +245,7 @@ export const TASK_ITEMS: Readonly<Record<ItemAspect, ItemRow>> = {
     lambda: TAKES,
     http: TAKES,
     aws: TAKES,
+    connect: TAKES,
     agent: TAKES,
     book: TAKES,
     flow: TAKES,
@@ -240,6 +260,7 @@ export const TASK_ITEMS: Readonly<Record<ItemAspect, ItemRow>> = {
     lambda: TAKES,
     http: CALLBACK_WAYS,
     aws: TAKES,
+    connect: CALLBACK_WAYS,
     agent: tr(
       "an agent answers in the call itself",
       "エージェントは呼び出しそのものの中で答えます",
@@ -254,6 +275,7 @@ export const TASK_ITEMS: Readonly<Record<ItemAspect, ItemRow>> = {
     lambda: TAKES,
     http: TAKES,
     aws: TAKES,
+    connect: CONNECT_BY_DANDORI,
     agent: tr(
       "an agent is called by the code dandori writes, not by an image of yours",
       "エージェントを呼ぶのは dandori が書くコードで、利用者のイメージではありません",
@@ -276,6 +298,7 @@ export const TASK_ITEMS: Readonly<Record<ItemAspect, ItemRow>> = {
     lambda: NO_PLAIN_URL,
     http: TAKES,
     aws: NO_PLAIN_URL,
+    connect: PLAIN_UNDER_USE,
     agent: TAKES,
     book: NO_PLAIN_URL,
     flow: NO_PLAIN_URL,

@@ -56,7 +56,7 @@ export interface TaskDef {
   readonly url: { readonly text: string; readonly line: number; readonly col: number } | null;
   /** True when an `http` task sends its body as a form: `form` written, or the description says so. */
   readonly form: boolean;
-  /** Who a `lambda` or an `aws` task calls: the function as written, or `<service>:<operation>`. */
+  /** Who a `lambda`, `aws` or `connect` task calls: the function as written, `<service>:<operation>`, or `<api> <Service>/<Method>`. */
   readonly callee: string | null;
   /** The arguments `discloses` lets the task send outside the project (docs/dandori.md#secrets-and-plain-http). */
   readonly discloses: ReadonlySet<string>;

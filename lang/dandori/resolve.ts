@@ -18,6 +18,7 @@ import { arnShape, hasArnShape } from "./arns.ts";
 import { type BookPort, type BookTransfer, readBook } from "./books.ts";
 import { type OpenApi, readOpenApi } from "./openapi.ts";
 import { readSmithy, type Smithy } from "./smithy.ts";
+import { type Proto, readProto } from "./proto.ts";
 import { resolveTask } from "./tasks.ts";
 import type { CaseDef, FlowModel, TaskDef } from "./model.ts";
 import { readRange, timeRange } from "./ranges.ts";
@@ -52,6 +53,7 @@ class Resolver {
   private readonly books = new Map<string, BookPort>();
   private readonly apis = new Map<string, OpenApi>();
   private readonly smithies = new Map<string, Smithy>();
+  private readonly protos = new Map<string, Proto>();
 
   constructor(
     private readonly ast: FlowAst,
@@ -116,6 +118,7 @@ class Resolver {
           books: this.books,
           apis: this.apis,
           smithies: this.smithies,
+          protos: this.protos,
           types: { records: this.records, enums: this.enums },
           fields: (asts, what) => this.fields(asts, what),
           type: (ty) => this.type(ty),
@@ -193,6 +196,10 @@ class Resolver {
       }
       if (u.source.text === "smithy") {
         if (!this.smithy(u)) read = false;
+        continue;
+      }
+      if (u.source.text === "proto") {
+        if (!this.proto(u)) read = false;
         continue;
       }
       if (u.source.text !== "book") continue;
@@ -346,6 +353,51 @@ class Resolver {
     const model = readSmithy(got.bytes);
     if ("why" in model) return this.unreadDescription(u, what, model.why);
     this.smithies.set(u.name.text, model);
+    return true;
+  }
+
+  /**
+   * Reads a `use proto` (proto.ts) as `use openapi` is read, with the files it imports through the
+   * same port (one that cannot be read is recorded, not refused); under it comes only `url`, where a
+   * `connect` task sends. False when it cannot be read.
+   */
+  private proto(u: UseAst): boolean {
+    let url: string | null = null;
+    for (const item of u.items) {
+      if (item.kind === "url") {
+        url = item.value.text;
+        continue;
+      }
+      this.notUnder(
+        "proto",
+        item,
+        tr(
+          'under `use proto` comes only `url "<https URL>"`, where its `connect` tasks send',
+          '`use proto` の下に書けるのは、`connect` のタスクが送る先の `url "<https の URL>"` だけです',
+        ),
+      );
+    }
+    const what = tr("proto description", "proto の記述");
+    const got = this.description(u, what);
+    if (got === null) return false;
+    const decoder = new TextDecoder("utf-8", { fatal: true });
+    let text: string;
+    try {
+      text = decoder.decode(got.bytes);
+    } catch {
+      return this.unreadDescription(u, what, tr("it is not UTF-8", "UTF-8 ではありません"));
+    }
+    const proto = readProto(u.path.text, text, url, (path) => {
+      const read = this.env.read(besideFlow(this.env.file, path));
+      if (!("bytes" in read)) return null;
+      try {
+        return decoder.decode(read.bytes);
+      } catch {
+        return null;
+      }
+    });
+    if ("why" in proto) return this.unreadDescription(u, what, proto.why);
+    this.protos.set(u.name.text, proto);
     return true;
   }
 

@@ -91,8 +91,9 @@ function outsideParty(t: TaskDef): Text | null {
     case "own":
     case "event":
       return null;
-    // These stop at E018 before a flow is checked this far (support.ts).
     case "connect":
+      return tr(`the Connect service \`${t.callee}\``, `Connect のサービス \`${t.callee}\``);
+    // This stops at E018 before a flow is checked this far (support.ts).
     case "jev":
       return null;
     default:

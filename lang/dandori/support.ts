@@ -1,14 +1,13 @@
 /**
  * What this dandori cannot read yet (docs/design/dandori.md#what-this-toolchain-does-not-read): rules
- * and date files have no provider in this toolchain, and proto descriptions (with the
- * `connect` tasks that call proto services), decision models and `implements` are not
- * checked. OpenAPI descriptions (openapi.ts) and Smithy models (smithy.ts) are read. A flow that
- * uses one gets a single E018 at the first such construct and the command exits 2, instead of a
- * check that would guess.
+ * and date files have no provider in this toolchain, and decision models and `implements` are not
+ * checked. OpenAPI descriptions (openapi.ts), Smithy models (smithy.ts) and proto descriptions
+ * (proto.ts) are read. A flow that uses one it cannot read gets a single E018 at the first such
+ * construct and the command exits 2, instead of a check that would guess.
  *
- * Agent tasks are checked, and no stage after the checker reads them yet: once every other check of
- * a flow with one has passed, the check ends with `agentsStop`'s E018 (check.ts), so `check` exits 2
- * and no command plans, runs, draws or builds it.
+ * Agent tasks and `connect` tasks are checked, and no stage after the checker reads them yet: once
+ * every other check of a flow with one has passed, the check ends with `notReadOnStop`'s E018
+ * (check.ts), so `check` exits 2 and no command plans, runs, draws or builds it.
  * @module
  */
 
@@ -24,24 +23,22 @@ export interface Unsupported {
 }
 
 const RUN_ELSEWHERE = tr(
-  "this toolchain has no rule or date provider yet, and does not yet read proto descriptions, decision models or implemented services; it checks flows that use books, OpenAPI descriptions, Smithy models, child flows, agents and tasks called by lambda, http, aws, event, callback or their own code",
-  "この処理系には、まだ規則と日付を読む口が無く、proto の記述、判断のモデル、実装するサービスも読みません。確かめるのは、帳簿、OpenAPI の記述、Smithy のモデル、子のフロー、エージェント、lambda・http・aws・event・callback・呼び出し方の無いタスクを使うフローです",
+  "this toolchain has no rule or date provider yet, and does not yet read decision models or implemented services; it checks flows that use books, OpenAPI descriptions, Smithy models, proto descriptions, child flows, agents and tasks called by lambda, http, aws, connect, event, callback or their own code",
+  "この処理系には、まだ規則と日付を読む口が無く、判断のモデルと実装するサービスも読みません。確かめるのは、帳簿、OpenAPI の記述、Smithy のモデル、proto の記述、子のフロー、エージェント、lambda・http・aws・connect・event・callback・呼び出し方の無いタスクを使うフローです",
 );
 
-/** What this dandori cannot read: a `use` but `use book`, `use openapi` and `use smithy`, `implements`, and the task items that need one. */
+/** What this dandori cannot read: `use rule` and `use dates`, `implements`, and decision-model tasks. */
 type Unreadable =
   | "rule"
   | "dates"
-  | "proto"
   | "implements"
-  | "connect"
   | "jev";
 
-/** The sources of `use` but `book`, `openapi` and `smithy`: the parser reads no other word there. */
-const UNREAD_USES: readonly Unreadable[] = ["rule", "dates", "proto"];
+/** The sources of `use` but those read: the parser reads no other word there. */
+const UNREAD_USES: readonly Unreadable[] = ["rule", "dates"];
 
 /** The sources of `use` this dandori reads. */
-const READ_USES: readonly string[] = ["book", "openapi", "smithy"];
+const READ_USES: readonly string[] = ["book", "openapi", "smithy", "proto"];
 
 function of(source: Unreadable): { message: Text; note: Text } {
   switch (source) {
@@ -58,22 +55,6 @@ function of(source: Unreadable): { message: Text; note: Text } {
         message: tr(
           "this dandori cannot read date files: `use dates` needs koyomi's date port, and no date provider is joined here",
           "この dandori は日付のファイルを読めません。`use dates` には koyomi の日付の口が要りますが、ここにはつながっていません",
-        ),
-        note: RUN_ELSEWHERE,
-      };
-    case "proto":
-      return {
-        message: tr(
-          "this dandori does not read proto descriptions yet: `use proto` is not supported",
-          "この dandori は、まだ proto の記述を読みません。`use proto` には対応していません",
-        ),
-        note: RUN_ELSEWHERE,
-      };
-    case "connect":
-      return {
-        message: tr(
-          `this dandori does not read proto descriptions yet: a task that calls an operation of one (\`${source}\` with an API) is not supported`,
-          `この dandori は、まだ proto の記述を読みません。記述の操作を呼ぶタスク(API を書いた \`${source}\`)には対応していません`,
         ),
         note: RUN_ELSEWHERE,
       };
@@ -110,9 +91,7 @@ export function firstUnsupported(ast: FlowAst): Unsupported | null {
   }
   for (const t of ast.tasks) {
     for (const item of t.items) {
-      if (item.kind === "jev" || item.kind === "connect") {
-        found.push({ at: item, source: item.kind });
-      }
+      if (item.kind === "jev") found.push({ at: item, source: item.kind });
     }
   }
   found.sort((a, b) => a.at.line - b.at.line || a.at.col - b.at.col);
@@ -121,20 +100,42 @@ export function firstUnsupported(ast: FlowAst): Unsupported | null {
 }
 
 /**
- * What a command past the check says of a flow that passed it with an agent task (`childPath` null)
- * or a `flow` task whose child has one: agents are checked, and not yet planned, run, drawn or built.
+ * What a command past the check says of a flow that passed it with an agent task or a `connect` task,
+ * or a `flow` task whose child has one (`childPath`): both are checked, and not yet planned, run,
+ * drawn or built.
  */
-export function agentsNotRun(childPath: string | null): { message: Text; note: Text } {
-  return {
-    message: childPath === null
-      ? tr(
-        "this dandori checks agent tasks and does not yet plan, run, draw or build them: the flow has one",
-        "この dandori はエージェントのタスクを確かめますが、まだ計画、実行、描画、ビルドはしません。このフローにはエージェントのタスクがあります",
-      )
-      : tr(
-        `this dandori checks agent tasks and does not yet plan, run, draw or build them: the child flow "${childPath}" has one`,
-        `この dandori はエージェントのタスクを確かめますが、まだ計画、実行、描画、ビルドはしません。子のフロー "${childPath}" にエージェントのタスクがあります`,
+export function notReadOn(
+  kind: "agent" | "connect" | { readonly childPath: string },
+): { message: Text; note: Text } {
+  if (typeof kind !== "string") {
+    return {
+      message: tr(
+        `this dandori checks agent and \`connect\` tasks and does not yet plan, run, draw or build them: the child flow "${kind.childPath}" has one`,
+        `この dandori はエージェントと \`connect\` のタスクを確かめますが、まだ計画、実行、描画、ビルドはしません。子のフロー "${kind.childPath}" にそのタスクがあります`,
       ),
+      note: tr(
+        "every other check of the flow passed; what each platform sends to an agent or a Connect service is not built yet, so no command reads the flow further",
+        "フローのほかの検査はすべて通りました。各プラットフォームがエージェントや Connect のサービスに送るものをまだ作っていないので、どのコマンドもこの先を読みません",
+      ),
+    };
+  }
+  if (kind === "connect") {
+    return {
+      message: tr(
+        "this dandori checks `connect` tasks against their `.proto` and does not yet plan, run, draw or build them: the flow has one",
+        "この dandori は `connect` のタスクを `.proto` と突き合わせますが、まだ計画、実行、描画、ビルドはしません。このフローには `connect` のタスクがあります",
+      ),
+      note: tr(
+        "every other check of the flow passed; what each platform sends to a Connect service (and the zero values it fills in) is not built yet, so no command reads the flow further",
+        "フローのほかの検査はすべて通りました。各プラットフォームが Connect のサービスに送るもの(と埋めるゼロ値)をまだ作っていないので、どのコマンドもこの先を読みません",
+      ),
+    };
+  }
+  return {
+    message: tr(
+      "this dandori checks agent tasks and does not yet plan, run, draw or build them: the flow has one",
+      "この dandori はエージェントのタスクを確かめますが、まだ計画、実行、描画、ビルドはしません。このフローにはエージェントのタスクがあります",
+    ),
     note: tr(
       "every other check of the flow passed; what each platform sends to an agent is not built yet, so no command reads the flow further",
       "フローのほかの検査はすべて通りました。各プラットフォームがエージェントに送るものをまだ作っていないので、どのコマンドもこの先を読みません",

@@ -35,6 +35,7 @@ import {
 import type { Placed, Where } from "./descriptions.ts";
 import { matchOperation, type OpenApi } from "./openapi.ts";
 import { type AwsTaskShape, JSON_TEXT_MEMBERS, matchAwsOperation, type Smithy } from "./smithy.ts";
+import { matchConnect, type Proto } from "./proto.ts";
 import { type FieldDef, type Range, showTy, type Ty, type TypeTable } from "./types.ts";
 import { readUrl } from "./urls.ts";
 
@@ -45,6 +46,8 @@ export interface TaskScope {
   readonly apis: ReadonlyMap<string, OpenApi>;
   /** The Smithy models of `use smithy`, by the name an `aws` task writes as its service. */
   readonly smithies: ReadonlyMap<string, Smithy>;
+  /** The proto descriptions of `use proto`, by the name a `connect` task writes as its API. */
+  readonly protos: ReadonlyMap<string, Proto>;
   readonly types: TypeTable;
   readonly fields: (asts: readonly (FieldAst | ElidedAst)[], what: Text) => FieldDef[];
   readonly type: (t: TypeAst) => Ty | null;
@@ -138,7 +141,8 @@ function definition(
       : { text: called?.url ?? http.url.text, line: http.url.line, col: http.url.col },
     form: called?.form ?? http?.form != null,
     callee: firstOf(items, "lambda")?.value.text ??
-      (aws === undefined ? null : `${aws.service.text}:${aws.operation.text}`),
+      (aws === undefined ? null : `${aws.service.text}:${aws.operation.text}`) ??
+      connectCallee(firstOf(items, "connect")),
     discloses: new Set(items.flatMap((i) => i.kind === "discloses" ? i.params.map((w) => w.text) : [])),
     plaintext: firstOf(items, "plaintext") !== undefined,
     child: flow === undefined ? null : { path: flow.value.text, line: flow.line, col: flow.value.col },
@@ -155,6 +159,11 @@ function definition(
     sends: firstOf(items, "sends")?.event.text ?? null,
     agent: parts.method === "agent" ? agentOf(items) : null,
   };
+}
+
+/** A `connect` task's callee as its secrecy notes name it: `<api> <Service>/<Method>`; null for another task. */
+function connectCallee(connect: ItemOf<"connect"> | undefined): string | null {
+  return connect === undefined ? null : `${connect.api.text} ${connect.method.text}`;
 }
 
 /** An agent task's request as written (an unknown provider, E007, is read as `openai`). */
@@ -731,6 +740,7 @@ class TaskResolver {
     const aws = method === "aws" ? only(items, "aws") : null;
     const model = aws === null ? undefined : this.s.smithies.get(aws.service.text);
     if (aws !== null && model !== undefined) this.awsCall(t, aws, model, def, items);
+    if (method === "connect") this.connectCall(t, only(items, "connect"), def, items);
     new ItemCheck(this.s.r, t, def, items, model !== undefined).run(at);
     // An agent does nothing to a case: its `starts`, `sends` and `observes` are E007 (agent_check.ts).
     if (method === "agent") checkAgentTask(this.s.r, t, def, items, this.s.types);
@@ -827,6 +837,49 @@ class TaskResolver {
       jsonText: JSON_TEXT_MEMBERS.get(`${aws.service.text}:${aws.operation.text}`) ?? null,
     }, this.s.types);
     this.placeFaults(t, aws.service.text, faults, aws.operation);
+  }
+
+  /**
+   * A `connect <api> "<Service>/<Method>"` task against the method of its `use proto` (proto.ts): E002
+   * for an API no `use proto` declares, one E016 per mismatch at the place of the flow it is about,
+   * with the message or method of the description as a note.
+   */
+  private connectCall(t: TaskAst, connect: ItemOf<"connect">, def: TaskDef, items: readonly Item[]): void {
+    const proto = this.s.protos.get(connect.api.text);
+    if (proto === undefined) {
+      this.s.r.error(
+        "E002",
+        connect.api,
+        tr(
+          `there is no proto description \`${connect.api.text}\``,
+          `proto の記述 \`${connect.api.text}\` はありません`,
+        ),
+        {
+          hint: didYouMean(connect.api.text, this.s.protos.keys()) ??
+            tr(
+              'declare it with `use proto <name> from "<file.proto>"`',
+              '`use proto <名前> from "<ファイル.proto>"` で宣言してください',
+            ),
+        },
+      );
+      return;
+    }
+    const errors = items.flatMap((i) =>
+      i.kind === "errors"
+        ? i.errors.map((e) => ({
+          error: e.name.text,
+          code: e.value === null ? null : e.value.kind === "name" ? e.value.name.text : e.value.status.text,
+          at: e.value === null ? e.name : e.value.kind === "name" ? e.value.name : e.value.status,
+        }))
+        : []
+    );
+    const faults = matchConnect(proto, {
+      method: connect.method.text,
+      params: def.params,
+      result: def.result === null ? null : { type: def.result.type, range: def.result.range },
+      errors,
+    }, this.s.types);
+    this.placeFaults(t, connect.api.text, faults, connect.method);
   }
 
   /** One E016 per mismatch with a description, at the place of the flow it is about; `operation` is where the operation is named. */

@@ -4,7 +4,7 @@
  * `use`), what the match says beyond the golden flows (`smithy_models.flow`, `smithy_calls.flow`): a
  * target the model does not have, shapes that contain themselves (bounded, and said), `@range`, `T?`
  * for a `@required` member, the SDK's idempotency token, a callback's answer, the model deciding which
- * operations exist, names a hostile model may hold; and that `use proto` is still E018.
+ * operations exist, names a hostile model may hold.
  */
 
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
@@ -122,13 +122,10 @@ Deno.test("a model that cannot be read is one E016 at the `use`'s path, saying w
   ok(absolute.message.endsWith("cannot be read: the path is absolute"), absolute.message);
 });
 
-Deno.test("nothing is written under `use smithy` (E007); `use smithy` is read, and `use proto` is still E018", () => {
+Deno.test("nothing is written under `use smithy` (E007); `use smithy` is read", () => {
   const item = only(`${HEAD}${USE}  url "https://sqs.example"\n${TAIL}`);
   deepStrictEqual([item.code, item.line], ["E007", 3]);
   deepStrictEqual(check(`${HEAD}${USE}${TAIL}`).diags, []);
-  const proto = check(`${HEAD}use proto stock from "stock.proto"\n${TAIL}`);
-  strictEqual(proto.code, 2);
-  deepStrictEqual(proto.diags.map((d) => d.code), ["E018"]);
 });
 
 Deno.test("a flow whose task fits its operation gets nothing: the SDK fills a required idempotency token", () => {

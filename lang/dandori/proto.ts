@@ -1,0 +1,525 @@
+/**
+ * proto3 descriptions (docs/dandori.md#api-descriptions): a `use proto` file read by protobufjs (a
+ * real parser, not one of ours) with the files it imports, and a `connect <api> "<Service>/<Method>"`
+ * task matched to its method, one mismatch each: a service or method the file does not have, a
+ * streaming method (a Connect unary call cannot make one), an argument the request does not have (by
+ * the field's name or its JSON name), a value that does not fit a field, a result field not named by
+ * the response's JSON name (lowerCamelCase, or `json_name`), a 64-bit integer read as anything but
+ * `string` (protobuf's JSON writes it as a string), a decimal read as anything but `json` (dandori has
+ * no decimal type), a field with presence read without `T?`, an enum that lacks a value the response
+ * may hold (but the zero value, the conventional `…_UNSPECIFIED`), an error that is not a Connect code, and a
+ * `connect` task with no `url` under its `use`.
+ *
+ * Imports: Google's well-known types (`google/protobuf/*.proto`) are known without files (protobufjs
+ * carries them); another import is read beside the file, and from the root above the file's directory
+ * when that directory ends with the file's package (`shop/v1` for `shop.v1`, buf's layout) first. An
+ * import that cannot be read is recorded, not refused: a type it would have given is named in the
+ * mismatch that meets it.
+ * @module
+ */
+
+import protobuf from "protobufjs";
+import { type Text, tr } from "../common/text.ts";
+import { didYouMean } from "../common/nearest.ts";
+import type { Place, Placed, Unread, Where } from "./descriptions.ts";
+import { type FieldDef, type Range, showTy, type Ty, type TypeTable } from "./types.ts";
+
+/** The deepest a message may nest in a match before it stops there (a message may contain itself). */
+export const MAX_MESSAGE_DEPTH = 32;
+
+/** The most files a `use proto` reads, itself and what it imports, directly or not. */
+export const MAX_PROTO_FILES = 256;
+
+/** A read `.proto`: its parsed root (imports added), its package, the `url` of its `use`, and the imports not read. */
+export interface Proto {
+  readonly root: protobuf.Root;
+  readonly pkg: string;
+  readonly url: string | null;
+  readonly unread: readonly string[];
+}
+
+/** The Connect codes a `connect` task's declared error may name (connectrpc.com/docs/protocol#error-codes). */
+export const CONNECT_CODES: readonly string[] = [
+  "canceled",
+  "unknown",
+  "invalid_argument",
+  "deadline_exceeded",
+  "not_found",
+  "already_exists",
+  "permission_denied",
+  "resource_exhausted",
+  "failed_precondition",
+  "aborted",
+  "out_of_range",
+  "unimplemented",
+  "internal",
+  "unavailable",
+  "data_loss",
+  "unauthenticated",
+];
+
+const WELL_KNOWN = "google/protobuf/";
+
+/** The text with its comments blanked, so a `syntax` line is found where the parser reads one. */
+function uncommented(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, " ");
+}
+
+/**
+ * Reads a `.proto` and what it imports (`readImport` gives the text of a path as the `use` writes
+ * paths, or null when it cannot be read); why it cannot be read: not proto3, or not parsed.
+ */
+export function readProto(
+  path: string,
+  text: string,
+  url: string | null,
+  readImport: (path: string) => string | null,
+): Proto | Unread {
+  const syntax = /(?:^|;|\s)syntax\s*=\s*(["'])([^"']*)\1\s*;/.exec(uncommented(text));
+  if (syntax === null || syntax[2] !== "proto3") {
+    return {
+      why: tr(
+        'it is not proto3 (`syntax = "proto3";`): proto2 and editions are not read',
+        'proto3(`syntax = "proto3";`)ではありません。proto2 と edition は読みません',
+      ),
+    };
+  }
+  const root = new protobuf.Root();
+  const unread: string[] = [];
+  const seen = new Set<string>();
+  const add = (file: string, source: string): Unread | string => {
+    let parsed: protobuf.IParserResult;
+    try {
+      parsed = protobuf.parse(source, root, { keepCase: true });
+    } catch (e) {
+      return { why: tr(`${file}: ${String(e)}`, `${file}: ${String(e)}`) };
+    }
+    for (const name of [...(parsed.imports ?? []), ...(parsed.weakImports ?? [])]) {
+      if (seen.has(name)) continue;
+      seen.add(name);
+      if (seen.size >= MAX_PROTO_FILES) {
+        return {
+          why: tr(
+            `it imports more than ${MAX_PROTO_FILES - 1} files (MAX_PROTO_FILES), directly or through others`,
+            `直接またはほかを通して、${
+              MAX_PROTO_FILES - 1
+            } を超えるファイルを import しています(MAX_PROTO_FILES)`,
+          ),
+        };
+      }
+      if (name.startsWith(WELL_KNOWN)) {
+        const known = protobuf.common.get(name);
+        if (known?.nested !== undefined) root.addJSON(known.nested);
+        else unread.push(name);
+        continue;
+      }
+      const found = importDirs(file, parsed.package ?? "")
+        .map((dir) => ({ path: dir === "" ? name : `${dir}/${name}`, text: null as string | null }))
+        .find((c) => (c.text = readImport(c.path)) !== null);
+      if (found === undefined || found.text === null) {
+        unread.push(name);
+        continue;
+      }
+      const inner = add(found.path, found.text);
+      if (typeof inner !== "string") return inner;
+    }
+    return parsed.package ?? "";
+  };
+  const pkg = add(path, text);
+  if (typeof pkg !== "string") return pkg;
+  return { root, pkg, url, unread };
+}
+
+/**
+ * Where a file's imports are looked for, in order: the root above its directory when that directory
+ * ends with its package (`shop/v1` for `shop.v1`, buf's layout), then its directory.
+ */
+function importDirs(file: string, pkg: string): string[] {
+  const dir = file.includes("/") ? file.slice(0, file.lastIndexOf("/")) : "";
+  const tail = pkg.replaceAll(".", "/");
+  if (tail === "" || !(dir === tail || dir.endsWith(`/${tail}`))) return [dir];
+  return [dir.slice(0, dir.length - tail.length).replace(/\/$/, ""), dir];
+}
+
+/** The task as the match reads it. */
+export interface ConnectTaskShape {
+  /** `<Service>/<Method>` as written, the service named from the file's package. */
+  readonly method: string;
+  readonly params: readonly FieldDef[];
+  readonly result: { readonly type: Ty; readonly range: Range | null } | null;
+  /** The declared errors with the code each names (`errors missing = not_found`, or the error's own name). */
+  readonly errors: readonly { readonly error: string; readonly code: string | null; readonly at: Place }[];
+}
+
+/** Matches a `connect` task to its method; its mismatches, none when it fits. */
+export function matchConnect(proto: Proto, task: ConnectTaskShape, types: TypeTable): readonly Placed[] {
+  return new Match(proto, task, types).run();
+}
+
+const INT32 = new Set(["int32", "sint32", "sfixed32", "uint32", "fixed32"]);
+const INT64 = new Set(["int64", "sint64", "sfixed64", "uint64", "fixed64"]);
+const DECIMAL = new Set(["double", "float"]);
+const JSON_TYPES = new Set(["google.protobuf.Struct", "google.protobuf.Value", "google.protobuf.ListValue"]);
+
+/** A field's JSON name: `json_name`, else its name in lowerCamelCase (protobuf's rule). */
+function jsonName(f: protobuf.Field): string {
+  const given = f.options?.json_name;
+  if (typeof given === "string") return given;
+  return f.name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** True when the response tells a field's absence from its zero value: `optional`, a message, a `oneof` member. */
+function hasPresence(f: protobuf.Field): boolean {
+  return f.partOf !== null || f.options?.proto3_optional === true ||
+    (f.resolvedType instanceof protobuf.Type && !JSON_TYPES.has(fullName(f.resolvedType)));
+}
+
+function fullName(o: protobuf.ReflectionObject): string {
+  return o.fullName.replace(/^\./, "");
+}
+
+class Match {
+  private readonly faults: Placed[] = [];
+
+  constructor(
+    private readonly proto: Proto,
+    private readonly task: ConnectTaskShape,
+    private readonly types: TypeTable,
+  ) {}
+
+  run(): readonly Placed[] {
+    const [serviceName, methodName] = this.task.method.split("/");
+    const prefix = this.proto.pkg === "" ? "" : `${this.proto.pkg}.`;
+    const services = this.services();
+    const service = services.get(`${prefix}${serviceName}`);
+    if (service === undefined || methodName === undefined) {
+      const known = [...services.keys()].map((n) => n.slice(prefix.length));
+      const hint = didYouMean(serviceName ?? "", known);
+      const en = `the description has no service \`${serviceName}\` (it has ${known.join(", ") || "none"})`;
+      const ja = `記述にサービス \`${serviceName}\` はありません(あるのは ${
+        known.join("、") || "ありません"
+      })`;
+      return this.say(
+        { kind: "operation" },
+        hint === null ? tr(en, ja) : tr(`${en}; ${hint.en}`, `${ja}。${hint.ja}`),
+        prefix || "(no package)",
+      );
+    }
+    const method = service.methods[methodName];
+    const at = `${fullName(service)}/${methodName}`;
+    if (method === undefined) {
+      const known = Object.keys(service.methods);
+      const hint = didYouMean(methodName, known);
+      const en = `the service \`${serviceName}\` has no method \`${methodName}\` (it has ${
+        known.join(", ")
+      })`;
+      const ja = `サービス \`${serviceName}\` にメソッド \`${methodName}\` はありません(あるのは ${
+        known.join("、")
+      })`;
+      return this.say(
+        { kind: "operation" },
+        hint === null ? tr(en, ja) : tr(`${en}; ${hint.en}`, `${ja}。${hint.ja}`),
+        fullName(service),
+      );
+    }
+    if (method.requestStream === true || method.responseStream === true) {
+      return this.say(
+        { kind: "operation" },
+        tr(
+          `\`${methodName}\` streams (\`stream\` in its ${
+            method.requestStream ? "request" : "response"
+          }), and a \`connect\` task makes one unary call`,
+          `\`${methodName}\` はストリームのメソッド(${
+            method.requestStream ? "リクエスト" : "レスポンス"
+          }に \`stream\`)で、\`connect\` のタスクは単項の呼び出しを一度するだけです`,
+        ),
+        at,
+      );
+    }
+    if (this.proto.url === null) {
+      this.say(
+        { kind: "operation" },
+        tr(
+          'a `.proto` does not say where its service is: write `url "<https URL>"` under the `use`',
+          '`.proto` はサービスの場所を言わないので、`use` の下に `url "<https の URL>"` と書いてください',
+        ),
+        at,
+      );
+    }
+    const request = this.message(method.requestType, method, at);
+    const response = this.message(method.responseType, method, at);
+    if (request !== null) this.params(request);
+    if (response !== null) this.result(response);
+    this.errors(at);
+    return this.faults;
+  }
+
+  private say(where: Where, message: Text, pointer: string): readonly Placed[] {
+    this.faults.push({ where, message, pointer });
+    return this.faults;
+  }
+
+  private services(): Map<string, protobuf.Service> {
+    const out = new Map<string, protobuf.Service>();
+    // Packages and nested messages deeper than MAX_MESSAGE_DEPTH are not searched for services.
+    const walk = (ns: protobuf.NamespaceBase, depth: number) => {
+      if (depth > MAX_MESSAGE_DEPTH) return;
+      for (const o of ns.nestedArray) {
+        if (o instanceof protobuf.Service) out.set(fullName(o), o);
+        if (o instanceof protobuf.Namespace || o instanceof protobuf.Type) walk(o, depth + 1);
+      }
+    };
+    walk(this.proto.root, 0);
+    return out;
+  }
+
+  /** A request or response message by name, or null after saying it cannot be found (an import not read). */
+  private message(name: string, method: protobuf.Method, at: string): protobuf.Type | null {
+    try {
+      const t = method.parent?.lookupType(name);
+      if (t !== undefined && t !== null) {
+        t.resolveAll();
+        return t;
+      }
+    } catch (e) {
+      this.say({ kind: "operation" }, this.unresolved(name, String(e)), at);
+      return null;
+    }
+    this.say({ kind: "operation" }, this.unresolved(name, ""), at);
+    return null;
+  }
+
+  private unresolved(name: string, why: string): Text {
+    const files = this.proto.unread.join(", ");
+    return files === ""
+      ? tr(
+        `the message \`${name}\` cannot be resolved (${why})`,
+        `メッセージ \`${name}\` を解決できません(${why})`,
+      )
+      : tr(
+        `the message \`${name}\` cannot be resolved: ${files} could not be read, so the types there cannot be used`,
+        `メッセージ \`${name}\` を解決できません。${files} を読めなかったので、そこにある型は使えません`,
+      );
+  }
+
+  /** Each argument against a request field, by its name or its JSON name. */
+  private params(request: protobuf.Type): void {
+    for (const p of this.task.params) {
+      const f = request.fieldsArray.find((x) => x.name === p.name || jsonName(x) === p.name);
+      if (f === undefined) {
+        const known = request.fieldsArray.map((x) => x.name);
+        const hint = didYouMean(p.name, known);
+        const en = `the request \`${request.name}\` has no field \`${p.name}\``;
+        const ja = `リクエスト \`${request.name}\` にフィールド \`${p.name}\` はありません`;
+        this.say(
+          { kind: "param", param: p },
+          hint === null ? tr(en, ja) : tr(`${en}; ${hint.en}`, `${ja}。${hint.ja}`),
+          fullName(request),
+        );
+        continue;
+      }
+      const fault = this.sends(p.type, f, 0);
+      if (fault !== null) this.say({ kind: "param", param: p }, fault, `${fullName(request)}.${f.name}`);
+    }
+  }
+
+  /** The result: a record's fields each against a response field by its JSON name. */
+  private result(response: protobuf.Type): void {
+    const result = this.task.result;
+    if (result === null) return;
+    if (result.type.kind !== "record") {
+      if (result.type.kind !== "json") {
+        this.say(
+          { kind: "result" },
+          tr(
+            `the response is the message \`${response.name}\`; read it as a record or \`json\`, not \`${
+              showTy(result.type)
+            }\``,
+            `レスポンスはメッセージ \`${response.name}\` なので、\`${
+              showTy(result.type)
+            }\` ではなく、レコードか \`json\` で読んでください`,
+          ),
+          fullName(response),
+        );
+      }
+      return;
+    }
+    this.readsRecord(result.type.name, response, 0, true);
+  }
+
+  /** A record read from a message: each field by the message's JSON name; the first misfit, said at the field when `top`. */
+  private readsRecord(name: string, message: protobuf.Type, depth: number, top: boolean): Text | null {
+    const rec = this.types.records.get(name);
+    if (rec === undefined || depth > MAX_MESSAGE_DEPTH) return null;
+    for (const field of rec.fields) {
+      const byJson = message.fieldsArray.find((x) => jsonName(x) === field.name);
+      const byName = message.fieldsArray.find((x) => x.name === field.name);
+      let fault: Text | null;
+      let pointer = fullName(message);
+      if (byJson === undefined && byName !== undefined) {
+        fault = tr(
+          `the response names \`${field.name}\` by its JSON name \`${
+            jsonName(byName)
+          }\`; write the field as \`${jsonName(byName)}\``,
+          `レスポンスは \`${field.name}\` を JSON の名前 \`${jsonName(byName)}\` で書くので、フィールドを \`${
+            jsonName(byName)
+          }\` と書いてください`,
+        );
+        pointer = `${fullName(message)}.${byName.name}`;
+      } else if (byJson === undefined) {
+        fault = tr(
+          `the response \`${message.name}\` has no field \`${field.name}\``,
+          `レスポンス \`${message.name}\` にフィールド \`${field.name}\` はありません`,
+        );
+      } else {
+        fault = this.reads(field.type, byJson, depth);
+        pointer = `${fullName(message)}.${byJson.name}`;
+      }
+      if (fault === null) continue;
+      if (!top) return fault;
+      this.say({ kind: "field", field }, fault, pointer);
+    }
+    return null;
+  }
+
+  /** Null when a value of the field can be read as `ty`, else why not. */
+  private reads(ty: Ty, f: protobuf.Field, depth: number): Text | null {
+    const wanted = f.resolvedType === null ? f.type : fullName(f.resolvedType);
+    if (JSON_TYPES.has(wanted)) {
+      return ty.kind === "json" ? null : tr(
+        `\`${f.name}\` is \`${wanted}\`; read it as \`json\``,
+        `\`${f.name}\` は \`${wanted}\` なので、\`json\` で読んでください`,
+      );
+    }
+    if (hasPresence(f) && !f.repeated && !f.map && ty.kind !== "optional") {
+      return tr(
+        `the response may leave \`${f.name}\` out (it has presence); write \`${showTy(ty)}?\``,
+        `レスポンスは \`${f.name}\` を省くことがある(値があるかを持つ)ので、\`${
+          showTy(ty)
+        }?\` と書いてください`,
+      );
+    }
+    const bare = ty.kind === "optional" ? ty.inner : ty;
+    if (f.map) return bare.kind === "json" ? null : this.misfit(bare, f, "map");
+    if (f.repeated) {
+      if (bare.kind !== "list") return this.misfit(bare, f, `repeated ${wanted}`);
+      return this.readsOne(bare.element, f, wanted, depth);
+    }
+    return this.readsOne(bare, f, wanted, depth);
+  }
+
+  private readsOne(ty: Ty, f: protobuf.Field, wanted: string, depth: number): Text | null {
+    if (INT64.has(wanted)) {
+      return ty.kind === "string" ? null : tr(
+        `\`${f.name}\` is a 64-bit integer (\`${wanted}\`), which protobuf's JSON writes as a string; read it as \`string\``,
+        `\`${f.name}\` は 64 ビットの整数(\`${wanted}\`)で、protobuf の JSON は文字列で書くので、\`string\` で読んでください`,
+      );
+    }
+    if (DECIMAL.has(wanted)) {
+      return ty.kind === "json" ? null : tr(
+        `\`${f.name}\` is a decimal (\`${wanted}\`), and dandori has no decimal type; read it as \`json\``,
+        `\`${f.name}\` は小数(\`${wanted}\`)で、dandori には小数の型が無いので、\`json\` で読んでください`,
+      );
+    }
+    if (f.resolvedType instanceof protobuf.Enum) {
+      if (ty.kind !== "enum") return this.misfit(ty, f, wanted);
+      const mine = this.types.enums.get(ty.name)?.values ?? [];
+      const lacking = Object.entries(f.resolvedType.values).find(([name, n]) =>
+        n !== 0 && !mine.includes(name)
+      );
+      return lacking === undefined ? null : tr(
+        `the response may hold \`${lacking[0]}\`, which \`${ty.name}\` lacks`,
+        `レスポンスは \`${lacking[0]}\` を持つことがありますが、\`${ty.name}\` にありません`,
+      );
+    }
+    if (f.resolvedType instanceof protobuf.Type) {
+      if (wanted === "google.protobuf.Timestamp") {
+        return ty.kind === "timestamp" ? null : this.misfit(ty, f, wanted);
+      }
+      if (ty.kind !== "record") return this.misfit(ty, f, wanted);
+      return this.readsRecord(ty.name, f.resolvedType, depth + 1, false);
+    }
+    const fits = (INT32.has(wanted) && ty.kind === "int") || (wanted === "bool" && ty.kind === "bool") ||
+      ((wanted === "string" || wanted === "bytes") && ty.kind === "string");
+    return fits ? null : this.misfit(ty, f, wanted);
+  }
+
+  private misfit(ty: Ty, f: protobuf.Field, wanted: string): Text {
+    return tr(
+      `\`${f.name}\` is \`${wanted}\`, which cannot be read as \`${showTy(ty)}\``,
+      `\`${f.name}\` は \`${wanted}\` で、\`${showTy(ty)}\` としては読めません`,
+    );
+  }
+
+  /** Null when every value of `ty` fits the request field, else why not. */
+  private sends(ty: Ty, f: protobuf.Field, depth: number): Text | null {
+    const bare = ty.kind === "optional" ? ty.inner : ty;
+    const wanted = f.resolvedType === null ? f.type : fullName(f.resolvedType);
+    if (JSON_TYPES.has(wanted) || f.map) return bare.kind === "json" ? null : this.misfit(bare, f, wanted);
+    if (f.repeated) {
+      if (bare.kind !== "list") return this.misfit(bare, f, `repeated ${wanted}`);
+      return this.sendsOne(bare.element, f, wanted, depth);
+    }
+    return this.sendsOne(bare, f, wanted, depth);
+  }
+
+  private sendsOne(ty: Ty, f: protobuf.Field, wanted: string, depth: number): Text | null {
+    const no = () =>
+      tr(
+        `\`${showTy(ty)}\` does not fit \`${f.name}\`, which is \`${wanted}\``,
+        `\`${showTy(ty)}\` は、\`${wanted}\` の \`${f.name}\` に合いません`,
+      );
+    if (INT64.has(wanted)) return ty.kind === "int" || ty.kind === "string" ? null : no();
+    if (INT32.has(wanted)) return ty.kind === "int" ? null : no();
+    if (DECIMAL.has(wanted)) {
+      return ty.kind === "int" || ty.kind === "num" || ty.kind === "json" ? null : no();
+    }
+    if (wanted === "bool") return ty.kind === "bool" ? null : no();
+    if (wanted === "string" || wanted === "bytes") return ty.kind === "string" ? null : no();
+    if (f.resolvedType instanceof protobuf.Enum) {
+      if (ty.kind !== "enum") return no();
+      const theirs = Object.keys(f.resolvedType.values);
+      const extra = (this.types.enums.get(ty.name)?.values ?? []).find((v) => !theirs.includes(v));
+      return extra === undefined ? null : tr(
+        `\`${f.name}\` (\`${wanted}\`) has no value \`${extra}\``,
+        `\`${f.name}\`(\`${wanted}\`)に値 \`${extra}\` はありません`,
+      );
+    }
+    if (f.resolvedType instanceof protobuf.Type) {
+      if (wanted === "google.protobuf.Timestamp") return ty.kind === "timestamp" ? null : no();
+      if (ty.kind !== "record" || depth > MAX_MESSAGE_DEPTH) return ty.kind === "record" ? null : no();
+      const rec = this.types.records.get(ty.name);
+      for (const field of rec?.fields ?? []) {
+        const g = f.resolvedType.fieldsArray.find((x) => x.name === field.name || jsonName(x) === field.name);
+        if (g === undefined) {
+          return tr(
+            `\`${ty.name}\` has the field \`${field.name}\`, which \`${wanted}\` does not`,
+            `\`${ty.name}\` のフィールド \`${field.name}\` は、\`${wanted}\` にありません`,
+          );
+        }
+        const inner = this.sends(field.type, g, depth + 1);
+        if (inner !== null) return inner;
+      }
+      return null;
+    }
+    return no();
+  }
+
+  /** Each declared error names a Connect code. */
+  private errors(at: string): void {
+    for (const { error, code, at: place } of this.task.errors) {
+      const named = code ?? error;
+      if (CONNECT_CODES.includes(named)) continue;
+      const hint = didYouMean(named, CONNECT_CODES);
+      const en = `\`${error}\` names \`${named}\`, which is not a Connect code (${CONNECT_CODES.join(", ")})`;
+      const ja = `\`${error}\` が名指す \`${named}\` は Connect のコードではありません(${
+        CONNECT_CODES.join("、")
+      })`;
+      this.say(
+        { kind: "item", at: place },
+        hint === null ? tr(en, ja) : tr(`${en}; ${hint.en}`, `${ja}。${hint.ja}`),
+        at,
+      );
+    }
+  }
+}
