@@ -4,6 +4,7 @@
  * @module
  */
 
+import { createRequire } from "node:module";
 import { command, type Outcome, type ToolSpec } from "./table.ts";
 import {
   diagnosticJson,
@@ -31,6 +32,11 @@ import {
   explainText,
   findCode,
 } from "../lang/dandori/explain.ts";
+import { type Pb, useProtobufjs } from "../lang/dandori/proto.ts";
+
+// protobufjs is required from node_modules only when a flow's `use proto` is first read, so a command
+// that reads no `.proto` loads nothing and works where `deno install` has not run (lang/dandori/proto.ts).
+useProtobufjs(() => createRequire(import.meta.url)("protobufjs") as Pb);
 
 /** dandori's command table. */
 export const DANDORI: ToolSpec = {

@@ -10,6 +10,10 @@
  * may hold (but the zero value, the conventional `…_UNSPECIFIED`), an error that is not a Connect code, and a
  * `connect` task with no `url` under its `use`.
  *
+ * protobufjs is given by the program that runs the checker (`useProtobufjs`): the command line loads it
+ * from `node_modules` when a `.proto` is first read, the playground bundles it; so a command that reads
+ * no `.proto` loads nothing, and where it is not installed a `use proto` is E016 saying so.
+ *
  * Imports: Google's well-known types (`google/protobuf/*.proto`) are known without files (protobufjs
  * carries them); another import is read beside the file, and from the root above the file's directory
  * when that directory ends with the file's package (`shop/v1` for `shop.v1`, buf's layout) first. An
@@ -18,7 +22,7 @@
  * @module
  */
 
-import protobuf from "protobufjs";
+import type * as Protobufjs from "protobufjs";
 import { type Text, tr } from "../common/text.ts";
 import { didYouMean } from "../common/nearest.ts";
 import type { Place, Placed, Unread, Where } from "./descriptions.ts";
@@ -32,7 +36,9 @@ export const MAX_PROTO_FILES = 256;
 
 /** A read `.proto`: its parsed root (imports added), its package, the `url` of its `use`, and the imports not read. */
 export interface Proto {
-  readonly root: protobuf.Root;
+  readonly root: Protobufjs.Root;
+  /** The protobufjs that read it, whose classes the match tells apart. */
+  readonly pb: Pb;
   readonly pkg: string;
   readonly url: string | null;
   readonly unread: readonly string[];
@@ -60,6 +66,30 @@ export const CONNECT_CODES: readonly string[] = [
 
 const WELL_KNOWN = "google/protobuf/";
 
+/** The protobufjs module: its parser and reflection classes. */
+export type Pb = typeof Protobufjs;
+
+let provide: (() => Pb) | null = null;
+let provided: Pb | null = null;
+
+/** Says how to load protobufjs; it is loaded when a `.proto` is first read. */
+export function useProtobufjs(load: () => Pb): void {
+  provide = load;
+  provided = null;
+}
+
+/** protobufjs, loaded on first use, or null when none was given or it cannot be loaded. */
+function pb(): Pb | null {
+  if (provided === null && provide !== null) {
+    try {
+      provided = provide();
+    } catch {
+      provide = null;
+    }
+  }
+  return provided;
+}
+
 /** The text with its comments blanked, so a `syntax` line is found where the parser reads one. */
 function uncommented(text: string): string {
   return text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, " ");
@@ -84,11 +114,20 @@ export function readProto(
       ),
     };
   }
+  const protobuf = pb();
+  if (protobuf === null) {
+    return {
+      why: tr(
+        "protobufjs, which reads `.proto` files, is not installed here (run `deno install`)",
+        "`.proto` を読む protobufjs が、ここには入っていません(`deno install` を実行してください)",
+      ),
+    };
+  }
   const root = new protobuf.Root();
   const unread: string[] = [];
   const seen = new Set<string>();
   const add = (file: string, source: string): Unread | string => {
-    let parsed: protobuf.IParserResult;
+    let parsed: Protobufjs.IParserResult;
     try {
       parsed = protobuf.parse(source, root, { keepCase: true });
     } catch (e) {
@@ -127,7 +166,7 @@ export function readProto(
   };
   const pkg = add(path, text);
   if (typeof pkg !== "string") return pkg;
-  return { root, pkg, url, unread };
+  return { root, pb: protobuf, pkg, url, unread };
 }
 
 /**
@@ -162,19 +201,19 @@ const DECIMAL = new Set(["double", "float"]);
 const JSON_TYPES = new Set(["google.protobuf.Struct", "google.protobuf.Value", "google.protobuf.ListValue"]);
 
 /** A field's JSON name: `json_name`, else its name in lowerCamelCase (protobuf's rule). */
-function jsonName(f: protobuf.Field): string {
+function jsonName(f: Protobufjs.Field): string {
   const given = f.options?.json_name;
   if (typeof given === "string") return given;
   return f.name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 }
 
 /** True when the response tells a field's absence from its zero value: `optional`, a message, a `oneof` member. */
-function hasPresence(f: protobuf.Field): boolean {
+function hasPresence(pb: Pb, f: Protobufjs.Field): boolean {
   return f.partOf !== null || f.options?.proto3_optional === true ||
-    (f.resolvedType instanceof protobuf.Type && !JSON_TYPES.has(fullName(f.resolvedType)));
+    (f.resolvedType instanceof pb.Type && !JSON_TYPES.has(fullName(f.resolvedType)));
 }
 
-function fullName(o: protobuf.ReflectionObject): string {
+function fullName(o: Protobufjs.ReflectionObject): string {
   return o.fullName.replace(/^\./, "");
 }
 
@@ -259,14 +298,14 @@ class Match {
     return this.faults;
   }
 
-  private services(): Map<string, protobuf.Service> {
-    const out = new Map<string, protobuf.Service>();
+  private services(): Map<string, Protobufjs.Service> {
+    const out = new Map<string, Protobufjs.Service>();
     // Packages and nested messages deeper than MAX_MESSAGE_DEPTH are not searched for services.
-    const walk = (ns: protobuf.NamespaceBase, depth: number) => {
+    const walk = (ns: Protobufjs.NamespaceBase, depth: number) => {
       if (depth > MAX_MESSAGE_DEPTH) return;
       for (const o of ns.nestedArray) {
-        if (o instanceof protobuf.Service) out.set(fullName(o), o);
-        if (o instanceof protobuf.Namespace || o instanceof protobuf.Type) walk(o, depth + 1);
+        if (o instanceof this.proto.pb.Service) out.set(fullName(o), o);
+        if (o instanceof this.proto.pb.Namespace || o instanceof this.proto.pb.Type) walk(o, depth + 1);
       }
     };
     walk(this.proto.root, 0);
@@ -274,7 +313,7 @@ class Match {
   }
 
   /** A request or response message by name, or null after saying it cannot be found (an import not read). */
-  private message(name: string, method: protobuf.Method, at: string): protobuf.Type | null {
+  private message(name: string, method: Protobufjs.Method, at: string): Protobufjs.Type | null {
     try {
       const t = method.parent?.lookupType(name);
       if (t !== undefined && t !== null) {
@@ -303,7 +342,7 @@ class Match {
   }
 
   /** Each argument against a request field, by its name or its JSON name. */
-  private params(request: protobuf.Type): void {
+  private params(request: Protobufjs.Type): void {
     for (const p of this.task.params) {
       const f = request.fieldsArray.find((x) => x.name === p.name || jsonName(x) === p.name);
       if (f === undefined) {
@@ -324,7 +363,7 @@ class Match {
   }
 
   /** The result: a record's fields each against a response field by its JSON name. */
-  private result(response: protobuf.Type): void {
+  private result(response: Protobufjs.Type): void {
     const result = this.task.result;
     if (result === null) return;
     if (result.type.kind !== "record") {
@@ -348,7 +387,7 @@ class Match {
   }
 
   /** A record read from a message: each field by the message's JSON name; the first misfit, said at the field when `top`. */
-  private readsRecord(name: string, message: protobuf.Type, depth: number, top: boolean): Text | null {
+  private readsRecord(name: string, message: Protobufjs.Type, depth: number, top: boolean): Text | null {
     const rec = this.types.records.get(name);
     if (rec === undefined || depth > MAX_MESSAGE_DEPTH) return null;
     for (const field of rec.fields) {
@@ -383,7 +422,7 @@ class Match {
   }
 
   /** Null when a value of the field can be read as `ty`, else why not. */
-  private reads(ty: Ty, f: protobuf.Field, depth: number): Text | null {
+  private reads(ty: Ty, f: Protobufjs.Field, depth: number): Text | null {
     const wanted = f.resolvedType === null ? f.type : fullName(f.resolvedType);
     if (JSON_TYPES.has(wanted)) {
       return ty.kind === "json" ? null : tr(
@@ -391,7 +430,7 @@ class Match {
         `\`${f.name}\` は \`${wanted}\` なので、\`json\` で読んでください`,
       );
     }
-    if (hasPresence(f) && !f.repeated && !f.map && ty.kind !== "optional") {
+    if (hasPresence(this.proto.pb, f) && !f.repeated && !f.map && ty.kind !== "optional") {
       return tr(
         `the response may leave \`${f.name}\` out (it has presence); write \`${showTy(ty)}?\``,
         `レスポンスは \`${f.name}\` を省くことがある(値があるかを持つ)ので、\`${
@@ -408,7 +447,7 @@ class Match {
     return this.readsOne(bare, f, wanted, depth);
   }
 
-  private readsOne(ty: Ty, f: protobuf.Field, wanted: string, depth: number): Text | null {
+  private readsOne(ty: Ty, f: Protobufjs.Field, wanted: string, depth: number): Text | null {
     if (INT64.has(wanted)) {
       return ty.kind === "string" ? null : tr(
         `\`${f.name}\` is a 64-bit integer (\`${wanted}\`), which protobuf's JSON writes as a string; read it as \`string\``,
@@ -421,7 +460,7 @@ class Match {
         `\`${f.name}\` は小数(\`${wanted}\`)で、dandori には小数の型が無いので、\`json\` で読んでください`,
       );
     }
-    if (f.resolvedType instanceof protobuf.Enum) {
+    if (f.resolvedType instanceof this.proto.pb.Enum) {
       if (ty.kind !== "enum") return this.misfit(ty, f, wanted);
       const mine = this.types.enums.get(ty.name)?.values ?? [];
       const lacking = Object.entries(f.resolvedType.values).find(([name, n]) =>
@@ -432,7 +471,7 @@ class Match {
         `レスポンスは \`${lacking[0]}\` を持つことがありますが、\`${ty.name}\` にありません`,
       );
     }
-    if (f.resolvedType instanceof protobuf.Type) {
+    if (f.resolvedType instanceof this.proto.pb.Type) {
       if (wanted === "google.protobuf.Timestamp") {
         return ty.kind === "timestamp" ? null : this.misfit(ty, f, wanted);
       }
@@ -444,7 +483,7 @@ class Match {
     return fits ? null : this.misfit(ty, f, wanted);
   }
 
-  private misfit(ty: Ty, f: protobuf.Field, wanted: string): Text {
+  private misfit(ty: Ty, f: Protobufjs.Field, wanted: string): Text {
     return tr(
       `\`${f.name}\` is \`${wanted}\`, which cannot be read as \`${showTy(ty)}\``,
       `\`${f.name}\` は \`${wanted}\` で、\`${showTy(ty)}\` としては読めません`,
@@ -452,7 +491,7 @@ class Match {
   }
 
   /** Null when every value of `ty` fits the request field, else why not. */
-  private sends(ty: Ty, f: protobuf.Field, depth: number): Text | null {
+  private sends(ty: Ty, f: Protobufjs.Field, depth: number): Text | null {
     const bare = ty.kind === "optional" ? ty.inner : ty;
     const wanted = f.resolvedType === null ? f.type : fullName(f.resolvedType);
     if (JSON_TYPES.has(wanted) || f.map) return bare.kind === "json" ? null : this.misfit(bare, f, wanted);
@@ -463,7 +502,7 @@ class Match {
     return this.sendsOne(bare, f, wanted, depth);
   }
 
-  private sendsOne(ty: Ty, f: protobuf.Field, wanted: string, depth: number): Text | null {
+  private sendsOne(ty: Ty, f: Protobufjs.Field, wanted: string, depth: number): Text | null {
     const no = () =>
       tr(
         `\`${showTy(ty)}\` does not fit \`${f.name}\`, which is \`${wanted}\``,
@@ -476,7 +515,7 @@ class Match {
     }
     if (wanted === "bool") return ty.kind === "bool" ? null : no();
     if (wanted === "string" || wanted === "bytes") return ty.kind === "string" ? null : no();
-    if (f.resolvedType instanceof protobuf.Enum) {
+    if (f.resolvedType instanceof this.proto.pb.Enum) {
       if (ty.kind !== "enum") return no();
       const theirs = Object.keys(f.resolvedType.values);
       const extra = (this.types.enums.get(ty.name)?.values ?? []).find((v) => !theirs.includes(v));
@@ -485,7 +524,7 @@ class Match {
         `\`${f.name}\`(\`${wanted}\`)に値 \`${extra}\` はありません`,
       );
     }
-    if (f.resolvedType instanceof protobuf.Type) {
+    if (f.resolvedType instanceof this.proto.pb.Type) {
       if (wanted === "google.protobuf.Timestamp") return ty.kind === "timestamp" ? null : no();
       if (ty.kind !== "record" || depth > MAX_MESSAGE_DEPTH) return ty.kind === "record" ? null : no();
       const rec = this.types.records.get(ty.name);

@@ -10,10 +10,15 @@
  * @module
  */
 
+import protobuf from "protobufjs";
 import type { Lang } from "../common/text.ts";
+import { type Pb, useProtobufjs } from "../dandori/proto.ts";
 import { answer, check, type Checked, explainCode, type Explored, languageOf } from "./answers.ts";
 import { PAUSE_MS, type PresetFile } from "./html.ts";
 import { type WordKey, WORDS } from "./words.ts";
+
+// The page checks a flow's `use proto` with the protobufjs bundled into it.
+useProtobufjs(() => protobuf as Pb);
 
 function element<T extends HTMLElement>(id: string): T {
   const found = document.getElementById(id);

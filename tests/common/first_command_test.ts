@@ -1,7 +1,8 @@
 /**
  * The first command fetches only what it runs: on a copy of the repository with an empty Deno cache
  * and no `node_modules`, `deno task chobo check`, `deno task dandori check` and the pre-commit hook
- * (what the Action runs too) fetch no package, and `deno task demo` (README's first command) fetches
+ * (what the Action runs too) fetch no package (a flow's `use proto` then says protobufjs is not
+ * installed, which `deno install` brings), and `deno task demo` (README's first command) fetches
  * PGlite and nothing else, and prints the balances PGlite holds and the flow's ending. deno.json says
  * `"nodeModulesDir": "manual"`, so `deno task` installs nothing up front; the demo runs with
  * `--no-config` and its own lockfile (with deno.json's, Deno would install every package of deno.lock);
@@ -88,6 +89,19 @@ Deno.test("on a fresh copy with an empty Deno cache, the checks and the hook fet
       strictEqual(out.code, 0, `${command.join(" ")}\n${out.out}`);
       ok(!/^Download /m.test(out.out), `${command.slice(1).join(" ")} downloads:\n${out.out}`);
     }
+    // A `use proto` needs protobufjs, which only `deno install` brings: without it the check says so.
+    const proto = await run(
+      [Deno.execPath(), "task", "dandori", "check", "tests/dandori/flows/proto_calls.flow"],
+      clone,
+      env,
+    );
+    strictEqual(proto.code, 1, proto.out);
+    ok(
+      proto.out.includes(
+        "protobufjs, which reads `.proto` files, is not installed here (run `deno install`)",
+      ),
+      proto.out,
+    );
     const packages = sizeOf(`${cache}/npm`);
     strictEqual(packages.files, 0, `the Deno cache holds ${packages.files} files of npm packages`);
     strictEqual(sizeOf(`${cache}/remote`).files, 0, "the Deno cache holds remote modules");
