@@ -9,7 +9,7 @@
 
 import { type Json, JsonError, parseJson } from "../common/json.ts";
 import { type Text, tr } from "../common/text.ts";
-import type { FieldDef } from "./types.ts";
+import { type FieldDef, showTy } from "./types.ts";
 
 /** A JSON object as the codec reads it (no prototype). */
 export type Obj = { readonly [key: string]: Json };
@@ -81,4 +81,15 @@ export function rangeWords(lo: bigint | null, hi: bigint | null): Text {
   if (lo !== null) return tr(`${lo} or more`, `${lo} 以上`);
   if (hi !== null) return tr(`${hi} or less`, `${hi} 以下`);
   return tr("any number", "どんな数でも");
+}
+
+/** A record's field sent as `T?` where the description requires a value: the record's name, the field, where. */
+export function requiredButOptional(record: string, f: FieldDef, pointer: string): Fault {
+  return {
+    message: tr(
+      `\`${record}.${f.name}\` is required here, and \`${showTy(f.type)}\` may have no value`,
+      `ここでは \`${record}.${f.name}\` が要りますが、\`${showTy(f.type)}\` は値が無いことがあります`,
+    ),
+    pointer,
+  };
 }

@@ -26,6 +26,7 @@ import {
   type Placed,
   rangeWords,
   readJsonObject,
+  requiredButOptional,
   type Unread,
 } from "./descriptions.ts";
 import { type FieldDef, type Range, showTy, type Ty, type TypeTable } from "./types.ts";
@@ -707,15 +708,7 @@ class Match {
         ? this.deref(named, `${l.at}/properties/${token(f.name)}`)
         : this.deref(extra ?? true, `${l.at}/additionalProperties`);
       if ("message" in at) return at;
-      if (req.includes(f.name) && f.type.kind === "optional") {
-        return {
-          message: tr(
-            `\`${name}.${f.name}\` is required here, and \`${showTy(f.type)}\` may have no value`,
-            `ここでは \`${name}.${f.name}\` が要りますが、\`${showTy(f.type)}\` は値が無いことがあります`,
-          ),
-          pointer: at.at,
-        };
-      }
+      if (req.includes(f.name) && f.type.kind === "optional") return requiredButOptional(name, f, at.at);
       const fault = this.sends(f.type, f.range, at, depth + 1);
       if (fault !== null) return fault;
     }

@@ -284,6 +284,16 @@ class Resolver {
     );
   }
 
+  /** The `url` written under a `use`, or null; E007 with `hint` for any other item there. */
+  private onlyUrl(u: UseAst, hint: Text): string | null {
+    let url: string | null = null;
+    for (const item of u.items) {
+      if (item.kind === "url") url = item.value.text;
+      else this.notUnder(u.source.text, item, hint);
+    }
+    return url;
+  }
+
   /**
    * Reads a `use openapi` (openapi.ts): the file beside the flow, through the flow's file port, so a
    * symbolic link is followed and the file must lie inside the flow's repository; an absolute path
@@ -291,21 +301,13 @@ class Resolver {
    * E007 for an item under it other than `url`. False when it cannot be read.
    */
   private openApi(u: UseAst): boolean {
-    let url: string | null = null;
-    for (const item of u.items) {
-      if (item.kind === "url") {
-        url = item.value.text;
-        continue;
-      }
-      this.notUnder(
-        "openapi",
-        item,
-        tr(
-          'under `use openapi` comes only `url "<https URL>"`, which replaces the description\'s servers',
-          '`use openapi` の下に書けるのは、記述のサーバーを置き換える `url "<https の URL>"` だけです',
-        ),
-      );
-    }
+    const url = this.onlyUrl(
+      u,
+      tr(
+        'under `use openapi` comes only `url "<https URL>"`, which replaces the description\'s servers',
+        '`use openapi` の下に書けるのは、記述のサーバーを置き換える `url "<https の URL>"` だけです',
+      ),
+    );
     const what = tr("OpenAPI description", "OpenAPI の記述");
     const got = this.description(u, what);
     if (got === null) return false;
@@ -362,21 +364,13 @@ class Resolver {
    * `connect` task sends. False when it cannot be read.
    */
   private proto(u: UseAst): boolean {
-    let url: string | null = null;
-    for (const item of u.items) {
-      if (item.kind === "url") {
-        url = item.value.text;
-        continue;
-      }
-      this.notUnder(
-        "proto",
-        item,
-        tr(
-          'under `use proto` comes only `url "<https URL>"`, where its `connect` tasks send',
-          '`use proto` の下に書けるのは、`connect` のタスクが送る先の `url "<https の URL>"` だけです',
-        ),
-      );
-    }
+    const url = this.onlyUrl(
+      u,
+      tr(
+        'under `use proto` comes only `url "<https URL>"`, where its `connect` tasks send',
+        '`use proto` の下に書けるのは、`connect` のタスクが送る先の `url "<https の URL>"` だけです',
+      ),
+    );
     const what = tr("proto description", "proto の記述");
     const got = this.description(u, what);
     if (got === null) return false;

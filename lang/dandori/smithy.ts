@@ -33,6 +33,7 @@ import {
   type Placed,
   rangeWords,
   readJsonObject,
+  requiredButOptional,
   type Unread,
 } from "./descriptions.ts";
 import { MAX_SCHEMA_DEPTH } from "./openapi.ts";
@@ -485,15 +486,7 @@ class Match {
         };
       }
       if ("message" in m) return m;
-      if (isRequired(m) && f.type.kind === "optional") {
-        return {
-          message: tr(
-            `\`${name}.${f.name}\` is required here, and \`${showTy(f.type)}\` may have no value`,
-            `ここでは \`${name}.${f.name}\` が要りますが、\`${showTy(f.type)}\` は値が無いことがあります`,
-          ),
-          pointer: m.at,
-        };
-      }
+      if (isRequired(m) && f.type.kind === "optional") return requiredButOptional(name, f, m.at);
       const fault = this.sends(f.type, f.range, m, depth + 1);
       if (fault !== null) return fault;
     }
