@@ -217,6 +217,14 @@ function fullName(o: Protobufjs.ReflectionObject): string {
   return o.fullName.replace(/^\./, "");
 }
 
+/** What the match says where the records it follows nest deeper than MAX_MESSAGE_DEPTH. */
+function tooDeep(): Text {
+  return tr(
+    `the records nest more than ${MAX_MESSAGE_DEPTH} deep (MAX_MESSAGE_DEPTH), and the match stops there`,
+    `レコードの入れ子が ${MAX_MESSAGE_DEPTH} 段(MAX_MESSAGE_DEPTH)を超えるので、突き合わせをそこで止めます`,
+  );
+}
+
 class Match {
   private readonly faults: Placed[] = [];
 
@@ -229,15 +237,23 @@ class Match {
   run(): readonly Placed[] {
     const [serviceName, methodName] = this.task.method.split("/");
     const prefix = this.proto.pkg === "" ? "" : `${this.proto.pkg}.`;
-    const services = this.services();
+    const { services, cut } = this.services();
     const service = services.get(`${prefix}${serviceName}`);
     if (service === undefined || methodName === undefined) {
       const known = [...services.keys()].map((n) => n.slice(prefix.length));
       const hint = didYouMean(serviceName ?? "", known);
-      const en = `the description has no service \`${serviceName}\` (it has ${known.join(", ") || "none"})`;
+      const deeper = cut
+        ? tr(
+          `; packages and messages nested more than ${MAX_MESSAGE_DEPTH} deep (MAX_MESSAGE_DEPTH) were not searched`,
+          `。${MAX_MESSAGE_DEPTH} 段(MAX_MESSAGE_DEPTH)より深いパッケージとメッセージは探していません`,
+        )
+        : tr("", "");
+      const en = `the description has no service \`${serviceName}\` (it has ${
+        known.join(", ") || "none"
+      })${deeper.en}`;
       const ja = `記述にサービス \`${serviceName}\` はありません(あるのは ${
         known.join("、") || "ありません"
-      })`;
+      })${deeper.ja}`;
       return this.say(
         { kind: "operation" },
         hint === null ? tr(en, ja) : tr(`${en}; ${hint.en}`, `${ja}。${hint.ja}`),
@@ -298,18 +314,22 @@ class Match {
     return this.faults;
   }
 
-  private services(): Map<string, Protobufjs.Service> {
+  /** Every service by its full name; `cut` when packages or messages nest deeper than the walk goes. */
+  private services(): { services: Map<string, Protobufjs.Service>; cut: boolean } {
     const out = new Map<string, Protobufjs.Service>();
-    // Packages and nested messages deeper than MAX_MESSAGE_DEPTH are not searched for services.
+    let cut = false;
     const walk = (ns: Protobufjs.NamespaceBase, depth: number) => {
-      if (depth > MAX_MESSAGE_DEPTH) return;
+      if (depth > MAX_MESSAGE_DEPTH) {
+        cut = true;
+        return;
+      }
       for (const o of ns.nestedArray) {
         if (o instanceof this.proto.pb.Service) out.set(fullName(o), o);
         if (o instanceof this.proto.pb.Namespace || o instanceof this.proto.pb.Type) walk(o, depth + 1);
       }
     };
     walk(this.proto.root, 0);
-    return out;
+    return { services: out, cut };
   }
 
   /** A request or response message by name, or null after saying it cannot be found (an import not read). */
@@ -389,7 +409,8 @@ class Match {
   /** A record read from a message: each field by the message's JSON name; the first misfit, said at the field when `top`. */
   private readsRecord(name: string, message: Protobufjs.Type, depth: number, top: boolean): Text | null {
     const rec = this.types.records.get(name);
-    if (rec === undefined || depth > MAX_MESSAGE_DEPTH) return null;
+    if (rec === undefined) return null;
+    if (depth > MAX_MESSAGE_DEPTH) return tooDeep();
     for (const field of rec.fields) {
       const byJson = message.fieldsArray.find((x) => jsonName(x) === field.name);
       const byName = message.fieldsArray.find((x) => x.name === field.name);
@@ -526,7 +547,8 @@ class Match {
     }
     if (f.resolvedType instanceof this.proto.pb.Type) {
       if (wanted === "google.protobuf.Timestamp") return ty.kind === "timestamp" ? null : no();
-      if (ty.kind !== "record" || depth > MAX_MESSAGE_DEPTH) return ty.kind === "record" ? null : no();
+      if (ty.kind !== "record") return no();
+      if (depth > MAX_MESSAGE_DEPTH) return tooDeep();
       const rec = this.types.records.get(ty.name);
       for (const field of rec?.fields ?? []) {
         const g = f.resolvedType.fieldsArray.find((x) => x.name === field.name || jsonName(x) === field.name);

@@ -8,7 +8,7 @@
  */
 
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { MAX_PROTO_FILES } from "../../lang/dandori/proto.ts";
+import { MAX_MESSAGE_DEPTH, MAX_PROTO_FILES } from "../../lang/dandori/proto.ts";
 import { runCli } from "../support/run.ts";
 
 interface Diag {
@@ -139,4 +139,25 @@ Deno.test("a .proto that imports more than MAX_PROTO_FILES - 1 files is refused,
   const deep = `syntax = "proto3";\n${"message M { ".repeat(5000)}${"}".repeat(5000)}\n`;
   const nested = only(`${HEAD}${USE}${TAIL}`, { "specs/shop.proto": deep });
   ok(nested.message.includes("cannot be read: specs/shop.proto: "), nested.message);
+});
+
+Deno.test("reaching MAX_MESSAGE_DEPTH is said: records nested deeper, and a service in a package nested deeper", () => {
+  const node = 'syntax = "proto3";\npackage shop.v1;\nservice Stock { rpc Walk(Node) returns (Node); }\n' +
+    "message Node { string name = 1; Node next = 2; }\n";
+  const records = Array.from(
+    { length: MAX_MESSAGE_DEPTH + 2 },
+    (_, i) => `record R${i}\n  name : string\n${i <= MAX_MESSAGE_DEPTH ? `  next : R${i + 1}?\n` : ""}`,
+  ).join("");
+  const deep = only(task("(name: string) -> R0", '  connect shop "Stock/Walk"\n', `\n${records}`), {
+    "specs/shop.proto": node,
+  });
+  strictEqual(deep.code, "E016");
+  ok(deep.message.includes(`nest more than ${MAX_MESSAGE_DEPTH} deep (MAX_MESSAGE_DEPTH)`), deep.message);
+  const pkg = Array.from({ length: MAX_MESSAGE_DEPTH + 2 }, (_, i) => `p${i}`).join(".");
+  const nested =
+    `syntax = "proto3";\npackage ${pkg};\nservice Stock { rpc Get(GetRequest) returns (GetRequest); }\n` +
+    "message GetRequest { string sku = 1; }\n";
+  const hidden = only(task("(sku: string)"), { "specs/shop.proto": nested });
+  strictEqual(hidden.code, "E016");
+  ok(hidden.message.includes("were not searched"), hidden.message);
 });
