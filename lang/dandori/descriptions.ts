@@ -93,3 +93,14 @@ export function requiredButOptional(record: string, f: FieldDef, pointer: string
     pointer,
   };
 }
+
+/** An enum result that lacks `value`, which the operation may return: the enum's name, where. */
+export function lacksReturned(value: string, enumName: string, pointer: string): Fault {
+  return {
+    message: tr(
+      `the operation may return \`${value}\`, which \`${enumName}\` lacks`,
+      `操作は \`${value}\` を返すことがありますが、\`${enumName}\` にその値がありません`,
+    ),
+    pointer,
+  };
+}

@@ -20,6 +20,7 @@ import { type Text, tr } from "../common/text.ts";
 import {
   type Fault,
   isObj,
+  lacksReturned,
   NONE,
   type Obj,
   type Place,
@@ -838,14 +839,8 @@ class Match {
         if (!only("string")) return unread(expected(kinds));
         if (!Array.isArray(l.s.enum)) return unread(tr("may be any string", "どんな文字列でもありえます"));
         const values = this.types.enums.get(ty.name)?.values ?? [];
-        const lacking = l.s.enum.find((v) => typeof v === "string" && !values.includes(v));
-        return lacking === undefined ? null : {
-          message: tr(
-            `the operation may return \`${lacking}\`, which \`${ty.name}\` lacks`,
-            `操作は \`${lacking}\` を返すことがありますが、\`${ty.name}\` にその値がありません`,
-          ),
-          pointer: l.at,
-        };
+        const lacking = l.s.enum.find((v): v is string => typeof v === "string" && !values.includes(v));
+        return lacking === undefined ? null : lacksReturned(lacking, ty.name, l.at);
       }
       case "list": {
         if (!only("array")) return unread(expected(kinds));

@@ -27,6 +27,7 @@ import { type Text, tr } from "../common/text.ts";
 import {
   type Fault,
   isObj,
+  lacksReturned,
   NONE,
   type Obj,
   type Place,
@@ -586,13 +587,7 @@ class Match {
         }
         const mine = this.types.enums.get(ty.name)?.values ?? [];
         const lacking = values.find((v) => !mine.includes(v));
-        return lacking === undefined ? null : {
-          message: tr(
-            `the operation may return \`${lacking}\`, which \`${ty.name}\` lacks`,
-            `操作は \`${lacking}\` を返すことがありますが、\`${ty.name}\` にその値がありません`,
-          ),
-          pointer: l.at,
-        };
+        return lacking === undefined ? null : lacksReturned(lacking, ty.name, l.at);
       }
       case "list": {
         if (l.kind !== "list" && l.kind !== "set") return unread(is);
