@@ -9,7 +9,7 @@
 
 import { type Json, JsonError, parseJson } from "../common/json.ts";
 import { type Text, tr } from "../common/text.ts";
-import { type FieldDef, showTy } from "./types.ts";
+import { type FieldDef, type Range, showTy } from "./types.ts";
 
 /** A JSON object as the codec reads it (no prototype). */
 export type Obj = { readonly [key: string]: Json };
@@ -103,4 +103,17 @@ export function lacksReturned(value: string, enumName: string, pointer: string):
     ),
     pointer,
   };
+}
+
+/**
+ * Why a value the description may give (from `lo` to `hi`, null where it says no end) cannot be read
+ * into `range` (the task's, null for any number), or null when every such value fits.
+ */
+export function readsOutOfRange(range: Range | null, lo: bigint | null, hi: bigint | null): Text | null {
+  const tlo = range?.kind === "number" ? range.lo : null;
+  const thi = range?.kind === "number" ? range.hi : null;
+  if ((tlo === null || (lo !== null && lo >= tlo)) && (thi === null || (hi !== null && hi <= thi))) {
+    return null;
+  }
+  return tr(`may be ${rangeWords(lo, hi).en}`, `${rangeWords(lo, hi).ja}のことがあります`);
 }

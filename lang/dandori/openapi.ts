@@ -27,6 +27,7 @@ import {
   type Placed,
   rangeWords,
   readJsonObject,
+  readsOutOfRange,
   requiredButOptional,
   type Unread,
 } from "./descriptions.ts";
@@ -828,12 +829,8 @@ class Match {
       case "num": {
         if (!only("integer")) return unread(expected(kinds));
         const [lo, hi] = bounds(l.s);
-        const tlo = range?.kind === "number" ? range.lo : null;
-        const thi = range?.kind === "number" ? range.hi : null;
-        if ((tlo === null || (lo !== null && lo >= tlo)) && (thi === null || (hi !== null && hi <= thi))) {
-          return null;
-        }
-        return unread(tr(`may be ${rangeWords(lo, hi).en}`, `${rangeWords(lo, hi).ja}のことがあります`));
+        const out = readsOutOfRange(range, lo, hi);
+        return out === null ? null : unread(out);
       }
       case "enum": {
         if (!only("string")) return unread(expected(kinds));

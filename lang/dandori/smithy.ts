@@ -34,6 +34,7 @@ import {
   type Placed,
   rangeWords,
   readJsonObject,
+  readsOutOfRange,
   requiredButOptional,
   type Unread,
 } from "./descriptions.ts";
@@ -573,12 +574,8 @@ class Match {
           return unread(is);
         }
         const [lo, hi] = rangeOf(l);
-        const tlo = range?.kind === "number" ? range.lo : null;
-        const thi = range?.kind === "number" ? range.hi : null;
-        if ((tlo === null || (lo !== null && lo >= tlo)) && (thi === null || (hi !== null && hi <= thi))) {
-          return null;
-        }
-        return unread(tr(`may be ${rangeWords(lo, hi).en}`, `${rangeWords(lo, hi).ja}のことがあります`));
+        const out = readsOutOfRange(range, lo, hi);
+        return out === null ? null : unread(out);
       }
       case "enum": {
         const values = enumValues(l);
