@@ -152,14 +152,20 @@ export function readProto(
         else unread.push(name);
         continue;
       }
-      const found = importDirs(file, parsed.package ?? "")
-        .map((dir) => ({ path: dir === "" ? name : `${dir}/${name}`, text: null as string | null }))
-        .find((c) => (c.text = readImport(c.path)) !== null);
-      if (found === undefined || found.text === null) {
+      let found: { at: string; text: string } | null = null;
+      for (const dir of importDirs(file, parsed.package ?? "")) {
+        const at = dir === "" ? name : `${dir}/${name}`;
+        const text = readImport(at);
+        if (text !== null) {
+          found = { at, text };
+          break;
+        }
+      }
+      if (found === null) {
         unread.push(name);
         continue;
       }
-      const inner = add(found.path, found.text);
+      const inner = add(found.at, found.text);
       if (typeof inner !== "string") return inner;
     }
     return parsed.package ?? "";
