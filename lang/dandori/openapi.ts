@@ -32,12 +32,16 @@ import {
   type Unread,
 } from "./descriptions.ts";
 import { type FieldDef, type Range, showTy, type Ty, type TypeTable } from "./types.ts";
-
-/** How many `$ref`s are followed in a row before the description is said to loop. */
-export const MAX_REF_CHAIN = 64;
-
-/** How deep a schema is walked (objects, arrays, `anyOf`) before the match gives up and says so. */
-export const MAX_SCHEMA_DEPTH = 64;
+import {
+  bounds,
+  kindsOf,
+  type Located,
+  MAX_SCHEMA_DEPTH,
+  mayBeNull,
+  required,
+  Schemas,
+  token,
+} from "./openapi_schemas.ts";
 
 /** A description read: its document, and the `url` under its `use`. */
 export interface OpenApi {
@@ -46,11 +50,6 @@ export interface OpenApi {
   readonly url: string | null;
   /** The description's first server's URL (its variables at their defaults), or null. */
   readonly server: string | null;
-}
-
-/** One token of a JSON pointer (RFC 6901: `~` is `~0`, `/` is `~1`). */
-function token(s: string): string {
-  return s.replaceAll("~", "~0").replaceAll("/", "~1");
 }
 
 /**
@@ -133,12 +132,6 @@ export function matchOperation(api: OpenApi, task: TaskShape, types: TypeTable):
   return new Match(api, task, types).run();
 }
 
-/** A schema with the pointer it was found at, `$ref`s followed. */
-interface Located {
-  readonly s: Obj;
-  readonly at: string;
-}
-
 /** A parameter of an operation, with where it is written. */
 interface Param {
   readonly p: Obj;
@@ -153,12 +146,15 @@ interface Body {
 
 class Match {
   private readonly faults: Placed[] = [];
+  private readonly schemas: Schemas;
 
   constructor(
     private readonly api: OpenApi,
     private readonly task: TaskShape,
     private readonly types: TypeTable,
-  ) {}
+  ) {
+    this.schemas = new Schemas(api.root);
+  }
 
   private say(where: Placed["where"], message: Text, pointer: string): void {
     this.faults.push({ where, message, pointer });
@@ -201,7 +197,7 @@ class Match {
     const from = (list: Json | undefined, at: string) => {
       if (!Array.isArray(list)) return;
       list.forEach((raw, i) => {
-        const got = this.deref(raw, `${at}/${i}`);
+        const got = this.schemas.deref(raw, `${at}/${i}`);
         if ("message" in got) return this.say({ kind: "operation" }, got.message, got.pointer);
         const { s, at: pAt } = got;
         if (typeof s.name === "string" && typeof s.in === "string") {
@@ -293,7 +289,7 @@ class Match {
       this.noSuchArg(p, Object.keys(props), `${body.schema.at}/properties`);
       return;
     }
-    const got = this.deref(prop, `${body.schema.at}/properties/${token(p.name)}`);
+    const got = this.schemas.deref(prop, `${body.schema.at}/properties/${token(p.name)}`);
     if ("message" in got) this.say({ kind: "param", param: p }, got.message, got.pointer);
     else this.sendArg(p, got, required(body.schema.s).includes(p.name), body.form ? "form" : "json");
   }
@@ -332,7 +328,7 @@ class Match {
 
   /** A parameter's schema (`schema`, or the one of its `content`), or null after saying why not. */
   private paramSchema(p: Obj, at: string): Located | null {
-    const got = this.deref(p.schema ?? NONE, `${at}/schema`);
+    const got = this.schemas.deref(p.schema ?? NONE, `${at}/schema`);
     if ("message" in got) {
       this.say({ kind: "operation" }, got.message, got.pointer);
       return null;
@@ -343,7 +339,7 @@ class Match {
   /** The request body's schema and whether it is a form, or null when the operation takes no body. */
   private body(op: Obj, opAt: string): Body | null {
     if (op.requestBody === undefined) return null;
-    const rb = this.deref(op.requestBody, `${opAt}/requestBody`);
+    const rb = this.schemas.deref(op.requestBody, `${opAt}/requestBody`);
     if ("message" in rb) {
       this.say({ kind: "operation" }, rb.message, rb.pointer);
       return null;
@@ -369,7 +365,10 @@ class Match {
       return null;
     }
     const mt = content[media];
-    const got = this.deref(isObj(mt) ? mt.schema ?? NONE : NONE, `${rb.at}/content/${token(media)}/schema`);
+    const got = this.schemas.deref(
+      isObj(mt) ? mt.schema ?? NONE : NONE,
+      `${rb.at}/content/${token(media)}/schema`,
+    );
     if ("message" in got) {
       this.say({ kind: "operation" }, got.message, got.pointer);
       return null;
@@ -429,12 +428,12 @@ class Match {
     const schemas: Located[] = [];
     for (const code of Object.keys(responses)) {
       if (!/^2(\d\d|XX)$/.test(code)) continue;
-      const r = this.deref(responses[code], `${opAt}/responses/${code}`);
+      const r = this.schemas.deref(responses[code], `${opAt}/responses/${code}`);
       if ("message" in r) return this.say({ kind: "result" }, r.message, r.pointer);
       const content = isObj(r.s.content) ? r.s.content : NONE;
       const mt = content[JSON_MEDIA];
       if (!isObj(mt)) continue;
-      const s = this.deref(mt.schema ?? NONE, `${r.at}/content/${token(JSON_MEDIA)}/schema`);
+      const s = this.schemas.deref(mt.schema ?? NONE, `${r.at}/content/${token(JSON_MEDIA)}/schema`);
       if ("message" in s) return this.say({ kind: "result" }, s.message, s.pointer);
       schemas.push(s);
     }
@@ -490,138 +489,15 @@ class Match {
    * `v` with its `$ref`s followed (only inside the document) and its `allOf` merged, or why it
    * cannot be.
    */
-  private deref(v: Json, at: string, depth = 0): Located | Fault {
-    let cur = v;
-    let here = at;
-    for (let n = 0; isObj(cur) && typeof cur.$ref === "string"; n++) {
-      const ref = cur.$ref;
-      if (n === MAX_REF_CHAIN) {
-        return {
-          message: tr(
-            `more than ${MAX_REF_CHAIN} \`$ref\`s in a row: the description loops`,
-            `\`$ref\` が ${MAX_REF_CHAIN} 個を超えて続いています。記述が輪になっています`,
-          ),
-          pointer: here,
-        };
-      }
-      if (!ref.startsWith("#/") && ref !== "#") {
-        return {
-          message: tr(
-            `\`$ref\` "${ref}" points outside the description; dandori reads only \`$ref\`s inside it (\`#/…\`)`,
-            `\`$ref\` "${ref}" は記述の外を指しています。dandori が読むのは記述の中を指す \`$ref\`(\`#/…\`)だけです`,
-          ),
-          pointer: here,
-        };
-      }
-      let target: Json | undefined = this.api.root;
-      for (const part of (ref === "#" ? [] : ref.slice(2).split("/"))) {
-        const key = part.replaceAll("~1", "/").replaceAll("~0", "~");
-        target = isObj(target) && Object.hasOwn(target, key)
-          ? target[key]
-          : Array.isArray(target) && /^\d+$/.test(key)
-          ? target[Number(key)]
-          : undefined;
-      }
-      if (target === undefined) {
-        return {
-          message: tr(
-            `\`$ref\` "${ref}" points at nothing in the description`,
-            `\`$ref\` "${ref}" の指す先が記述にありません`,
-          ),
-          pointer: here,
-        };
-      }
-      cur = target;
-      here = ref;
-    }
-    // OpenAPI 3.1's boolean schemas: `true` is any value, `false` none.
-    if (cur === true) return { s: NONE, at: here };
-    if (cur === false) {
-      return {
-        message: tr(
-          "the description allows no value here (`false`)",
-          "記述は、ここにどんな値も許しません(`false`)",
-        ),
-        pointer: here,
-      };
-    }
-    if (!isObj(cur)) {
-      return {
-        message: tr(
-          "a schema here is not a JSON object",
-          "ここのスキーマが JSON のオブジェクトではありません",
-        ),
-        pointer: here,
-      };
-    }
-    return Array.isArray(cur.allOf) ? this.allOf(cur, here, depth) : { s: cur, at: here };
-  }
-
-  /**
-   * An `allOf` as one schema: a value is every member at once, so an object's properties and
-   * required names are all of theirs. Each property taken from a member is a `$ref` to where it is
-   * written, so a mismatch in it points there.
-   */
-  private allOf(s: Obj, at: string, depth: number): Located | Fault {
-    if (depth >= MAX_SCHEMA_DEPTH) return this.tooDeep(at);
-    const properties: { [key: string]: Json } = Object.create(null);
-    const names: string[] = [];
-    let type = s.type;
-    const take = (member: Obj, memberAt: string) => {
-      if (isObj(member.properties)) {
-        for (const key of Object.keys(member.properties)) {
-          properties[key] ??= { $ref: `${memberAt}/properties/${token(key)}` };
-        }
-      }
-      names.push(...required(member));
-      type ??= member.type;
-    };
-    take(s, at);
-    for (const [i, m] of (s.allOf as Json[]).entries()) {
-      const got = this.deref(m, `${at}/allOf/${i}`, depth + 1);
-      if ("message" in got) return got;
-      take(got.s, got.at);
-    }
-    const merged: { [key: string]: Json } = Object.create(null);
-    for (const key of Object.keys(s)) if (key !== "allOf") merged[key] = s[key];
-    merged.properties = properties;
-    merged.required = [...new Set(names)];
-    if (type !== undefined) merged.type = type;
-    return { s: merged, at };
-  }
-
-  private tooDeep(at: string): Fault {
-    return {
-      message: tr(
-        `the schema nests more than ${MAX_SCHEMA_DEPTH} deep, and the match stops there`,
-        `スキーマの入れ子が ${MAX_SCHEMA_DEPTH} 段を超えるので、突き合わせをそこで止めます`,
-      ),
-      pointer: at,
-    };
-  }
-
-  /** The alternatives of an `anyOf`/`oneOf`, or null when the schema has none. */
-  private alternatives(l: Located): Located[] | Fault | null {
-    const key = Array.isArray(l.s.anyOf) ? "anyOf" : Array.isArray(l.s.oneOf) ? "oneOf" : null;
-    if (key === null || l.s["x-expansionResources"] !== undefined) return null;
-    const out: Located[] = [];
-    for (const [i, alt] of (l.s[key] as Json[]).entries()) {
-      const got = this.deref(alt, `${l.at}/${key}/${i}`);
-      if ("message" in got) return got;
-      if (!isNull(got.s)) out.push(got);
-    }
-    return out;
-  }
-
   /** Null when every value of `ty` within `range` fits the schema, else the first misfit. */
   private sends(ty: Ty, range: Range | null, l: Located, depth: number): Fault | null {
-    if (depth > MAX_SCHEMA_DEPTH) return this.tooDeep(l.at);
+    if (depth > MAX_SCHEMA_DEPTH) return this.schemas.tooDeep(l.at);
     // A value that is not there goes out as null, so it fits only where the operation takes null.
     if (ty.kind === "optional") {
       if (mayBeNull(l.s)) return this.sends(ty.inner, range, l, depth);
       return misfit(ty, l.at, tr("does not take null", "null を受け取りません"));
     }
-    const alts = this.alternatives(l);
+    const alts = this.schemas.alternatives(l);
     if (alts !== null) {
       if ("message" in alts) return alts;
       if (alts.some((a) => this.sends(ty, range, a, depth + 1) === null)) return null;
@@ -676,7 +552,7 @@ class Match {
       }
       case "list": {
         if (!kinds.has("array")) return no(expected(kinds));
-        const items = this.deref(l.s.items ?? NONE, `${l.at}/items`);
+        const items = this.schemas.deref(l.s.items ?? NONE, `${l.at}/items`);
         return "message" in items ? items : this.sends(ty.element, null, items, depth + 1);
       }
       case "record":
@@ -707,8 +583,8 @@ class Match {
         };
       }
       const at = named !== undefined
-        ? this.deref(named, `${l.at}/properties/${token(f.name)}`)
-        : this.deref(extra ?? true, `${l.at}/additionalProperties`);
+        ? this.schemas.deref(named, `${l.at}/properties/${token(f.name)}`)
+        : this.schemas.deref(extra ?? true, `${l.at}/additionalProperties`);
       if ("message" in at) return at;
       if (req.includes(f.name) && f.type.kind === "optional") return requiredButOptional(name, f, at.at);
       const fault = this.sends(f.type, f.range, at, depth + 1);
@@ -741,7 +617,7 @@ class Match {
 
   /** A field of the result's record against the response object `l`: present, `T?` where it may be absent or null, readable. */
   private readsField(f: FieldDef, l: Located, depth: number): Fault | null {
-    const alts = this.alternatives(l);
+    const alts = this.schemas.alternatives(l);
     if (alts !== null) {
       if ("message" in alts) return alts;
       for (const a of alts) {
@@ -761,7 +637,7 @@ class Match {
         pointer: `${l.at}/properties`,
       };
     }
-    const at = this.deref(prop, `${l.at}/properties/${token(f.name)}`);
+    const at = this.schemas.deref(prop, `${l.at}/properties/${token(f.name)}`);
     if ("message" in at) return at;
     if (f.type.kind !== "optional" && f.type.kind !== "json") {
       const absent = !required(l.s).includes(f.name);
@@ -784,10 +660,10 @@ class Match {
 
   /** Null when every value the schema allows reads as `ty` within `range`, else the first that does not. */
   private reads(ty: Ty, range: Range | null, l: Located, depth: number): Fault | null {
-    if (depth > MAX_SCHEMA_DEPTH) return this.tooDeep(l.at);
+    if (depth > MAX_SCHEMA_DEPTH) return this.schemas.tooDeep(l.at);
     if (ty.kind === "json") return null;
     if (ty.kind === "optional") return this.reads(ty.inner, range, l, depth);
-    const alts = this.alternatives(l);
+    const alts = this.schemas.alternatives(l);
     if (alts !== null) {
       if ("message" in alts) return alts;
       for (const a of alts) {
@@ -841,7 +717,7 @@ class Match {
       }
       case "list": {
         if (!only("array")) return unread(expected(kinds));
-        const items = this.deref(l.s.items ?? NONE, `${l.at}/items`);
+        const items = this.schemas.deref(l.s.items ?? NONE, `${l.at}/items`);
         return "message" in items ? items : this.reads(ty.element, null, items, depth + 1);
       }
       case "record": {
@@ -855,52 +731,6 @@ class Match {
       }
     }
   }
-}
-
-/** The names an object schema requires. */
-function required(s: Obj): string[] {
-  return Array.isArray(s.required) ? s.required.filter((x): x is string => typeof x === "string") : [];
-}
-
-/** True for a schema that is only `null`. */
-function isNull(s: Obj): boolean {
-  return s.type === "null" || (Array.isArray(s.type) && s.type.length === 1 && s.type[0] === "null");
-}
-
-/** True when the schema allows null (3.0's `nullable`, 3.1's `"null"` among the types, a null alternative). */
-function mayBeNull(s: Obj): boolean {
-  if (s.nullable === true) return true;
-  if (Array.isArray(s.type) && s.type.includes("null")) return true;
-  for (const key of ["anyOf", "oneOf"]) {
-    const alts = s[key];
-    if (Array.isArray(alts) && alts.some((a) => isObj(a) && isNull(a))) return true;
-  }
-  return false;
-}
-
-/** The JSON types a schema allows but null, or null when it does not say (any value). */
-function kindsOf(s: Obj): Set<string> | null {
-  const t = s.type;
-  if (typeof t === "string") return new Set([t]);
-  if (Array.isArray(t)) return new Set(t.filter((x): x is string => typeof x === "string" && x !== "null"));
-  if (isObj(s.properties)) return new Set(["object"]);
-  if (Array.isArray(s.enum) && s.enum.every((v) => typeof v === "string")) return new Set(["string"]);
-  return null;
-}
-
-/** A schema's integer bounds, lower and upper (exclusive ones moved in by one). */
-function bounds(s: Obj): [bigint | null, bigint | null] {
-  const num = (v: Json | undefined, up: boolean): bigint | null =>
-    typeof v === "bigint" ? v : typeof v === "number" ? BigInt(up ? Math.ceil(v) : Math.floor(v)) : null;
-  let lo = num(s.minimum, true);
-  let hi = num(s.maximum, false);
-  if (s.exclusiveMinimum === true && lo !== null) lo += 1n;
-  if (s.exclusiveMaximum === true && hi !== null) hi -= 1n;
-  const xlo = num(s.exclusiveMinimum, false);
-  const xhi = num(s.exclusiveMaximum, true);
-  if (xlo !== null && (lo === null || xlo + 1n > lo)) lo = xlo + 1n;
-  if (xhi !== null && (hi === null || xhi - 1n < hi)) hi = xhi - 1n;
-  return [lo, hi];
 }
 
 function expected(kinds: ReadonlySet<string>): Text {

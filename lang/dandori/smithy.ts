@@ -38,7 +38,7 @@ import {
   requiredButOptional,
   type Unread,
 } from "./descriptions.ts";
-import { MAX_SCHEMA_DEPTH } from "./openapi.ts";
+import { MAX_SCHEMA_DEPTH } from "./openapi_schemas.ts";
 import { type FieldDef, type Range, showTy, type Ty, type TypeTable } from "./types.ts";
 
 /** A model read: its shapes, and its one service. */

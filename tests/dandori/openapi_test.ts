@@ -9,7 +9,7 @@
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { MAX_INPUT_BYTES } from "../../commands/io.ts";
 import { MAX_JSON_DEPTH } from "../../lang/common/json.ts";
-import { MAX_REF_CHAIN } from "../../lang/dandori/openapi.ts";
+import { MAX_REF_CHAIN } from "../../lang/dandori/openapi_schemas.ts";
 import { runCli } from "../support/run.ts";
 
 interface Diag {

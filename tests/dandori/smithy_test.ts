@@ -8,7 +8,7 @@
  */
 
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
-import { MAX_SCHEMA_DEPTH } from "../../lang/dandori/openapi.ts";
+import { MAX_SCHEMA_DEPTH } from "../../lang/dandori/openapi_schemas.ts";
 import { runCli } from "../support/run.ts";
 
 interface Diag {
