@@ -155,6 +155,16 @@ export const RESERVED: ReadonlySet<string> = new Set(
   KEYWORDS.filter((row) => row.reserved).map((row) => row.words.map((w) => w.split(" ")[0])).flat(),
 );
 
+/**
+ * True when `text` is one name as the lexer reads it and not a reserved word: what a flow can write
+ * for a field or an enum value (a type made from a description keeps only such names).
+ */
+export function isName(text: string): boolean {
+  const chars = [...text];
+  return chars.length > 0 && NAME_START.test(chars[0]) && chars.slice(1).every((c) => NAME_PART.test(c)) &&
+    !RESERVED.has(text);
+}
+
 /** The words that are values of their own and so cannot name an enum value or a variable. */
 const VALUE_WORDS: ReadonlySet<string> = new Set(keywordsAt("value"));
 

@@ -123,7 +123,10 @@ export function rangePlan(r: Range): RangePlan {
   }
 }
 
-/** A field; one a book made (line 0: a hold record's) is placed on `bookLine`, its `use book`. */
+/**
+ * A field; one a `use` made (line 0: a hold record's, a type made from a `.proto`) is placed on
+ * `bookLine`, the line of its `use`.
+ */
 function fieldPlan(f: FieldDef, bookLine = 0): FieldPlan {
   return {
     name: f.name,
@@ -221,15 +224,13 @@ class Lowering {
     };
   }
 
-  /** The line of the `use book` a hold's record or states come from (`<book>.<transfer>…`). */
+  /**
+   * The line of the `use` a type made from it comes from: a hold's record or states
+   * (`<book>.<transfer>…`), or a type made from a `.proto` (`<api>.<Name>`).
+   */
   private useLine(name: string): number {
-    const book = name.split(".")[0];
-    return findOne(
-      this.m.ast.uses,
-      (u) => u.source.text === "book" && u.name.text === book,
-      `use book ${book}`,
-    )
-      .name.line;
+    const source = name.split(".")[0];
+    return findOne(this.m.ast.uses, (u) => u.name.text === source, `use ${source}`).name.line;
   }
 
   // -------------------------------------------------------------------------------------------

@@ -156,7 +156,7 @@ export interface FlowModel {
    * Reads a type written in a statement (`let x: T`), reporting to `r` unless it is null: E002 for
    * a type that does not exist, E003 for a list of lists.
    */
-  readonly typeOf: (t: TypeAst, r: Reporter<"E002" | "E003"> | null) => Ty | null;
+  readonly typeOf: (t: TypeAst, r: Reporter<"E002" | "E003" | "E006"> | null) => Ty | null;
 }
 
 /** The errors every call may end with besides its declared ones (`timeout`, `failure`). */

@@ -15,8 +15,9 @@
  * no `.proto` loads nothing, and where it is not installed a `use proto` is E016 saying so.
  *
  * Imports: Google's well-known types (`google/protobuf/*.proto`) are known without files (protobufjs
- * carries them); another import is read beside the file, and from the root above the file's directory
- * when that directory ends with the file's package (`shop/v1` for `shop.v1`, buf's layout) first. An
+ * carries them), and so is Protovalidate's `buf/validate/validate.proto`, imported for its options;
+ * another import is read beside the file, and from the root above the file's directory when that
+ * directory ends with the file's package (`shop/v1` for `shop.v1`, buf's layout) first. An
  * import that cannot be read is recorded, not refused: a type it would have given is named in the
  * mismatch that meets it.
  * @module
@@ -65,6 +66,12 @@ export const CONNECT_CODES: readonly string[] = [
 ];
 
 const WELL_KNOWN = "google/protobuf/";
+
+/**
+ * Files imported for their options only, known without being read: Protovalidate's rules, which
+ * protobufjs keeps as the options they are written as and proto_types.ts reads.
+ */
+const OPTIONS_ONLY: ReadonlySet<string> = new Set(["buf/validate/validate.proto"]);
 
 /** The protobufjs module: its parser and reflection classes. */
 export type Pb = typeof Protobufjs;
@@ -146,6 +153,7 @@ export function readProto(
           ),
         };
       }
+      if (OPTIONS_ONLY.has(name)) continue;
       if (name.startsWith(WELL_KNOWN)) {
         const known = protobuf.common.get(name);
         if (known?.nested !== undefined) root.addJSON(known.nested);
@@ -201,26 +209,45 @@ export function matchConnect(proto: Proto, task: ConnectTaskShape, types: TypeTa
   return new Match(proto, task, types).run();
 }
 
-const INT32 = new Set(["int32", "sint32", "sfixed32", "uint32", "fixed32"]);
-const INT64 = new Set(["int64", "sint64", "sfixed64", "uint64", "fixed64"]);
-const DECIMAL = new Set(["double", "float"]);
-const JSON_TYPES = new Set(["google.protobuf.Struct", "google.protobuf.Value", "google.protobuf.ListValue"]);
+/** The 32-bit integer types: `int` in dandori. */
+export const INT32: ReadonlySet<string> = new Set(["int32", "sint32", "sfixed32", "uint32", "fixed32"]);
+/** The 64-bit integer types: protobuf's JSON writes them as strings. */
+export const INT64: ReadonlySet<string> = new Set(["int64", "sint64", "sfixed64", "uint64", "fixed64"]);
+/** The decimal types: dandori has no decimal type, so `json`. */
+export const DECIMAL: ReadonlySet<string> = new Set(["double", "float"]);
+/** The well-known messages whose JSON is any JSON value. */
+const JSON_TYPES: ReadonlySet<string> = new Set([
+  "google.protobuf.Struct",
+  "google.protobuf.Value",
+  "google.protobuf.ListValue",
+]);
 
 /** A field's JSON name: `json_name`, else its name in lowerCamelCase (protobuf's rule). */
-function jsonName(f: Protobufjs.Field): string {
+export function jsonName(f: Protobufjs.Field): string {
   const given = f.options?.json_name;
   if (typeof given === "string") return given;
   return f.name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 }
 
 /** True when the response tells a field's absence from its zero value: `optional`, a message, a `oneof` member. */
-function hasPresence(pb: Pb, f: Protobufjs.Field): boolean {
+export function hasPresence(pb: Pb, f: Protobufjs.Field): boolean {
   return f.partOf !== null || f.options?.proto3_optional === true ||
     (f.resolvedType instanceof pb.Type && !JSON_TYPES.has(fullName(f.resolvedType)));
 }
 
-function fullName(o: Protobufjs.ReflectionObject): string {
+/** A reflection object's full name without the leading dot (`warehouse.v1.Line`). */
+export function fullName(o: Protobufjs.ReflectionObject): string {
   return o.fullName.replace(/^\./, "");
+}
+
+/**
+ * The message a message is nested in, outermost: protobufjs resolves a nested message's fields only
+ * once the message around it is resolved ("Unknown edition" otherwise).
+ */
+export function outermost(m: Protobufjs.Type, pb: Pb): Protobufjs.Type {
+  let top = m;
+  while (top.parent instanceof pb.Type) top = top.parent;
+  return top;
 }
 
 /** What the match says where the records it follows nest deeper than MAX_MESSAGE_DEPTH. */
@@ -343,7 +370,7 @@ class Match {
     try {
       const t = method.parent?.lookupType(name);
       if (t !== undefined && t !== null) {
-        t.resolveAll();
+        outermost(t, this.proto.pb).resolveAll();
         return t;
       }
     } catch (e) {

@@ -19,6 +19,8 @@ import { type BookPort, type BookTransfer, readBook } from "./books.ts";
 import { type OpenApi, readOpenApi } from "./openapi.ts";
 import { readSmithy, type Smithy } from "./smithy.ts";
 import { type Proto, readProto } from "./proto.ts";
+import { ProtoTypes } from "./proto_types.ts";
+import { OpenApiTypes } from "./openapi_types.ts";
 import { resolveTask } from "./tasks.ts";
 import type { CaseDef, FlowModel, TaskDef } from "./model.ts";
 import { readRange, timeRange } from "./ranges.ts";
@@ -584,7 +586,7 @@ class Resolver {
     return this.range(ast, { kind: "timestamp" }) ?? timeRange(null, null, null);
   }
 
-  type(t: TypeAst, r: Reporter<"E002" | "E003"> | null = this.r): Ty | null {
+  type(t: TypeAst, r: Reporter<"E002" | "E003" | "E006"> | null = this.r): Ty | null {
     switch (t.kind) {
       case "optional": {
         const inner = this.type(t.inner, r);
@@ -628,13 +630,35 @@ class Resolver {
     }
   }
 
-  private named(parts: readonly Word[], at: Pos, r: Reporter<"E002"> | null): Ty | null {
+  private named(parts: readonly Word[], at: Pos, r: Reporter<"E002" | "E003" | "E006"> | null): Ty | null {
     const name = parts.map((p) => p.text).join(".");
     if (parts.length === 1) {
       const simple = SIMPLE_TYPES.get(name);
       if (simple !== undefined) return simple;
       if (this.recordNames.has(name)) return { kind: "record", name };
       if (this.enums.has(name)) return { kind: "enum", name };
+    } else if (this.protos.has(parts[0].text) || this.apis.has(parts[0].text)) {
+      return this.madeType(parts, at, r);
+    } else if (this.smithies.has(parts[0].text)) {
+      r?.error(
+        "E002",
+        at,
+        tr(
+          `\`${
+            parts[0].text
+          }\` is a Smithy model, and types are made only from \`use proto\` and \`use openapi\` descriptions`,
+          `\`${
+            parts[0].text
+          }\` は Smithy のモデルで、型は \`use proto\` と \`use openapi\` の記述からだけ作ります`,
+        ),
+        {
+          hint: tr(
+            "declare the type with `record` or `enum`: the task is matched to the model all the same",
+            "型を `record` か `enum` で宣言してください。タスクはそれでもモデルと突き合わせます",
+          ),
+        },
+      );
+      return null;
     } else if (parts.length === 2) {
       if (this.recordNames.has(name)) return { kind: "record", name };
       const book = this.books.get(parts[0].text);
@@ -665,6 +689,52 @@ class Resolver {
       ),
     });
     return null;
+  }
+
+  /**
+   * A type made from a `use proto` (proto_types.ts) or a `use openapi` (openapi_types.ts), or null
+   * after its E002, E003 or E006; E006 also where a made type is spelt in generated code as another
+   * type is (every target writes `.` as `_`: `warehouse.Order` is `warehouse_Order`). Every declared
+   * type is known before the first is made.
+   */
+  private madeType(parts: readonly Word[], at: Pos, r: Reporter<"E002" | "E003" | "E006"> | null): Ty | null {
+    const api = parts[0].text;
+    const maps = { records: this.records, enums: this.enums };
+    const proto = this.protos.get(api);
+    const openapi = this.apis.get(api);
+    const maker = proto !== undefined
+      ? new ProtoTypes(api, proto, maps)
+      : openapi !== undefined
+      ? new OpenApiTypes(api, openapi, maps)
+      : null;
+    if (maker === null) return null;
+    const before = new Set([...this.records.keys(), ...this.enums.keys()]);
+    const made = maker.make(parts.slice(1).map((p) => p.text));
+    if ("code" in made) {
+      r?.error(made.code, at, made.message, {
+        notes: made.notes,
+        ...(made.hint === null ? {} : { hint: made.hint }),
+      });
+      return null;
+    }
+    const spelt = new Map([...this.recordNames, ...before].map((n) => [n.replaceAll(".", "_"), n]));
+    for (const name of [...this.records.keys(), ...this.enums.keys()]) {
+      if (before.has(name)) continue;
+      if (this.records.has(name)) this.recordNames.add(name);
+      const spelling = name.replaceAll(".", "_");
+      const other = spelt.get(spelling);
+      if (other === undefined) continue;
+      r?.error(
+        "E006",
+        at,
+        tr(
+          `\`${name}\` is written \`${spelling}\` in generated code, as \`${other}\` is`,
+          `\`${name}\` は、生成するコードで \`${other}\` と同じ \`${spelling}\` になります`,
+        ),
+        { hint: tr(`rename \`${other}\``, `\`${other}\` の名前を変えてください`) },
+      );
+    }
+    return made;
   }
 
   // -------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@
  * @module
  */
 
+import { createRequire } from "node:module";
 import { isAbsolute, resolve } from "node:path";
 import { checkFlow } from "../../lang/dandori/check.ts";
 import type { CheckedFlow } from "../../lang/dandori/checked.ts";
@@ -14,6 +15,11 @@ import { lower } from "../../lang/dandori/lower.ts";
 import type { Plan } from "../../lang/dandori/plan.ts";
 import { readFlowScenarios, ScenarioAnswers } from "../../lang/dandori/scenario.ts";
 import { generatedJson, generateFlowScenarios } from "../../lang/dandori/scenarios.ts";
+import { type Pb, useProtobufjs } from "../../lang/dandori/proto.ts";
+
+// A flow's `use proto` is read by protobufjs from node_modules, which `deno task verify` installs, as
+// the command line reads it (commands/dandori.ts).
+useProtobufjs(() => createRequire(import.meta.url)("protobufjs") as Pb);
 
 /** A flow that passed the check, with its plan. */
 export interface RunnableFlow {
