@@ -106,6 +106,19 @@ export function lacksReturned(value: string, enumName: string, pointer: string):
 }
 
 /**
+ * Why a value of `range` (the task's, null for any number) may not fit what the description takes
+ * (from `lo` to `hi`, null where it says no end), or null when every such value fits.
+ */
+export function sendsOutOfRange(range: Range | null, lo: bigint | null, hi: bigint | null): Text | null {
+  const tlo = range?.kind === "number" ? range.lo : null;
+  const thi = range?.kind === "number" ? range.hi : null;
+  if ((lo === null || (tlo !== null && tlo >= lo)) && (hi === null || (thi !== null && thi <= hi))) {
+    return null;
+  }
+  return tr(`takes only ${rangeWords(lo, hi).en}`, `${rangeWords(lo, hi).ja}だけを受け取ります`);
+}
+
+/**
  * Why a value the description may give (from `lo` to `hi`, null where it says no end) cannot be read
  * into `range` (the task's, null for any number), or null when every such value fits.
  */

@@ -25,10 +25,10 @@ import {
   type Obj,
   type Place,
   type Placed,
-  rangeWords,
   readJsonObject,
   readsOutOfRange,
   requiredButOptional,
+  sendsOutOfRange,
   type Unread,
 } from "./descriptions.ts";
 import { type FieldDef, type Range, showTy, type Ty, type TypeTable } from "./types.ts";
@@ -603,16 +603,8 @@ class Match {
 
   private rangeSends(ty: Ty, range: Range | null, l: Located): Fault | null {
     const [lo, hi] = bounds(l.s);
-    const tlo = range?.kind === "number" ? range.lo : null;
-    const thi = range?.kind === "number" ? range.hi : null;
-    if ((lo === null || (tlo !== null && tlo >= lo)) && (hi === null || (thi !== null && thi <= hi))) {
-      return null;
-    }
-    return misfit(
-      ty,
-      l.at,
-      tr(`takes only ${rangeWords(lo, hi).en}`, `${rangeWords(lo, hi).ja}だけを受け取ります`),
-    );
+    const out = sendsOutOfRange(range, lo, hi);
+    return out === null ? null : misfit(ty, l.at, out);
   }
 
   /** A field of the result's record against the response object `l`: present, `T?` where it may be absent or null, readable. */

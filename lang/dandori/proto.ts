@@ -26,7 +26,14 @@
 import type * as Protobufjs from "protobufjs";
 import { type Text, tr } from "../common/text.ts";
 import { didYouMean } from "../common/nearest.ts";
-import type { Place, Placed, Unread, Where } from "./descriptions.ts";
+import {
+  type Place,
+  type Placed,
+  readsOutOfRange,
+  sendsOutOfRange,
+  type Unread,
+  type Where,
+} from "./descriptions.ts";
 import { type FieldDef, type Range, showTy, type Ty, type TypeTable } from "./types.ts";
 
 /** The deepest a message may nest in a match before it stops there (a message may contain itself). */
@@ -215,12 +222,118 @@ export const INT32: ReadonlySet<string> = new Set(["int32", "sint32", "sfixed32"
 export const INT64: ReadonlySet<string> = new Set(["int64", "sint64", "sfixed64", "uint64", "fixed64"]);
 /** The decimal types: dandori has no decimal type, so `json`. */
 export const DECIMAL: ReadonlySet<string> = new Set(["double", "float"]);
-/** The well-known messages whose JSON is any JSON value. */
-const JSON_TYPES: ReadonlySet<string> = new Set([
+/** The well-known types whose JSON is any JSON value: `json` in dandori, never `json?`. */
+export const JSON_TYPES: ReadonlySet<string> = new Set([
   "google.protobuf.Struct",
   "google.protobuf.Value",
   "google.protobuf.ListValue",
+  "google.protobuf.Any",
+  "google.protobuf.NullValue",
 ]);
+
+/** `google.protobuf.Timestamp`: an RFC 3339 string, `timestamp` in dandori. */
+export const TIMESTAMP = "google.protobuf.Timestamp";
+
+/**
+ * The well-known messages protobuf's JSON writes as a scalar, by the scalar: the wrappers as the
+ * type they wrap, `Duration` (`"1.5s"`) and `FieldMask` (`"a,b.c"`) as strings.
+ */
+export const WELL_KNOWN_SCALARS: ReadonlyMap<string, string> = new Map([
+  ["google.protobuf.DoubleValue", "double"],
+  ["google.protobuf.FloatValue", "float"],
+  ["google.protobuf.Int64Value", "int64"],
+  ["google.protobuf.UInt64Value", "uint64"],
+  ["google.protobuf.Int32Value", "int32"],
+  ["google.protobuf.UInt32Value", "uint32"],
+  ["google.protobuf.BoolValue", "bool"],
+  ["google.protobuf.StringValue", "string"],
+  ["google.protobuf.BytesValue", "bytes"],
+  ["google.protobuf.Duration", "string"],
+  ["google.protobuf.FieldMask", "string"],
+]);
+
+/** What `valueKind` says of a field whose values are any JSON value. */
+const JSON_KIND = "json";
+
+/** A field's type as the `.proto` writes it: its scalar, or its enum's or message's full name. */
+function rawType(f: Protobufjs.Field): string {
+  return f.resolvedType === null ? f.type : fullName(f.resolvedType);
+}
+
+/**
+ * What a field's values are in protobuf's JSON: `json` for the JSON well-known types, the scalar of a
+ * wrapper, `Duration` or `FieldMask`, else its scalar, enum or message as the `.proto` writes it.
+ */
+function valueKind(f: Protobufjs.Field): string {
+  const raw = rawType(f);
+  return JSON_TYPES.has(raw) ? JSON_KIND : WELL_KNOWN_SCALARS.get(raw) ?? raw;
+}
+
+/** The `ignore` values under which a field's zero value passes its rules. */
+const IGNORE_ZERO: ReadonlySet<string> = new Set([
+  "IGNORE_IF_ZERO_VALUE",
+  "IGNORE_IF_UNPOPULATED",
+  "IGNORE_IF_DEFAULT_VALUE",
+]);
+
+const RULES = "(buf.validate.field).";
+
+/**
+ * The range of a 32-bit integer's Protovalidate rules under `prefix` (`(buf.validate.field).` or
+ * `….repeated.items.`) for the rule family `family` (`int32`, `uint32` …): `gte`, `gt`, `lte`, `lt`
+ * and `const`; zero added when the rules are ignored for it. Null when there are none, or when they
+ * do not make one range (`gt` above `lt` means outside; nothing between the ends).
+ */
+export function protoRange(
+  options: Readonly<Record<string, unknown>> | undefined,
+  prefix: string,
+  family: string,
+): Range | null {
+  const at = (rule: string): bigint | null => {
+    const key = `${prefix}${family}.${rule}`;
+    const v = options !== undefined && Object.hasOwn(options, key) ? options[key] : undefined;
+    return typeof v === "number" && Number.isSafeInteger(v) ? BigInt(v) : null;
+  };
+  const [gte, gt, lte, lt, exactly] = ["gte", "gt", "lte", "lt", "const"].map(at);
+  let lo = exactly ?? max(gte, gt === null ? null : gt + 1n);
+  let hi = exactly ?? min(lte, lt === null ? null : lt - 1n);
+  if (lo === null && hi === null) return null;
+  const lower = gte ?? gt;
+  const upper = lte ?? lt;
+  if (exactly === null && lower !== null && upper !== null && lower > upper) return null;
+  if (lo !== null && hi !== null && lo > hi) return null;
+  const ignore = options?.[`${prefix}ignore`];
+  if (typeof ignore === "string" && IGNORE_ZERO.has(ignore)) {
+    lo = lo === null ? null : min(lo, 0n);
+    hi = hi === null ? null : max(hi, 0n);
+  }
+  return { kind: "number", lo, hi };
+}
+
+function max(a: bigint | null, b: bigint | null): bigint | null {
+  return a === null ? b : b === null ? a : a > b ? a : b;
+}
+
+function min(a: bigint | null, b: bigint | null): bigint | null {
+  return a === null ? b : b === null ? a : a < b ? a : b;
+}
+
+/**
+ * The range Protovalidate's rules give an integer field (its items' when `repeated`; a wrapper's are
+ * its wrapped type's), or null.
+ */
+export function fieldRange(f: Protobufjs.Field): Range | null {
+  if (f.map) return null;
+  const family = valueKind(f);
+  if (!INT32.has(family) && !INT64.has(family)) return null;
+  const options = f.options as Readonly<Record<string, unknown>> | undefined;
+  return protoRange(options, f.repeated ? `${RULES}repeated.items.` : RULES, family);
+}
+
+/** True when Protovalidate requires the field (`(buf.validate.field).required = true`): never left out. */
+export function isRequired(f: Protobufjs.Field): boolean {
+  return f.options?.[`${RULES}required`] === true;
+}
 
 /** A field's JSON name: `json_name`, else its name in lowerCamelCase (protobuf's rule). */
 export function jsonName(f: Protobufjs.Field): string {
@@ -410,7 +523,7 @@ class Match {
         );
         continue;
       }
-      const fault = this.sends(p.type, f, 0);
+      const fault = this.sends(p.type, p.range, f, 0);
       if (fault !== null) this.say({ kind: "param", param: p }, fault, `${fullName(request)}.${f.name}`);
     }
   }
@@ -465,7 +578,7 @@ class Match {
           `レスポンス \`${message.name}\` にフィールド \`${field.name}\` はありません`,
         );
       } else {
-        fault = this.reads(field.type, byJson, depth);
+        fault = this.reads(field.type, field.range, byJson, depth);
         pointer = `${fullName(message)}.${byJson.name}`;
       }
       if (fault === null) continue;
@@ -475,16 +588,16 @@ class Match {
     return null;
   }
 
-  /** Null when a value of the field can be read as `ty`, else why not. */
-  private reads(ty: Ty, f: Protobufjs.Field, depth: number): Text | null {
-    const wanted = f.resolvedType === null ? f.type : fullName(f.resolvedType);
-    if (JSON_TYPES.has(wanted)) {
+  /** Null when a value of the field can be read as `ty` (`range` the task's), else why not. */
+  private reads(ty: Ty, range: Range | null, f: Protobufjs.Field, depth: number): Text | null {
+    const wanted = valueKind(f);
+    if (wanted === JSON_KIND && !f.repeated && !f.map) {
       return ty.kind === "json" ? null : tr(
-        `\`${f.name}\` is \`${wanted}\`; read it as \`json\``,
-        `\`${f.name}\` は \`${wanted}\` なので、\`json\` で読んでください`,
+        `\`${f.name}\` is \`${rawType(f)}\`; read it as \`json\``,
+        `\`${f.name}\` は \`${rawType(f)}\` なので、\`json\` で読んでください`,
       );
     }
-    if (hasPresence(this.proto.pb, f) && !f.repeated && !f.map && ty.kind !== "optional") {
+    if (hasPresence(this.proto.pb, f) && !isRequired(f) && !f.repeated && !f.map && ty.kind !== "optional") {
       return tr(
         `the response may leave \`${f.name}\` out (it has presence); write \`${showTy(ty)}?\``,
         `レスポンスは \`${f.name}\` を省くことがある(値があるかを持つ)ので、\`${
@@ -495,13 +608,20 @@ class Match {
     const bare = ty.kind === "optional" ? ty.inner : ty;
     if (f.map) return bare.kind === "json" ? null : this.misfit(bare, f, "map");
     if (f.repeated) {
-      if (bare.kind !== "list") return this.misfit(bare, f, `repeated ${wanted}`);
-      return this.readsOne(bare.element, f, wanted, depth);
+      if (bare.kind !== "list") return this.misfit(bare, f, `repeated ${rawType(f)}`);
+      return this.readsOne(bare.element, range, f, wanted, depth);
     }
-    return this.readsOne(bare, f, wanted, depth);
+    return this.readsOne(bare, range, f, wanted, depth);
   }
 
-  private readsOne(ty: Ty, f: Protobufjs.Field, wanted: string, depth: number): Text | null {
+  private readsOne(
+    ty: Ty,
+    range: Range | null,
+    f: Protobufjs.Field,
+    wanted: string,
+    depth: number,
+  ): Text | null {
+    if (wanted === JSON_KIND) return ty.kind === "json" ? null : this.misfit(ty, f, rawType(f));
     if (INT64.has(wanted)) {
       return ty.kind === "string" ? null : tr(
         `\`${f.name}\` is a 64-bit integer (\`${wanted}\`), which protobuf's JSON writes as a string; read it as \`string\``,
@@ -514,6 +634,12 @@ class Match {
         `\`${f.name}\` は小数(\`${wanted}\`)で、dandori には小数の型が無いので、\`json\` で読んでください`,
       );
     }
+    if (INT32.has(wanted)) {
+      if (ty.kind !== "int") return this.misfit(ty, f, wanted);
+      const theirs = fieldRange(f);
+      const out = readsOutOfRange(range, theirs?.lo ?? null, theirs?.hi ?? null);
+      return out === null ? null : tr(`\`${f.name}\` ${out.en}`, `\`${f.name}\` は${out.ja}`);
+    }
     if (f.resolvedType instanceof this.proto.pb.Enum) {
       if (ty.kind !== "enum") return this.misfit(ty, f, wanted);
       const mine = this.types.enums.get(ty.name)?.values ?? [];
@@ -525,14 +651,12 @@ class Match {
         `レスポンスは \`${lacking[0]}\` を持つことがありますが、\`${ty.name}\` にありません`,
       );
     }
-    if (f.resolvedType instanceof this.proto.pb.Type) {
-      if (wanted === "google.protobuf.Timestamp") {
-        return ty.kind === "timestamp" ? null : this.misfit(ty, f, wanted);
-      }
+    if (wanted === TIMESTAMP) return ty.kind === "timestamp" ? null : this.misfit(ty, f, wanted);
+    if (f.resolvedType instanceof this.proto.pb.Type && wanted === fullName(f.resolvedType)) {
       if (ty.kind !== "record") return this.misfit(ty, f, wanted);
       return this.readsRecord(ty.name, f.resolvedType, depth + 1, false);
     }
-    const fits = (INT32.has(wanted) && ty.kind === "int") || (wanted === "bool" && ty.kind === "bool") ||
+    const fits = (wanted === "bool" && ty.kind === "bool") ||
       ((wanted === "string" || wanted === "bytes") && ty.kind === "string");
     return fits ? null : this.misfit(ty, f, wanted);
   }
@@ -544,26 +668,43 @@ class Match {
     );
   }
 
-  /** Null when every value of `ty` fits the request field, else why not. */
-  private sends(ty: Ty, f: Protobufjs.Field, depth: number): Text | null {
+  /** Null when every value of `ty` (within `range`, the task's) fits the request field, else why not. */
+  private sends(ty: Ty, range: Range | null, f: Protobufjs.Field, depth: number): Text | null {
     const bare = ty.kind === "optional" ? ty.inner : ty;
-    const wanted = f.resolvedType === null ? f.type : fullName(f.resolvedType);
-    if (JSON_TYPES.has(wanted) || f.map) return bare.kind === "json" ? null : this.misfit(bare, f, wanted);
-    if (f.repeated) {
-      if (bare.kind !== "list") return this.misfit(bare, f, `repeated ${wanted}`);
-      return this.sendsOne(bare.element, f, wanted, depth);
+    const wanted = valueKind(f);
+    if ((wanted === JSON_KIND && !f.repeated) || f.map) {
+      return bare.kind === "json" ? null : this.misfit(bare, f, f.map ? "map" : rawType(f));
     }
-    return this.sendsOne(bare, f, wanted, depth);
+    if (f.repeated) {
+      if (bare.kind !== "list") return this.misfit(bare, f, `repeated ${rawType(f)}`);
+      return this.sendsOne(bare.element, range, f, wanted, depth);
+    }
+    return this.sendsOne(bare, range, f, wanted, depth);
   }
 
-  private sendsOne(ty: Ty, f: Protobufjs.Field, wanted: string, depth: number): Text | null {
+  private sendsOne(
+    ty: Ty,
+    range: Range | null,
+    f: Protobufjs.Field,
+    wanted: string,
+    depth: number,
+  ): Text | null {
     const no = () =>
       tr(
         `\`${showTy(ty)}\` does not fit \`${f.name}\`, which is \`${wanted}\``,
         `\`${showTy(ty)}\` は、\`${wanted}\` の \`${f.name}\` に合いません`,
       );
-    if (INT64.has(wanted)) return ty.kind === "int" || ty.kind === "string" ? null : no();
-    if (INT32.has(wanted)) return ty.kind === "int" ? null : no();
+    const inRange = () => {
+      const theirs = fieldRange(f);
+      const out = sendsOutOfRange(range, theirs?.lo ?? null, theirs?.hi ?? null);
+      return out === null ? null : tr(
+        `\`${f.name}\` ${out.en} (Protovalidate's rules)`,
+        `\`${f.name}\` は${out.ja}(Protovalidate の規則)`,
+      );
+    };
+    if (wanted === JSON_KIND) return ty.kind === "json" ? null : no();
+    if (INT64.has(wanted)) return ty.kind === "string" ? null : ty.kind === "int" ? inRange() : no();
+    if (INT32.has(wanted)) return ty.kind === "int" ? inRange() : no();
     if (DECIMAL.has(wanted)) {
       return ty.kind === "int" || ty.kind === "num" || ty.kind === "json" ? null : no();
     }
@@ -578,8 +719,8 @@ class Match {
         `\`${f.name}\`(\`${wanted}\`)に値 \`${extra}\` はありません`,
       );
     }
-    if (f.resolvedType instanceof this.proto.pb.Type) {
-      if (wanted === "google.protobuf.Timestamp") return ty.kind === "timestamp" ? null : no();
+    if (wanted === TIMESTAMP) return ty.kind === "timestamp" ? null : no();
+    if (f.resolvedType instanceof this.proto.pb.Type && wanted === fullName(f.resolvedType)) {
       if (ty.kind !== "record") return no();
       if (depth > MAX_MESSAGE_DEPTH) return tooDeep();
       const rec = this.types.records.get(ty.name);
@@ -591,7 +732,7 @@ class Match {
             `\`${ty.name}\` のフィールド \`${field.name}\` は、\`${wanted}\` にありません`,
           );
         }
-        const inner = this.sends(field.type, g, depth + 1);
+        const inner = this.sends(field.type, field.range, g, depth + 1);
         if (inner !== null) return inner;
       }
       return null;

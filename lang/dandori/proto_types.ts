@@ -33,96 +33,42 @@ import { tr } from "../common/text.ts";
 import { isName } from "./lexer.ts";
 import {
   DECIMAL,
+  fieldRange,
   fullName,
   hasPresence,
   INT32,
   INT64,
+  isRequired,
+  JSON_TYPES,
   jsonName,
   MAX_MESSAGE_DEPTH,
   outermost,
   type Proto,
+  TIMESTAMP,
+  WELL_KNOWN_SCALARS,
 } from "./proto.ts";
 import { Making, namesNote, type TypeFault, typeFault, type TypeMaps } from "./made_types.ts";
-import type { FieldDef, Range, RecordDef, Ty } from "./types.ts";
+import type { FieldDef, RecordDef, Ty } from "./types.ts";
 
 const JSON_TY: Ty = { kind: "json" };
 const STRING_TY: Ty = { kind: "string" };
 const INT_TY: Ty = { kind: "int" };
 const BOOL_TY: Ty = { kind: "bool" };
 
-/** The well-known messages that are not records, by their full names. */
-const WELL_KNOWN: ReadonlyMap<string, Ty> = new Map([
-  ["google.protobuf.Timestamp", { kind: "timestamp" }],
-  ["google.protobuf.Duration", STRING_TY],
-  ["google.protobuf.FieldMask", STRING_TY],
-  ["google.protobuf.Struct", JSON_TY],
-  ["google.protobuf.Value", JSON_TY],
-  ["google.protobuf.ListValue", JSON_TY],
-  ["google.protobuf.Any", JSON_TY],
-  ["google.protobuf.DoubleValue", JSON_TY],
-  ["google.protobuf.FloatValue", JSON_TY],
-  ["google.protobuf.Int64Value", STRING_TY],
-  ["google.protobuf.UInt64Value", STRING_TY],
-  ["google.protobuf.Int32Value", INT_TY],
-  ["google.protobuf.UInt32Value", INT_TY],
-  ["google.protobuf.BoolValue", BOOL_TY],
-  ["google.protobuf.StringValue", STRING_TY],
-  ["google.protobuf.BytesValue", STRING_TY],
-]);
-
-/** The Protovalidate rule family of a 32-bit wrapper, whose rules are its wrapped type's. */
-const WRAPPED_INT32: ReadonlyMap<string, string> = new Map([
-  ["google.protobuf.Int32Value", "int32"],
-  ["google.protobuf.UInt32Value", "uint32"],
-]);
-
-/** The `ignore` values under which a field's zero value passes its rules. */
-const IGNORE_ZERO: ReadonlySet<string> = new Set([
-  "IGNORE_IF_ZERO_VALUE",
-  "IGNORE_IF_UNPOPULATED",
-  "IGNORE_IF_DEFAULT_VALUE",
-]);
-
-const RULES = "(buf.validate.field).";
-
-/**
- * The range of a 32-bit integer's Protovalidate rules under `prefix` (`(buf.validate.field).` or
- * `….repeated.items.`) for the rule family `family` (`int32`, `uint32` …): `gte`, `gt`, `lte`, `lt`
- * and `const`; zero added when the rules are ignored for it. Null when there are none, or when they
- * do not make one range (`gt` above `lt` means outside; nothing between the ends).
- */
-export function protoRange(
-  options: Readonly<Record<string, unknown>> | undefined,
-  prefix: string,
-  family: string,
-): Range | null {
-  const at = (rule: string): bigint | null => {
-    const key = `${prefix}${family}.${rule}`;
-    const v = options !== undefined && Object.hasOwn(options, key) ? options[key] : undefined;
-    return typeof v === "number" && Number.isSafeInteger(v) ? BigInt(v) : null;
-  };
-  const [gte, gt, lte, lt, exactly] = ["gte", "gt", "lte", "lt", "const"].map(at);
-  let lo = exactly ?? max(gte, gt === null ? null : gt + 1n);
-  let hi = exactly ?? min(lte, lt === null ? null : lt - 1n);
-  if (lo === null && hi === null) return null;
-  const lower = gte ?? gt;
-  const upper = lte ?? lt;
-  if (exactly === null && lower !== null && upper !== null && lower > upper) return null;
-  if (lo !== null && hi !== null && lo > hi) return null;
-  const ignore = options?.[`${prefix}ignore`];
-  if (typeof ignore === "string" && IGNORE_ZERO.has(ignore)) {
-    lo = lo === null ? null : min(lo, 0n);
-    hi = hi === null ? null : max(hi, 0n);
-  }
-  return { kind: "number", lo, hi };
+/** The type of a scalar as protobuf's JSON writes it, by the table; null for no scalar. */
+function scalarTy(scalar: string): Ty | null {
+  if (INT32.has(scalar)) return INT_TY;
+  if (INT64.has(scalar) || scalar === "string" || scalar === "bytes") return STRING_TY;
+  if (DECIMAL.has(scalar)) return JSON_TY;
+  return scalar === "bool" ? BOOL_TY : null;
 }
 
-function max(a: bigint | null, b: bigint | null): bigint | null {
-  return a === null ? b : b === null ? a : a > b ? a : b;
-}
-
-function min(a: bigint | null, b: bigint | null): bigint | null {
-  return a === null ? b : b === null ? a : a < b ? a : b;
+/** The type of a well-known message that is no record (`Timestamp`, the JSON ones, the scalar ones), or null. */
+function wellKnownTy(name: string): Ty | null {
+  if (name === TIMESTAMP) return { kind: "timestamp" };
+  if (JSON_TYPES.has(name)) return JSON_TY;
+  const scalar = WELL_KNOWN_SCALARS.get(name);
+  return scalar === undefined ? null : scalarTy(scalar);
 }
 
 /** The prefix protobuf's style gives an enum's values: `ORDER_STATE_` for `OrderState`. */
@@ -259,7 +205,7 @@ class Build extends Making {
 
   enumTy(e: Protobufjs.Enum): Ty {
     const name = this.nameOf(e);
-    if (fullName(e) === "google.protobuf.NullValue") return JSON_TY;
+    if (JSON_TYPES.has(fullName(e))) return JSON_TY;
     if (this.has(name)) return { kind: "enum", name };
     const values = Object.entries(e.values).filter(([v, n]) => !(n === 0 && saysUnspecified(e.name, v)))
       .map(([v]) => v);
@@ -303,8 +249,8 @@ class Build extends Making {
   }
 
   messageTy(m: Protobufjs.Type, depth: number): Ty {
-    const known = WELL_KNOWN.get(fullName(m));
-    if (known !== undefined) return known;
+    const known = wellKnownTy(fullName(m));
+    if (known !== null) return known;
     const name = this.nameOf(m);
     if (this.has(name)) return { kind: "record", name };
     if (depth > MAX_MESSAGE_DEPTH) {
@@ -364,22 +310,13 @@ class Build extends Making {
       );
       return null;
     }
-    const options = f.options as Record<string, unknown> | undefined;
     const bare = f.map ? JSON_TY : this.one(f, depth);
-    const wanted = f.resolvedType === null ? f.type : fullName(f.resolvedType);
-    const family = INT32.has(f.type) ? f.type : WRAPPED_INT32.get(wanted) ?? null;
-    let type: Ty;
-    let range: Range | null = null;
-    if (f.repeated && !f.map) {
-      type = { kind: "list", element: bare };
-      if (family !== null) range = protoRange(options, `${RULES}repeated.items.`, family);
-    } else {
-      const required = options?.[`${RULES}required`] === true;
-      type = bare.kind !== "json" && hasPresence(this.proto.pb, f) && !required
-        ? { kind: "optional", inner: bare }
-        : bare;
-      if (family !== null) range = protoRange(options, RULES, family);
-    }
+    const type: Ty = f.repeated && !f.map
+      ? { kind: "list", element: bare }
+      : bare.kind !== "json" && !f.map && hasPresence(this.proto.pb, f) && !isRequired(f)
+      ? { kind: "optional", inner: bare }
+      : bare;
+    const range = bare.kind === "int" ? fieldRange(f) : null;
     return { name, type, range, secret: null, line: 0, col: 0 };
   }
 
@@ -388,10 +325,8 @@ class Build extends Making {
     const t = f.resolvedType;
     if (t instanceof this.proto.pb.Enum) return this.enumTy(t);
     if (t instanceof this.proto.pb.Type) return this.messageTy(t, depth + 1);
-    if (INT32.has(f.type)) return INT_TY;
-    if (INT64.has(f.type) || f.type === "string" || f.type === "bytes") return STRING_TY;
-    if (DECIMAL.has(f.type)) return JSON_TY;
-    if (f.type === "bool") return BOOL_TY;
+    const scalar = scalarTy(f.type);
+    if (scalar !== null) return scalar;
     this.refuse(
       "E002",
       tr(

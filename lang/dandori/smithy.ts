@@ -32,10 +32,10 @@ import {
   type Obj,
   type Place,
   type Placed,
-  rangeWords,
   readJsonObject,
   readsOutOfRange,
   requiredButOptional,
+  sendsOutOfRange,
   type Unread,
 } from "./descriptions.ts";
 import { MAX_SCHEMA_DEPTH } from "./openapi_schemas.ts";
@@ -509,17 +509,8 @@ class Match {
 
   private rangeSends(range: Range | null, l: Located, no: (why: Text) => Fault): Fault | null {
     const [lo, hi] = rangeOf(l);
-    const tlo = range?.kind === "number" ? range.lo : null;
-    const thi = range?.kind === "number" ? range.hi : null;
-    if ((lo === null || (tlo !== null && tlo >= lo)) && (hi === null || (thi !== null && thi <= hi))) {
-      return null;
-    }
-    return no(
-      tr(
-        `takes only ${rangeWords(lo, hi).en} (\`@range\`)`,
-        `${rangeWords(lo, hi).ja}だけを受け取ります(\`@range\`)`,
-      ),
-    );
+    const out = sendsOutOfRange(range, lo, hi);
+    return out === null ? null : no(tr(`${out.en} (\`@range\`)`, `${out.ja}(\`@range\`)`));
   }
 
   /** A field of the result's record against the output member of its name. */

@@ -10,8 +10,8 @@ import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { createRequire } from "node:module";
 import { checkFlow } from "../../lang/dandori/check.ts";
 import { type FileRead, NO_SUCH_FILE } from "../../lang/dandori/env.ts";
-import { MAX_MESSAGE_DEPTH, type Pb, useProtobufjs } from "../../lang/dandori/proto.ts";
-import { protoRange, saysUnspecified } from "../../lang/dandori/proto_types.ts";
+import { MAX_MESSAGE_DEPTH, type Pb, protoRange, useProtobufjs } from "../../lang/dandori/proto.ts";
+import { saysUnspecified } from "../../lang/dandori/proto_types.ts";
 import { showTy } from "../../lang/dandori/types.ts";
 
 useProtobufjs(() => createRequire(import.meta.url)("protobufjs") as Pb);
@@ -311,4 +311,72 @@ flow
 `;
   const m = made(flow, { "specs/n.proto": nested });
   deepStrictEqual(m.codes, ["E018"], m.messages.join("\n"));
+});
+
+const RANGED = `syntax = "proto3";
+package r.v1;
+import "buf/validate/validate.proto";
+import "google/protobuf/any.proto";
+import "google/protobuf/duration.proto";
+import "google/protobuf/struct.proto";
+import "google/protobuf/wrappers.proto";
+service S { rpc Put(Ask) returns (Answer); }
+message Ask {
+  int32 count = 1 [(buf.validate.field).int32 = {gte: 1, lte: 9}];
+  int64 total = 2 [(buf.validate.field).int64.gte = 0];
+}
+message Answer {
+  int32 count = 1 [(buf.validate.field).int32 = {gte: 1, lte: 9}];
+  google.protobuf.Int32Value boxes = 2;
+  google.protobuf.Duration took = 3;
+  google.protobuf.Any extra = 4;
+  repeated google.protobuf.Struct notes = 5;
+  Ask ask = 6 [(buf.validate.field).required = true];
+}
+`;
+
+/** A flow with one `connect` task `put` of `r.v1.S/Put`, its parameters and result as written. */
+function ranged(params: string, result: string, before = ""): Made {
+  const flow = `workflow w v1
+
+use proto r from "specs/r.proto"
+  url "https://r.example.com"
+${before}
+task put(${params}) -> ${result}
+  connect r "S/Put"
+
+flow
+  pass
+`;
+  return made(flow, { "specs/r.proto": RANGED });
+}
+
+Deno.test("made types match the match: wrappers, Duration, Any, a list of Structs, a required message, ranges", () => {
+  const m = ranged("count: int range >=1 <=9, total: int range >=0 <=5", "r.Answer");
+  deepStrictEqual(m.codes, ["E018"], m.messages.join("\n"));
+  deepStrictEqual(m.records.get("r.Answer"), [
+    { name: "count", type: "int", range: "1..9" },
+    { name: "boxes", type: "int?", range: null },
+    { name: "took", type: "string?", range: null },
+    { name: "extra", type: "json", range: null },
+    { name: "notes", type: "list[json]", range: null },
+    { name: "ask", type: "r.Ask", range: null },
+  ]);
+  deepStrictEqual(m.records.get("r.Ask"), [
+    { name: "count", type: "int", range: "1..9" },
+    { name: "total", type: "string", range: null },
+  ]);
+});
+
+Deno.test("Protovalidate's ranges in the match: an argument that may pass the field's range, a result wider than the task's", () => {
+  const wide = ranged("count: int", "json");
+  deepStrictEqual(wide.codes, ["E016"]);
+  ok(wide.messages[0].includes("`count` takes only 1 to 9 (Protovalidate's rules)"), wide.messages[0]);
+  const total = ranged("count: int range >=1 <=9, total: int range >=-1 <=5", "json");
+  deepStrictEqual(total.codes, ["E016"]);
+  ok(total.messages[0].includes("`total` takes only 0 or more"), total.messages[0]);
+  const narrow = ranged("count: int range >=1 <=9", "Got", "\nrecord Got\n  count : int range >=1 <=5\n");
+  deepStrictEqual(narrow.codes, ["E016"]);
+  ok(narrow.messages[0].includes("`count` may be 1 to 9"), narrow.messages[0]);
+  deepStrictEqual(ranged("count: int range >=2 <=3", "Got", "\nrecord Got\n  count : int\n").codes, ["E018"]);
 });
