@@ -607,11 +607,13 @@ class Match {
     }
     const bare = ty.kind === "optional" ? ty.inner : ty;
     if (f.map) return bare.kind === "json" ? null : this.misfit(bare, f, "map");
-    if (f.repeated) {
-      if (bare.kind !== "list") return this.misfit(bare, f, `repeated ${rawType(f)}`);
-      return this.readsOne(bare.element, range, f, wanted, depth);
-    }
-    return this.readsOne(bare, range, f, wanted, depth);
+    return this.each(bare, f, (t) => this.readsOne(t, range, f, wanted, depth));
+  }
+
+  /** `one` of the field's value as `ty`, or of each item of a `repeated` field (`ty` then a list). */
+  private each(ty: Ty, f: Protobufjs.Field, one: (item: Ty) => Text | null): Text | null {
+    if (!f.repeated) return one(ty);
+    return ty.kind === "list" ? one(ty.element) : this.misfit(ty, f, `repeated ${rawType(f)}`);
   }
 
   private readsOne(
@@ -675,11 +677,7 @@ class Match {
     if ((wanted === JSON_KIND && !f.repeated) || f.map) {
       return bare.kind === "json" ? null : this.misfit(bare, f, f.map ? "map" : rawType(f));
     }
-    if (f.repeated) {
-      if (bare.kind !== "list") return this.misfit(bare, f, `repeated ${rawType(f)}`);
-      return this.sendsOne(bare.element, range, f, wanted, depth);
-    }
-    return this.sendsOne(bare, range, f, wanted, depth);
+    return this.each(bare, f, (t) => this.sendsOne(t, range, f, wanted, depth));
   }
 
   private sendsOne(
