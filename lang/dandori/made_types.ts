@@ -1,5 +1,5 @@
 /**
- * What the makers of types from descriptions share (docs/dandori.md#types-from-descriptions):
+ * What the makers of types from descriptions share (docs/dandori.md#types-from-proto-descriptions):
  * `proto_types.ts` (messages and enums of a `.proto`) and `openapi_types.ts` (schemas of an OpenAPI
  * description) each make the records and enums one written name reaches into a `Making`, which keeps
  * them apart from the flow's types until all are sound: the first fault found is said at the place

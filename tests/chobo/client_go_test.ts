@@ -5,6 +5,7 @@
  * and sends the statements of calls.ts; under REPEATABLE READ concurrent callers all end done.
  */
 
+import { whileRowsHeld } from "../support/held_rows.ts";
 import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
 import { checkBook } from "../../lang/chobo/check.ts";
 import type { OpName } from "../../lang/chobo/interp.ts";
@@ -372,11 +373,28 @@ Deno.test("postgres-go: the runner plays jobs on a real server, sends the statem
           })),
       );
       const tenant = "go/repeatable-read";
-      const out = await runJobs(
-        binary,
-        dir,
-        { ...base, jobs: [{ id: "在庫#rr", book: book.name, tenant, steps: [{ together: callers }] }] },
-        { PGOPTIONS: "-c default_transaction_isolation=repeatable\\ read" },
+      const env = { PGOPTIONS: "-c default_transaction_isolation=repeatable\\ read" };
+      const jobsOf = (steps: JobStep[] | { together: JobStep[][] }[]) => ({
+        ...base,
+        jobs: [{ id: "在庫#rr", book: book.name, tenant, steps }],
+      });
+      const made: JobStep = {
+        call: "入荷",
+        op: "do",
+        strings: { 納品書: "first", sku: "R-1" },
+        amounts: { 数: "1" },
+      };
+      deepStrictEqual((await runJobs(binary, dir, jobsOf([made]), env)).results[0].steps, ["done"]);
+      const conn = await db.connect();
+      const holder = {
+        query: (text: string, values: readonly unknown[]) => conn.query({ text, values: values.map(String) }),
+        release: () => conn.release(),
+      };
+      const out = await whileRowsHeld(
+        holder,
+        '"在庫"',
+        tenant,
+        () => runJobs(binary, dir, jobsOf([{ together: callers }]), env),
       );
       const [result] = out.results;
       deepStrictEqual(result.steps, [callers.map((c) => c.map(() => "done"))]);
@@ -386,7 +404,7 @@ Deno.test("postgres-go: the runner plays jobs on a real server, sends the statem
         text: `select posted::text from "在庫"."balance_在庫"($1, $2)`,
         values: [tenant, "R-1"],
       });
-      strictEqual(balance.posted, String(CALLERS * CALLS));
+      strictEqual(balance.posted, String(CALLERS * CALLS + 1));
       console.log(`REPEATABLE READ: ${CALLERS * CALLS} calls took ${tries} tries`);
     });
   } finally {

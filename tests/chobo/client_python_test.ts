@@ -6,6 +6,7 @@
  * failures under REPEATABLE READ, and raises the first error inside the caller's failed transaction.
  */
 
+import { whileRowsHeld } from "../support/held_rows.ts";
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 
 import type { Book } from "../../lang/chobo/model.ts";
@@ -369,24 +370,39 @@ Deno.test("server: under REPEATABLE READ, 4 callers × 50 do into one account al
         strings: { 納品書: `d-${c}-${n}`, sku: "s" },
         amounts: { 数: "1" },
       })));
-    const output = await runJobs(dir, {
+    const jobsOf = (steps: unknown[]) => ({
       socket_dir: socketDir,
       pool: 4,
       expiry_ms: 1000,
       margin_ms: 200,
       clients: { "在庫": `${dir}/在庫.py` },
-      jobs: [{ id: "在庫#rr", book: "在庫", tenant, steps: [{ together: callers }] }],
+      jobs: [{ id: "在庫#rr", book: "在庫", tenant, steps }],
       members: { "在庫": membersJson(book) },
-    }, { PGOPTIONS: "-c default_transaction_isolation=repeatable\\ read" });
+    });
+    const env = { PGOPTIONS: "-c default_transaction_isolation=repeatable\\ read" };
+    const made = { call: "入荷", op: "do", strings: { 納品書: "first", sku: "s" }, amounts: { 数: "1" } };
+    deepStrictEqual((await runJobs(dir, jobsOf([made]), env)).results[0].steps, ["done"]);
+    const conn = await db.connect();
+    const holder = {
+      query: (text: string, values: readonly unknown[]) => conn.query({ text, values: values.map(String) }),
+      release: () => conn.release(),
+    };
+    const output = await whileRowsHeld(
+      holder,
+      '"在庫"',
+      tenant,
+      () => runJobs(dir, jobsOf([{ together: callers }]), env),
+    );
     const [job] = output.results;
     deepStrictEqual(job.steps, [callers.map((c) => c.map(() => "done"))]);
-    // A statement sent more than once is a try after a serialization failure.
+    // A statement sent more than once is a try after a serialization failure: the callers that waited
+    // for the held rows had one.
     ok(job.sent.length > 200, `no call was retried (${job.sent.length} statements)`);
     const [balance] = await db.query({
       text: `select posted::text from "在庫"."balance_在庫"($1, 's')`,
       values: [tenant],
     });
-    deepStrictEqual(balance, { posted: "200" });
+    deepStrictEqual(balance, { posted: "201" });
   });
 });
 

@@ -7,6 +7,7 @@
  * transaction returns the first error.
  */
 
+import { whileRowsHeld } from "../support/held_rows.ts";
 import { deepStrictEqual, ok, rejects, strictEqual, throws } from "node:assert/strict";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import pg from "pg";
@@ -492,31 +493,49 @@ Deno.test("server: under REPEATABLE READ, 4 callers × 50 do into one account al
           .rows;
       strictEqual(level, "repeatable read");
       const postgres = await importStock(writeClient(dir, book, "在庫.book"));
+      strictEqual(
+        (await postgres(pool, { tenant: "rr" }).入荷.do({ 納品書: "first", sku: "s", 数: 1n })).result,
+        "done",
+      );
+      const [{ schema }] = (await pool.query(
+        "select quote_ident(table_schema) as schema from information_schema.tables where table_name = 'accounts'",
+        [],
+      )).rows as { schema: string }[];
+      const conn = await pool.connect();
+      const holder = {
+        query: async (text: string, values: readonly unknown[]) => (await conn.query(text, [...values])).rows,
+        release: () => conn.release(),
+      };
       let sends = 0;
-      const results = await Promise.all(Array.from({ length: 4 }, async (_, caller) => {
-        const conn = await pool.connect();
-        try {
-          const counting: Queryable = {
-            query: (text, values) => {
-              sends++;
-              return conn.query(text, values);
-            },
-          };
-          const stock = postgres(counting, { tenant: "rr" });
-          const out: string[] = [];
-          for (let n = 0; n < 50; n++) {
-            out.push((await stock.入荷.do({ 納品書: `d-${caller}-${n}`, sku: "s", 数: 1n })).result);
-          }
-          return out;
-        } finally {
-          conn.release();
-        }
-      }));
+      const results = await whileRowsHeld(
+        holder,
+        schema,
+        "rr",
+        () =>
+          Promise.all(Array.from({ length: 4 }, async (_, caller) => {
+            const conn = await pool.connect();
+            try {
+              const counting: Queryable = {
+                query: (text, values) => {
+                  sends++;
+                  return conn.query(text, values);
+                },
+              };
+              const stock = postgres(counting, { tenant: "rr" });
+              const out: string[] = [];
+              for (let n = 0; n < 50; n++) {
+                out.push((await stock.入荷.do({ 納品書: `d-${caller}-${n}`, sku: "s", 数: 1n })).result);
+              }
+              return out;
+            } finally {
+              conn.release();
+            }
+          })),
+      );
       deepStrictEqual(results, Array(4).fill(Array(50).fill("done")));
       const stock = postgres(pool, { tenant: "rr" });
-      deepStrictEqual(await stock.balance.在庫({ sku: "s" }), { posted: 200n, held_in: 0n, held_out: 0n });
-      // Under REPEATABLE READ the callers do fail with 40001 (docs/design/chobo.md#postgresql); each was
-      // tried again.
+      deepStrictEqual(await stock.balance.在庫({ sku: "s" }), { posted: 201n, held_in: 0n, held_out: 0n });
+      // The callers that waited for the held rows failed with 40001 and were tried again.
       ok(sends > 200, `${sends} sends: no call was tried again`);
     } finally {
       await pool.end();
