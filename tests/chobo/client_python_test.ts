@@ -6,6 +6,7 @@
  * failures under REPEATABLE READ, and raises the first error inside the caller's failed transaction.
  */
 
+import { mypyCache } from "../support/mypy.ts";
 import { whileRowsHeld } from "../support/held_rows.ts";
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 
@@ -104,7 +105,7 @@ const hasMypy = async () => (await python(["-m", "mypy", "--version"])).ok;
 const hasDrivers = async () => (await python(["-c", "import psycopg, psycopg_pool, psycopg2"])).ok;
 
 async function mypyStrict(cwd: string, files: string[]): Promise<void> {
-  const run = await python(["-m", "mypy", "--strict", "--cache-dir", `${cwd}/.mypy_cache`, ...files], {
+  const run = await python(["-m", "mypy", "--strict", "--cache-dir", mypyCache("chobo-python"), ...files], {
     cwd,
   });
   ok(run.ok, `mypy --strict ${files.join(" ")}:\n${run.stdout}${run.stderr}`);

@@ -16,6 +16,7 @@
  * a second double in Python, with one double to trust instead of two.
  */
 
+import { mypyCache } from "../support/mypy.ts";
 import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
 
 import { accountId } from "../../lang/chobo/ids.ts";
@@ -155,7 +156,14 @@ async function skipWithoutTigerBeetle(what: string): Promise<boolean> {
 }
 
 async function mypyStrict(cwd: string, files: string[]): Promise<void> {
-  const run = await python(["-m", "mypy", "--strict", "--cache-dir", `${cwd}/.mypy_cache`, ...files], {
+  const run = await python([
+    "-m",
+    "mypy",
+    "--strict",
+    "--cache-dir",
+    mypyCache("chobo-tigerbeetle-python"),
+    ...files,
+  ], {
     cwd,
   });
   ok(run.ok, `mypy --strict ${files.join(" ")}:\n${run.stdout}${run.stderr}`);

@@ -9,6 +9,7 @@
  * interpreter on every generated scenario on the JSONata runner. The counts are printed.
  */
 
+import { mypyCache } from "../support/mypy.ts";
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { dirname } from "node:path";
 import { checkFlow } from "../../lang/dandori/check.ts";
@@ -116,7 +117,7 @@ Deno.test(`${FLOWS} flows of hostile names and strings build on every target or 
         console.log("SKIP: mypy: not installed (pip install -r verify/requirements.txt)");
       } else {
         const mypy = await python(
-          ["-m", "mypy", "--strict", "--cache-dir", `${dir}/.mypy`, ...pyPackages],
+          ["-m", "mypy", "--strict", "--cache-dir", mypyCache("names-property"), ...pyPackages],
           dir,
         );
         strictEqual(mypy?.code, 0, mypy?.out);
@@ -127,7 +128,7 @@ Deno.test(`${FLOWS} flows of hostile names and strings build on every target or 
           );
         } else {
           const typed = await python(
-            ["-m", "mypy", "--strict", "--cache-dir", `${dir}/.mypy`, ...temporalPackages],
+            ["-m", "mypy", "--strict", "--cache-dir", mypyCache("names-property"), ...temporalPackages],
             dir,
           );
           strictEqual(typed?.code, 0, typed?.out);

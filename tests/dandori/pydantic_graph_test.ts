@@ -7,6 +7,7 @@
  * do not.
  */
 
+import { mypyCache } from "../support/mypy.ts";
 import { ok, strictEqual } from "node:assert/strict";
 import { DEFAULT_BUILD } from "../../targets/dandori/target.ts";
 import { PYDANTIC_GRAPH } from "../../targets/dandori/pydantic_graph/target.ts";
@@ -114,7 +115,14 @@ Deno.test("every flow's package passes mypy --strict", async () => {
       console.log("SKIP: mypy: not installed (pip install -r verify/requirements.txt)");
       return;
     }
-    const run = await python(["-m", "mypy", "--strict", "--cache-dir", `${dir}/.mypy`, ...packages], dir);
+    const run = await python([
+      "-m",
+      "mypy",
+      "--strict",
+      "--cache-dir",
+      mypyCache("pydantic-graph"),
+      ...packages,
+    ], dir);
     strictEqual(run.out.trim(), `Success: no issues found in ${packages.length * 7} source files`);
     strictEqual(run.code, 0);
   } finally {

@@ -12,6 +12,7 @@
  * each, pass `mypy --strict`.
  */
 
+import { mypyCache } from "../support/mypy.ts";
 import { deepStrictEqual, ok } from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { assert, findOne, lookup } from "../../lang/common/assert.ts";
@@ -383,7 +384,14 @@ Deno.test("the book Lambdas of the Step Functions flows pass mypy --strict with 
               target === "postgres" ? "psycopg" : "tigerbeetle"
             }\n\nimport ${module}\nfrom ${handler} import make_handler\nfrom dandori_book import Handler\n\nhandler: Handler = make_handler(lambda: ${open})\n`,
           );
-          const r = await python(["-m", "mypy", "--strict", "--cache-dir", `${dir}/.mypy_cache`, "."], at);
+          const r = await python([
+            "-m",
+            "mypy",
+            "--strict",
+            "--cache-dir",
+            mypyCache("stepfunctions-books"),
+            ".",
+          ], at);
           ok(
             r.ok && r.out.startsWith("Success: no issues found"),
             `${f.path} ${use.name} ${target}:\n${r.out}`,

@@ -21,6 +21,7 @@
  * temporal-typescript`, `temporal-python`, `temporal-go`, and across SDKs `temporal-cross`).
  */
 
+import { mypyCache } from "../support/mypy.ts";
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { stringifyJson } from "../../lang/common/json.ts";
@@ -330,7 +331,7 @@ Deno.test("the encrypted packages pass tsc --strict, mypy --strict and ruff besi
     if (missing !== null) return console.log(`SKIP: mypy: ${missing}`);
     const mypy = await run(
       "python3",
-      ["-m", "mypy", "--strict", "--cache-dir", `${dir}/.mypy`, ...packages],
+      ["-m", "mypy", "--strict", "--cache-dir", mypyCache("temporal-codec"), ...packages],
       dir,
     );
     if (mypy === null || mypy.out.includes("No module named mypy")) {

@@ -11,6 +11,7 @@
  * run, `deno task verify temporal-python` (issue 32, item 2).
  */
 
+import { mypyCache } from "../support/mypy.ts";
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { checkFlow } from "../../lang/dandori/check.ts";
 import { NO_SUCH_FILE } from "../../lang/dandori/env.ts";
@@ -256,7 +257,7 @@ Deno.test("every flow's package passes py_compile, mypy --strict with temporalio
         "mypy",
         "--strict",
         "--cache-dir",
-        `${dir}/.mypy`,
+        mypyCache("temporal-python"),
         ...packages,
       ], dir);
       strictEqual(checked?.out.trim(), `Success: no issues found in ${files} source files`);
