@@ -196,8 +196,8 @@ flow
     severity: "error",
     title: tr("A name is not declared", "宣言されていない名前を使っている"),
     when: tr(
-      "A type, a variable, a field, a task, an error, a case, a book or a transfer of a book is used but declared nowhere; or a unit type names a unit the unit table does not have (`mass[foo]`), a dimension that does not have it (`length[kg]`), or a tax class other than incl_tax and excl_tax.",
-      "型、変数、フィールド、タスク、エラー、案件、帳簿、帳簿の振替のどれかを、宣言しないまま使っています。または、単位の型が、単位の表に無い単位(`mass[foo]`)、その次元に無い単位(`length[kg]`)、incl_tax と excl_tax のほかの税区分を書いています。",
+      "A type, a variable, a field, a task, an error, a case, a book or a transfer of a book is used but declared nowhere; or a unit type names a unit the unit table does not have (`mass[foo]`), a dimension that does not have it (`length[kg]`), or a tax class other than incl_tax and excl_tax; or a type written `<api>.<Name>` names no message or enum of its `use proto` file, no schema of its `use openapi` description's `components.schemas`, a service, or a Smithy model's shape.",
+      "型、変数、フィールド、タスク、エラー、案件、帳簿、帳簿の振替のどれかを、宣言しないまま使っています。または、単位の型が、単位の表に無い単位(`mass[foo]`)、その次元に無い単位(`length[kg]`)、incl_tax と excl_tax のほかの税区分を書いています。または、`<API>.<名前>` と書いた型が、`use proto` のファイルのメッセージや列挙でも、`use openapi` の記述の `components.schemas` のスキーマでもないか、サービスか、Smithy のモデルのシェイプを名指しています。",
     ),
     fix: tr(
       "Fix the spelling, or declare what is missing. A unit is written as the unit table spells it: `money[円, incl_tax]`, `mass[kg]`, `rate[step 1%]`.",
@@ -218,8 +218,8 @@ flow
     severity: "error",
     title: tr("A type does not fit", "型が合わない"),
     when: tr(
-      "A value goes where its type is not taken: an optional value used as if it were there, `none` where nothing optional is expected, a variable given values of two types, a list of lists, a `{…}` or `[]` whose type is not known, a record that contains itself. Ranges too: a range on something that is neither a number, a date nor a time, a range no value is inside, an end that is not a whole number in the type's unit or not of its dimension, a day the calendar does not have, an offset on a date.",
-      "値を、その型を受け取らないところに渡しています。オプショナルな値をそのまま使う、オプショナルでないところの `none`、二つの型の値を入れる変数、リストのリスト、型の分からない `{…}` や `[]`、自分自身を含むレコードがこれに当たります。範囲では、数・日付・時刻でないものの範囲、値の入らない範囲、型の単位で整数にならない端や次元の違う端、暦に無い日、日付に書いたオフセットも E003 です。",
+      "A value goes where its type is not taken: an optional value used as if it were there, `none` where nothing optional is expected, a variable given values of two types, a list of lists, a `{…}` or `[]` whose type is not known, a record that contains itself, a type made from a description that would (a message or schema that contains itself, nests deeper than its limit, or has a field name or an enum value a flow cannot write). Ranges too: a range on something that is neither a number, a date nor a time, a range no value is inside, an end that is not a whole number in the type's unit or not of its dimension, a day the calendar does not have, an offset on a date.",
+      "値を、その型を受け取らないところに渡しています。オプショナルな値をそのまま使う、オプショナルでないところの `none`、二つの型の値を入れる変数、リストのリスト、型の分からない `{…}` や `[]`、自分自身を含むレコード、記述から作るとそうなる型(自分を含むメッセージやスキーマ、上限より深い入れ子、フローに書けないフィールドの名前や列挙の値を持つもの)がこれに当たります。範囲では、数・日付・時刻でないものの範囲、値の入らない範囲、型の単位で整数にならない端や次元の違う端、暦に無い日、日付に書いたオフセットも E003 です。",
     ),
     fix: tr(
       "Pass a value of the type the place takes; split an optional value with `match` first; give a `{…}` its type (`let x: T = {…}`); write ranges on numbers, dates and times only.",
