@@ -56,6 +56,9 @@ class Resolver {
   private readonly apis = new Map<string, OpenApi>();
   private readonly smithies = new Map<string, Smithy>();
   private readonly protos = new Map<string, Proto>();
+  /** The types made from descriptions that generated code would spell as another type, by the name that made them. */
+  private readonly clashes = new Map<string, [string, string][]>();
+  private readonly clashesSaid = new Set<string>();
 
   constructor(
     private readonly ast: FlowAst,
@@ -717,22 +720,31 @@ class Resolver {
       });
       return null;
     }
+    const written = parts.map((p) => p.text).join(".");
     const spelt = new Map([...this.recordNames, ...before].map((n) => [n.replaceAll(".", "_"), n]));
     for (const name of [...this.records.keys(), ...this.enums.keys()]) {
       if (before.has(name)) continue;
       if (this.records.has(name)) this.recordNames.add(name);
-      const spelling = name.replaceAll(".", "_");
-      const other = spelt.get(spelling);
-      if (other === undefined) continue;
-      r?.error(
-        "E006",
-        at,
-        tr(
-          `\`${name}\` is written \`${spelling}\` in generated code, as \`${other}\` is`,
-          `\`${name}\` は、生成するコードで \`${other}\` と同じ \`${spelling}\` になります`,
-        ),
-        { hint: tr(`rename \`${other}\``, `\`${other}\` の名前を変えてください`) },
-      );
+      const other = spelt.get(name.replaceAll(".", "_"));
+      if (other !== undefined) {
+        this.clashes.set(written, [...(this.clashes.get(written) ?? []), [name, other]]);
+      }
+    }
+    // A probe (no reporter) may make the type first: its clashes are said at the next naming that reports.
+    if (r !== null && !this.clashesSaid.has(written)) {
+      for (const [name, other] of this.clashes.get(written) ?? []) {
+        this.clashesSaid.add(written);
+        const spelling = name.replaceAll(".", "_");
+        r.error(
+          "E006",
+          at,
+          tr(
+            `\`${name}\` is written \`${spelling}\` in generated code, as \`${other}\` is`,
+            `\`${name}\` は、生成するコードで \`${other}\` と同じ \`${spelling}\` になります`,
+          ),
+          { hint: tr(`rename \`${other}\``, `\`${other}\` の名前を変えてください`) },
+        );
+      }
     }
     return made;
   }

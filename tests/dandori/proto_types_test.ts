@@ -380,3 +380,12 @@ Deno.test("Protovalidate's ranges in the match: an argument that may pass the fi
   ok(narrow.messages[0].includes("`count` may be 1 to 9"), narrow.messages[0]);
   deepStrictEqual(ranged("count: int range >=2 <=3", "Got", "\nrecord Got\n  count : int\n").codes, ["E018"]);
 });
+
+Deno.test("a made type spelt as a declared one is E006 wherever it is first named, a `let`'s type too", () => {
+  const at = (where: string) => made(`${USE}\nrecord shop_Item_Part\n  x : string\n${where}`);
+  const asInput = at("\ninputs\n  p : shop.Item.Part\n\nflow\n  pass\n");
+  deepStrictEqual(asInput.codes, ["E006"], asInput.messages.join("\n"));
+  const asLet = at('\nflow\n  let p: shop.Item.Part = {name: "a"}\n  pass\n');
+  deepStrictEqual(asLet.codes, ["E006"], asLet.messages.join("\n"));
+  ok(asLet.messages[0].includes("`shop.Item.Part` is written `shop_Item_Part`"), asLet.messages[0]);
+});
