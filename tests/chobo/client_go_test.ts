@@ -5,7 +5,7 @@
  * and sends the statements of calls.ts; under REPEATABLE READ concurrent callers all end done.
  */
 
-import { whileRowsHeld } from "../support/held_rows.ts";
+import { whileRowsHeldIn } from "../support/held_rows.ts";
 import { deepStrictEqual, ok, strictEqual, throws } from "node:assert/strict";
 import { checkBook } from "../../lang/chobo/check.ts";
 import type { OpName } from "../../lang/chobo/interp.ts";
@@ -385,13 +385,8 @@ Deno.test("postgres-go: the runner plays jobs on a real server, sends the statem
         amounts: { 数: "1" },
       };
       deepStrictEqual((await runJobs(binary, dir, jobsOf([made]), env)).results[0].steps, ["done"]);
-      const conn = await db.connect();
-      const holder = {
-        query: (text: string, values: readonly unknown[]) => conn.query({ text, values: values.map(String) }),
-        release: () => conn.release(),
-      };
-      const out = await whileRowsHeld(
-        holder,
+      const out = await whileRowsHeldIn(
+        db,
         '"在庫"',
         tenant,
         () => runJobs(binary, dir, jobsOf([{ together: callers }]), env),

@@ -7,7 +7,7 @@
  */
 
 import { mypyCache } from "../support/mypy.ts";
-import { whileRowsHeld } from "../support/held_rows.ts";
+import { whileRowsHeldIn } from "../support/held_rows.ts";
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 
 import type { Book } from "../../lang/chobo/model.ts";
@@ -383,13 +383,8 @@ Deno.test("server: under REPEATABLE READ, 4 callers × 50 do into one account al
     const env = { PGOPTIONS: "-c default_transaction_isolation=repeatable\\ read" };
     const made = { call: "入荷", op: "do", strings: { 納品書: "first", sku: "s" }, amounts: { 数: "1" } };
     deepStrictEqual((await runJobs(dir, jobsOf([made]), env)).results[0].steps, ["done"]);
-    const conn = await db.connect();
-    const holder = {
-      query: (text: string, values: readonly unknown[]) => conn.query({ text, values: values.map(String) }),
-      release: () => conn.release(),
-    };
-    const output = await whileRowsHeld(
-      holder,
+    const output = await whileRowsHeldIn(
+      db,
       '"在庫"',
       tenant,
       () => runJobs(dir, jobsOf([{ together: callers }]), env),

@@ -8,6 +8,8 @@
  * @module
  */
 
+import type { Db } from "../../verify/services/pg_db.ts";
+
 /** One connection, kept for the holding transaction. */
 export interface Holder {
   query(text: string, values: readonly unknown[]): Promise<readonly unknown[]>;
@@ -53,4 +55,19 @@ export async function whileRowsHeld<T>(
   } finally {
     holder.release();
   }
+}
+
+/** `whileRowsHeld` on a connection of `db` (the runners' database of verify/services/pg_db.ts). */
+export async function whileRowsHeldIn<T>(
+  db: Db,
+  schema: string,
+  tenant: string,
+  run: () => Promise<T>,
+): Promise<T> {
+  const conn = await db.connect();
+  const holder: Holder = {
+    query: (text, values) => conn.query({ text, values: values.map(String) }),
+    release: () => conn.release(),
+  };
+  return await whileRowsHeld(holder, schema, tenant, run);
 }
