@@ -27,6 +27,11 @@ export function token(s: string): string {
   return s.replaceAll("~", "~0").replaceAll("/", "~1");
 }
 
+/** The name one token of a JSON pointer stands for: `token` undone. */
+export function untoken(t: string): string {
+  return t.replaceAll("~1", "/").replaceAll("~0", "~");
+}
+
 /** The schemas of one description, walked from its document. */
 export class Schemas {
   constructor(private readonly root: Obj) {}
@@ -57,7 +62,7 @@ export class Schemas {
       }
       let target: Json | undefined = this.root;
       for (const part of (ref === "#" ? [] : ref.slice(2).split("/"))) {
-        const key = part.replaceAll("~1", "/").replaceAll("~0", "~");
+        const key = untoken(part);
         target = isObj(target) && Object.hasOwn(target, key)
           ? target[key]
           : Array.isArray(target) && /^\d+$/.test(key)

@@ -30,7 +30,16 @@ import { isObj, NONE, type Obj } from "./descriptions.ts";
 import { isName } from "./lexer.ts";
 import { Making, namesNote, type TypeFault, typeFault, type TypeMaps } from "./made_types.ts";
 import type { OpenApi } from "./openapi.ts";
-import { bounds, kindsOf, MAX_SCHEMA_DEPTH, mayBeNull, required, Schemas, token } from "./openapi_schemas.ts";
+import {
+  bounds,
+  kindsOf,
+  MAX_SCHEMA_DEPTH,
+  mayBeNull,
+  required,
+  Schemas,
+  token,
+  untoken,
+} from "./openapi_schemas.ts";
 import type { FieldDef, Range, Ty } from "./types.ts";
 
 const JSON_TY: Ty = { kind: "json" };
@@ -103,9 +112,7 @@ class Build extends Making {
       return JSON_TY;
     }
     const ref = isObj(v) && typeof v.$ref === "string" && v.$ref.startsWith(COMPONENTS) ? v.$ref : null;
-    const named = ref === null
-      ? name
-      : `${this.api}.${ref.slice(COMPONENTS.length).replaceAll("~1", "/").replaceAll("~0", "~")}`;
+    const named = ref === null ? name : `${this.api}.${untoken(ref.slice(COMPONENTS.length))}`;
     const l = this.schemas.deref(v, at);
     if ("message" in l) {
       this.refuse("E002", tr(`${l.message.en} (at ${l.pointer})`, `${l.message.ja}(${l.pointer})`), null);

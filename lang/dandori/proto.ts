@@ -279,8 +279,8 @@ const IGNORE_ZERO: ReadonlySet<string> = new Set([
 const RULES = "(buf.validate.field).";
 
 /**
- * The range of a 32-bit integer's Protovalidate rules under `prefix` (`(buf.validate.field).` or
- * `….repeated.items.`) for the rule family `family` (`int32`, `uint32` …): `gte`, `gt`, `lte`, `lt`
+ * The range of an integer's Protovalidate rules under `prefix` (`(buf.validate.field).` or
+ * `….repeated.items.`) for the rule family `family` (`int32`, `uint64` …): `gte`, `gt`, `lte`, `lt`
  * and `const`; zero added when the rules are ignored for it. Null when there are none, or when they
  * do not make one range (`gt` above `lt` means outside; nothing between the ends).
  */

@@ -112,16 +112,14 @@ export class ProtoTypes {
       );
     }
     if (name !== written) {
-      return {
-        ...typeFault(
-          "E002",
-          tr(
-            `\`${written}\` is named \`${name}\`: a type of the file's package is written without it`,
-            `\`${written}\` の名前は \`${name}\` です。ファイルの package の型は package を書かずに書きます`,
-          ),
+      return typeFault(
+        "E002",
+        tr(
+          `\`${written}\` is named \`${name}\`: a type of the file's package is written without it`,
+          `\`${written}\` の名前は \`${name}\` です。ファイルの package の型は package を書かずに書きます`,
         ),
-        hint: tr(`write \`${name}\``, `\`${name}\` と書いてください`),
-      };
+        tr(`write \`${name}\``, `\`${name}\` と書いてください`),
+      );
     }
     const build = new Build(this.proto, this.made, (o) => this.nameOf(o));
     const ty = found instanceof pb.Enum ? build.enumTy(found) : build.messageTy(found, 0);
