@@ -27,6 +27,8 @@ import {
   awsErrorProblem,
   ready,
   sendable,
+  type Sent,
+  sentProblem,
   type WireCall,
   wireCalls,
   wireOf,
@@ -37,13 +39,6 @@ import {
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const ORIGIN = { file: "wire.flow", path: "wire.flow", text: "", sha: "0".repeat(16), version: "wire" };
-
-/** What the runner printed for one call: the outcome through the default transport and through the stub. */
-interface Sent {
-  readonly id: string;
-  readonly sent: string;
-  readonly stub: string | null;
-}
 
 /** Sends every call of the flows this target builds through `io.py`'s default `Transport`; null when moto is not installed. */
 export function verifyPythonWire(flows: readonly RunnableFlow[]): Promise<WireReport | null> {
@@ -110,11 +105,4 @@ export function verifyPythonWire(flows: readonly RunnableFlow[]): Promise<WireRe
       Deno.removeSync(dir, { recursive: true });
     }
   });
-}
-
-/** Whether the task made the same of the wire's answer as of the stub's (an AWS call: that moto's succeeded). */
-function sentProblem(c: WireCall, r: Sent | undefined): string | null {
-  if (r === undefined) return "the runner did not send it";
-  if (c.task.callee.kind === "aws") return r.sent.startsWith('{"ok":') ? null : `moto answered ${r.sent}`;
-  return r.sent === r.stub ? null : `the default Transport gave ${r.sent}, the stub ${r.stub}`;
 }

@@ -23,12 +23,11 @@ import {
   AWS_ERROR,
   awsErrorProblem,
   httpAnswer,
-  plain,
+  lambdaResult,
   ready,
   sendable,
   type WireCall,
   wireCalls,
-  wireOf,
   type WireReport,
   type WireSession,
   withDescribed,
@@ -40,14 +39,9 @@ const ORIGIN = { file: "wire.flow", path: "wire.flow", text: "", sha: "0".repeat
 
 /** The stub `Transport` of the runs, for one answer: what the activity makes of it is the reference. */
 function stubTransport(task: TaskPlan, a: Answer) {
-  const error = () => a.kind === "error" ? { name: wireOf(task, a.error), cause: a.cause ?? "" } : null;
   return {
     http: () => Promise.resolve(httpAnswer(task, a)),
-    lambda: () => {
-      const e = error();
-      if (e === null) return Promise.resolve({ payload: plain((a as { value: unknown }).value) });
-      return Promise.resolve({ errorType: e.name ?? "Error", errorMessage: e.cause });
-    },
+    lambda: () => Promise.resolve(lambdaResult(task, a)),
     aws: () => Promise.resolve({}),
     book: () => Promise.reject(new Error("no book on the wire")),
   };

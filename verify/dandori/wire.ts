@@ -115,12 +115,34 @@ export function httpAnswer(task: TaskPlan, a: Answer): { status: number; body: s
   return { status: wire === null ? 500 : Number(wire), body: a.cause ?? "" };
 }
 
-/** What the local server answers Lambda's Invoke with. */
+/** What the runs' stub `Transport` answers a Lambda call with: its payload, or the function's error. */
+export function lambdaResult(
+  task: TaskPlan,
+  a: Answer,
+): { payload: unknown } | { errorType: string; errorMessage: string } {
+  if (a.kind === "ok") return { payload: plain(a.value) };
+  if (a.kind === "cancel") throw new Error("a cancel does not come over the wire");
+  return { errorType: wireOf(task, a.error) ?? "Error", errorMessage: a.cause ?? "" };
+}
+
+/** What the local server answers Lambda's Invoke with: the stub's answer, as Lambda sends it. */
 function lambdaAnswer(task: TaskPlan, a: Answer): { error: string | null; body: string } {
   if (a.kind === "ok") return { error: null, body: stringifyJson(a.value) };
-  if (a.kind === "cancel") throw new Error("a cancel does not come over the wire");
-  const errorType = wireOf(task, a.error) ?? "Error";
-  return { error: "Unhandled", body: JSON.stringify({ errorType, errorMessage: a.cause ?? "" }) };
+  return { error: "Unhandled", body: JSON.stringify(lambdaResult(task, a)) };
+}
+
+/** What a runner in another process printed for one call: its outcome through the default transport and through the stub. */
+export interface Sent {
+  readonly id: string;
+  readonly sent: string;
+  readonly stub: string | null;
+}
+
+/** Whether the task made the same of the wire's answer as of the stub's (an AWS call: that moto's succeeded). */
+export function sentProblem(c: WireCall, r: Sent | undefined): string | null {
+  if (r === undefined) return "the runner did not send it";
+  if (c.task.callee.kind === "aws") return r.sent.startsWith('{"ok":') ? null : `moto answered ${r.sent}`;
+  return r.sent === r.stub ? null : `the default Transport gave ${r.sent}, the stub ${r.stub}`;
 }
 
 /**
@@ -359,21 +381,31 @@ export async function ready(c: WireCall, s: WireSession): Promise<string | null>
   return inbox;
 }
 
-/** After a call was sent: whether what arrived is the view (the request at the local server, or the message in moto). */
+/**
+ * After a call was sent: whether what arrived is the view (the request at the local server, or the
+ * message in moto). A Lambda payload, and a record sent as a message's text, are compared as JSON
+ * through `compared` (a target whose objects have no key order writes their keys in name order:
+ * temporal-go); the HTTP request as it is.
+ */
 export async function arrivedProblem(
   c: WireCall,
   s: WireSession,
   inbox: string | null,
+  compared: (json: string) => string = (json) => json,
 ): Promise<string | null> {
   const kind = c.task.callee.kind;
   if (kind === "aws") {
     const messages = inbox === null ? [] : await s.aws.receive(inbox);
     const args = c.view.args as Record<string, unknown>;
     const text = args.Message ?? args.MessageBody;
-    const want = typeof text === "string" ? text : JSON.stringify(text);
-    return messages.length === 1 && messages[0] === want
+    const same = typeof text === "string"
+      ? (m: string) => m === text
+      : (m: string) => compared(m) === compared(JSON.stringify(text));
+    return messages.length === 1 && same(messages[0])
       ? null
-      : `moto delivered ${JSON.stringify(messages)}, not ${want}`;
+      : `moto delivered ${JSON.stringify(messages)}, not ${
+        typeof text === "string" ? text : JSON.stringify(text)
+      }`;
   }
   const local = s.local;
   if (local.arrived.length !== 1) return `${local.arrived.length} requests arrived, not one`;
@@ -385,7 +417,7 @@ export async function arrivedProblem(
     const view = c.view as { lambda: string; payload: unknown };
     const arrived = JSON.stringify({ lambda: got.lambda?.fn, payload: got.lambda?.payload });
     const want = JSON.stringify({ lambda: view.lambda, payload: view.payload });
-    return arrived === want ? null : `Lambda got ${arrived}, the view is ${want}`;
+    return compared(arrived) === compared(want) ? null : `Lambda got ${arrived}, the view is ${want}`;
   }
   const view =
     (c.view as { http: { method: string; url: string; headers: Record<string, string>; body?: unknown } })

@@ -1,0 +1,76 @@
+/**
+ * The generated `io.go`'s default Transport for real: every HTTP, Lambda and AWS call of the
+ * scenarios of the flows temporal-go builds goes to a local HTTP server and to moto
+ * (`verify/dandori/temporal_go_wire.ts`); what arrives is the view, what comes back is what the stub
+ * gives, and each request an OpenAPI description covers is one it takes. A break planted on purpose
+ * (a query parameter sent in the body) is caught on the scenarios that send one.
+ */
+
+import { deepStrictEqual, ok } from "node:assert/strict";
+import { flowsNamed, runnableFlows } from "../../verify/dandori/flows.ts";
+import { FLOW_DIRS } from "../../verify/dandori/temporal.ts";
+import { hasGo } from "../../verify/dandori/temporal_go_build.ts";
+import { verifyGoWire } from "../../verify/dandori/temporal_go_wire.ts";
+import { describedLine } from "../../verify/dandori/wire.ts";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+Deno.test({
+  name:
+    "every HTTP, Lambda and AWS call of the scenarios goes through io.go's default Transport as its view says",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    if (!(await hasGo())) return console.log("SKIP: go: the go command is not installed");
+    const started = performance.now();
+    const report = await verifyGoWire(runnableFlows(ROOT, FLOW_DIRS));
+    if (report === null) {
+      return console.log("SKIP: moto: moto_server is not installed (pip install moto[server])");
+    }
+    console.log(
+      `temporal-go wire: ${report.http} HTTP, ${report.lambda} Lambda, ${report.aws} AWS calls, ${
+        ((performance.now() - started) / 1000).toFixed(1)
+      } s`,
+    );
+    console.log(describedLine(report));
+    ok(report.http > 0 && report.lambda > 0 && report.aws > 0, "every kind of call was sent");
+    ok(report.described !== 0, "some request was validated against its description");
+    deepStrictEqual(report.failures, []);
+  },
+});
+
+/** A GET's query written into the body instead: the break the issue on API descriptions plants. */
+function queryInBody(files: Map<string, string>): void {
+  const text = files.get("activities.go") ?? "";
+  const broken = text.replace(
+    /URL: ddWithQuery\(url, (ddPairs\(args, \[\]string\{[^}]*\}\))\), Headers: headers\}/g,
+    "URL: url, Headers: headers, Body: func() *string { b := $1; return &b }()}",
+  );
+  ok(broken !== text, "the package sends a query");
+  files.set("activities.go", broken);
+}
+
+Deno.test({
+  name:
+    "a copy of io.go's caller that sends a GET's query in the body is caught on each scenario that sends one",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    if (!(await hasGo())) return console.log("SKIP: go: the go command is not installed");
+    const flows = flowsNamed(ROOT, ["tests/dandori/flows/api_calls.flow"], FLOW_DIRS);
+    const report = await verifyGoWire(flows, queryInBody);
+    if (report === null) {
+      return console.log("SKIP: moto: moto_server is not installed (pip install moto[server])");
+    }
+    console.log(`temporal-go wire, the query in the body: ${report.failures.length} calls caught`);
+    const caught = report.failures.filter((f) =>
+      /^tests\/dandori\/flows\/api_calls\.flow run-\d+ line 50: HTTP got \["GET","\/v1\/payment_intents\/[^"?]*",.*the view is \["GET","[^"?]*\?client_secret=/
+        .test(f)
+    );
+    ok(
+      caught.some((f) => f.startsWith("tests/dandori/flows/api_calls.flow run-1 line 50: ")),
+      report.failures.join("\n"),
+    );
+    deepStrictEqual(caught, report.failures, "every failure is a GET of line 50 that lost its query");
+  },
+});
