@@ -38,7 +38,7 @@ export interface Described {
 const ROOT = new URL("../../", import.meta.url).pathname;
 
 /** The description the task's `http` line names (a flow path is absolute or under the repository), or null. */
-function describedBy(f: RunnableFlow, task: TaskPlan): Described | null {
+export function describedBy(f: RunnableFlow, task: TaskPlan): Described | null {
   const ast = f.checked.model.ast;
   const http = ast.tasks.find((t) => t.name.text === task.name)?.items.find((i) => i.kind === "http");
   if (http?.kind !== "http" || http.api === null) return null;
@@ -155,7 +155,7 @@ export function sendable(c: WireCall): boolean {
 
 /** What arrived at the local server. */
 interface Arrived {
-  readonly http?: { method: string; url: string; key: string | null; type: string | null; body: string };
+  readonly http?: HttpRequest;
   readonly lambda?: { fn: string; payload: unknown };
 }
 
@@ -260,11 +260,20 @@ export interface WireReport {
 /** What a wire check's own part reports, before `withDescribed` adds the descriptions' validation. */
 export type SentReport = Omit<WireReport, "described">;
 
-/** A request that arrived for a described task, to validate once the session's calls are sent. */
-interface ToValidate {
+/** A request of a described task (one that arrived, or one an HTTP Task's arguments describe), to validate. */
+export interface DescribedRequest {
   readonly where: string;
   readonly described: Described;
-  readonly http: NonNullable<Arrived["http"]>;
+  readonly http: HttpRequest;
+}
+
+/** An HTTP request as the descriptions' validation reads it: the path with its query, the key, the content type, the body. */
+export interface HttpRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly key: string | null;
+  readonly type: string | null;
+  readonly body: string;
 }
 
 /** The moto side: topics and queues made on demand, and each one's messages read back. */
@@ -330,7 +339,7 @@ const REGION = "ap-northeast-1";
 /** A wire session: the local server, moto's clients, and moto's URL. */
 export interface WireSession {
   readonly local: LocalServer;
-  readonly toValidate: ToValidate[];
+  readonly toValidate: DescribedRequest[];
   readonly aws: Awaited<ReturnType<typeof awsClients>>;
   readonly motoUrl: string;
 }
@@ -464,8 +473,8 @@ export function describedLine(report: WireReport): string {
 }
 
 /** Each request validated against its description: a failure for each refused, or why openapi-core is missing. */
-async function validateDescribed(
-  toValidate: readonly ToValidate[],
+export async function validateDescribed(
+  toValidate: readonly DescribedRequest[],
 ): Promise<{ failures: string[] } | { missing: string }> {
   if (toValidate.length === 0) return { failures: [] };
   const dir = Deno.makeTempDirSync({ prefix: "dandori-openapi-" });
