@@ -5,11 +5,10 @@
  * the stub gives.
  */
 
-import { deepStrictEqual, ok } from "node:assert/strict";
 import { runnableFlows } from "../../verify/dandori/flows.ts";
 import { findPydanticGraph, FLOW_DIRS } from "../../verify/dandori/pydantic_graph.ts";
 import { verifyPythonWire } from "../../verify/dandori/pydantic_graph_wire.ts";
-import { describedLine } from "../../verify/dandori/wire.ts";
+import { assertWireReport } from "../support/wire.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -28,18 +27,6 @@ Deno.test({
       );
     }
     const started = performance.now();
-    const report = await verifyPythonWire(runnableFlows(ROOT, FLOW_DIRS));
-    if (report === null) {
-      return console.log("SKIP: moto: moto_server is not installed (pip install moto[server])");
-    }
-    console.log(
-      `pydantic-graph wire: ${report.http} HTTP, ${report.lambda} Lambda, ${report.aws} AWS calls, ${
-        ((performance.now() - started) / 1000).toFixed(1)
-      } s`,
-    );
-    console.log(describedLine(report));
-    ok(report.http > 0 && report.lambda > 0 && report.aws > 0, "every kind of call was sent");
-    ok(report.described !== 0, "some request was validated against its description");
-    deepStrictEqual(report.failures, []);
+    assertWireReport("pydantic-graph wire", await verifyPythonWire(runnableFlows(ROOT, FLOW_DIRS)), started);
   },
 });

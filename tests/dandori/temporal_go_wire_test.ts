@@ -11,7 +11,7 @@ import { flowsNamed, runnableFlows } from "../../verify/dandori/flows.ts";
 import { FLOW_DIRS } from "../../verify/dandori/temporal.ts";
 import { hasGo } from "../../verify/dandori/temporal_go_build.ts";
 import { verifyGoWire } from "../../verify/dandori/temporal_go_wire.ts";
-import { describedLine } from "../../verify/dandori/wire.ts";
+import { assertWireReport } from "../support/wire.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -23,19 +23,7 @@ Deno.test({
   fn: async () => {
     if (!(await hasGo())) return console.log("SKIP: go: the go command is not installed");
     const started = performance.now();
-    const report = await verifyGoWire(runnableFlows(ROOT, FLOW_DIRS));
-    if (report === null) {
-      return console.log("SKIP: moto: moto_server is not installed (pip install moto[server])");
-    }
-    console.log(
-      `temporal-go wire: ${report.http} HTTP, ${report.lambda} Lambda, ${report.aws} AWS calls, ${
-        ((performance.now() - started) / 1000).toFixed(1)
-      } s`,
-    );
-    console.log(describedLine(report));
-    ok(report.http > 0 && report.lambda > 0 && report.aws > 0, "every kind of call was sent");
-    ok(report.described !== 0, "some request was validated against its description");
-    deepStrictEqual(report.failures, []);
+    assertWireReport("temporal-go wire", await verifyGoWire(runnableFlows(ROOT, FLOW_DIRS)), started);
   },
 });
 

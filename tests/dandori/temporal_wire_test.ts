@@ -4,11 +4,10 @@
  * arrives is the view, and what comes back is what the stub gives.
  */
 
-import { deepStrictEqual, ok } from "node:assert/strict";
 import { runnableFlows } from "../../verify/dandori/flows.ts";
 import { FLOW_DIRS } from "../../verify/dandori/temporal.ts";
 import { verifyWire } from "../../verify/dandori/temporal_wire.ts";
-import { describedLine } from "../../verify/dandori/wire.ts";
+import { assertWireReport } from "../support/wire.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -18,14 +17,7 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async () => {
-    const report = await verifyWire(runnableFlows(ROOT, FLOW_DIRS));
-    if (report === null) {
-      return console.log("SKIP: moto: moto_server is not installed (pip install moto[server])");
-    }
-    console.log(`wire: ${report.http} HTTP, ${report.lambda} Lambda, ${report.aws} AWS calls`);
-    console.log(describedLine(report));
-    ok(report.http > 0 && report.lambda > 0 && report.aws > 0, "every kind of call was sent");
-    ok(report.described !== 0, "some request was validated against its description");
-    deepStrictEqual(report.failures, []);
+    const started = performance.now();
+    assertWireReport("wire", await verifyWire(runnableFlows(ROOT, FLOW_DIRS)), started);
   },
 });

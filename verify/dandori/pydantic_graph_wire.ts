@@ -13,7 +13,6 @@
  * each, so the server answers it and checks what arrived. Nothing leaves the machine. @module
  */
 
-import { assert } from "../../lang/common/assert.ts";
 import { stringifyJson } from "../../lang/common/json.ts";
 import { answerJson } from "../../lang/dandori/scenario.ts";
 import { ident } from "../../targets/dandori/pydantic_graph/names.ts";
@@ -22,13 +21,11 @@ import { DEFAULT_BUILD } from "../../targets/dandori/target.ts";
 import { runRunnerOutput } from "../differential.ts";
 import type { RunnableFlow } from "./flows.ts";
 import {
-  arrivedProblem,
   AWS_ERROR,
   awsErrorProblem,
-  ready,
+  drivenCalls,
   sendable,
   type Sent,
-  sentProblem,
   type WireCall,
   wireCalls,
   wireOf,
@@ -72,18 +69,7 @@ export function verifyPythonWire(flows: readonly RunnableFlow[]): Promise<WireRe
           sent.push(c);
         }
       }
-      const inboxes = new Map<string, string | null>();
-      const arrived = new Map<string, string | null>();
-      session.local.control = async (what) => {
-        const [id, step] = what.split("/");
-        const c = sent[Number(id)];
-        assert(
-          c !== undefined && (step === "before" || step === "after"),
-          `the runner's control ${what} names a call`,
-        );
-        if (step === "before") inboxes.set(id, await ready(c, session));
-        else arrived.set(id, await arrivedProblem(c, session, inboxes.get(id) ?? null));
-      };
+      const failuresOf = drivenCalls(session, sent);
       const { results, rest } = await runRunnerOutput<Sent, { aws_error: string | null }>(
         "pydantic-graph wire",
         ["python3", `${ROOT}verify/dandori/pydantic_graph_wire_runner.py`, `${dir}/jobs.json`],
@@ -92,12 +78,7 @@ export function verifyPythonWire(flows: readonly RunnableFlow[]): Promise<WireRe
           stringifyJson({ dir, local: session.local.url, aws_error: AWS_ERROR, calls: jobs } as never),
         ),
       );
-      const failures = sent.flatMap((c, n) => {
-        const checked = arrived.get(String(n));
-        const problem = sentProblem(c, results.get(String(n))) ??
-          (checked === undefined ? "the runner did not say it had sent it" : checked);
-        return problem === null ? [] : [`${c.where}: ${problem}`];
-      });
+      const failures = failuresOf(results);
       if (rest.aws_error !== null) failures.push(...awsErrorProblem(rest.aws_error));
       return await withDescribed(session, { ...counts, failures });
     } finally {

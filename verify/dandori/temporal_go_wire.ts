@@ -17,7 +17,6 @@
  * leaves the machine. @module
  */
 
-import { assert } from "../../lang/common/assert.ts";
 import { stringifyJson } from "../../lang/common/json.ts";
 import type { Plan } from "../../lang/dandori/plan.ts";
 import { goPackage } from "../../targets/dandori/go/names.ts";
@@ -29,15 +28,13 @@ import type { RunnableFlow } from "./flows.ts";
 import { go, goModText } from "./temporal_go_build.ts";
 import { GO_SDK } from "./temporal_sdk.ts";
 import {
-  arrivedProblem,
   AWS_ERROR,
   awsErrorProblem,
+  drivenCalls,
   httpAnswer,
   lambdaResult,
-  ready,
   sendable,
   type Sent,
-  sentProblem,
   type WireCall,
   wireCalls,
   type WireReport,
@@ -100,18 +97,7 @@ export function verifyGoWire(
       }
       const erring = held.find((h) => callsSns(h.plan));
       const binary = await buildModule(dir, held, erring?.dir ?? null);
-      const inboxes = new Map<string, string | null>();
-      const arrived = new Map<string, string | null>();
-      session.local.control = async (what) => {
-        const [id, step] = what.split("/");
-        const c = sent[Number(id)];
-        assert(
-          c !== undefined && (step === "before" || step === "after"),
-          `the runner's control ${what} names a call`,
-        );
-        if (step === "before") inboxes.set(id, await ready(c, session));
-        else arrived.set(id, await arrivedProblem(c, session, inboxes.get(id) ?? null, GO_SDK.compared));
-      };
+      const failuresOf = drivenCalls(session, sent, GO_SDK.compared);
       const { results, rest } = await runRunnerOutput<Sent, { aws_error: string | null }>(
         "temporal-go wire",
         [binary, `${dir}/jobs.json`],
@@ -124,12 +110,7 @@ export function verifyGoWire(
           calls: jobs,
         } as never)),
       );
-      const failures = sent.flatMap((c, n) => {
-        const checked = arrived.get(String(n));
-        const problem = sentProblem(c, results.get(String(n))) ??
-          (checked === undefined ? "the runner did not say it had sent it" : checked);
-        return problem === null ? [] : [`${c.where}: ${problem}`];
-      });
+      const failures = failuresOf(results);
       if (erring !== undefined) failures.push(...awsErrorProblem(rest.aws_error ?? "{}"));
       else if (counts.aws > 0) failures.push("no flow calls sns, so sns:publish to no topic was not tried");
       return await withDescribed(session, { ...counts, failures });

@@ -11,6 +11,7 @@
  */
 
 import { dirname, isAbsolute, relative, resolve } from "node:path";
+import { assert } from "../../lang/common/assert.ts";
 import { stringifyJson } from "../../lang/common/json.ts";
 import type { Answer, CallRecord } from "../../lang/dandori/interp.ts";
 import type { TaskPlan } from "../../lang/dandori/plan.ts";
@@ -136,6 +137,37 @@ export interface Sent {
   readonly id: string;
   readonly sent: string;
   readonly stub: string | null;
+}
+
+/**
+ * Lets a runner in another process drive the session through `sent` (a POST to
+ * `/dandori-wire/<n>/before` readies call n, `…/after` checks what arrived, through `compared` as
+ * `arrivedProblem` does); gives, once the runner has printed its results, each call's failure.
+ */
+export function drivenCalls(
+  s: WireSession,
+  sent: readonly WireCall[],
+  compared?: (json: string) => string,
+): (results: ReadonlyMap<string, Sent>) => string[] {
+  const inboxes = new Map<string, string | null>();
+  const arrived = new Map<string, string | null>();
+  s.local.control = async (what) => {
+    const [id, step] = what.split("/");
+    const c = sent[Number(id)];
+    assert(
+      c !== undefined && (step === "before" || step === "after"),
+      `the runner's control ${what} names a call`,
+    );
+    if (step === "before") inboxes.set(id, await ready(c, s));
+    else arrived.set(id, await arrivedProblem(c, s, inboxes.get(id) ?? null, compared));
+  };
+  return (results) =>
+    sent.flatMap((c, n) => {
+      const checked = arrived.get(String(n));
+      const problem = sentProblem(c, results.get(String(n))) ??
+        (checked === undefined ? "the runner did not say it had sent it" : checked);
+      return problem === null ? [] : [`${c.where}: ${problem}`];
+    });
 }
 
 /** Whether the task made the same of the wire's answer as of the stub's (an AWS call: that moto's succeeded). */
