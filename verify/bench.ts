@@ -7,6 +7,7 @@
  *   transfer of 1,000 moves, 1,000 moves over 500 bounded account kinds, a book of 1 MB, a line written
  *   2,000 times) against the 2 s a check should take (issue 17); and `dandori check` on a flow that
  *   calls one operation of an OpenAPI description of about 8 MB (`verify/dandori/big_description.ts`),
+ *   and flows at the case analysis's limits (`verify/dandori/big_flows.ts`),
  *   against the same 2 s (issue 36).
  * - `scenarios`: generating and running every scenario of every test and example book, and one
  *   `together` of 8 callers (8! orders), against the same baseline.
@@ -30,6 +31,8 @@ import { benchPostgres } from "./chobo/bench_postgres.ts";
 import { benchTigerBeetle } from "./chobo/bench_tigerbeetle.ts";
 import { benchTemporal } from "./dandori/temporal_bench.ts";
 import { bigDescription, ONE_OPERATION_FLOW } from "./dandori/big_description.ts";
+import { chainFlow, HOLDS, holdsFlow } from "./dandori/big_flows.ts";
+import { MAX_LOOP_ROUNDS, MAX_STATES } from "../lang/dandori/limits.ts";
 
 const RUNS = 7;
 
@@ -80,6 +83,7 @@ async function benchCheck(): Promise<void> {
   );
   await benchBigBooks(baseline);
   await benchBigDescription(baseline);
+  await benchBigCases(baseline);
 }
 
 /** The time a check should stay under, whatever the book (issue 17). */
@@ -107,6 +111,51 @@ async function benchBigDescription(baseline: number): Promise<void> {
           (took / baseline).toFixed(2)
         } × baseline  ${verdict} ${BIG_BOOK_TARGET_MS} ms`,
     );
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+}
+
+/**
+ * The case analysis at its limits, against the same 2 s: the most holds whose combinations of the
+ * cases' states stay within `MAX_STATES`, and the most cases a loop can ship one by one and settle
+ * within `MAX_LOOP_ROUNDS` rounds (`verify/dandori/big_flows.ts`; one more of each is E023).
+ */
+async function benchBigCases(baseline: number): Promise<void> {
+  const dir = Deno.makeTempDirSync({ prefix: "ritsu-bench-cases-" });
+  try {
+    await new Deno.Command("git", { args: ["init", "-q", dir] }).output();
+    Deno.mkdirSync(`${dir}/books`);
+    Deno.copyFileSync("tests/dandori/flows/books/stock.book", `${dir}/books/stock.book`);
+    const flows: [string, string, string][] = [
+      [
+        "states",
+        `${HOLDS - 1} holds: ${2 ** (HOLDS - 1)} combinations (MAX_STATES ${MAX_STATES})`,
+        holdsFlow(HOLDS - 1),
+      ],
+      [
+        "rounds",
+        `a loop of ${MAX_LOOP_ROUNDS - 1} cases in ${MAX_LOOP_ROUNDS} rounds (MAX_LOOP_ROUNDS)`,
+        chainFlow(MAX_LOOP_ROUNDS - 1),
+      ],
+    ];
+    console.log(
+      `bench check, the case analysis at its limits: median of ${BIG_BOOK_RUNS} runs, target under ${BIG_BOOK_TARGET_MS} ms`,
+    );
+    for (const [name, what, text] of flows) {
+      Deno.writeTextFileSync(`${dir}/${name}.flow`, text);
+      const took = await median(
+        ["run", "-A", "cli.ts", "dandori", "check", `${dir}/${name}.flow`],
+        BIG_BOOK_RUNS,
+      );
+      const verdict = took < BIG_BOOK_TARGET_MS ? "under" : "OVER";
+      console.log(
+        `  ${name.padEnd(10)} ${what}`.padEnd(64) +
+          `${took.toFixed(1)} ms  ${
+            (took / baseline).toFixed(2)
+          } × baseline  ${verdict} ${BIG_BOOK_TARGET_MS} ms`,
+      );
+    }
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }

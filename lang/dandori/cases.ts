@@ -203,9 +203,20 @@ function getOrAdd<K, V>(map: Map<K, V>, key: K, make: () => V): V {
   return made;
 }
 
+/**
+ * Every pair a state has held, one object for each: equal pairs are the same object, so the facts of a
+ * point meet each pair of a case once however many states hold it. As many as the pairs of states
+ * the machines of the flows checked can make.
+ */
+const PAIRS = new Map<string, CaseSt>();
+
+function pairOf(c: CaseSt): CaseSt {
+  return getOrAdd(PAIRS, `${c.record ?? "-"}/${c.actual ?? "-"}`, () => c);
+}
+
 function withCase(s: State, name: string, c: CaseSt): State {
   const cases = new Map(s.cases);
-  cases.set(name, c);
+  cases.set(name, pairOf(c));
   return { ...s, cases };
 }
 
@@ -325,27 +336,32 @@ class Analysis {
     this.facts = new FactsBuilder(m.cases);
   }
 
+  /** `movedPairs` of each case and pair, made once. */
+  private readonly moved = new Map<CaseDef, Map<CaseSt, [string, CasePair][]>>();
+
   /**
    * Each case's pairs in every state of `states`, the outside's moves included. A pair many states
-   * share is moved once: states that differ in one case share the others' pairs, and a point of a
-   * flow with many cases holds thousands of states but a few pairs of each case (the E023 test's
-   * 16,384 states spent half its check here before).
+   * share is taken once (equal pairs are one object, `pairOf`), and its moves are made once for the
+   * whole check: a point of a flow with many cases holds thousands of states but a few pairs of each
+   * case, and a loop's points are met again every round (the E023 tests' flows spent half their
+   * checks here before).
    */
   private pairs(states: Iterable<State>): [string, CasePair][] {
     const maps = new Set<ReadonlyMap<string, CaseSt>>();
-    const met = new Set<CaseSt>();
-    const distinct = new Map<string, [CaseDef, CaseSt]>();
+    const met = new Map<string, Set<CaseSt>>();
+    const out: [string, CasePair][] = [];
     for (const x of states) {
       if (maps.has(x.cases)) continue;
       maps.add(x.cases);
       for (const [name, c] of x.cases) {
-        if (met.has(c)) continue;
-        met.add(c);
-        const key = `${name}=${c.record ?? "-"}/${c.actual ?? "-"}`;
-        if (!distinct.has(key)) distinct.set(key, [lookup(this.m.cases, name, "case"), c]);
+        const pairs = getOrAdd(met, name, () => new Set());
+        if (pairs.has(c)) continue;
+        pairs.add(c);
+        const def = lookup(this.m.cases, name, "case");
+        out.push(...getOrAdd(getOrAdd(this.moved, def, () => new Map()), c, () => movedPairs(def, c)));
       }
     }
-    return [...distinct.values()].flatMap(([def, c]) => movedPairs(def, c));
+    return out;
   }
 
   /** A set of states that says E023 where it is full (MAX_STATES). */
@@ -405,7 +421,7 @@ class Analysis {
 
   run(): void {
     const start: State = {
-      cases: new Map([...this.m.cases.keys()].map((k) => [k, { record: null, actual: null }])),
+      cases: new Map([...this.m.cases.keys()].map((k) => [k, pairOf({ record: null, actual: null })])),
       assigned: Names.NONE,
       missing: new Map(),
       trace: null,
