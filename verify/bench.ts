@@ -130,7 +130,9 @@ async function benchBigCases(baseline: number): Promise<void> {
     const flows: [string, string, string][] = [
       [
         "states",
-        `${HOLDS - 1} holds: ${2 ** (HOLDS - 1)} combinations (MAX_STATES ${MAX_STATES})`,
+        `${HOLDS - 1} holds: ${(2 ** (HOLDS - 1)).toLocaleString("en")} combinations (MAX_STATES ${
+          MAX_STATES.toLocaleString("en")
+        })`,
         holdsFlow(HOLDS - 1),
       ],
       [
