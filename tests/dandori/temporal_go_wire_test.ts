@@ -6,12 +6,12 @@
  * (a query parameter sent in the body) is caught on the scenarios that send one.
  */
 
-import { deepStrictEqual, ok } from "node:assert/strict";
+import { ok } from "node:assert/strict";
 import { flowsNamed, runnableFlows } from "../../verify/dandori/flows.ts";
 import { FLOW_DIRS } from "../../verify/dandori/temporal.ts";
 import { hasGo } from "../../verify/dandori/temporal_go_build.ts";
 import { verifyGoWire } from "../../verify/dandori/temporal_go_wire.ts";
-import { assertWireReport } from "../support/wire.ts";
+import { assertQueryLost, assertWireReport, QUERY_FLOW } from "../support/wire.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -45,20 +45,7 @@ Deno.test({
   sanitizeResources: false,
   fn: async () => {
     if (!(await hasGo())) return console.log("SKIP: go: the go command is not installed");
-    const flows = flowsNamed(ROOT, ["tests/dandori/flows/api_calls.flow"], FLOW_DIRS);
-    const report = await verifyGoWire(flows, queryInBody);
-    if (report === null) {
-      return console.log("SKIP: moto: moto_server is not installed (pip install moto[server])");
-    }
-    console.log(`temporal-go wire, the query in the body: ${report.failures.length} calls caught`);
-    const caught = report.failures.filter((f) =>
-      /^tests\/dandori\/flows\/api_calls\.flow run-\d+ line 50: HTTP got \["GET","\/v1\/payment_intents\/[^"?]*",.*the view is \["GET","[^"?]*\?client_secret=/
-        .test(f)
-    );
-    ok(
-      caught.some((f) => f.startsWith("tests/dandori/flows/api_calls.flow run-1 line 50: ")),
-      report.failures.join("\n"),
-    );
-    deepStrictEqual(caught, report.failures, "every failure is a GET of line 50 that lost its query");
+    const flows = flowsNamed(ROOT, [QUERY_FLOW], FLOW_DIRS);
+    assertQueryLost("temporal-go wire", await verifyGoWire(flows, queryInBody));
   },
 });

@@ -37,8 +37,14 @@ import {
 const ROOT = new URL("../../", import.meta.url).pathname;
 const ORIGIN = { file: "wire.flow", path: "wire.flow", text: "", sha: "0".repeat(16), version: "wire" };
 
-/** Sends every call of the flows this target builds through `io.py`'s default `Transport`; null when moto is not installed. */
-export function verifyPythonWire(flows: readonly RunnableFlow[]): Promise<WireReport | null> {
+/**
+ * Sends every call of the flows this target builds through `io.py`'s default `Transport`; null when
+ * moto is not installed. `mutate` changes a package's files first, as a test breaks the code.
+ */
+export function verifyPythonWire(
+  flows: readonly RunnableFlow[],
+  mutate?: (files: Map<string, string>) => void,
+): Promise<WireReport | null> {
   return withWire(async (session) => {
     const dir = Deno.makeTempDirSync({ prefix: "dandori-pywire-" });
     const counts = { http: 0, lambda: 0, aws: 0 };
@@ -50,9 +56,9 @@ export function verifyPythonWire(flows: readonly RunnableFlow[]): Promise<WireRe
         const calls = wireCalls(f, "pydantic-graph");
         if (calls.length === 0) continue;
         Deno.mkdirSync(`${dir}/p${i}`);
-        for (const [file, text] of PYDANTIC_GRAPH.generate(f.plan, ORIGIN, DEFAULT_BUILD)) {
-          Deno.writeTextFileSync(`${dir}/p${i}/${file}`, text);
-        }
+        const files = new Map(PYDANTIC_GRAPH.generate(f.plan, ORIGIN, DEFAULT_BUILD));
+        mutate?.(files);
+        for (const [file, text] of files) Deno.writeTextFileSync(`${dir}/p${i}/${file}`, text);
         for (const c of calls) {
           counts[c.task.callee.kind as "http" | "lambda" | "aws"]++;
           if (!sendable(c)) continue;
