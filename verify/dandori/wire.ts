@@ -1,13 +1,15 @@
 /**
  * What the wire checks of the default `Transport`s share (docs/targets.md#temporal-typescript,
- * docs/targets.md#pydantic-graph): every distinct HTTP, Lambda and AWS call of the scenarios of a
+ * docs/targets.md#pydantic-graph, docs/targets.md#temporal-go): every distinct HTTP, Lambda and AWS call of the scenarios of a
  * flow, a local HTTP server that answers HTTP requests and Lambda's Invoke as the runs' stub does
  * and keeps what arrived, moto in server mode for SNS and SQS with a queue that reads back what
  * each call delivered, and the comparison of what arrived with the `transport` view. A request of a
  * task whose `http` line names a `use openapi` description is also validated against that description
  * by openapi-core (`openapi_validate.py`), once every call of the session has been sent: what the flow,
  * the interpreter and the generated code agree on must also be what the provider's description takes.
- * Nothing leaves the machine. @module
+ * The validation is also given the requests Step Functions' HTTP Tasks ask for
+ * (tests/dandori/stepfunctions_described_test.ts), which no engine here sends. Nothing leaves the
+ * machine. @module
  */
 
 import { dirname, isAbsolute, relative, resolve } from "node:path";
@@ -171,7 +173,7 @@ export function drivenCalls(
 }
 
 /** Whether the task made the same of the wire's answer as of the stub's (an AWS call: that moto's succeeded). */
-export function sentProblem(c: WireCall, r: Sent | undefined): string | null {
+function sentProblem(c: WireCall, r: Sent | undefined): string | null {
   if (r === undefined) return "the runner did not send it";
   if (c.task.callee.kind === "aws") return r.sent.startsWith('{"ok":') ? null : `moto answered ${r.sent}`;
   return r.sent === r.stub ? null : `the default Transport gave ${r.sent}, the stub ${r.stub}`;
