@@ -204,13 +204,19 @@ function getOrAdd<K, V>(map: Map<K, V>, key: K, make: () => V): V {
 }
 
 /**
- * Every pair a state has held, one object for each: equal pairs are the same object, so the facts of a
- * point meet each pair of a case once however many states hold it. As many as the pairs of states
- * the machines of the flows checked can make.
+ * The pairs states have held, one object for each: equal pairs are the same object, so the facts of a
+ * point meet each pair of a case once however many states hold it. Only a shortcut: the facts are
+ * gathered by the pairs' text, so two objects of one pair cost time and change nothing. The table is
+ * emptied when it holds `PAIRS_KEPT`, so that a long process (a watch, the playground) that checks
+ * many machines does not keep every pair it met.
  */
 const PAIRS = new Map<string, CaseSt>();
 
+/** How many pairs `PAIRS` keeps before it starts again. */
+const PAIRS_KEPT = 10_000;
+
 function pairOf(c: CaseSt): CaseSt {
+  if (PAIRS.size >= PAIRS_KEPT) PAIRS.clear();
   return getOrAdd(PAIRS, `${c.record ?? "-"}/${c.actual ?? "-"}`, () => c);
 }
 
