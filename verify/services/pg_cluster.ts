@@ -8,9 +8,10 @@
  * @module
  */
 
-import { deadRecords, exists } from "./procs.ts";
+import { deadRecords, exists, removeGone } from "./procs.ts";
 
-const RECORDS = "/tmp/chobo-pg-runs";
+/** Where each run records the clusters it started, so that the next run removes what a killed one left. */
+export const PG_RECORDS = "/tmp/chobo-pg-runs";
 
 /** A running cluster: where its socket is, and how to stop it. */
 export interface Cluster {
@@ -57,7 +58,7 @@ async function run(bin: string, args: string[], asUser: string | null): Promise<
 
 /** Stops and removes clusters whose test process is gone (a run that was killed). */
 async function cleanLeftovers(binDir: string): Promise<void> {
-  for (const record of deadRecords(RECORDS)) {
+  for (const record of deadRecords(PG_RECORDS)) {
     const dir = record.text.trim();
     try {
       await run(
@@ -68,7 +69,7 @@ async function cleanLeftovers(binDir: string): Promise<void> {
     } catch {
       // Already stopped.
     }
-    Deno.removeSync(dir, { recursive: true });
+    removeGone(dir);
     record.remove();
   }
 }
@@ -81,9 +82,9 @@ export async function startCluster(binDir: string, settings: readonly string[] =
   await cleanLeftovers(binDir);
   const dir = Deno.makeTempDirSync({ prefix: "chobo-pg-" });
   const user = isRoot() ? "postgres" : null;
-  Deno.mkdirSync(RECORDS, { recursive: true });
+  Deno.mkdirSync(PG_RECORDS, { recursive: true });
   // Test files run in parallel in one process: the record names the process, then the cluster.
-  const record = `${RECORDS}/${Deno.pid}-${dir.split("/").pop()}`;
+  const record = `${PG_RECORDS}/${Deno.pid}-${dir.split("/").pop()}`;
   Deno.writeTextFileSync(record, dir);
   let running = true;
   const halt = async () => {

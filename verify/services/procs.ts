@@ -1,6 +1,7 @@
 /**
- * What the disposable servers of `verify/` (PostgreSQL, TigerBeetle) ask of this machine: whether
- * a path exists, and whether a process still runs (a run that was killed left its records).
+ * What the disposable servers of `verify/` (PostgreSQL, TigerBeetle, Temporal) ask of this machine:
+ * whether a path exists, and whether a process still runs (a run that was killed left its records),
+ * and a removal that a path already gone satisfies.
  * @module
  */
 
@@ -64,6 +65,26 @@ export function deadRecords(records: string): { text: string; remove(): void }[]
     const owner = Number(e.name.split("-")[0]);
     if (!Number.isInteger(owner) || alive(owner)) return [];
     const path = `${records}/${e.name}`;
-    return [{ text: Deno.readTextFileSync(path), remove: () => Deno.removeSync(path) }];
+    let text: string;
+    try {
+      text = Deno.readTextFileSync(path);
+    } catch (err) {
+      // Another run's cleaning took it between the listing and now.
+      if (err instanceof Deno.errors.NotFound) return [];
+      throw err;
+    }
+    return [{ text, remove: () => removeGone(path) }];
   });
+}
+
+/**
+ * Removes `path` and all under it; a path already gone is what was asked (test files clean each
+ * other's leftovers at once, and a directory a record names may have been removed by hand).
+ */
+export function removeGone(path: string): void {
+  try {
+    Deno.removeSync(path, { recursive: true });
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+  }
 }

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { deadRecords, killRecorded, startedAt } from "./procs.ts";
+import { deadRecords, killRecorded, removeGone, startedAt } from "./procs.ts";
 
 const RECORDS = "/tmp/chobo-tb-runs";
 
@@ -27,7 +27,7 @@ function cleanLeftovers(): void {
   for (const record of deadRecords(RECORDS)) {
     const { dir, pid, started } = JSON.parse(record.text) as { dir: string; pid?: number; started?: string };
     if (pid !== undefined) killRecorded(pid, started);
-    Deno.removeSync(dir, { recursive: true });
+    removeGone(dir);
     record.remove();
   }
 }

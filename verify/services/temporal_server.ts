@@ -12,7 +12,7 @@
  * @module
  */
 
-import { deadRecords, exists, killRecorded, startedAt } from "./procs.ts";
+import { deadRecords, killRecorded, removeGone, startedAt } from "./procs.ts";
 
 const RECORDS = "/tmp/dandori-temporal-runs";
 
@@ -50,7 +50,7 @@ function cleanLeftovers(): void {
     const { dir, pid, started } = JSON.parse(record.text) as { dir?: string; pid: number; started?: string };
     killRecorded(pid, started);
     // A record an earlier version wrote names the temp dir its server's database file was in.
-    if (dir !== undefined && exists(dir)) Deno.removeSync(dir, { recursive: true });
+    if (dir !== undefined) removeGone(dir);
     record.remove();
   }
 }
