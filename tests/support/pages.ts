@@ -5,14 +5,24 @@
  */
 
 import { deepStrictEqual } from "node:assert/strict";
-import type { Browser, Tab } from "./mermaid.ts";
+import type { Browser, ConsoleMessage, Request, Tab } from "./mermaid.ts";
 
 /** A tab with the console errors it logged and the requests it made. */
 export interface Opened {
   readonly tab: Tab;
   readonly errors: string[];
   readonly requests: string[];
+  /** The browser whose spare tabs `close` gives the tab back to. */
+  readonly browser: Browser;
+  /** Takes this page's listeners off the tab. */
+  readonly unlisten: () => void;
 }
+
+/**
+ * Tabs `close` gave back, per browser, which `open` takes before it makes a new one: each new tab
+ * was a renderer process of Chromium's own, and the page tests open some two hundred pages.
+ */
+const SPARE_TABS = new WeakMap<Browser, Tab[]>();
 
 /** Opens `url` at `width` in a colour scheme, listening for errors and requests. */
 export async function open(
@@ -21,24 +31,45 @@ export async function open(
   width: number,
   scheme: "light" | "dark",
 ): Promise<Opened> {
-  const tab = await browser.newPage({ viewport: { width, height: 800 }, colorScheme: scheme });
+  const viewport = { width, height: 800 };
+  const spare = SPARE_TABS.get(browser)?.pop();
+  const tab = spare ?? await browser.newPage({ viewport, colorScheme: scheme });
+  if (spare !== undefined) {
+    await tab.setViewportSize(viewport);
+    await tab.emulateMedia({ colorScheme: scheme });
+  }
   const errors: string[] = [];
   const requests: string[] = [];
   const own = url.replace(/#.*/, "");
-  tab.on("console", (m) => {
+  const onConsole = (m: ConsoleMessage) => {
     if (m.type() === "error") errors.push(m.text());
-  });
-  tab.on("pageerror", (e) => errors.push(e.message));
-  tab.on("request", (r) => {
+  };
+  const onError = (e: Error) => errors.push(e.message);
+  const onRequest = (r: Request) => {
     if (r.url() !== own && !r.url().startsWith("about:")) requests.push(r.url());
-  });
+  };
+  tab.on("console", onConsole);
+  tab.on("pageerror", onError);
+  tab.on("request", onRequest);
+  const unlisten = () => {
+    tab.off("console", onConsole);
+    tab.off("pageerror", onError);
+    tab.off("request", onRequest);
+  };
   await tab.goto(url);
-  return { tab, errors, requests };
+  return { tab, errors, requests, browser, unlisten };
 }
 
-/** Closes the tab: it must have logged no error and requested nothing but the page itself. */
-export async function close({ tab, errors, requests }: Opened): Promise<void> {
-  await tab.close();
+/**
+ * Leaves the page for `about:blank` and gives the tab back for the next `open`; the page must have
+ * logged no error and requested nothing but itself.
+ */
+export async function close({ tab, errors, requests, browser, unlisten }: Opened): Promise<void> {
+  unlisten();
+  await tab.goto("about:blank");
+  const spare = SPARE_TABS.get(browser) ?? [];
+  spare.push(tab);
+  SPARE_TABS.set(browser, spare);
   deepStrictEqual(errors, [], "no console error");
   deepStrictEqual(requests, [], "no request but the page itself");
 }
