@@ -40,6 +40,7 @@ import {
 import { DEFAULT_BUILD, type FlowOrigin } from "../../targets/dandori/target.ts";
 import { inRounds, type Judged, type Report } from "../differential.ts";
 import { ARGO_MODULE, ARGO_VERSION, type ArgoTools, argoTools } from "./argo_tools.ts";
+import { goRuntimeEnv } from "../services/go_runtime.ts";
 import { flowsNamed, type RunnableFlow } from "./flows.ts";
 import { FLOW_DIRS } from "./temporal.ts";
 import { secondsSince, type Skipped, skippedRecord, type Verified } from "../summary.ts";
@@ -294,9 +295,11 @@ async function playFlow(
     const signal = AbortSignal.timeout(FLOW_LIMIT_MS);
     const out = await new Deno.Command(tools.controller, {
       args: ["-test.run", "^TestDandoriRuns$", "-test.timeout", "0"],
-      // INFORMER_WRITE_BACK: the controller writes each update back to its informer instead of sleeping
-      // a second after it (its default since v4.0, for a cluster's API server to catch up).
+      // go_runtime.ts's settings; INFORMER_WRITE_BACK: the controller writes each update back to its
+      // informer instead of sleeping a second after it (its default since v4.0, for a cluster's API
+      // server to catch up).
       env: {
+        ...goRuntimeEnv(),
         DANDORI_ARGO_JOBS: `${dir}/jobs.json`,
         DANDORI_ARGO_RESULTS: `${dir}/results.jsonl`,
         INFORMER_WRITE_BACK: "true",

@@ -18,6 +18,7 @@ import type { Plan } from "../../lang/dandori/plan.ts";
 import { type Text, tr } from "../../lang/common/text.ts";
 import type { Value } from "../../lang/dandori/values.ts";
 import type { DiffJob, Judged } from "../differential.ts";
+import { goRuntimeEnv } from "../services/go_runtime.ts";
 import { startTemporal, type TemporalServer, VERIFY_SERVER } from "../services/temporal_server.ts";
 import {
   type Copy,
@@ -314,8 +315,9 @@ export function playRound(bin: string, batches: readonly FlowBatch[], options: P
 }
 
 /**
- * Runs a runner's `command`, handing each line it prints to `onLine`, its stdin open until `until`
- * settles; throws when it fails or takes too long.
+ * Runs a runner's `command` (with `go_runtime.ts`'s settings, which the Go runner reads), handing each
+ * line it prints to `onLine`, its stdin open until `until` settles; throws when it fails or takes too
+ * long.
  */
 async function runRunner(
   command: readonly string[],
@@ -326,6 +328,7 @@ async function runRunner(
   const child = new Deno.Command(command[0], {
     args: command.slice(1),
     stdin: until === undefined ? "null" : "piped",
+    env: goRuntimeEnv(),
     stdout: "piped",
     stderr: "piped",
     signal,
