@@ -28,6 +28,7 @@ export const CI_PLATFORMS = [
   "Temporal Go",
   "Temporal: TypeScript workflow, Python activities",
   "Temporal: Python workflow, TypeScript activities",
+  "Temporal: Go workflow, TypeScript activities",
   "durable functions",
   "pydantic-graph",
   "Argo Workflows: controller in-process",
@@ -47,11 +48,11 @@ export const CI_PLATFORMS = [
 ] as const;
 
 /**
- * The platforms played by hand and not in CI: the directions across SDKs with Go (CI's 25 minutes hold
- * TypeScript's and Python's two, not these four). Their records are not CI's: the summary refuses them.
+ * The platforms played by hand and not in CI: three of the four directions across SDKs with Go (CI's 25
+ * minutes hold TypeScript's and Python's two and Go→TypeScript, not these). Their records are not CI's:
+ * the summary refuses them.
  */
 export const BY_HAND_PLATFORMS = [
-  "Temporal: Go workflow, TypeScript activities",
   "Temporal: TypeScript workflow, Go activities",
   "Temporal: Go workflow, Python activities",
   "Temporal: Python workflow, Go activities",
