@@ -22,6 +22,8 @@
  *   (`verify/chobo/bench_tigerbeetle.ts`); SKIP without the variable.
  * - `temporal`: the Temporal differential run's runs per second and time a run, against the same
  *   dev server's empty workflow (`verify/dandori/temporal_bench.ts`).
+ * - `go-runtime`: the dev server's CPU over the example flows' scenarios with the Go runtime's
+ *   settings of `verify/services/go_runtime.ts`, against Go's defaults (`verify/dandori/temporal_bench.ts`).
  * @module
  */
 
@@ -29,7 +31,7 @@ import { manyAccounts, manyMoves, manyTransfers, repeatedLine } from "./chobo/bi
 import { bookPaths } from "./chobo/books.ts";
 import { benchPostgres } from "./chobo/bench_postgres.ts";
 import { benchTigerBeetle } from "./chobo/bench_tigerbeetle.ts";
-import { benchTemporal } from "./dandori/temporal_bench.ts";
+import { benchGoRuntime, benchTemporal } from "./dandori/temporal_bench.ts";
 import { bigDescription, ONE_OPERATION_FLOW } from "./dandori/big_description.ts";
 import { chainFlow, HOLDS, holdsFlow } from "./dandori/big_flows.ts";
 import { MAX_LOOP_ROUNDS, MAX_STATES } from "../lang/dandori/limits.ts";
@@ -230,6 +232,7 @@ const BENCHES: Record<string, () => Promise<void>> = {
   postgres: benchPostgres,
   tigerbeetle: benchTigerBeetle,
   temporal: benchTemporal,
+  "go-runtime": benchGoRuntime,
 };
 
 const name = Deno.args[0];

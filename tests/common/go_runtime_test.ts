@@ -1,6 +1,7 @@
 /**
  * The Go runtime's settings of a verification's Go programs (`verify/services/go_runtime.ts`): what
- * they are over the caller's environment, and that the Temporal dev server is started with them.
+ * they are over the caller's environment, and that the Temporal dev server is started with them (or,
+ * for `deno task bench go-runtime`'s baseline, with Go's defaults).
  */
 
 import { ok, strictEqual } from "node:assert/strict";
@@ -34,19 +35,21 @@ Deno.test("a verification's Go programs collect at GOGC 400 with adaptive stacks
   });
 });
 
-Deno.test("the Temporal dev server runs with the Go runtime's settings", async () => {
+Deno.test("the Temporal dev server runs with the Go runtime's settings, or with Go's defaults for the bench's baseline", async () => {
   const bin = await findTemporal();
   if (bin === null) return console.log("SKIP: temporal: the temporal CLI 1.9.1 is not installed");
-  const server = await startTemporal(bin, [], VERIFY_SERVER);
-  try {
-    const records = [...Deno.readDirSync("/tmp/dandori-temporal-runs")]
-      .filter((e) => e.name.startsWith(`${Deno.pid}-`));
-    strictEqual(records.length, 1, "this test's one server has one record");
-    const pid = records[0].name.split("-")[1];
-    const environ = Deno.readTextFileSync(`/proc/${pid}/environ`).split("\0");
-    ok(environ.includes("GOGC=400") || environ.includes(`GOGC=${Deno.env.get("GOGC")}`), "GOGC");
-    ok(environ.some((v) => v.startsWith("GODEBUG=") && v.endsWith("adaptivestackstart=1")), "GODEBUG");
-  } finally {
-    await server.stop();
-  }
+  const environOf = async (goDefaults: boolean) => {
+    const server = await startTemporal(bin, [], { ...VERIFY_SERVER, goDefaults });
+    try {
+      ok(server.cpuSeconds() > 0, "a started server has used some CPU");
+      return Deno.readTextFileSync(`/proc/${server.pid}/environ`).split("\0");
+    } finally {
+      await server.stop();
+    }
+  };
+  const tuned = await environOf(false);
+  ok(tuned.includes("GOGC=400") || tuned.includes(`GOGC=${Deno.env.get("GOGC")}`), "GOGC");
+  ok(tuned.some((v) => v.startsWith("GODEBUG=") && v.endsWith("adaptivestackstart=1")), "GODEBUG");
+  const defaults = await environOf(true);
+  ok(defaults.includes("GOGC=100") && defaults.includes("GODEBUG=adaptivestackstart=0"), "Go's defaults");
 });

@@ -3,12 +3,13 @@
  * process only while that pid is still the process it names (pids wrap, and a pid alone may since
  * belong to another process, such as a server another run has just started); and a leftover whose
  * directory is already gone (removed by hand, or by another test file's cleaning) is cleaned, not a
- * failure of every start after it.
+ * failure of every start after it; and a process's CPU seconds are read from `/proc`.
  */
 
 import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import {
   alive,
+  cpuSecondsOf,
   deadRecords,
   exists,
   killRecorded,
@@ -73,4 +74,19 @@ Deno.test("a disposable PostgreSQL server starts where a killed run's record nam
   const cluster = await startCluster(bin);
   await cluster.stop();
   ok(!exists(record), "the record is cleaned");
+});
+
+Deno.test("a process's CPU seconds grow while it computes, and a gone process has none", async () => {
+  const child = new Deno.Command("sh", { args: ["-c", "while :; do :; done"] }).spawn();
+  try {
+    const first = cpuSecondsOf(child.pid);
+    ok(first !== null && first >= 0, `first ${first}`);
+    await new Promise((r) => setTimeout(r, 500));
+    const later = cpuSecondsOf(child.pid);
+    ok(later !== null && later > first + 0.1, `${first} then ${later}`);
+  } finally {
+    child.kill("SIGKILL");
+    await child.status;
+  }
+  strictEqual(cpuSecondsOf(child.pid), null);
 });

@@ -5,14 +5,21 @@
  * differential run is every scenario of one example flow (`examples/orders/orders.flow`: books,
  * callbacks, HTTP, retries) through the runner. Reported: runs per second of each, and the median
  * time of one run from its start to its ending.
+ *
+ * `deno task bench go-runtime`: the dev server's CPU seconds over every scenario of the example flows
+ * (one round of the TypeScript runner, as `verify temporal-typescript` plays them) with the Go
+ * runtime's settings of `verify/services/go_runtime.ts`, against a server with Go's own defaults
+ * (`GO_DEFAULTS`) in the same run: `GO_ROUNDS` servers of each, one at a time, taken in turn; each
+ * kind's least and most, and the ratio of the leasts (the least is the one that other work on the
+ * machine disturbed least).
  * @module
  */
 
 import { Client, Connection } from "@temporalio/client";
 import { NativeConnection, Worker } from "@temporalio/worker";
-import { checkedFlowAt } from "./flows.ts";
+import { checkedFlowAt, runnableFlows } from "./flows.ts";
 import { subjectOf } from "./temporal.ts";
-import { AT_ONCE, namespaceOf, playFlow } from "./temporal_play.ts";
+import { AT_ONCE, namespaceOf, playFlow, playRound } from "./temporal_play.ts";
 import { findTemporal, startTemporal, VERIFY_SERVER } from "../services/temporal_server.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -100,4 +107,61 @@ export async function benchTemporal(): Promise<void> {
   } finally {
     await server.stop();
   }
+}
+
+/** Servers of each kind `bench go-runtime` starts, in turn. */
+const GO_ROUNDS = 3;
+
+/** The flows `bench go-runtime` plays: every example flow the TypeScript target builds. */
+const GO_FLOWS = "examples/";
+
+/** The bench `go-runtime`: prints its lines. */
+export async function benchGoRuntime(): Promise<void> {
+  const bin = await findTemporal();
+  if (bin === null) {
+    console.log("SKIP: temporal: bench go-runtime: the temporal CLI 1.9.1 is not installed");
+    return;
+  }
+  const subjects = runnableFlows(ROOT, [GO_FLOWS]).map((f) => subjectOf(f)).flatMap((s) =>
+    "skipped" in s ? [] : [s]
+  );
+  const runs = subjects.reduce((n, s) => n + s.jobs.length, 0);
+  const cpu = { defaults: [] as number[], settings: [] as number[] };
+  for (let round = 1; round <= GO_ROUNDS; round++) {
+    for (const kind of ["defaults", "settings"] as const) {
+      const server = await startTemporal(bin, subjects.map((_, i) => namespaceOf(i)), {
+        ...VERIFY_SERVER,
+        goDefaults: kind === "defaults",
+      });
+      try {
+        const batches = subjects.map((subject, i) => ({
+          subject,
+          jobs: subject.jobs,
+          namespace: namespaceOf(i),
+        }));
+        const played = playRound(bin, batches, { server });
+        const flows = await Promise.all(played.flows);
+        await played.done;
+        const late = flows.reduce((n, f) => n + [...f.values()].filter((r) => r.late).length, 0);
+        cpu[kind].push(server.cpuSeconds());
+        console.log(
+          `bench go-runtime: round ${round}/${GO_ROUNDS}, ${kind}: ${runs} runs of ${subjects.length} flows, ${late} late, the server ${
+            cpu[kind].at(-1)!.toFixed(1)
+          } CPU s`,
+        );
+      } finally {
+        await server.stop();
+      }
+    }
+  }
+  const range = (xs: readonly number[]) =>
+    `${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)} CPU s`;
+  const base = Math.min(...cpu.defaults);
+  const tuned = Math.min(...cpu.settings);
+  console.log(
+    `bench go-runtime: the dev server's CPU over the scenarios of ${GO_FLOWS}, ${GO_ROUNDS} servers each`,
+  );
+  console.log(`  baseline  Go's defaults (GOGC 100, fixed stacks)           ${range(cpu.defaults)}`);
+  console.log(`  settings  go_runtime.ts (GOGC 400, adaptivestackstart=1)   ${range(cpu.settings)}`);
+  console.log(`  ratio     ${(tuned / base).toFixed(3)} × the baseline (the least of each)`);
 }

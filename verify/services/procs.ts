@@ -26,6 +26,23 @@ export function alive(pid: number): boolean {
  * given to another (this machine's pids wrap at 32,768, in minutes when tests run).
  */
 export function startedAt(pid: number): string | null {
+  return statFields(pid)?.[19] ?? null;
+}
+
+/** Clock ticks a second in `/proc/<pid>/stat` (`getconf CLK_TCK`, 100 on Linux). */
+const CLOCK_TICKS = 100;
+
+/**
+ * The CPU seconds (user and system, the 14th and 15th fields of `/proc/<pid>/stat`) the process `pid`
+ * has used so far, or null when no process has that pid.
+ */
+export function cpuSecondsOf(pid: number): number | null {
+  const fields = statFields(pid);
+  return fields === null ? null : (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+
+/** The fields of `/proc/<pid>/stat` after the command's name (the third on), or null when no process has that pid. */
+function statFields(pid: number): string[] | null {
   let stat: string;
   try {
     stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
@@ -33,7 +50,7 @@ export function startedAt(pid: number): string | null {
     return null;
   }
   // The second field, the command's name in parentheses, may hold spaces: count after its last `)`.
-  return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? null;
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
 }
 
 /**

@@ -13,8 +13,8 @@
  * @module
  */
 
-import { goRuntimeEnv } from "./go_runtime.ts";
-import { deadRecords, killRecorded, removeGone, startedAt } from "./procs.ts";
+import { GO_DEFAULTS, goRuntimeEnv } from "./go_runtime.ts";
+import { cpuSecondsOf, deadRecords, killRecorded, removeGone, startedAt } from "./procs.ts";
 
 const RECORDS = "/tmp/dandori-temporal-runs";
 
@@ -28,9 +28,13 @@ export const TEMPORAL_CLI_VERSION = "1.9.1";
  */
 const START_MS = 45_000;
 
-/** A running server: its address, and how to stop it. */
+/** A running server: its address, the CPU it has used, and how to stop it. */
 export interface TemporalServer {
   readonly address: string;
+  /** The server's process id. */
+  readonly pid: number;
+  /** The CPU seconds (user and system) the server has used so far. */
+  cpuSeconds(): number;
   stop(): Promise<void>;
 }
 
@@ -83,6 +87,11 @@ export interface StartOptions {
    * Schedules, batch operations and Worker Deployments need them; the runs of a verification use none.
    */
   readonly namespaceWorkers: boolean;
+  /**
+   * Whether the server runs with Go's own defaults (`GO_DEFAULTS`) instead of `go_runtime.ts`'s
+   * settings: the baseline of `deno task bench go-runtime`.
+   */
+  readonly goDefaults?: boolean;
 }
 
 /** The server of a verification: its runs start no Schedule, batch or Worker Deployment. */
@@ -139,7 +148,7 @@ async function startOnce(
       "--log-level",
       "error",
     ],
-    env: goRuntimeEnv(),
+    env: options.goDefaults === true ? { ...GO_DEFAULTS } : goRuntimeEnv(),
     stdout: "null",
     stderr: "null",
   }).spawn();
@@ -167,5 +176,5 @@ async function startOnce(
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { address, stop };
+  return { address, pid: child.pid, cpuSeconds: () => cpuSecondsOf(child.pid) ?? 0, stop };
 }
