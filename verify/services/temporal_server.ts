@@ -80,6 +80,16 @@ async function healthy(bin: string, address: string): Promise<boolean> {
 /** Starts of a dev server tried before giving up: a start can lose its ports to another process. */
 const STARTS = 3;
 
+/**
+ * How long the server keeps a client's connection before it asks the client to go elsewhere
+ * (`frontend.keepAliveMaxConnectionAge`, 5 minutes by default, then an HTTP/2 GOAWAY). A runner under
+ * Deno talks to the server through Deno's `node:http2`, whose nghttp2 aborted the whole process on
+ * such a GOAWAY with streams open (`find_stream_on_goaway_func: Assertion stream->closed_next == NULL`,
+ * exit 134: the TypeScript runner of CI49's typescript→python run, its 475 scenarios lost at once).
+ * A verification's server is one machine's, for one run: it keeps every connection for the day.
+ */
+export const MAX_CONNECTION_AGE = "24h";
+
 /** How a dev server is started, besides its namespaces. */
 export interface StartOptions {
   /**
@@ -144,6 +154,8 @@ async function startOnce(
       "DandoriCases=KeywordList",
       "--dynamic-config-value",
       'history.timerProcessorMaxTimeShift="10ms"',
+      "--dynamic-config-value",
+      `frontend.keepAliveMaxConnectionAge="${MAX_CONNECTION_AGE}"`,
       ...(options.namespaceWorkers ? [] : ["--dynamic-config-value", "worker.perNamespaceWorkerCount=0"]),
       "--log-level",
       "error",
