@@ -54,7 +54,7 @@ function checkInScope(file: string, text: string, env: CheckEnv, scope: ChildSco
   ): FlowCheck => {
     reportKeyShapedValues(text, r, FLOW);
     const ok = model !== null && !r.hasErrors();
-    // A flow that passed with an agent or `connect` task stops here: E018 after every other diagnostic.
+    // A flow that passed with an agent task stops here: E018 after every other diagnostic.
     const stop = ok && typedFlow !== null ? notReadOnStop(file, text, typedFlow) : null;
     const readOn = stop === null ? typedFlow : null;
     const checked: CheckedFlow | null = ok && readOn !== null ? { ...readOn, passed: true } : null;
@@ -117,23 +117,19 @@ export function checkFlowBytes(file: string, bytes: Uint8Array, env: CheckEnv): 
 }
 
 /**
- * The E018 for a checked flow that calls an agent or a Connect service, or a child flow that does
- * (support.ts): the first such task in the flow's text. A child flow that passed its check and is not
- * among the flow's checked children stopped there for the same reason.
+ * The E018 for a checked flow that calls an agent, or a child flow that does (support.ts): the first
+ * such task in the flow's text. A child flow that passed its check and is not among the flow's
+ * checked children stopped there for the same reason.
  */
 function notReadOnStop(file: string, text: string, flow: TypedFlow): Diagnostic | null {
   const tasks = [...flow.model.tasks.values()].filter((t) =>
-    t.method === "agent" || t.method === "connect" || (t.method === "flow" && !flow.children.has(t.name))
+    t.method === "agent" || (t.method === "flow" && !flow.children.has(t.name))
   );
   tasks.sort((a, b) => a.line - b.line || a.col - b.col);
   const first = tasks[0];
   if (first === undefined) return null;
   const r = new Reporter<DandoriCode>(file, text);
-  const stop = notReadOn(
-    first.method === "agent" || first.method === "connect"
-      ? first.method
-      : { childPath: first.child?.path ?? "" },
-  );
+  const stop = notReadOn(first.method === "agent" ? first.method : { childPath: first.child?.path ?? "" });
   r.error("E018", first, stop.message, { notes: [stop.note] });
   const [stopped] = r.diagnostics;
   assert(stopped !== undefined, "the stop is said");

@@ -12,7 +12,9 @@
  * call takes no time. `now` keeps the scenario's time (its second time, when it gives two). What
  * the interpreter shares with the lowering is not lowering: a statement's place and whether it
  * reads `now` (`places.ts`), what a time word means (`lexer.ts`), and the rules every platform
- * applies alike, pinned by shared vectors (`rules.ts`: retry waits, keys, seconds until a time).
+ * applies alike, pinned by shared vectors (`rules.ts`: retry waits, keys, seconds until a time), and
+ * how a Connect service's answer is filled in (`connect.ts`, from the table the check read from the
+ * `.proto`, as the model holds it).
  * What a call looks like to a platform is by design rendered from the plan's call, with the run's
  * values (`views.ts`): the views read the plan, the run does not.
  *
@@ -33,6 +35,7 @@ import type {
   StmtAst,
 } from "./ast.ts";
 import type { CheckedFlow } from "./checked.ts";
+import { filledResponse } from "./connect.ts";
 import { durationSeconds } from "./lexer.ts";
 import type { Retry, TaskDef } from "./model.ts";
 import { placeOf, readsNow } from "./places.ts";
@@ -730,14 +733,15 @@ class Interp {
   ): Flow {
     const m = this.flow.model;
     const place = placeOf(s);
-    let result: Value = value;
+    // A Connect service's answer is read as protobuf reads it: its zero values filled in (connect.ts).
+    let result: Value = task.connect === null ? value : filledResponse(task.connect.call.fill, value);
     if (task.book !== null) {
       const result_ = readField(value, "result");
       if (!isRecord(value) || (result_ !== "done" && result_ !== "done_before")) {
         return this.badResponse(s, task, ctx);
       }
       result = task.book.op === "do" ? null : holdRecord(task, args);
-    } else if (task.result !== null && !fits(m.types, task.result.type, task.result.range, value)) {
+    } else if (task.result !== null && !fits(m.types, task.result.type, task.result.range, result)) {
       return this.badResponse(s, task, ctx);
     }
     this.visit({ place, kind: "ok" }, ctx.scope);

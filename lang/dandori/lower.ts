@@ -24,6 +24,7 @@ import { assert, findOne, lookup, unreachable } from "../common/assert.ts";
 import type {
   BodyAst,
   CallStmtAst,
+  ErrorDeclAst,
   ExprAst,
   ForStmtAst,
   MatchStmtAst,
@@ -34,6 +35,7 @@ import type {
   UseAst,
 } from "./ast.ts";
 import type { TypedFlow } from "./checked.ts";
+import { CONNECT_STATUS } from "./connect.ts";
 import type { Machine } from "./machine.ts";
 import type { FlowModel, Retry, TaskDef } from "./model.ts";
 import {
@@ -237,13 +239,18 @@ class Lowering {
   // Tasks
 
   private task(ast: TaskAst, def: TaskDef): TaskPlan {
+    // A `connect` task's error is its Connect code's HTTP status on the wire (connect.ts).
+    const wire = (e: ErrorDeclAst): string | null => {
+      const code = e.value === null
+        ? e.name.text
+        : e.value.kind === "status"
+        ? e.value.status.text
+        : e.value.name.text;
+      if (def.method === "connect") return String(CONNECT_STATUS[code]);
+      return e.value === null ? null : code;
+    };
     const errors = ast.items.flatMap((i) =>
-      i.kind === "errors"
-        ? i.errors.map((e) => ({
-          name: e.name.text,
-          wire: e.value === null ? null : e.value.kind === "status" ? e.value.status.text : e.value.name.text,
-        }))
-        : []
+      i.kind === "errors" ? i.errors.map((e) => ({ name: e.name.text, wire: wire(e) })) : []
     );
     return {
       name: def.name,
@@ -278,7 +285,7 @@ class Lowering {
     const k = itemOf(ast, "key");
     if (k === null) return null;
     if (k.param !== null) return { in: "argument", name: k.param.text };
-    return def.method === "http"
+    return def.method === "http" || def.method === "connect"
       ? { in: "header", name: "Idempotency-Key" }
       : { in: "payload", name: "idempotency_key" };
   }
@@ -300,6 +307,20 @@ class Lowering {
           form: def.form,
           rest: def.params.map((p) => p.name).filter((n) => !inUrl.has(n)),
           restIn: method === "GET" || method === "DELETE" ? "query" : "body",
+          connect: null,
+        };
+      }
+      case "connect": {
+        assert(def.connect !== null, "a checked connect task has its call");
+        const { url, call } = def.connect;
+        return {
+          kind: "http",
+          method: "POST",
+          url: [{ text: `${url.replace(/\/$/, "")}${call.path}` }],
+          form: false,
+          rest: def.params.map((p) => p.name),
+          restIn: "body",
+          connect: { request: call.request, fill: call.fill },
         };
       }
       case "aws": {
@@ -345,8 +366,7 @@ class Lowering {
         return { kind: "event" };
       case "own":
         return { kind: "own" };
-      // Connect and decision-model tasks stop at E018 in the check, an agent's flow after it (check.ts).
-      case "connect":
+      // Decision-model tasks stop at E018 in the check, an agent's flow after it (check.ts).
       case "agent":
       case "jev":
         throw new Error(`dandori: ${def.method} tasks stop at E018 before the lowering`);

@@ -10,6 +10,7 @@ import type { Reporter } from "../common/reporter.ts";
 import type { Provider } from "./agents.ts";
 import type { BodyAst, FlowAst, TypeAst } from "./ast.ts";
 import type { BookPort, BookTransfer } from "./books.ts";
+import type { ConnectCall } from "./connect.ts";
 import type { Machine } from "./machine.ts";
 import type { FieldDef, Range, SecretMark, Ty, TypeTable } from "./types.ts";
 
@@ -81,6 +82,11 @@ export interface TaskDef {
   readonly sends: string | null;
   /** What an `agent` task sends its model (docs/dandori.md#agents); null for another task. */
   readonly agent: AgentDef | null;
+  /**
+   * What a `connect` task calls once it matches its method (connect.ts): the `url` of its `use proto`
+   * and the call; null for another task, or one that does not match.
+   */
+  readonly connect: { readonly url: string; readonly call: ConnectCall } | null;
 }
 
 /**

@@ -17,9 +17,10 @@
  */
 
 import { assert, unreachable } from "../common/assert.ts";
+import type { FillTable, SentField } from "./connect.ts";
 
-/** The version of the plan's shape; a change a printer must follow raises it (2: the edges `bad response` and `failed`, a parallel loop's early ends, arms' and handlers' lines, a callback's hand-on). */
-export const PLAN_VERSION = 2;
+/** The version of the plan's shape; a change a printer must follow raises it (2: the edges `bad response` and `failed`, a parallel loop's early ends, arms' and handlers' lines, a callback's hand-on; 3: an `http` call's `connect`). */
+export const PLAN_VERSION = 3;
 
 /** A type, as written in the flow. */
 export type TypePlan =
@@ -121,6 +122,12 @@ export interface ChildPlatforms {
   readonly workflowTemplate: string | null;
 }
 
+/** A `connect` task's call, beside its `http` POST (lang/dandori/connect.ts): how the body is written, how the answer is filled. */
+export interface ConnectPlan {
+  readonly request: readonly SentField[];
+  readonly fill: FillTable;
+}
+
 /** What a task calls (docs/design/dandori.md#ways-of-calling-a-task). */
 export type CalleePlan =
   | { readonly kind: "lambda"; readonly function: string }
@@ -133,6 +140,12 @@ export type CalleePlan =
     /** The arguments the URL does not take: the query of a GET or DELETE, else the body. */
     readonly rest: readonly string[];
     readonly restIn: "query" | "body";
+    /**
+     * A `connect` task's call (connect.ts): the body written as protobuf's JSON (`request`), the
+     * header `Connect-Protocol-Version: 1`, the answer filled (`fill`) before it is checked; null for
+     * an `http` task.
+     */
+    readonly connect: ConnectPlan | null;
   }
   | { readonly kind: "aws"; readonly service: string; readonly operation: string }
   | {

@@ -57,15 +57,22 @@ export function exprText(e: ExprPlan): string {
   }
 }
 
-/** What a task calls, as the plan says it: `http POST https://…/{order}`, `book stock.reserve.hold`. */
+/**
+ * What a task calls, as the plan says it: `http POST https://…/{order}`, `connect POST
+ * https://…/pkg.Service/Method (protobuf's JSON: sku)`, `book stock.reserve.hold`.
+ */
 export function calleeText(c: CalleePlan): string {
   switch (c.kind) {
     case "lambda":
       return `lambda ${c.function}`;
-    case "http":
-      return `http ${c.method} ${c.url.map((p) => "text" in p ? p.text : `{${p.param}}`).join("")}${
-        c.form ? " form" : ""
-      }${c.rest.length > 0 ? ` (${c.restIn}: ${c.rest.join(", ")})` : ""}`;
+    case "http": {
+      const url = c.url.map((p) => "text" in p ? p.text : `{${p.param}}`).join("");
+      // A `connect` task's call: its body is protobuf's JSON of the request, its answer filled.
+      if (c.connect !== null) return `connect ${c.method} ${url} (protobuf's JSON: ${c.rest.join(", ")})`;
+      return `http ${c.method} ${url}${c.form ? " form" : ""}${
+        c.rest.length > 0 ? ` (${c.restIn}: ${c.rest.join(", ")})` : ""
+      }`;
+    }
     case "aws":
       return `aws ${c.service}:${c.operation}`;
     case "book":

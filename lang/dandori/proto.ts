@@ -211,9 +211,23 @@ export interface ConnectTaskShape {
   readonly errors: readonly { readonly error: string; readonly code: string | null; readonly at: Place }[];
 }
 
-/** Matches a `connect` task to its method; its mismatches, none when it fits. */
-export function matchConnect(proto: Proto, task: ConnectTaskShape, types: TypeTable): readonly Placed[] {
-  return new Match(proto, task, types).run();
+/** The method a `connect` task names, resolved: its service, its name, its request and response messages. */
+export interface ResolvedMethod {
+  readonly service: Protobufjs.Service;
+  readonly method: string;
+  readonly request: Protobufjs.Type;
+  readonly response: Protobufjs.Type;
+}
+
+/** Matches a `connect` task to its method: its mismatches, none when it fits, and the method once both messages resolve. */
+export function matchConnect(
+  proto: Proto,
+  task: ConnectTaskShape,
+  types: TypeTable,
+): { readonly faults: readonly Placed[]; readonly method: ResolvedMethod | null } {
+  const match = new Match(proto, task, types);
+  const faults = match.run();
+  return { faults, method: match.resolved };
 }
 
 /** The 32-bit integer types: `int` in dandori. */
@@ -264,7 +278,7 @@ function rawType(f: Protobufjs.Field): string {
  * What a field's values are in protobuf's JSON: `json` for the JSON well-known types, the scalar of a
  * wrapper, `Duration` or `FieldMask`, else its scalar, enum or message as the `.proto` writes it.
  */
-function valueKind(f: Protobufjs.Field): string {
+export function valueKind(f: Protobufjs.Field): string {
   const raw = rawType(f);
   return JSON_TYPES.has(raw) ? JSON_KIND : WELL_KNOWN_SCALARS.get(raw) ?? raw;
 }
@@ -373,6 +387,8 @@ function tooDeep(): Text {
 
 class Match {
   private readonly faults: Placed[] = [];
+  /** The method, once its request and response resolve. */
+  resolved: ResolvedMethod | null = null;
 
   constructor(
     private readonly proto: Proto,
@@ -451,6 +467,9 @@ class Match {
     const response = this.message(method.responseType, method, at);
     if (request !== null) this.params(request);
     if (response !== null) this.result(response);
+    if (request !== null && response !== null) {
+      this.resolved = { service, method: methodName, request, response };
+    }
     this.errors(at);
     return this.faults;
   }

@@ -4,8 +4,9 @@
  *
  * A run is made of choices: the values of the input (an optional value present or not, a list's
  * length, a bool, an enum's value) and the answer of every attempt of every call (the result,
- * each declared error, `timeout`, `failure`, a malformed result, a cancel where one can arrive; a
- * book's done, done before and each refusal). The exploration:
+ * each declared error, `timeout`, `failure`, a malformed result (`{}`, or `[]` for a `connect` task,
+ * whose `{}` is a message of zero values), a cancel where one can arrive; a book's done, done before
+ * and each refusal). The exploration:
  *
  * - at each place, an option not used yet is taken first; a place met again in the same run
  *   repeats its choice (so a loop goes round to its end);
@@ -22,8 +23,10 @@
  * most calls again with every `json` and empty `T?` of the input left out (`json:omitted`); for
  * each end of each range written in a task's result (a record's field at any depth, a list's
  * items, a `T?`'s value), a run whose first call of the task is answered just outside that end
- * (`<place>:outside <task>.<path> below|above`, `Dandori.BadResponse`); and for each declared
- * error a task's `retry … on` retries, a run that answers it at every attempt until the retries
+ * (`<place>:outside <task>.<path> below|above`, `Dandori.BadResponse`); for each `connect` task, a
+ * run whose first call is answered with its zero values left out, as protobuf's JSON leaves them out
+ * (`<place>:zeros left out <task>`: every platform fills them in as the interpreter does); and for
+ * each declared error a task's `retry … on` retries, a run that answers it at every attempt until the retries
  * run out (`<place>:<error> out of retries`) unless a kept run already does. Each of these
  * starts from the first kept run that calls the task, its choices replayed up to that call.
  * A scenario is kept only when it reaches what it was made for. At most `MAX_TRIES` runs are
@@ -52,7 +55,8 @@ import { dayNumber, dayText, type Range } from "./ranges.ts";
 import { secondText, timestampMs, timestampText } from "./rules.ts";
 import type { Ty, TypeTable } from "./types.ts";
 import { answerJson } from "./scenario.ts";
-import { isRecord, type Value } from "./values.ts";
+import { fits, isRecord, type Value } from "./values.ts";
+import { filledFields, type FillTable } from "./connect.ts";
 
 /** The most runs the exploration tries for one flow. */
 export const MAX_TRIES = 2_000;
@@ -242,7 +246,9 @@ function answerOptions(a: Attempt, maker: Maker): { answer: () => Answer }[] {
     t.book !== null ||
     (t.result !== null && t.result.type.kind !== "json" && t.result.type.kind !== "optional")
   ) {
-    out.push(ok(() => ({})));
+    // A Connect service's `{}` is a message with every zero value left out, which reads as one: its
+    // malformed answer is `[]` (connect.ts).
+    out.push(ok(() => t.connect === null ? {} : []));
   }
   if (a.cancellable) out.push({ answer: () => ({ kind: "cancel" }) });
   return out;
@@ -486,6 +492,7 @@ export function generateFlowScenarios(flow: CheckedFlow, plan: Plan): GeneratedS
     periodFamilies(flow, families, now);
     omittedFamily(flow, families);
     resultFamilies(flow, families);
+    zeroFamilies(flow, families);
     retryFamilies(flow, families);
   }
   return {
@@ -640,6 +647,65 @@ function resultFamilies(flow: CheckedFlow, f: Families): void {
       }
     }
   }
+}
+
+/**
+ * For every `connect` task with a result, one run whose first call of the task is answered as a
+ * protobuf writer answers when the values are zero: a value of the result's type (every `T?` present,
+ * every list of one) with each field the reader fills (connect.ts) left out where its type takes the
+ * zero value, in the response and in each message in it, a list of messages kept with its one message
+ * (`<place>:zeros left out <task>`). It is kept when the call is answered: every platform fills in
+ * what was left out as the interpreter does, or the runs disagree.
+ */
+function zeroFamilies(flow: CheckedFlow, f: Families): void {
+  const m = flow.model;
+  for (const task of m.tasks.values()) {
+    const result = task.result;
+    if (task.connect === null || result === null) continue;
+    const fill = task.connect.call.fill;
+    for (const base of reaching(f.explorer, task.name)) {
+      let given = false;
+      const tried = f.try(base.script, base.tried.now, undefined, (a, counter) => {
+        if (given || a.task.name !== task.name) return null;
+        given = true;
+        const whole = new Maker(m.types, new Chooser([], new Map(), new Map()), counter, 1)
+          .value(result.type, result.range, `${a.place}:zeros`, task.name);
+        return { kind: "ok", value: zerosLeftOut(m.types, fill, fill.top, result.type, whole) };
+      });
+      const kept = f.keep(
+        tried,
+        `${base.place}:zeros left out ${task.name}`,
+        (r) => r.visits.some((v) => v.kind === "ok" && v.place === base.place),
+      );
+      if (kept || tried === null) break;
+    }
+  }
+}
+
+/** `value` (of type `t`, the message `message`) with each field the reader fills left out where `t`'s field takes its zero value. */
+function zerosLeftOut(types: TypeTable, fill: FillTable, message: string, t: Ty, value: Value): Value {
+  const bare = t.kind === "optional" ? t.inner : t;
+  const fields = filledFields(fill, message);
+  if (bare.kind !== "record" || !isRecord(value) || fields === null) return value;
+  const record = lookup(types.records, bare.name, "record");
+  const out: Record<string, Value> = { ...value };
+  for (const field of record.fields) {
+    const filled = fields.find((x) => x.json === field.name);
+    const v = out[field.name];
+    if (filled === undefined || v === undefined) continue;
+    const inner = filled.message;
+    if (inner === undefined) {
+      if (filled.zero !== undefined && fits(types, field.type, field.range, filled.zero)) {
+        delete out[field.name];
+      }
+    } else if (Array.isArray(v)) {
+      const element = field.type.kind === "list" ? field.type.element : field.type;
+      out[field.name] = v.map((x) => zerosLeftOut(types, fill, inner, element, x));
+    } else {
+      out[field.name] = zerosLeftOut(types, fill, inner, field.type, v);
+    }
+  }
+  return out;
 }
 
 /**

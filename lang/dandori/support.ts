@@ -5,9 +5,9 @@
  * (proto.ts) are read. A flow that uses one it cannot read gets a single E018 at the first such
  * construct and the command exits 2, instead of a check that would guess.
  *
- * Agent tasks and `connect` tasks are checked, and no stage after the checker reads them yet: once
- * every other check of a flow with one has passed, the check ends with `notReadOnStop`'s E018
- * (check.ts), so `check` exits 2 and no command plans, runs, draws or builds it.
+ * Agent tasks are checked, and no stage after the checker reads them yet: once every other check of
+ * a flow with one has passed, the check ends with `notReadOnStop`'s E018 (check.ts), so `check` exits
+ * 2 and no command plans, runs, draws or builds it. `connect` tasks are read on (connect.ts).
  * @module
  */
 
@@ -100,34 +100,21 @@ export function firstUnsupported(ast: FlowAst): Unsupported | null {
 }
 
 /**
- * What a command past the check says of a flow that passed it with an agent task or a `connect` task,
- * or a `flow` task whose child has one (`childPath`): both are checked, and not yet planned, run,
- * drawn or built.
+ * What a command past the check says of a flow that passed it with an agent task, or a `flow` task
+ * whose child has one (`childPath`): it is checked, and not yet planned, run, drawn or built.
  */
 export function notReadOn(
-  kind: "agent" | "connect" | { readonly childPath: string },
+  kind: "agent" | { readonly childPath: string },
 ): { message: Text; note: Text } {
   if (typeof kind !== "string") {
     return {
       message: tr(
-        `this dandori checks agent and \`connect\` tasks and does not yet plan, run, draw or build them: the child flow "${kind.childPath}" has one`,
-        `この dandori はエージェントと \`connect\` のタスクを確かめますが、まだ計画、実行、描画、ビルドはしません。子のフロー "${kind.childPath}" にそのタスクがあります`,
+        `this dandori checks agent tasks and does not yet plan, run, draw or build them: the child flow "${kind.childPath}" has one`,
+        `この dandori はエージェントのタスクを確かめますが、まだ計画、実行、描画、ビルドはしません。子のフロー "${kind.childPath}" にエージェントのタスクがあります`,
       ),
       note: tr(
-        "every other check of the flow passed; what each platform sends to an agent or a Connect service is not built yet, so no command reads the flow further",
-        "フローのほかの検査はすべて通りました。各プラットフォームがエージェントや Connect のサービスに送るものをまだ作っていないので、どのコマンドもこの先を読みません",
-      ),
-    };
-  }
-  if (kind === "connect") {
-    return {
-      message: tr(
-        "this dandori checks `connect` tasks against their `.proto` and does not yet plan, run, draw or build them: the flow has one",
-        "この dandori は `connect` のタスクを `.proto` と突き合わせますが、まだ計画、実行、描画、ビルドはしません。このフローには `connect` のタスクがあります",
-      ),
-      note: tr(
-        "every other check of the flow passed; what each platform sends to a Connect service (and the zero values it fills in) is not built yet, so no command reads the flow further",
-        "フローのほかの検査はすべて通りました。各プラットフォームが Connect のサービスに送るもの(と埋めるゼロ値)をまだ作っていないので、どのコマンドもこの先を読みません",
+        "every other check of the flow passed; what each platform sends to an agent is not built yet, so no command reads the flow further",
+        "フローのほかの検査はすべて通りました。各プラットフォームがエージェントに送るものをまだ作っていないので、どのコマンドもこの先を読みません",
       ),
     };
   }

@@ -36,6 +36,7 @@ import type { Placed, Where } from "./descriptions.ts";
 import { matchOperation, type OpenApi } from "./openapi.ts";
 import { type AwsTaskShape, JSON_TEXT_MEMBERS, matchAwsOperation, type Smithy } from "./smithy.ts";
 import { matchConnect, type Proto } from "./proto.ts";
+import { CONNECT_STATUS, connectCall } from "./connect.ts";
 import { type FieldDef, type Range, showTy, type Ty, type TypeTable } from "./types.ts";
 import { readUrl } from "./urls.ts";
 
@@ -122,7 +123,7 @@ function only<K extends Item["kind"]>(items: readonly Item[], kind: K): ItemOf<K
 function definition(
   t: TaskAst,
   items: readonly Item[],
-  parts: Pick<TaskDef, "params" | "result" | "method" | "book" | "errors">,
+  parts: Pick<TaskDef, "params" | "result" | "method" | "book" | "errors" | "connect">,
   called: ApiCall | null,
 ): TaskDef {
   const http = firstOf(items, "http");
@@ -335,6 +336,7 @@ class ItemCheck {
       case "errors":
         for (const e of item.errors) this.takes(e, errorAspects(e));
         if (this.def.method === "http") this.statusesApart(item);
+        if (this.def.method === "connect") this.codesApart(item);
         return;
       case "retry":
         for (const w of item.on) this.declaredOrBuiltin(w, tr("`retry … on`", "`retry … on`"));
@@ -460,6 +462,36 @@ class ItemCheck {
   }
 
   /** E007 for two errors of an `http` task with one status: the answer cannot tell them apart. */
+  /**
+   * E007 at a declared error whose Connect code has the HTTP status of one declared before it
+   * (`invalid_argument`, `failed_precondition` and `out_of_range` are all 400): a call tells them
+   * apart by status (connect.ts). A name that is no Connect code is E016's (proto.ts).
+   */
+  private codesApart(item: ItemOf<"errors">): void {
+    const statuses = new Map<number, string>();
+    for (const e of item.errors) {
+      const code = e.value === null
+        ? e.name.text
+        : e.value.kind === "name"
+        ? e.value.name.text
+        : e.value.status.text;
+      if (!Object.hasOwn(CONNECT_STATUS, code)) continue;
+      const status = CONNECT_STATUS[code];
+      const other = statuses.get(status);
+      if (other !== undefined) {
+        this.no(
+          e,
+          e.value === null ? code : `${e.name.text} = ${code}`,
+          tr(
+            `\`${other}\` names a code of the same HTTP status (${status}); the two cannot be told apart`,
+            `\`${other}\` と同じ HTTP のステータス(${status})のコードなので、二つを見分けられません`,
+          ),
+        );
+      }
+      statuses.set(status, e.name.text);
+    }
+  }
+
   private statusesApart(item: ItemOf<"errors">): void {
     const statuses = new Map<string, string>();
     for (const e of item.errors) {
@@ -736,11 +768,13 @@ class TaskResolver {
       : null;
     const http = method === "http" ? only(items, "http") : null;
     const called = http === null || http.api === null ? null : this.apiCall(t, http, params, result, items);
-    const def = definition(t, items, { params, result, method, book, errors }, called);
+    const connect = method === "connect"
+      ? this.connectCall(t, only(items, "connect"), params, result, items)
+      : null;
+    const def = definition(t, items, { params, result, method, book, errors, connect }, called);
     const aws = method === "aws" ? only(items, "aws") : null;
     const model = aws === null ? undefined : this.s.smithies.get(aws.service.text);
     if (aws !== null && model !== undefined) this.awsCall(t, aws, model, def, items);
-    if (method === "connect") this.connectCall(t, only(items, "connect"), def, items);
     new ItemCheck(this.s.r, t, def, items, model !== undefined).run(at);
     // An agent does nothing to a case: its `starts`, `sends` and `observes` are E007 (agent_check.ts).
     if (method === "agent") checkAgentTask(this.s.r, t, def, items, this.s.types);
@@ -842,9 +876,15 @@ class TaskResolver {
   /**
    * A `connect <api> "<Service>/<Method>"` task against the method of its `use proto` (proto.ts): E002
    * for an API no `use proto` declares, one E016 per mismatch at the place of the flow it is about,
-   * with the message or method of the description as a note.
+   * with the message or method of the description as a note. The call it makes when it matches.
    */
-  private connectCall(t: TaskAst, connect: ItemOf<"connect">, def: TaskDef, items: readonly Item[]): void {
+  private connectCall(
+    t: TaskAst,
+    connect: ItemOf<"connect">,
+    params: readonly FieldDef[],
+    result: TaskDef["result"],
+    items: readonly Item[],
+  ): TaskDef["connect"] {
     const proto = this.s.protos.get(connect.api.text);
     if (proto === undefined) {
       this.s.r.error(
@@ -862,7 +902,7 @@ class TaskResolver {
             ),
         },
       );
-      return;
+      return null;
     }
     const errors = items.flatMap((i) =>
       i.kind === "errors"
@@ -873,13 +913,15 @@ class TaskResolver {
         }))
         : []
     );
-    const faults = matchConnect(proto, {
+    const { faults, method } = matchConnect(proto, {
       method: connect.method.text,
-      params: def.params,
-      result: def.result === null ? null : { type: def.result.type, range: def.result.range },
+      params,
+      result: result === null ? null : { type: result.type, range: result.range },
       errors,
     }, this.s.types);
     this.placeFaults(t, connect.api.text, faults, connect.method);
+    if (faults.length > 0 || method === null || proto.url === null) return null;
+    return { url: proto.url, call: connectCall(proto.pb, method, params, this.s.types) };
   }
 
   /** One E016 per mismatch with a description, at the place of the flow it is about; `operation` is where the operation is named. */

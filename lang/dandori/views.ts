@@ -31,6 +31,7 @@
  */
 
 import { unreachable } from "../common/assert.ts";
+import { CONNECT_PROTOCOL_HEADER, requestBody } from "./connect.ts";
 import type { CallRecord } from "./interp.ts";
 import { workflowTemplateName } from "./kubernetes.ts";
 import type { KeyPlan, Plan, TaskPlan } from "./plan.ts";
@@ -154,6 +155,10 @@ function httpRequest(task: TaskPlan, c: CallRecord, args: Record<string, Value>)
     return { method: callee.method, url, headers, body: pairs };
   }
   headers["Content-Type"] = "application/json";
+  if (callee.connect !== null) {
+    headers[CONNECT_PROTOCOL_HEADER[0]] = CONNECT_PROTOCOL_HEADER[1];
+    return { method: callee.method, url, headers, body: requestBody(callee.connect.request, args) };
+  }
   return { method: callee.method, url, headers, body: Object.fromEntries(rest.map((n) => [n, args[n]])) };
 }
 
@@ -294,8 +299,13 @@ function httpTaskArguments(
     return out;
   }
   headers["Content-Type"] = callee.form ? "application/x-www-form-urlencoded" : "application/json";
+  if (callee.connect !== null) headers[CONNECT_PROTOCOL_HEADER[0]] = CONNECT_PROTOCOL_HEADER[1];
   out.Headers = headers;
-  out.RequestBody = callee.form ? texts : Object.fromEntries(rest.map((n) => [n, args[n]]));
+  out.RequestBody = callee.form
+    ? texts
+    : callee.connect !== null
+    ? requestBody(callee.connect.request, args)
+    : Object.fromEntries(rest.map((n) => [n, args[n]]));
   if (callee.form) out.Transform = { RequestBodyEncoding: "URL_ENCODED" };
   return out;
 }

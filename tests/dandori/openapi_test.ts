@@ -435,6 +435,7 @@ flow
     form: false,
     rest: ["amount"],
     restIn: "body",
+    connect: null,
   });
   deepStrictEqual(callee("look"), {
     kind: "http",
@@ -443,6 +444,7 @@ flow
     form: false,
     rest: ["expand"],
     restIn: "query",
+    connect: null,
   });
   deepStrictEqual(callee("settle").form, true);
   deepStrictEqual(callee("settle").restIn, "body");

@@ -82,12 +82,12 @@ Deno.test("only `url` is written under `use proto` (E007); a clean `use proto` s
   deepStrictEqual(check(`${HEAD}${USE}${TAIL}`).diags, []);
 });
 
-Deno.test("a task that fits its method is checked clean and stops at E018: nothing past the check calls Connect yet", () => {
+Deno.test("a task that fits its method is checked clean", () => {
   const { code, diags } = check(
     task("(sku: string) -> Item", undefined, "\nrecord Item\n  sku : string\n  at  : timestamp?\n"),
   );
-  strictEqual(code, 2);
-  deepStrictEqual(diags.map((d) => [d.code, d.line]), [["E018", 9]]);
+  strictEqual(code, 0);
+  deepStrictEqual(diags, []);
 });
 
 Deno.test("imports: a file at buf's module root or beside the file is read; one that cannot be read is named where its type is met", () => {
@@ -103,7 +103,7 @@ message PriceRequest { string sku = 1; }
   const files = { "specs/shop/v1/shop.proto": importing, "specs/shop/v1/money.proto": common };
   const price =
     `${HEAD}${use}\nrecord Money\n  units : int\n\ntask t(sku: string) -> Money\n  connect shop "Stock/Price"\n${TAIL}`;
-  deepStrictEqual(check(price, files).diags.map((d) => d.code), ["E018"]);
+  deepStrictEqual(check(price, files).diags.map((d) => d.code), []);
   const odd = only(price.replace("Stock/Price", "Stock/Odd"), files);
   strictEqual(odd.code, "E016");
   ok(odd.message.includes("google/api/annotations.proto could not be read"), odd.message);
@@ -120,7 +120,7 @@ Deno.test("an API no `use proto` declares is E002; a message that contains itsel
   );
 });
 
-Deno.test("a `connect` task takes `key` and Connect codes, not `key <argument>`, a callback or `plaintext` (E007)", () => {
+Deno.test("a `connect` task takes `key` and Connect codes of distinct HTTP statuses, not `key <argument>`, a callback or `plaintext` (E007)", () => {
   for (const item of ["  key sku\n", "  callback\n", '  plaintext "test server"\n']) {
     const d = only(task("(sku: string)", `  connect shop "Stock/Get"\n${item}`));
     strictEqual(d.code, "E007", item);
@@ -128,8 +128,16 @@ Deno.test("a `connect` task takes `key` and Connect codes, not `key <argument>`,
   deepStrictEqual(
     check(task("(sku: string)", '  connect shop "Stock/Get"\n  key\n  errors missing = not_found\n')).diags
       .map((d) => d.code),
-    ["E018"],
+    [],
   );
+  const apart = only(
+    task(
+      "(sku: string)",
+      '  connect shop "Stock/Get"\n  errors bad = invalid_argument, late = out_of_range\n',
+    ),
+  );
+  deepStrictEqual([apart.code, apart.line], ["E007", 7]);
+  ok(apart.message.includes("`bad` names a code of the same HTTP status (400)"), apart.message);
 });
 
 Deno.test("a .proto that imports more than MAX_PROTO_FILES - 1 files is refused, saying so; one nested too deep is not parsed", () => {

@@ -11,7 +11,7 @@ import { mypyCache } from "../support/mypy.ts";
 import { ok, strictEqual } from "node:assert/strict";
 import { DEFAULT_BUILD } from "../../targets/dandori/target.ts";
 import { PYDANTIC_GRAPH } from "../../targets/dandori/pydantic_graph/target.ts";
-import { type RunnableFlow, runnableFlows } from "../../verify/dandori/flows.ts";
+import { checkedFlowAt, type RunnableFlow, runnableFlows } from "../../verify/dandori/flows.ts";
 import { runCli } from "../support/run.ts";
 import {
   findPydanticGraph,
@@ -25,6 +25,7 @@ import {
 } from "../../verify/dandori/pydantic_graph.ts";
 import { recordFromTest, secondsSince, skippedRecord } from "../../verify/summary.ts";
 import { assertGolden } from "../support/golden.ts";
+import { failsExactly, zerosLeftOut } from "../support/zeros.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const ORIGIN = { file: "f.flow", path: "f.flow", text: "", sha: "0123456789abcdef", version: "test" };
@@ -203,7 +204,8 @@ function subjectNamed(name: string): GraphSubject {
 }
 
 Deno.test({
-  name: "copies broken on purpose disagree: a key's separator, a wait that does not wait",
+  name:
+    "copies broken on purpose disagree: a key's separator, a wait that does not wait, a Connect answer not filled",
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async () => {
@@ -223,5 +225,16 @@ Deno.test({
       files.set("graph.py", text.replaceAll("await d.clock.sleep(", "await d.clock.sleep(0 * "));
     });
     ok(waits.failures.some((f) => f.en.includes("disagrees")), "a wait that does not wait is caught");
+    const connect = subjectNamed("tests/dandori/flows/proto_calls.flow");
+    const checked = checkedFlowAt(ROOT, "tests/dandori/flows/proto_calls.flow");
+    ok(checked !== null);
+    const leftOut = zerosLeftOut(checked);
+    const from = 'return _fill_message(table, table["top"], value, 0)';
+    const unfilled = await verifyFlow(connect, (files) => {
+      const text = files.get("io.py") ?? "";
+      ok(text.includes(from), "io.py fills a Connect answer");
+      files.set("io.py", text.replace(from, "return value"));
+    });
+    failsExactly(unfilled.failures, leftOut);
   },
 });

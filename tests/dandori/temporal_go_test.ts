@@ -26,8 +26,9 @@ import {
 } from "../../targets/dandori/go/names.ts";
 import { TEMPORAL_GO } from "../../targets/dandori/temporal_go/target.ts";
 import { buildFlowTarget, DEFAULT_BUILD } from "../../targets/dandori/target.ts";
-import { runnableFlows } from "../../verify/dandori/flows.ts";
-import { FLOW_DIRS } from "../../verify/dandori/temporal.ts";
+import { checkedFlowAt, runnableFlows } from "../../verify/dandori/flows.ts";
+import { FLOW_DIRS, subjectOf, verifyFlow } from "../../verify/dandori/temporal.ts";
+import { GO_SDK } from "../../verify/dandori/temporal_sdk.ts";
 import { findTemporal, startTemporal } from "../../verify/services/temporal_server.ts";
 import { checkBook } from "../../lang/chobo/check.ts";
 import { goClient } from "../../targets/chobo/postgres/go.ts";
@@ -35,6 +36,7 @@ import { GO_MODULES as GO_MODULES_CHOBO } from "../../verify/chobo/runners/go/ru
 import { assertGolden } from "../support/golden.ts";
 import { go, GO_CACHE, gofmtList, goModText, hasGo, sizeOf } from "../support/go_module.ts";
 import { runCli } from "../support/run.ts";
+import { failsExactly, zerosLeftOut } from "../support/zeros.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const GOLDEN = `${ROOT}tests/dandori/golden/temporal_go/`;
@@ -428,4 +430,22 @@ Deno.test("on a real dev server, the orders flow's Go worker runs a run to its e
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
+});
+
+Deno.test("on a real dev server, a Go copy that does not fill a Connect answer's zero values disagrees on exactly the runs that leave them out", async () => {
+  const bin = await findTemporal();
+  if (bin === null) return console.log("SKIP: temporal: the temporal CLI 1.9.1 is not installed");
+  const flow = checkedFlowAt(ROOT, "tests/dandori/flows/proto_calls.flow");
+  ok(flow !== null);
+  const subject = subjectOf(flow, GO_SDK);
+  ok(!("skipped" in subject));
+  const leftOut = zerosLeftOut(flow);
+  strictEqual(leftOut.length, 2, "one run for each connect task");
+  const from = "return ddFillMessage(t, t.Top, v, 0), nil";
+  const report = await verifyFlow(bin, subject, (files) => {
+    const text = files.get("io.go") ?? "";
+    ok(text.includes(from), "io.go fills a Connect answer");
+    files.set("io.go", text.replace(from, "return v, nil"));
+  }, GO_SDK);
+  failsExactly(report.failures, leftOut);
 });

@@ -27,6 +27,7 @@ import {
 } from "../../verify/dandori/temporal.ts";
 import { ruleVectorTests } from "../support/rule_vectors.ts";
 import { tsc } from "../support/tsc.ts";
+import { failsExactly, zerosLeftOut } from "../support/zeros.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const ORIGIN = { file: "f.flow", path: "f.flow", text: "", sha: "0123456789abcdef", version: "test" };
@@ -104,6 +105,25 @@ Deno.test("every flow's package passes tsc --strict with the @temporalio 1.24 ty
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
+});
+
+Deno.test("on a real dev server, a copy that does not fill a Connect answer's zero values disagrees on exactly the runs that leave them out", async () => {
+  const bin = await findTemporal();
+  if (bin === null) return console.log("SKIP: temporal: the temporal CLI 1.9.1 is not installed");
+  const flow = checkedFlowAt(ROOT, "tests/dandori/flows/proto_calls.flow");
+  ok(flow !== null);
+  const subject = subjectOf(flow);
+  ok(!("skipped" in subject));
+  const leftOut = zerosLeftOut(flow);
+  strictEqual(leftOut.length, 2, "one run for each connect task");
+  const from = "return fillMessage(table, table.top, value, 0);";
+  const report = await verifyFlow(bin, subject, (files) => {
+    const text = files.get("io.ts") ?? "";
+    ok(text.includes(from), "io.ts fills a Connect answer");
+    files.set("io.ts", text.replace(from, "return value;"));
+  });
+  failsExactly(report.failures, leftOut);
+  strictEqual(report.agreed, report.scenarios - leftOut.length);
 });
 
 Deno.test("on a real dev server, a copy with the retriers' order swapped disagrees", async () => {

@@ -92,6 +92,24 @@ export function tooMany(line: number, list: string, most: number, fail: string):
   ];
 }
 
+/** JSON data as a Python literal: `None`, `True`, `False`, numbers, strings, lists and dicts. */
+export function pyData(v: unknown): string {
+  if (v === null) return "None";
+  if (v === true) return "True";
+  if (v === false) return "False";
+  if (typeof v === "bigint" || typeof v === "number") return String(v);
+  if (typeof v === "string") return str(v);
+  if (Array.isArray(v)) return `[${v.map(pyData).join(", ")}]`;
+  if (typeof v === "object") {
+    return `{${
+      Object.entries(v).filter(([, x]) => x !== undefined).map(([k, x]) => `${str(k)}: ${pyData(x)}`).join(
+        ", ",
+      )
+    }}`;
+  }
+  throw new Error(`dandori: no Python literal for ${typeof v}`);
+}
+
 /** The tables of each task's declared errors (`E`) and retriers (`R`, in Step Functions' order). */
 export function taskTables(plan: Plan): string[] {
   const lines = [

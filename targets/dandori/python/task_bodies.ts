@@ -8,7 +8,8 @@
  */
 
 import { unreachable } from "../../../lang/common/assert.ts";
-import type { CalleePlan, Plan, TaskPlan } from "../../../lang/dandori/plan.ts";
+import type { CalleePlan, ConnectPlan, Plan, TaskPlan } from "../../../lang/dandori/plan.ts";
+import { pyData } from "./code.ts";
 import { str } from "./names.ts";
 import { pyType } from "./types_py.ts";
 
@@ -46,9 +47,29 @@ export function urlOf(c: Extract<CalleePlan, { kind: "http" }>, args: string): s
   return url.length === 0 ? '""' : url.join(" + ");
 }
 
+/**
+ * A `connect` task's call (lang/dandori/connect.ts): the request written as protobuf's JSON by
+ * `io.proto_json` from the plan's table, the answer filled by `io.filled` before the flow checks it.
+ */
+function connectBody(t: TaskPlan, c: Extract<CalleePlan, { kind: "http" }>, connect: ConnectPlan): string[] {
+  const lines = [`url = ${urlOf(c, "args")}`, "headers: dict[str, str] = {}"];
+  if (t.key !== null) lines.push('headers["Idempotency-Key"] = call.get("key", "")');
+  lines.push(
+    'headers["Content-Type"] = "application/json"',
+    'headers["Connect-Protocol-Version"] = "1"',
+    `body = dd.json_text(io.proto_json(${pyData(connect.request)}, args))`,
+    `answer = await io.http(self._transport, io.HttpRequest(${str(c.method)}, url, headers, body), ${
+      wires(t)
+    })`,
+    `return io.filled(${pyData(connect.fill)}, answer)`,
+  );
+  return lines;
+}
+
 function httpBody(t: TaskPlan): string[] {
   const c = t.callee;
   if (c.kind !== "http") return [];
+  if (c.connect !== null) return connectBody(t, c, c.connect);
   const lines = [`url = ${urlOf(c, "args")}`, "headers: dict[str, str] = {}"];
   if (t.key !== null) lines.push('headers["Idempotency-Key"] = call.get("key", "")');
   const rest = c.rest.map(str);

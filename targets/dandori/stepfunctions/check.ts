@@ -25,6 +25,7 @@ import {
   valueInUrlPath,
 } from "../../../lang/dandori/plan.ts";
 import type { BuildOptions, FlowOrigin } from "../target.ts";
+import { connectNotBuilt } from "../connect_check.ts";
 
 /** Step Functions' most events in one execution's history. */
 export const MAX_HISTORY_EVENTS = 25_000;
@@ -64,7 +65,7 @@ export function checkStepFunctions(
   if (options.express) express(r, plan, called);
   history(r, plan);
   inheritedKeys(r, plan);
-  return r.diagnostics;
+  return [...r.diagnostics, ...connectNotBuilt("Step Functions", plan, origin)];
 }
 
 /** The members every JavaScript object has, which JSONata's objects have too. */

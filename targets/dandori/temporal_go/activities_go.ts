@@ -10,7 +10,8 @@
  */
 
 import { unreachable } from "../../../lang/common/assert.ts";
-import type { CalleePlan, Plan, TaskPlan } from "../../../lang/dandori/plan.ts";
+import { stringifyJson } from "../../../lang/common/json.ts";
+import type { CalleePlan, ConnectPlan, Plan, TaskPlan } from "../../../lang/dandori/plan.ts";
 import { goMethodName, goStr } from "../go/names.ts";
 import { activityTasks } from "../temporal/wire.ts";
 import { imports } from "./go_text.ts";
@@ -35,9 +36,34 @@ export function goUrlOf(c: Extract<CalleePlan, { kind: "http" }>, args: string):
   return parts.length === 0 ? '""' : parts.length === 1 ? parts[0] : `ddConcat(${parts.join(", ")})`;
 }
 
+/**
+ * A `connect` task's call (lang/dandori/connect.ts): the request written as protobuf's JSON by
+ * `ddProtoJSON` from the plan's table, the answer filled by `ddFilled` before the workflow checks it
+ * (both tables as JSON text).
+ */
+function connectBody(t: TaskPlan, c: Extract<CalleePlan, { kind: "http" }>, connect: ConnectPlan): string[] {
+  const lines = [`url := ${goUrlOf(c, "args")}`, "headers := map[string]string{}"];
+  if (t.key !== null) lines.push('headers["Idempotency-Key"] = call.Key');
+  return [
+    ...lines,
+    'headers["Content-Type"] = "application/json"',
+    'headers["Connect-Protocol-Version"] = "1"',
+    `body, err := ddProtoJSON(${goStr(stringifyJson(connect.request))}, args)`,
+    "if err != nil {",
+    "\treturn nil, err",
+    "}",
+    `got, err := transport.HTTP(ctx, HTTPRequest{Method: ${
+      goStr(c.method)
+    }, URL: url, Headers: headers, Body: &body})`,
+    `answer, err := ddHTTPResult(got, err, ${wires(t)})`,
+    `return ddFilled(${goStr(stringifyJson(connect.fill))}, answer, err)`,
+  ];
+}
+
 function httpBody(t: TaskPlan): string[] {
   const c = t.callee;
   if (c.kind !== "http") return [];
+  if (c.connect !== null) return connectBody(t, c, c.connect);
   const lines = [`url := ${goUrlOf(c, "args")}`, "headers := map[string]string{}"];
   if (t.key !== null) lines.push('headers["Idempotency-Key"] = call.Key');
   const send = (request: string) => [

@@ -8,7 +8,8 @@
  */
 
 import { unreachable } from "../../../lang/common/assert.ts";
-import type { CalleePlan, TaskPlan } from "../../../lang/dandori/plan.ts";
+import { stringifyJson } from "../../../lang/common/json.ts";
+import type { CalleePlan, ConnectPlan, TaskPlan } from "../../../lang/dandori/plan.ts";
 import { prop, readMaybe, str } from "./names.ts";
 import { tsType } from "./types_ts.ts";
 
@@ -41,9 +42,27 @@ export function urlOf(c: Extract<CalleePlan, { kind: "http" }>, args: string): s
   return url === "" ? '""' : url;
 }
 
+/**
+ * A `connect` task's call (lang/dandori/connect.ts): the request written as protobuf's JSON by
+ * `io.protoJson` from the plan's table, the answer filled by `io.filled` before the workflow checks it.
+ */
+function connectBody(t: TaskPlan, c: Extract<CalleePlan, { kind: "http" }>, connect: ConnectPlan): string[] {
+  const lines = [`const url = ${urlOf(c, "args")};`, "const headers: { [name: string]: string } = {};"];
+  if (t.key !== null) lines.push('headers["Idempotency-Key"] = call.key ?? "";');
+  lines.push(
+    'headers["Content-Type"] = "application/json";',
+    'headers["Connect-Protocol-Version"] = "1";',
+    `const body = JSON.stringify(io.protoJson(${stringifyJson(connect.request)}, { ...args }));`,
+    `const answer = await io.http(transport, { method: ${str(c.method)}, url, headers, body }, ${wires(t)});`,
+    `return io.filled(${stringifyJson(connect.fill)}, answer);`,
+  );
+  return lines;
+}
+
 function httpBody(t: TaskPlan): string[] {
   const c = t.callee;
   if (c.kind !== "http") return [];
+  if (c.connect !== null) return connectBody(t, c, c.connect);
   const lines = [`let url = ${urlOf(c, "args")};`, "const headers: { [name: string]: string } = {};"];
   if (t.key !== null) lines.push('headers["Idempotency-Key"] = call.key ?? "";');
   lines.push(

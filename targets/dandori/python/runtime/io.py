@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 import importlib
 import json
 import urllib.error
@@ -105,6 +106,57 @@ async def http(transport: Transport, request: HttpRequest, errors: Sequence[tupl
         return None if response.body == "" else json.loads(response.body)
     name = _declared(errors, str(response.status))
     raise TaskFailure(name or f"HTTP {response.status}", response.body)
+
+
+MAX_FILL_DEPTH = 32
+"""How deep in messages a Connect answer is filled (lang/dandori/proto.ts's `MAX_MESSAGE_DEPTH`)."""
+
+
+def proto_json(fields: Sequence[Mapping[str, Any]], args: Mapping[str, Any]) -> dict[str, Any]:
+    """A Connect request's body as protobuf's JSON (lang/dandori/connect.ts): each argument given
+    under its JSON name, an integer sent to a 64-bit field as decimal text."""
+    out: dict[str, Any] = {}
+    for f in fields:
+        v = args.get(f["name"])
+        if v is not None:
+            out[f["json"]] = _sent_value(f["sent"], v)
+    return out
+
+
+def _sent_value(sent: Mapping[str, Any], v: Any) -> Any:
+    if isinstance(v, list):
+        return [_sent_value(sent, x) for x in v]
+    if sent["kind"] == "int64":
+        return str(v) if isinstance(v, int) and not isinstance(v, bool) else v
+    if sent["kind"] == "message":
+        return proto_json(sent["fields"], v) if isinstance(v, dict) else v
+    return v
+
+
+def filled(table: Mapping[str, Any], value: Any) -> Any:
+    """A Connect answer as protobuf reads it: every field without presence left out or None filled
+    with its zero value, in the answer and in every message in it, down to `MAX_FILL_DEPTH`."""
+    return _fill_message(table, table["top"], value, 0)
+
+
+def _fill_message(table: Mapping[str, Any], name: str, value: Any, depth: int) -> Any:
+    fields = next((m["fields"] for m in table["messages"] if m["name"] == name), None)
+    if not isinstance(value, dict) or depth > MAX_FILL_DEPTH or fields is None:
+        return value
+    out = dict(value)
+    for f in fields:
+        v = out.get(f["json"])
+        inner = f.get("message")
+        if v is None:
+            if "zero" in f:
+                out[f["json"]] = copy.deepcopy(f["zero"])
+        elif inner is not None:
+            # A list of messages has a zero value ([]), one message has none: each is filled only as what it is.
+            if "zero" in f and isinstance(v, list):
+                out[f["json"]] = [_fill_message(table, inner, x, depth + 1) for x in v]
+            if "zero" not in f:
+                out[f["json"]] = _fill_message(table, inner, v, depth + 1)
+    return out
 
 
 async def lambda_(transport: Transport, function: str, payload: Any, errors: Sequence[tuple[str, str]]) -> Any:

@@ -102,6 +102,98 @@ export async function http(
   throw failure(name ?? `HTTP ${response.status}`, response.body);
 }
 
+/** How one value is written into a Connect request (lang/dandori/connect.ts's `Sent`). */
+export type Sent =
+  | { readonly kind: "as is" }
+  | { readonly kind: "int64" }
+  | { readonly kind: "message"; readonly fields: readonly SentField[] };
+
+/** A field of a Connect request: the flow's name for it, its JSON name, how its value is written. */
+export interface SentField {
+  readonly name: string;
+  readonly json: string;
+  readonly sent: Sent;
+}
+
+/** A field a Connect answer's reader fills: `zero` when it has no presence, `message` when its values are messages. */
+export interface FillField {
+  readonly json: string;
+  readonly zero?: unknown;
+  readonly message?: string;
+}
+
+/** The response's message and every message it may hold, each with the fields a reader fills. */
+export interface FillTable {
+  readonly top: string;
+  readonly messages: readonly { readonly name: string; readonly fields: readonly FillField[] }[];
+}
+
+/** How deep in messages a Connect answer is filled (lang/dandori/proto.ts's `MAX_MESSAGE_DEPTH`). */
+export const MAX_FILL_DEPTH = 32;
+
+function isObject(v: unknown): v is { readonly [key: string]: unknown } {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Sets an own property, whatever its name (`__proto__` among them). */
+function setOwn(o: { [key: string]: unknown }, key: string, value: unknown): void {
+  Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** A Connect request's body as protobuf's JSON: each argument given under its JSON name, an integer sent to a 64-bit field as decimal text. */
+export function protoJson(
+  fields: readonly SentField[],
+  args: { readonly [name: string]: unknown },
+): { [name: string]: unknown } {
+  const out: { [name: string]: unknown } = {};
+  for (const f of fields) {
+    const v = Object.hasOwn(args, f.name) ? args[f.name] : null;
+    if (v !== null && v !== undefined) setOwn(out, f.json, sentValue(f.sent, v));
+  }
+  return out;
+}
+
+function sentValue(sent: Sent, v: unknown): unknown {
+  if (Array.isArray(v)) return v.map((x) => sentValue(sent, x));
+  if (sent.kind === "int64") return typeof v === "number" ? String(v) : v;
+  if (sent.kind === "message") return isObject(v) ? protoJson(sent.fields, v) : v;
+  return v;
+}
+
+/**
+ * A Connect answer as protobuf reads it: every field without presence left out or `null` filled with
+ * its zero value, in the answer and in every message in it, down to `MAX_FILL_DEPTH` messages.
+ */
+export function filled(table: FillTable, value: unknown): unknown {
+  return fillMessage(table, table.top, value, 0);
+}
+
+function fillMessage(table: FillTable, name: string, value: unknown, depth: number): unknown {
+  const fields = table.messages.find((m) => m.name === name)?.fields;
+  if (!isObject(value) || depth > MAX_FILL_DEPTH || fields === undefined) return value;
+  const out: { [key: string]: unknown } = {};
+  for (const [k, v] of Object.entries(value)) setOwn(out, k, v);
+  for (const f of fields) {
+    const v = Object.hasOwn(out, f.json) ? out[f.json] : null;
+    const inner = f.message;
+    if (v === null || v === undefined) {
+      if (f.zero !== undefined) setOwn(out, f.json, structuredClone(f.zero));
+    } else if (inner !== undefined) {
+      // A list of messages has a zero value (`[]`), one message has none: each is filled only as what it is.
+      const list = f.zero !== undefined;
+      if (list && Array.isArray(v)) {
+        setOwn(
+          out,
+          f.json,
+          v.map((x) => fillMessage(table, inner, x, depth + 1)),
+        );
+      }
+      if (!list) setOwn(out, f.json, fillMessage(table, inner, v, depth + 1));
+    }
+  }
+  return out;
+}
+
 /** Invokes a Lambda function; its payload is the result, a declared `errorType` its error. */
 export async function lambda(
   transport: Transport,

@@ -127,6 +127,156 @@ func ddHTTPResult(r HTTPResponse, err error, errs [][2]string) (any, error) {
 	return nil, ddFailure(name, r.Body)
 }
 
+// ddSent is how one value is written into a Connect request (lang/dandori/connect.ts's Sent): as
+// it is ("as is"), a number as decimal text ("int64"), or a message field by field ("message").
+type ddSent struct {
+	Kind   string        `json:"kind"`
+	Fields []ddSentField `json:"fields"`
+}
+
+// ddSentField is a field of a Connect request: the flow's name for it, its JSON name, how its
+// value is written.
+type ddSentField struct {
+	Name string `json:"name"`
+	JSON string `json:"json"`
+	Sent ddSent `json:"sent"`
+}
+
+// ddFillField is a field a Connect answer's reader fills: Zero (JSON text, empty when none) when it
+// has no presence, Message when its values are messages.
+type ddFillField struct {
+	JSON    string          `json:"json"`
+	Zero    json.RawMessage `json:"zero"`
+	Message string          `json:"message"`
+}
+
+// ddFillTable is the response's message and every message it may hold, each with the fields a
+// reader fills.
+type ddFillTable struct {
+	Top      string `json:"top"`
+	Messages []struct {
+		Name   string        `json:"name"`
+		Fields []ddFillField `json:"fields"`
+	} `json:"messages"`
+}
+
+// ddMaxFillDepth is how deep in messages a Connect answer is filled (lang/dandori/proto.ts's
+// MAX_MESSAGE_DEPTH).
+const ddMaxFillDepth = 32
+
+// ddProtoJSON is a Connect request's body as protobuf's JSON (request: the plan's table as JSON
+// text): each argument given under its JSON name, in the request's order, a number sent to a 64-bit
+// field as decimal text.
+func ddProtoJSON(request string, args map[string]any) (string, error) {
+	var fields []ddSentField
+	if err := json.Unmarshal([]byte(request), &fields); err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	ddWriteSentFields(&b, fields, args)
+	return b.String(), nil
+}
+
+func ddWriteSentFields(b *strings.Builder, fields []ddSentField, args map[string]any) {
+	b.WriteByte('{')
+	first := true
+	for _, f := range fields {
+		v, ok := args[f.Name]
+		if !ok || v == nil {
+			continue
+		}
+		if !first {
+			b.WriteByte(',')
+		}
+		first = false
+		ddWriteString(b, f.JSON)
+		b.WriteByte(':')
+		ddWriteSent(b, f.Sent, v)
+	}
+	b.WriteByte('}')
+}
+
+func ddWriteSent(b *strings.Builder, s ddSent, v any) {
+	switch x := v.(type) {
+	case []any:
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			ddWriteSent(b, s, e)
+		}
+		b.WriteByte(']')
+		return
+	case float64:
+		if s.Kind == "int64" {
+			ddWriteString(b, ddNumberText(x))
+			return
+		}
+	case map[string]any:
+		if s.Kind == "message" {
+			ddWriteSentFields(b, s.Fields, x)
+			return
+		}
+	}
+	ddWriteJSON(b, v)
+}
+
+// ddFilled reads a Connect answer as protobuf reads it (fill: the plan's table as JSON text): every
+// field without presence left out or null filled with its zero value, in the answer and in every
+// message in it, down to ddMaxFillDepth messages.
+func ddFilled(fill string, v any, err error) (any, error) {
+	if err != nil {
+		return nil, err
+	}
+	var t ddFillTable
+	if err := json.Unmarshal([]byte(fill), &t); err != nil {
+		return nil, err
+	}
+	return ddFillMessage(t, t.Top, v, 0), nil
+}
+
+func ddFillMessage(t ddFillTable, name string, v any, depth int) any {
+	m, ok := v.(map[string]any)
+	var fields []ddFillField
+	for _, x := range t.Messages {
+		if x.Name == name {
+			fields = x.Fields
+		}
+	}
+	if !ok || depth > ddMaxFillDepth || fields == nil {
+		return v
+	}
+	out := make(map[string]any, len(m))
+	for k, e := range m {
+		out[k] = e
+	}
+	for _, f := range fields {
+		e := out[f.JSON]
+		// A list of messages has a zero value ([]), one message has none: each is filled only as what
+		// it is.
+		hasZero := len(f.Zero) > 0
+		switch {
+		case e == nil && hasZero:
+			var zero any
+			_ = json.Unmarshal(f.Zero, &zero)
+			out[f.JSON] = zero
+		case e == nil || f.Message == "":
+		case hasZero:
+			if items, ok := e.([]any); ok {
+				filled := make([]any, len(items))
+				for i, item := range items {
+					filled[i] = ddFillMessage(t, f.Message, item, depth+1)
+				}
+				out[f.JSON] = filled
+			}
+		default:
+			out[f.JSON] = ddFillMessage(t, f.Message, e, depth+1)
+		}
+	}
+	return out
+}
+
 // ddLambdaResult reads a Lambda function's answer: its payload, or its declared errorType.
 func ddLambdaResult(r LambdaResult, err error, errs [][2]string) (any, error) {
 	if err != nil {
