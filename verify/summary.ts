@@ -29,9 +29,6 @@ export const CI_PLATFORMS = [
   "Temporal: TypeScript workflow, Python activities",
   "Temporal: Python workflow, TypeScript activities",
   "Temporal: Go workflow, TypeScript activities",
-  "Temporal: TypeScript workflow, Go activities",
-  "Temporal: Go workflow, Python activities",
-  "Temporal: Python workflow, Go activities",
   "durable functions",
   "pydantic-graph",
   "Argo Workflows: controller in-process",
@@ -50,8 +47,19 @@ export const CI_PLATFORMS = [
   "TigerBeetle: Go runner",
 ] as const;
 
+/**
+ * The platforms played by hand and not in CI: three of the four directions across SDKs with Go (CI's 25
+ * minutes hold TypeScript's and Python's two and Go→TypeScript, not these: with them CI took 25 min 20 s
+ * and more than 26 min, README). Their records are not CI's: the summary refuses them.
+ */
+export const BY_HAND_PLATFORMS = [
+  "Temporal: TypeScript workflow, Go activities",
+  "Temporal: Go workflow, Python activities",
+  "Temporal: Python workflow, Go activities",
+] as const;
+
 /** A platform a differential run plays on. */
-export type Platform = typeof CI_PLATFORMS[number];
+export type Platform = typeof CI_PLATFORMS[number] | typeof BY_HAND_PLATFORMS[number];
 
 /** Scenarios left out by a stated rule: the rule, and how many it left out. */
 export interface Excluded {
