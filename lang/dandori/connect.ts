@@ -24,6 +24,7 @@
 
 import type * as Protobufjs from "protobufjs";
 import { assert } from "../common/assert.ts";
+import type { ErrorDeclAst } from "./ast.ts";
 import {
   DECIMAL,
   fullName,
@@ -61,6 +62,12 @@ export const CONNECT_STATUS: Readonly<Record<string, number>> = Object.freeze({
   data_loss: 500,
   unauthenticated: 401,
 });
+
+/** The Connect code a declared error of a `connect` task names: `missing = not_found`, or its own name (`errors not_found`). */
+export function declaredCode(e: ErrorDeclAst): string {
+  if (e.value === null) return e.name.text;
+  return e.value.kind === "name" ? e.value.name.text : e.value.status.text;
+}
 
 /** The header every Connect unary call carries, with its value. */
 export const CONNECT_PROTOCOL_HEADER = ["Connect-Protocol-Version", "1"] as const;

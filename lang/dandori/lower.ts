@@ -35,7 +35,7 @@ import type {
   UseAst,
 } from "./ast.ts";
 import type { TypedFlow } from "./checked.ts";
-import { CONNECT_STATUS } from "./connect.ts";
+import { CONNECT_STATUS, declaredCode } from "./connect.ts";
 import type { Machine } from "./machine.ts";
 import type { FlowModel, Retry, TaskDef } from "./model.ts";
 import {
@@ -241,13 +241,8 @@ class Lowering {
   private task(ast: TaskAst, def: TaskDef): TaskPlan {
     // A `connect` task's error is its Connect code's HTTP status on the wire (connect.ts).
     const wire = (e: ErrorDeclAst): string | null => {
-      const code = e.value === null
-        ? e.name.text
-        : e.value.kind === "status"
-        ? e.value.status.text
-        : e.value.name.text;
-      if (def.method === "connect") return String(CONNECT_STATUS[code]);
-      return e.value === null ? null : code;
+      if (def.method === "connect") return String(CONNECT_STATUS[declaredCode(e)]);
+      return e.value === null ? null : e.value.kind === "status" ? e.value.status.text : e.value.name.text;
     };
     const errors = ast.items.flatMap((i) =>
       i.kind === "errors" ? i.errors.map((e) => ({ name: e.name.text, wire: wire(e) })) : []

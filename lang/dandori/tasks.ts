@@ -36,7 +36,7 @@ import type { Placed, Where } from "./descriptions.ts";
 import { matchOperation, type OpenApi } from "./openapi.ts";
 import { type AwsTaskShape, JSON_TEXT_MEMBERS, matchAwsOperation, type Smithy } from "./smithy.ts";
 import { matchConnect, type Proto } from "./proto.ts";
-import { CONNECT_STATUS, connectCall } from "./connect.ts";
+import { CONNECT_STATUS, connectCall, declaredCode } from "./connect.ts";
 import { type FieldDef, type Range, showTy, type Ty, type TypeTable } from "./types.ts";
 import { readUrl } from "./urls.ts";
 
@@ -462,36 +462,6 @@ class ItemCheck {
   }
 
   /** E007 for two errors of an `http` task with one status: the answer cannot tell them apart. */
-  /**
-   * E007 at a declared error whose Connect code has the HTTP status of one declared before it
-   * (`invalid_argument`, `failed_precondition` and `out_of_range` are all 400): a call tells them
-   * apart by status (connect.ts). A name that is no Connect code is E016's (proto.ts).
-   */
-  private codesApart(item: ItemOf<"errors">): void {
-    const statuses = new Map<number, string>();
-    for (const e of item.errors) {
-      const code = e.value === null
-        ? e.name.text
-        : e.value.kind === "name"
-        ? e.value.name.text
-        : e.value.status.text;
-      if (!Object.hasOwn(CONNECT_STATUS, code)) continue;
-      const status = CONNECT_STATUS[code];
-      const other = statuses.get(status);
-      if (other !== undefined) {
-        this.no(
-          e,
-          e.value === null ? code : `${e.name.text} = ${code}`,
-          tr(
-            `\`${other}\` names a code of the same HTTP status (${status}); the two cannot be told apart`,
-            `\`${other}\` と同じ HTTP のステータス(${status})のコードなので、二つを見分けられません`,
-          ),
-        );
-      }
-      statuses.set(status, e.name.text);
-    }
-  }
-
   private statusesApart(item: ItemOf<"errors">): void {
     const statuses = new Map<string, string>();
     for (const e of item.errors) {
@@ -508,6 +478,32 @@ class ItemCheck {
         );
       }
       statuses.set(e.value.status.text, e.name.text);
+    }
+  }
+
+  /**
+   * E007 at a declared error whose Connect code has the HTTP status of one declared before it
+   * (`invalid_argument`, `failed_precondition` and `out_of_range` are all 400): a call tells them
+   * apart by status (connect.ts). A name that is no Connect code is E016's (proto.ts).
+   */
+  private codesApart(item: ItemOf<"errors">): void {
+    const statuses = new Map<number, string>();
+    for (const e of item.errors) {
+      const code = declaredCode(e);
+      if (!Object.hasOwn(CONNECT_STATUS, code)) continue;
+      const status = CONNECT_STATUS[code];
+      const other = statuses.get(status);
+      if (other !== undefined) {
+        this.no(
+          e,
+          e.value === null ? code : `${e.name.text} = ${code}`,
+          tr(
+            `\`${other}\` names a code of the same HTTP status (${status}); the two cannot be told apart`,
+            `\`${other}\` と同じ HTTP のステータス(${status})のコードなので、二つを見分けられません`,
+          ),
+        );
+      }
+      statuses.set(status, e.name.text);
     }
   }
 
