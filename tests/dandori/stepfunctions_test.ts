@@ -3,7 +3,8 @@
  * Functions can build passes asl-validator 4.0.0 and agrees with the reference interpreter on every
  * generated scenario on the ASL runner (what `deno task verify stepfunctions` runs); those it cannot
  * build are skipped with E050's reason. A copy with a retrier's order swapped, with a catcher taken
- * away, or whose Map iteration assigns a variable of the machine is caught. `dandori build` writes the
+ * away, whose Map iteration assigns a variable of the machine, or whose `connect` Tasks do not fill
+ * their answer's zero values is caught. `dandori build` writes the
  * examples' Step Functions versions in both languages, the same bytes every time, with their text only
  * in the definition's `Comment` and Python comment lines; `--express` says E031; a history past 25,000
  * events is E040 and an event task E050, Step Functions' parts of the shared build codes; an AWS
@@ -110,6 +111,28 @@ Deno.test("a broken copy is caught: a Task's retriers swapped, or a catcher take
     c.shift();
   });
   ok(uncaught.length > 0, "without its catcher, `declined` is not handled");
+});
+
+Deno.test("a copy that does not fill a Connect answer's zero values disagrees on exactly the runs that leave them out", async () => {
+  const path = "tests/dandori/flows/proto_calls.flow";
+  const leftOut = generateFlowScenarios(flow(path).checked, flow(path).plan).scenarios.flatMap((s) =>
+    s.covers.some((c) => c.includes(":zeros left out ")) ? [s.name] : []
+  );
+  strictEqual(leftOut.length, 2, "one run for each connect task");
+  const bare = "{% ($exists($states.result.ResponseBody) ? $states.result.ResponseBody : null) %}";
+  let unfilled = 0;
+  const failing = await disagreeing(path, (d) => {
+    for (const state of Object.values(d.States) as Mutable[]) {
+      const filled = (v: unknown) => typeof v === "string" && v.startsWith("{% ($dd_fill0 := function");
+      if (!filled(state.Output)) continue;
+      state.Output = bare;
+      const assign = state.Assign as Record<string, unknown>;
+      for (const k of Object.keys(assign)) if (filled(assign[k])) assign[k] = bare;
+      unfilled++;
+    }
+  });
+  strictEqual(unfilled, 2, "both connect Tasks fill their answer");
+  deepStrictEqual(failing.map((f) => f.slice(0, f.indexOf(":"))), leftOut);
 });
 
 Deno.test("an iteration that assigns a variable of the machine fails as Step Functions would", async () => {

@@ -7,7 +7,7 @@
  * | way | resource | result | a declared error |
  * |---|---|---|---|
  * | `lambda` | `lambda:invoke` (`.waitForTaskToken` for a callback, the token as `task_token`) | `Payload` (the callback's answer) | its exception (`= …`) or its name: the function's `errorType` |
- * | `http` | `http:invoke`, through the task's `connection` | `ResponseBody` | `States.Http.StatusCode.<status>` |
+ * | `http` | `http:invoke`, through the task's `connection` | `ResponseBody` (a `connect` task's filled, connect.ts) | `States.Http.StatusCode.<status>` |
  * | `aws` | `aws-sdk:<service>:<operation>`; `sqs:sendMessage.waitForTaskToken` for a callback, the token in `MessageBody` | the API's answer | `<prefix>.<exception>` of the service table (aws.ts) |
  * | book | `lambda:invoke` of the book's Lambda, `{transfer, op, args, amounts?}` | `Payload` | the refusal's reason: the exception the book's Lambda raises |
  * | child | `states:startExecution.sync:2` of the task's `state machine` | the child's `Output` | none (E050) |
@@ -21,7 +21,9 @@
 
 import { assert, unreachable } from "../../../lang/common/assert.ts";
 import { awsErrorName } from "../../../lang/dandori/aws.ts";
+import { CONNECT_PROTOCOL_HEADER } from "../../../lang/dandori/connect.ts";
 import type { CallPlan, ExprPlan, Plan, TaskPlan } from "../../../lang/dandori/plan.ts";
+import { connectBody, connectFilled } from "./connect.ts";
 import { expr, type ExprEnv, orNull, str } from "./jsonata.ts";
 
 /** `{% … %}`: a JSONata expression where a field of the definition takes one. */
@@ -214,14 +216,22 @@ function httpCall(
       "Content-Type",
       str(callee.form ? "application/x-www-form-urlencoded" : "application/json"),
     ]);
+    if (callee.connect !== null) headers.push([CONNECT_PROTOCOL_HEADER[0], str(CONNECT_PROTOCOL_HEADER[1])]);
     out.Headers = jx(object(headers));
-    out.RequestBody = jx(object(callee.form ? texts : rest.map((n) => [n, args.get(n) ?? "null"])));
+    out.RequestBody = jx(
+      callee.form
+        ? object(texts)
+        : callee.connect !== null
+        ? connectBody(callee.connect.request, args)
+        : object(rest.map((n) => [n, args.get(n) ?? "null"])),
+    );
     if (callee.form) out.Transform = { RequestBodyEncoding: "URL_ENCODED" };
   }
+  const body = orNull("$states.result.ResponseBody");
   return {
     resource: "arn:aws:states:::http:invoke",
     args: out,
-    result: orNull("$states.result.ResponseBody"),
+    result: callee.connect === null ? body : connectFilled(callee.connect.fill, body),
   };
 }
 

@@ -17,6 +17,7 @@ import type { Diagnostic } from "../../../lang/common/diagnostic.ts";
 import { Reporter } from "../../../lang/common/reporter.ts";
 import { tr } from "../../../lang/common/text.ts";
 import type { DandoriCode } from "../../../lang/dandori/codes.ts";
+import type { SentField } from "../../../lang/dandori/connect.ts";
 import {
   innerLists,
   type Plan,
@@ -25,7 +26,6 @@ import {
   valueInUrlPath,
 } from "../../../lang/dandori/plan.ts";
 import type { BuildOptions, FlowOrigin } from "../target.ts";
-import { connectNotBuilt } from "../connect_check.ts";
 
 /** Step Functions' most events in one execution's history. */
 export const MAX_HISTORY_EVENTS = 25_000;
@@ -65,7 +65,7 @@ export function checkStepFunctions(
   if (options.express) express(r, plan, called);
   history(r, plan);
   inheritedKeys(r, plan);
-  return [...r.diagnostics, ...connectNotBuilt("Step Functions", plan, origin)];
+  return r.diagnostics;
 }
 
 /** The members every JavaScript object has, which JSONata's objects have too. */
@@ -76,7 +76,8 @@ const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
  * (`toString`, `constructor`, `__proto__` …): JSONata (jsonata-js 2.0.6) reads an absent one as the
  * inherited member (`$exists(x.\`toString\`)` is true of `{}`), and builds objects in a plain object
  * (a key `hasOwnProperty` breaks its object constructor), so the state machine could not mean what the
- * flow says. Each name is said once, at its first declaration.
+ * flow says. A `connect` task's JSON names (of its request and of every message its answer is filled
+ * in) are said at the task. Each name is said once, at its first declaration.
  */
 function inheritedKeys(r: Reporter<DandoriCode>, plan: Plan): void {
   const fields = [
@@ -84,6 +85,7 @@ function inheritedKeys(r: Reporter<DandoriCode>, plan: Plan): void {
     ...plan.outputs,
     ...plan.records.flatMap((x) => x.fields),
     ...plan.tasks.flatMap((t) => t.params.map((p) => ({ ...p, line: t.line }))),
+    ...plan.tasks.flatMap((t) => connectNames(t).map((name) => ({ name, line: t.line }))),
   ];
   const said = new Set<string>();
   for (const f of [...fields].sort((a, b) => a.line - b.line)) {
@@ -99,6 +101,15 @@ function inheritedKeys(r: Reporter<DandoriCode>, plan: Plan): void {
       { hint: tr("rename it", "名前を変えてください") },
     );
   }
+}
+
+/** The JSON names a `connect` task's body is written with and its answer is filled with (connect.ts). */
+function connectNames(task: TaskPlan): string[] {
+  if (task.callee.kind !== "http" || task.callee.connect === null) return [];
+  const sent = (fields: readonly SentField[]): string[] =>
+    fields.flatMap((f) => [f.json, ...(f.sent.kind === "message" ? sent(f.sent.fields) : [])]);
+  const { request, fill } = task.callee.connect;
+  return [...sent(request), ...fill.messages.flatMap((m) => m.fields.map((f) => f.json))];
 }
 
 /** The names of the tasks some statement calls. */
