@@ -1,14 +1,15 @@
 /**
  * The wire checks' moto side (`verify/dandori/wire.ts`): a queue's messages, once read back for a
  * call's check, are gone from the queue, so a later call's check on the same queue reads its own alone;
- * and the descriptions' validation catches what the interpreter and the generated code would agree on.
+ * and the descriptions' validation and the Connect server catch what the interpreter and the generated
+ * code would agree on.
  */
 
 import { deepStrictEqual, match, ok } from "node:assert/strict";
 import type { CalleePlan } from "../../lang/dandori/plan.ts";
 import { checkedFlowAt, type RunnableFlow } from "../../verify/dandori/flows.ts";
 import { verifyWire } from "../../verify/dandori/temporal_wire.ts";
-import { describedLine, withWire } from "../../verify/dandori/wire.ts";
+import { connectLine, describedLine, withWire } from "../../verify/dandori/wire.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -73,5 +74,35 @@ Deno.test({
       inBody.failures.join("\n"),
     );
     console.log(`caught: ${asJson.failures[0]}\ncaught: ${inBody.failures[0]}`);
+  },
+});
+
+Deno.test({
+  name:
+    "a break the interpreter and the generated code share is caught by the Connect server on a named scenario: a request's field sent under a name its message does not have",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const f = checkedFlowAt(ROOT, "tests/dandori/flows/proto_calls.flow");
+    ok(f !== null, "proto_calls.flow checks");
+    const tasks = f.plan.tasks.map((t) => {
+      if (t.name !== "reserve" || t.callee.kind !== "http" || t.callee.connect === null) return t;
+      const request = t.callee.connect.request.map((r) => r.json === "site" ? { ...r, json: "siteName" } : r);
+      return { ...t, callee: { ...t.callee, connect: { ...t.callee.connect, request } } };
+    });
+    const report = await verifyWire([{ ...f, plan: { ...f.plan, tasks } }]);
+    if (report === null) {
+      return console.log("SKIP: moto: moto_server is not installed (pip install moto[server])");
+    }
+    if ("missing" in report.connect) return console.log(connectLine(report));
+    ok(report.failures.length > 0, "the request was refused");
+    for (const failure of report.failures) {
+      match(
+        failure,
+        /^tests\/dandori\/flows\/proto_calls\.flow run-\d+ line 49: the Connect server built from tests\/dandori\/flows\/apis\/warehouse\.proto refused it: 400 .*siteName/,
+      );
+    }
+    ok(report.failures.some((x) => x.startsWith("tests/dandori/flows/proto_calls.flow run-1 line 49: ")));
+    console.log(`caught: ${report.failures[0]}`);
   },
 });

@@ -1,13 +1,14 @@
 /**
  * What the wire checks of the default Transports (Temporal TypeScript, pydantic-graph, temporal-go)
  * assert alike of a report: the SKIP when moto is missing, the counts printed, every kind of call
- * sent, some request validated against its description, and no failure; and of a copy whose GETs
+ * sent, some request validated against its description, some `connect` call through a real Connect
+ * server and answered by it, and no failure; and of a copy whose GETs
  * send their query in the body, that each such call of api_calls.flow is caught.
  * @module
  */
 
 import { deepStrictEqual, ok } from "node:assert/strict";
-import { describedLine, type WireReport } from "../../verify/dandori/wire.ts";
+import { connectLine, describedLine, type WireReport } from "../../verify/dandori/wire.ts";
 
 /** Prints `name`'s counts and asserts the report whole; prints the SKIP when it is null (moto is missing). */
 export function assertWireReport(name: string, report: WireReport | null, started: number): void {
@@ -21,8 +22,13 @@ export function assertWireReport(name: string, report: WireReport | null, starte
     } s`,
   );
   console.log(describedLine(report));
+  console.log(connectLine(report));
   ok(report.http > 0 && report.lambda > 0 && report.aws > 0, "every kind of call was sent");
   ok(report.described !== 0, "some request was validated against its description");
+  ok(
+    "missing" in report.connect || (report.connect.calls > 0 && report.connect.answered > 0),
+    "some connect call went through a Connect server, and some was answered by it",
+  );
   deepStrictEqual(report.failures, []);
 }
 

@@ -8,8 +8,10 @@
  * by openapi-core (`openapi_validate.py`), once every call of the session has been sent: what the flow,
  * the interpreter and the generated code agree on must also be what the provider's description takes.
  * The validation is also given the requests Step Functions' HTTP Tasks ask for
- * (tests/dandori/stepfunctions_described_test.ts), which no engine here sends. Nothing leaves the
- * machine. @module
+ * (tests/dandori/stepfunctions_described_test.ts), which no engine here sends. A `connect` task's
+ * request is handed on to a real Connect server built from its `.proto` (`connect_server.ts`), which
+ * must take it, and which answers it itself when the answer is a message of the method's response.
+ * Nothing leaves the machine. @module
  */
 
 import { dirname, isAbsolute, relative, resolve } from "node:path";
@@ -18,6 +20,7 @@ import { stringifyJson } from "../../lang/common/json.ts";
 import type { Answer, CallRecord } from "../../lang/dandori/interp.ts";
 import type { TaskPlan } from "../../lang/dandori/plan.ts";
 import { viewOf } from "../../lang/dandori/views.ts";
+import { asMessage, type ConnectServer, startConnectServer } from "./connect_server.ts";
 import { generatedRuns, type RunnableFlow } from "./flows.ts";
 
 /** One call to send: the flow's task, what the workflow passes, what it must look like, and its answer. */
@@ -30,6 +33,8 @@ export interface WireCall {
   readonly answer: Answer;
   /** The OpenAPI description its `http` line names, or null. */
   readonly described: Described | null;
+  /** The `.proto` its `connect` line names, or null. */
+  readonly proto: string | null;
 }
 
 /** A `use openapi` description: its file, and the `url` that replaces its servers, or null. */
@@ -53,6 +58,17 @@ export function describedBy(f: RunnableFlow, task: TaskPlan): Described | null {
     file: resolve(dirname(flow), use.path.text),
     server: url !== undefined && "value" in url ? url.value.text : null,
   };
+}
+
+/** The `.proto` the task's `connect` line names (a flow path is absolute or under the repository), or null. */
+export function protoOf(f: RunnableFlow, task: TaskPlan): string | null {
+  const ast = f.checked.model.ast;
+  const connect = ast.tasks.find((t) => t.name.text === task.name)?.items.find((i) => i.kind === "connect");
+  if (connect?.kind !== "connect") return null;
+  const use = ast.uses.find((u) => u.source.text === "proto" && u.name.text === connect.api.text);
+  if (use === undefined) return null;
+  const flow = isAbsolute(f.path) ? f.path : `${ROOT}${f.path}`;
+  return resolve(dirname(flow), use.path.text);
 }
 
 /** A value as the workflow carries it: JSON numbers, not the interpreter's bigints. */
@@ -92,6 +108,7 @@ export function wireCalls(f: RunnableFlow, platform: "temporal" | "pydantic-grap
         view: plain(viewOf("transport", f.plan, c)) as Record<string, unknown>,
         answer: c.answer,
         described: describedBy(f, task),
+        proto: protoOf(f, task),
       });
     }
   }
@@ -205,6 +222,8 @@ function localServer(): {
   arrived: Arrived[];
   answer: { http: { status: number; body: string }; lambda: { error: string | null; body: string } };
   control: ((what: string) => Promise<void>) | null;
+  connect: ConnectServer | null;
+  refused: string | null;
   close(): Promise<void>;
 } {
   const arrived: Arrived[] = [];
@@ -214,6 +233,8 @@ function localServer(): {
     arrived,
     answer,
     control: null as ((what: string) => Promise<void>) | null,
+    connect: null as ConnectServer | null,
+    refused: null as string | null,
     close: () => server.shutdown(),
   };
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
@@ -241,10 +262,47 @@ function localServer(): {
         body,
       },
     });
+    if (local.connect !== null) {
+      const answered = await throughConnect(local.connect, req, url, body);
+      if (typeof answered === "string") local.refused = answered;
+      else if (answered !== null) return answered;
+    }
     return new Response(answer.http.body, { status: answer.http.status });
   });
   local.url = `http://127.0.0.1:${server.addr.port}`;
   return local;
+}
+
+/**
+ * Sends a request that arrived on to the Connect server, its path the method's (`/<package>.<Service>/<Method>`):
+ * the Connect server's response when its handler answered it, null when the local server answers
+ * (the handler gave the empty message it is given for that), or what the server said when it refused
+ * the request before the handler.
+ */
+async function throughConnect(
+  connect: ConnectServer,
+  req: Request,
+  url: URL,
+  body: string,
+): Promise<Response | string | null> {
+  connect.state.handled = false;
+  const headers = new Headers(req.headers);
+  headers.delete("host");
+  headers.delete("content-length");
+  const response = await fetch(`${connect.url}${methodPath(url.pathname)}`, {
+    method: req.method,
+    headers,
+    body,
+  });
+  const text = await response.text();
+  if (!connect.state.handled) return `${response.status} ${text}`;
+  if (connect.state.answer.kind === "empty") return null;
+  return new Response(text, { status: response.status, headers: { "content-type": "application/json" } });
+}
+
+/** The method's part of a Connect call's path, `/<package>.<Service>/<Method>`, whatever the `url` before it. */
+export function methodPath(path: string): string {
+  return `/${path.split("/").slice(-2).join("/")}`;
 }
 
 /** The local server of a wire session. */
@@ -288,11 +346,19 @@ export interface WireReport {
   readonly aws: number;
   /** The requests validated against their OpenAPI description, or null when openapi-core is missing (why). */
   readonly described: number | { readonly missing: string };
+  /** The `connect` calls sent through a real Connect server, and those it answered itself; or why there is none. */
+  readonly connect: ConnectCounts | { readonly missing: string };
   readonly failures: readonly string[];
 }
 
-/** What a wire check's own part reports, before `withDescribed` adds the descriptions' validation. */
-export type SentReport = Omit<WireReport, "described">;
+/** The `connect` calls of a session: every one went through its `.proto`'s Connect server, `answered` were answered by it. */
+export interface ConnectCounts {
+  calls: number;
+  answered: number;
+}
+
+/** What a wire check's own part reports, before `withDescribed` adds the descriptions' and the Connect servers' parts. */
+export type SentReport = Omit<WireReport, "described" | "connect">;
 
 /** A request of a described task (one that arrived, or one an HTTP Task's arguments describe), to validate. */
 export interface DescribedRequest {
@@ -370,12 +436,14 @@ async function awsClients(url: string) {
 /** The region every client of a wire session uses. */
 const REGION = "ap-northeast-1";
 
-/** A wire session: the local server, moto's clients, and moto's URL. */
+/** A wire session: the local server, moto's clients, and moto's URL; each `.proto`'s Connect server, started when first called. */
 export interface WireSession {
   readonly local: LocalServer;
   readonly toValidate: DescribedRequest[];
   readonly aws: Awaited<ReturnType<typeof awsClients>>;
   readonly motoUrl: string;
+  readonly connects: Map<string, ConnectServer | { readonly missing: string }>;
+  readonly connectCounts: ConnectCounts;
 }
 
 /**
@@ -397,10 +465,19 @@ export async function withWire<R>(check: (s: WireSession) => Promise<R>): Promis
   };
   const before = Object.fromEntries(Object.keys(env).map((k) => [k, Deno.env.get(k)]));
   for (const [k, v] of Object.entries(env)) Deno.env.set(k, v);
+  const connects = new Map<string, ConnectServer | { readonly missing: string }>();
   try {
-    return await check({ local, toValidate: [], aws: await awsClients(moto.url), motoUrl: moto.url });
+    return await check({
+      local,
+      toValidate: [],
+      aws: await awsClients(moto.url),
+      motoUrl: moto.url,
+      connects,
+      connectCounts: { calls: 0, answered: 0 },
+    });
   } finally {
     for (const [k, v] of Object.entries(before)) v === undefined ? Deno.env.delete(k) : Deno.env.set(k, v);
+    for (const c of connects.values()) if ("close" in c) await c.close();
     await local.close();
     await moto.stop();
   }
@@ -414,6 +491,8 @@ export async function ready(c: WireCall, s: WireSession): Promise<string | null>
   const kind = c.task.callee.kind;
   let inbox: string | null = null;
   if (kind === "http") s.local.answer.http = httpAnswer(c.task, c.answer);
+  s.local.connect = c.proto === null ? null : await readyConnect(c, c.proto, s);
+  s.local.refused = null;
   if (kind === "lambda") s.local.answer.lambda = lambdaAnswer(c.task, c.answer);
   if (kind === "aws") {
     const args = c.view.args as Record<string, unknown>;
@@ -422,6 +501,29 @@ export async function ready(c: WireCall, s: WireSession): Promise<string | null>
   }
   s.local.arrived.length = 0;
   return inbox;
+}
+
+/**
+ * The Connect server of a `connect` call's `.proto`, readied: to answer a result protobuf-es reads as
+ * the method's response message itself, anything else (an error, an answer no protobuf writer makes)
+ * with the empty message that leaves the answer to the local server. Null when there is no server (why
+ * is kept for the report).
+ */
+async function readyConnect(c: WireCall, proto: string, s: WireSession): Promise<ConnectServer | null> {
+  let server = s.connects.get(proto);
+  if (server === undefined) {
+    server = await startConnectServer(proto);
+    s.connects.set(proto, server);
+  }
+  if (!("state" in server)) return null;
+  const output = server.output(methodPath(new URL(String((c.view.http as { url: string }).url)).pathname));
+  const json = c.answer.kind === "ok" && output !== null
+    ? asMessage(output, plain(c.answer.value) as never)
+    : null;
+  server.state.answer = json === null ? { kind: "empty" } : { kind: "message", json };
+  s.connectCounts.calls++;
+  if (json !== null) s.connectCounts.answered++;
+  return server;
 }
 
 /**
@@ -452,6 +554,9 @@ export async function arrivedProblem(
   }
   const local = s.local;
   if (local.arrived.length !== 1) return `${local.arrived.length} requests arrived, not one`;
+  if (local.refused !== null && c.proto !== null) {
+    return `the Connect server built from ${relative(ROOT, c.proto)} refused it: ${local.refused}`;
+  }
   const got = local.arrived[0];
   if (got.http !== undefined && c.described !== null) {
     s.toValidate.push({ where: c.where, described: c.described, http: got.http });
@@ -494,9 +599,23 @@ export async function arrivedProblem(
  */
 export async function withDescribed(s: WireSession, sent: SentReport): Promise<WireReport> {
   const validated = await validateDescribed(s.toValidate);
-  return "missing" in validated
-    ? { ...sent, described: validated }
-    : { ...sent, described: s.toValidate.length, failures: [...sent.failures, ...validated.failures] };
+  const missing = [...s.connects.values()].find((c) => "missing" in c);
+  const connect = missing !== undefined && "missing" in missing
+    ? { missing: missing.missing }
+    : s.connectCounts;
+  return "missing" in validated ? { ...sent, described: validated, connect } : {
+    ...sent,
+    described: s.toValidate.length,
+    connect,
+    failures: [...sent.failures, ...validated.failures],
+  };
+}
+
+/** What a wire test prints of the Connect servers: how many calls went through one and were answered by it, or the SKIP of buf. */
+export function connectLine(report: WireReport): string {
+  return "missing" in report.connect
+    ? `SKIP: buf: ${report.connect.missing}`
+    : `${report.connect.calls} connect calls through a Connect server of connect-node 2.3.0 (the .proto compiled by buf 1.75.0), ${report.connect.answered} answered by it`;
 }
 
 /** What a wire test prints of the descriptions' validation: how many requests, or the SKIP of openapi-core. */
