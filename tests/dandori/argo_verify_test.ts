@@ -1,22 +1,23 @@
 /**
  * The argo target on Argo's workflow controller in-process (`deno task verify argo`, docs/targets.md#argo):
  * WorkflowTemplates broken on purpose — an idempotency key's separator, a value dropped from a `match`
- * arm — disagree with the interpreter on the scenarios the break reaches, named here, and agree on the
- * others. Every scenario of every flow is `deno task verify argo`'s, which CI runs beside the tests
+ * arm — and a caller whose `io.ts` does not fill a Connect answer's zero values disagree with the
+ * interpreter on the scenarios the break reaches, named here, and agree on the others. Every scenario of every flow is `deno task verify argo`'s, which CI runs beside the tests
  * (`.ci/run`); this test keeps what only it checks. SKIP without Go or the module.
  */
 
-import { deepStrictEqual, ok } from "node:assert/strict";
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import type { Template, WorkflowTemplateDoc } from "../../targets/dandori/argo/workflow.ts";
 import { type ArgoFlowReport, argoSubjectOf, verifyArgoFlow } from "../../verify/dandori/argo.ts";
 import { argoTools } from "../../verify/dandori/argo_tools.ts";
 import { checkedFlowAt } from "../../verify/dandori/flows.ts";
+import { zerosLeftOut } from "../support/zeros.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
-function subject(path: string) {
+async function subject(path: string, change?: (files: Map<string, string>) => void) {
   const flow = checkedFlowAt(ROOT, path);
   ok(flow !== null, `${path} checks`);
-  const s = argoSubjectOf(flow);
+  const s = await argoSubjectOf(flow, change);
   ok(!("skipped" in s), `${path} builds`);
   return s;
 }
@@ -60,7 +61,7 @@ Deno.test("a WorkflowTemplate whose idempotency key joins execution and place wi
   const flow = "tests/dandori/flows/loops_run.flow";
   const report = await verifyArgoFlow(
     tools,
-    subject(flow),
+    await subject(flow),
     replaced('inputs.parameters.wf + "/', 'inputs.parameters.wf + "-'),
   );
   console.log(`${report.agreed}/${report.scenarios} agree; disagree: ${disagreeing(report).join(", ")}`);
@@ -75,8 +76,33 @@ Deno.test("a WorkflowTemplate whose match drops the arm value basic disagrees wh
     return;
   }
   const flow = "tests/dandori/flows/values_run.flow";
-  const report = await verifyArgoFlow(tools, subject(flow), replaced('(dd_v == "basic") || ', ""));
+  const report = await verifyArgoFlow(tools, await subject(flow), replaced('(dd_v == "basic") || ', ""));
   console.log(`${report.agreed}/${report.scenarios} agree; disagree: ${disagreeing(report).join(", ")}`);
   deepStrictEqual(disagreeing(report), BASIC.map((r) => `${flow} ${r}`));
   ok(report.agreed + BASIC.length === report.scenarios, `${report.agreed}/${report.scenarios} agree`);
+});
+
+Deno.test("a caller whose io.ts does not fill a Connect answer's zero values disagrees on exactly the runs that leave them out", async () => {
+  const tools = await argoTools();
+  if ("skip" in tools) {
+    console.log(`SKIP: argo: ${tools.skip}`);
+    return;
+  }
+  const flow = "tests/dandori/flows/proto_calls.flow";
+  const checked = checkedFlowAt(ROOT, flow);
+  ok(checked !== null);
+  const leftOut = zerosLeftOut(checked);
+  strictEqual(leftOut.length, 2, "one run for each connect task");
+  const from = "return fillMessage(table, table.top, value, 0);";
+  const report = await verifyArgoFlow(
+    tools,
+    await subject(flow, (files) => {
+      const text = files.get("caller/io.ts") ?? "";
+      ok(text.includes(from), "the caller's io.ts fills a Connect answer");
+      files.set("caller/io.ts", text.replace(from, "return value;"));
+    }),
+  );
+  console.log(`${report.agreed}/${report.scenarios} agree; disagree: ${disagreeing(report).join(", ")}`);
+  deepStrictEqual(disagreeing(report), leftOut);
+  strictEqual(report.agreed, report.scenarios - leftOut.length);
 });

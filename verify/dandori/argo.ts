@@ -18,6 +18,8 @@
  * @module
  */
 
+import { stringify } from "yaml";
+import { assert } from "../../lang/common/assert.ts";
 import { parseJson, stringifyJson } from "../../lang/common/json.ts";
 import { tr } from "../../lang/common/text.ts";
 import { VERSION } from "../../lang/common/version.ts";
@@ -113,8 +115,11 @@ function canonicalText(v: Value): string {
   return stringifyJson(canonical(v));
 }
 
-/** How the harness ends a call's Pod, or answers its callback, for the interpreter's answer. */
-function playOf(task: TaskPlan, c: CallRecord): Play {
+/**
+ * How the harness ends a call's Pod, or answers its callback, for the interpreter's answer; `left` is
+ * what the caller leaves in `answer.json` for a `connect` task's result (`CallerLeaves`), else null.
+ */
+function playOf(task: TaskPlan, c: CallRecord, left: string | null): Play {
   const a = c.answer;
   const none: Play = { kind: "container", exit: 0, answer: "", error: "", message: "", callback: null };
   if (a.kind === "cancel") throw new Error("dandori: Argo plays no cancel (E050 before)");
@@ -128,7 +133,7 @@ function playOf(task: TaskPlan, c: CallRecord): Play {
   }
   const child = task.callee.kind === "flow" || task.callee.kind === "child";
   const kind = child ? "child" : "container";
-  if (a.kind === "ok") return { ...none, kind, answer: stringifyJson(a.value) };
+  if (a.kind === "ok") return { ...none, kind, answer: left ?? stringifyJson(a.value) };
   const message = a.cause ?? "";
   if (child) return { ...none, kind, exit: 1, message };
   if (a.error === "timeout") {
@@ -188,8 +193,60 @@ function originOf(flow: RunnableFlow): FlowOrigin {
   };
 }
 
+/** What the caller leaves in `answer.json` for a `connect` task's result. */
+type CallerLeaves = (task: TaskPlan, c: CallRecord) => Promise<string>;
+
+/**
+ * The generated caller's `tasks.ts` (docs/targets.md#argo), loaded from a copy of the flow's build
+ * (`change` alters its files first: a test breaks it on purpose), and what it leaves for a `connect`
+ * task's result: its task run on a stub `Transport` that answers the scenario's answer, so the Pod the
+ * harness ends holds the answer the generated code filled, not the interpreter's. Null for a flow with
+ * no `connect` task; `dispose` removes the copy.
+ */
+async function callerLeaves(
+  flow: RunnableFlow,
+  change?: (files: Map<string, string>) => void,
+): Promise<{ leaves: CallerLeaves; dispose(): void } | null> {
+  if (!flow.plan.tasks.some((t) => t.callee.kind === "http" && t.callee.connect !== null)) return null;
+  const files = new Map(ARGO.generate(flow.plan, originOf(flow), { ...DEFAULT_BUILD, yaml: stringify }));
+  change?.(files);
+  const dir = Deno.makeTempDirSync({ prefix: "dandori-argo-caller-" });
+  Deno.symlinkSync(`${ROOT}node_modules`, `${dir}/node_modules`);
+  for (const [name, text] of files) {
+    if (name.startsWith("caller/") && name.endsWith(".ts")) {
+      Deno.writeTextFileSync(`${dir}/${name.slice(7)}`, text);
+    }
+  }
+  const generated = await import(`${dir}/tasks.ts`);
+  const leaves: CallerLeaves = async (task, c) => {
+    const a = c.answer;
+    assert(a.kind === "ok", "a result is left for an answer");
+    const body = a.value === null ? "" : stringifyJson(a.value);
+    const stub = {
+      http: () => Promise.resolve({ status: 200, body }),
+      lambda: () => Promise.reject(new Error("a connect task calls no Lambda")),
+      aws: () => Promise.reject(new Error("a connect task calls no AWS API")),
+      book: () => Promise.reject(new Error("a connect task calls no book")),
+    };
+    const view = JSON.parse(stringifyJson(viewOf("argo", flow.plan, c))) as {
+      args: unknown;
+      key?: string;
+      callback_id?: string;
+    };
+    const result = await generated.makeTasks({}, stub)[task.name](view.args, {
+      key: view.key,
+      callback_id: view.callback_id,
+    });
+    return JSON.stringify(result ?? null);
+  };
+  return { leaves, dispose: () => Deno.removeSync(dir, { recursive: true }) };
+}
+
 /** A flow's jobs: its generated scenarios, each run on the interpreter as `run-<n>`. */
-export function argoSubjectOf(flow: RunnableFlow): ArgoSubject | { skipped: string } {
+export async function argoSubjectOf(
+  flow: RunnableFlow,
+  change?: (files: Map<string, string>) => void,
+): Promise<ArgoSubject | { skipped: string }> {
   const stop = ARGO.check(flow.plan, originOf(flow), DEFAULT_BUILD);
   if (stop.length > 0) return { skipped: stop.map((d) => `${d.code} ${d.message.en}`).join("; ") };
   const name = templateName(flow.plan);
@@ -199,37 +256,57 @@ export function argoSubjectOf(flow: RunnableFlow): ArgoSubject | { skipped: stri
   const scenarios = readFlowScenarios(flow.checked, stringifyJson(generated));
   const tasks = new Map(flow.plan.tasks.map((t) => [t.name, t]));
   let excluded = 0;
-  const jobs = scenarios.flatMap((s, i): ArgoJob[] => {
-    const id = `run-${i + 1}`;
-    const answers = new ScenarioAnswers(s.answers);
-    const run = runFlow(flow.checked, {
-      input: s.input,
-      now: s.now,
-      answers,
-      execution: id,
-      children: false,
-    });
-    answers.finish();
-    if (timesChildOut(flow.plan, run)) {
-      excluded++;
-      return [];
+  const caller = await callerLeaves(flow, change);
+  const jobs: ArgoJob[] = [];
+  try {
+    for (const [i, s] of scenarios.entries()) {
+      const job = await jobOf(flow, tasks, s, `run-${i + 1}`, caller?.leaves ?? null);
+      if (job === null) excluded++;
+      else jobs.push(job);
     }
-    return [{
-      id: `${flow.path}#${id}`,
-      where: `${flow.path} ${id}`,
-      run: id,
-      input: s.input,
-      now: s.now,
-      plays: run.calls.map((c) => {
-        const t = tasks.get(c.task);
-        if (t === undefined) throw new Error(`dandori: the plan has no task ${c.task}`);
-        return playOf(t, c);
-      }),
-      expected: expectedOf(flow.plan, run),
-    }];
-  });
+  } finally {
+    caller?.dispose();
+  }
   const images = [...new Set(flow.plan.tasks.flatMap((t) => t.image === null ? [] : [t.image]))].sort();
   return { flow, doc: built.doc, jobs, excluded, images, estimate: built.nodes };
+}
+
+/** One scenario's job, `id` its run, or null when it is left out (`ARGO_EXCLUSION`). */
+async function jobOf(
+  flow: RunnableFlow,
+  tasks: ReadonlyMap<string, TaskPlan>,
+  s: ReturnType<typeof readFlowScenarios>[number],
+  id: string,
+  leaves: CallerLeaves | null,
+): Promise<ArgoJob | null> {
+  const answers = new ScenarioAnswers(s.answers);
+  const run = runFlow(flow.checked, {
+    input: s.input,
+    now: s.now,
+    answers,
+    execution: id,
+    children: false,
+  });
+  answers.finish();
+  if (timesChildOut(flow.plan, run)) return null;
+  const plays: Play[] = [];
+  for (const c of run.calls) {
+    const t = tasks.get(c.task);
+    if (t === undefined) throw new Error(`dandori: the plan has no task ${c.task}`);
+    const connect = t.callee.kind === "http" && t.callee.connect !== null;
+    plays.push(
+      playOf(t, c, leaves !== null && connect && c.answer.kind === "ok" ? await leaves(t, c) : null),
+    );
+  }
+  return {
+    id: `${flow.path}#${id}`,
+    where: `${flow.path} ${id}`,
+    run: id,
+    input: s.input,
+    now: s.now,
+    plays,
+    expected: expectedOf(flow.plan, run),
+  };
 }
 
 /** A template of the copy a run plays: one iteration at a time, no backoff, no wait, and `now()` the scenario's. */
@@ -391,7 +468,7 @@ export async function verifyArgo(args: readonly string[]): Promise<Verified> {
     };
   }
   for (const f of flows) {
-    const s = argoSubjectOf(f);
+    const s = await argoSubjectOf(f);
     if ("skipped" in s) {
       skipped.push({ what: f.path, reason: s.skipped });
       console.log(`skipped: ${f.path}: ${s.skipped}`);

@@ -28,7 +28,6 @@ import { workflowTemplateName } from "../../../lang/dandori/kubernetes.ts";
 import type { Plan } from "../../../lang/dandori/plan.ts";
 import { namingCheck, type Refused } from "../naming.ts";
 import type { FlowOrigin } from "../target.ts";
-import { connectNotBuilt } from "../connect_check.ts";
 import { tsNames } from "../typescript/names.ts";
 import { workflowTemplate } from "./workflow.ts";
 
@@ -195,7 +194,6 @@ export function argoCheck(plan: Plan, origin: FlowOrigin): readonly Diagnostic[]
   const names = tsNames(plan);
   return [
     ...r.diagnostics,
-    ...connectNotBuilt("Argo Workflows", plan, origin),
     ...namingCheck("Argo Workflows", names.spelled, [...names.refused, ...refused], origin),
   ];
 }
