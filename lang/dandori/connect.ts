@@ -33,6 +33,7 @@ import {
   INT64,
   JSON_TYPES,
   jsonName,
+  LIST_VALUE,
   MAX_MESSAGE_DEPTH,
   type Pb,
   type ResolvedMethod,
@@ -115,12 +116,38 @@ export function filledFields(table: FillTable, name: string): readonly FillField
   return table.messages.find((m) => m.name === name)?.fields ?? null;
 }
 
-/** What a `connect` task sends and how its answer is read: the path after the `url`, the request, the fill. */
+/**
+ * How a field's values are written by a protobuf writer where a scenario's value of the flow's type
+ * may not be one (`shape` of lang/dandori/scenarios.ts): a 64-bit integer as decimal text, a
+ * decimal as a number, `bytes` as base64, a `ListValue` as an array, a map as an object of its
+ * values; a message's fields in turn.
+ */
+export type ShapeKind = "int64" | "decimal" | "bytes" | "list" | "map" | "message";
+
+/** A field a scenario's answer is shaped at: its JSON name, how, and for a message its name. */
+export interface ShapeField {
+  readonly json: string;
+  readonly kind: ShapeKind;
+  readonly message?: string;
+}
+
+/** The response's message and every message it may hold, with the fields a scenario's answer is shaped at. */
+export interface ShapeTable {
+  readonly top: string;
+  readonly messages: readonly { readonly name: string; readonly fields: readonly ShapeField[] }[];
+}
+
+/**
+ * What a `connect` task sends and how its answer is read: the path after the `url`, the request, the
+ * fill; and how the scenarios shape an answer as the service would write it (`shape`, the model's
+ * only: no target reads it).
+ */
 export interface ConnectCall {
   /** `/<package>.<Service>/<Method>`. */
   readonly path: string;
   readonly request: readonly SentField[];
   readonly fill: FillTable;
+  readonly shape: ShapeTable;
 }
 
 /** The call of a task whose method matched (proto.ts): its arguments against the request's fields. */
@@ -133,7 +160,7 @@ export function connectCall(
   return {
     path: `/${fullName(m.service)}/${m.method}`,
     request: sentFields(pb, m.request, params, types, 0),
-    fill: fillTable(pb, m.response),
+    ...answerTables(pb, m.response),
   };
 }
 
@@ -172,17 +199,26 @@ function sentOf(pb: Pb, f: Protobufjs.Field, ty: Ty, types: TypeTable, depth: nu
   };
 }
 
-/** The fill table of a response message and of every message it may hold. */
-function fillTable(pb: Pb, response: Protobufjs.Type): FillTable {
+/** The fill and shape tables of a response message and of every message it may hold. */
+function answerTables(pb: Pb, response: Protobufjs.Type): { fill: FillTable; shape: ShapeTable } {
   const messages: FillMessage[] = [];
+  const shapes: { name: string; fields: ShapeField[] }[] = [];
   const walk = (m: Protobufjs.Type, depth: number) => {
     const name = fullName(m);
     if (messages.some((x) => x.name === name) || depth > MAX_MESSAGE_DEPTH) return;
     const fields: FillField[] = [];
+    const shaped: ShapeField[] = [];
     messages.push({ name, fields });
+    shapes.push({ name, fields: shaped });
     for (const f of m.fieldsArray) {
       const inner = f.map ? null : userMessage(pb, f);
       if (inner !== null) walk(f.resolvedType as Protobufjs.Type, depth + 1);
+      const kind = shapeKind(f, inner);
+      if (kind !== null) {
+        shaped.push(
+          inner === null ? { json: jsonName(f), kind } : { json: jsonName(f), kind, message: inner },
+        );
+      }
       if (f.map) fields.push({ json: jsonName(f), zero: {} });
       else if (f.repeated) {
         fields.push(
@@ -193,7 +229,21 @@ function fillTable(pb: Pb, response: Protobufjs.Type): FillTable {
     }
   };
   walk(response, 0);
-  return { top: fullName(response), messages };
+  return {
+    fill: { top: fullName(response), messages },
+    shape: { top: fullName(response), messages: shapes },
+  };
+}
+
+/** How a field's values are shaped (`ShapeKind`), or null when a value of the flow's type is already one. */
+function shapeKind(f: Protobufjs.Field, inner: string | null): ShapeKind | null {
+  if (f.map) return "map";
+  if (inner !== null) return "message";
+  const kind = valueKind(f);
+  if (INT64.has(kind)) return "int64";
+  if (DECIMAL.has(kind)) return "decimal";
+  if (kind === "bytes") return "bytes";
+  return f.resolvedType !== null && fullName(f.resolvedType) === LIST_VALUE ? "list" : null;
 }
 
 /** A field's zero value in protobuf's JSON (a field without presence). */

@@ -236,11 +236,13 @@ export const INT32: ReadonlySet<string> = new Set(["int32", "sint32", "sfixed32"
 export const INT64: ReadonlySet<string> = new Set(["int64", "sint64", "sfixed64", "uint64", "fixed64"]);
 /** The decimal types: dandori has no decimal type, so `json`. */
 export const DECIMAL: ReadonlySet<string> = new Set(["double", "float"]);
+/** `google.protobuf.ListValue`: a JSON array. */
+export const LIST_VALUE = "google.protobuf.ListValue";
 /** The well-known types whose JSON is any JSON value: `json` in dandori, never `json?`. */
 export const JSON_TYPES: ReadonlySet<string> = new Set([
   "google.protobuf.Struct",
   "google.protobuf.Value",
-  "google.protobuf.ListValue",
+  LIST_VALUE,
   "google.protobuf.Any",
   "google.protobuf.NullValue",
 ]);

@@ -14,7 +14,8 @@
  *   ending, an answer) is kept, and each of its choices is varied in turn, the rest following
  *   the rule above;
  * - strings and numbers are distinct within a run (`id-5`, `1003`); numbers, dates and times
- *   with a range are chosen inside it.
+ *   with a range are chosen inside it; a `connect` task's result is made as its service's protobuf
+ *   writer could write it (`asWritten`: a 64-bit integer read as `string` is `"5"`, not `id-5`).
  *
  * Then the families that are not choices of a run: for every ranged place of the input, a run
  * with that place just outside its range (`input:outside`), and for dates and times a run at
@@ -56,7 +57,10 @@ import { secondText, timestampMs, timestampText } from "./rules.ts";
 import type { Ty, TypeTable } from "./types.ts";
 import { answerJson } from "./scenario.ts";
 import { fits, isRecord, type Value } from "./values.ts";
-import { filledFields, type FillTable } from "./connect.ts";
+import { filledFields, type FillTable, type ShapeField, type ShapeTable } from "./connect.ts";
+import { stringifyJson } from "../common/json.ts";
+import type { TaskDef } from "./model.ts";
+import { MAX_MESSAGE_DEPTH } from "./proto.ts";
 
 /** The most runs the exploration tries for one flow. */
 export const MAX_TRIES = 2_000;
@@ -144,7 +148,7 @@ class Counter {
 /** The values of a flow's types, made with choices. */
 class Maker {
   constructor(
-    private readonly types: TypeTable,
+    readonly types: TypeTable,
     private readonly chooser: Chooser,
     private readonly counter: Counter,
     private readonly listMost: number,
@@ -238,7 +242,7 @@ function answerOptions(a: Attempt, maker: Maker): { answer: () => Answer }[] {
   } else if (t.result === null) out.push(ok(() => null));
   else {
     const r = t.result;
-    out.push(ok(() => maker.value(r.type, r.range, `${a.place}:ok`, t.name)));
+    out.push(ok(() => asWritten(maker.types, t, maker.value(r.type, r.range, `${a.place}:ok`, t.name))));
   }
   for (const e of t.errors.keys()) out.push(error(e));
   out.push(error("timeout"), error("failure"));
@@ -632,8 +636,12 @@ function resultFamilies(flow: CheckedFlow, f: Families): void {
         const tried = f.try(base.script, base.tried.now, undefined, (a, counter) => {
           if (given || a.task.name !== task.name) return null;
           given = true;
-          const whole = new Maker(m.types, new Chooser([], new Map(), new Map()), counter, 1)
-            .value(result.type, result.range, `${a.place}:outside`, task.name);
+          const whole = asWritten(
+            m.types,
+            task,
+            new Maker(m.types, new Chooser([], new Map(), new Map()), counter, 1)
+              .value(result.type, result.range, `${a.place}:outside`, task.name),
+          );
           return { kind: "ok", value: setAt(whole, end.path, end.value) };
         });
         const kept = f.keep(
@@ -668,8 +676,12 @@ function zeroFamilies(flow: CheckedFlow, f: Families): void {
       const tried = f.try(base.script, base.tried.now, undefined, (a, counter) => {
         if (given || a.task.name !== task.name) return null;
         given = true;
-        const whole = new Maker(m.types, new Chooser([], new Map(), new Map()), counter, 1)
-          .value(result.type, result.range, `${a.place}:zeros`, task.name);
+        const whole = asWritten(
+          m.types,
+          task,
+          new Maker(m.types, new Chooser([], new Map(), new Map()), counter, 1)
+            .value(result.type, result.range, `${a.place}:zeros`, task.name),
+        );
         return { kind: "ok", value: zerosLeftOut(m.types, fill, fill.top, result.type, whole) };
       });
       const kept = f.keep(
@@ -679,6 +691,81 @@ function zeroFamilies(flow: CheckedFlow, f: Families): void {
       );
       if (kept || tried === null) break;
     }
+  }
+}
+
+/**
+ * A result made for `task` as its service would write it: for a `connect` task, each field of the
+ * answer's shape table (connect.ts) made a value of its kind where the flow's type takes one too, so a
+ * protobuf writer (the wire checks' Connect server) can write the answer: a 64-bit integer or `bytes`
+ * read as `string` as decimal text or base64 of the made text, a decimal read as `json` as a number,
+ * a `ListValue` read as `json` as an array of the made value, a map read as `json` as an empty one,
+ * and a field whose value is none left out (a `T?` the flow reads as none where it is missing); in
+ * each message in it too. Another task's result is as made.
+ */
+function asWritten(types: TypeTable, task: TaskDef, value: Value): Value {
+  if (task.connect === null || task.result === null) return value;
+  const shape = task.connect.call.shape;
+  return shaped(types, shape, shape.top, task.result.type, value, 0);
+}
+
+function shaped(
+  types: TypeTable,
+  shape: ShapeTable,
+  message: string,
+  t: Ty,
+  value: Value,
+  depth: number,
+): Value {
+  const bare = t.kind === "optional" ? t.inner : t;
+  const fields = shape.messages.find((m) => m.name === message)?.fields;
+  if (bare.kind !== "record" || !isRecord(value) || fields === undefined || depth > MAX_MESSAGE_DEPTH) {
+    return value;
+  }
+  const record = lookup(types.records, bare.name, "record");
+  const out: Record<string, Value> = { ...value };
+  for (const field of record.fields) {
+    const how = fields.find((x) => x.json === field.name);
+    const v = out[field.name];
+    // A protobuf writer writes no field as null: one without a value is left out.
+    if (v === null) delete out[field.name];
+    if (how === undefined || v === undefined || v === null) continue;
+    const type = field.type.kind === "optional" ? field.type.inner : field.type;
+    const one = (x: Value, at: Ty) => shapedField(types, shape, how, at, x, depth);
+    out[field.name] = type.kind === "list" && Array.isArray(v)
+      ? v.map((x) => one(x, type.element))
+      : one(v, type);
+  }
+  return out;
+}
+
+function shapedField(
+  types: TypeTable,
+  shape: ShapeTable,
+  how: ShapeField,
+  t: Ty,
+  v: Value,
+  depth: number,
+): Value {
+  const bare = t.kind === "optional" ? t.inner : t;
+  const digits = () => /(\d+)\D*$/.exec(stringifyJson(v))?.[1] ?? "0";
+  switch (how.kind) {
+    case "message":
+      return how.message === undefined ? v : shaped(types, shape, how.message, t, v, depth + 1);
+    case "int64":
+      return bare.kind === "string" && typeof v === "string" ? digits() : v;
+    case "bytes":
+      return bare.kind === "string" && typeof v === "string"
+        ? btoa(String.fromCharCode(...new TextEncoder().encode(v)))
+        : v;
+    case "decimal":
+      return bare.kind === "json" && typeof v !== "bigint" ? BigInt(digits()) : v;
+    case "list":
+      return bare.kind === "json" && !Array.isArray(v) ? [v] : v;
+    case "map":
+      return bare.kind === "json" ? {} : v;
+    default:
+      return unreachable(how.kind, "shape");
   }
 }
 

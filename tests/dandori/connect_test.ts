@@ -4,12 +4,18 @@
  * message's fields, the fill table with every message the answer may hold), the request's body, and
  * the fill: zero values for fields without presence left out or null, none for fields with presence,
  * inside messages that are there and lists of them, a list's zero where it is left out, hostile names
- * kept as the service's own, and a self-containing message filled no deeper than MAX_MESSAGE_DEPTH.
+ * kept as the service's own, and a self-containing message filled no deeper than MAX_MESSAGE_DEPTH;
+ * and the scenarios' results of a `connect` task, each one protobuf-es reads as the response message.
  */
 
-import { deepStrictEqual, strictEqual } from "node:assert/strict";
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { stringifyJson } from "../../lang/common/json.ts";
 import { filledResponse, type FillTable, requestBody } from "../../lang/dandori/connect.ts";
 import { MAX_MESSAGE_DEPTH } from "../../lang/dandori/proto.ts";
+import { generateFlowScenarios } from "../../lang/dandori/scenarios.ts";
+import { isRecord } from "../../lang/dandori/values.ts";
+import { asMessage, startConnectServer } from "../../verify/dandori/connect_server.ts";
+import { checkedFlowAt } from "../../verify/dandori/flows.ts";
 import { runCli } from "../support/run.ts";
 
 const PROTO = `syntax = "proto3";
@@ -217,4 +223,89 @@ Deno.test("a message that contains itself is filled MAX_MESSAGE_DEPTH messages d
     at = at.next as Record<string, unknown>;
   }
   strictEqual(filledLevels, MAX_MESSAGE_DEPTH + 1);
+});
+
+const WRITTEN_PROTO = `syntax = "proto3";
+package shop.v1;
+import "google/protobuf/struct.proto";
+service Stock { rpc Hold(HoldRequest) returns (Held); }
+message HoldRequest { string order_id = 1; }
+message Line { string sku = 1; int64 units = 2; bytes tag = 3; }
+message Held {
+  int64 units = 1;
+  repeated int64 counts = 2;
+  double weight = 3;
+  bytes token = 4;
+  google.protobuf.ListValue marks = 5;
+  map<string, int32> stock = 6;
+  optional string note = 7;
+  repeated Line lines = 8;
+  Line first = 9;
+}
+`;
+
+const WRITTEN_FLOW = `workflow w v1
+
+use proto shop from "shop.proto"
+  url "https://shop.example"
+
+record Line
+  sku   : string
+  units : string
+  tag   : string
+
+record Held
+  units  : string
+  counts : list[string]
+  weight : json
+  token  : string
+  marks  : json
+  stock  : json
+  note   : string?
+  lines  : list[Line]
+  first  : Line?
+
+task hold(order_id: string) -> Held
+  connect shop "Stock/Hold"
+
+flow
+  let h = hold(order_id: "o-1")
+  succeed
+`;
+
+Deno.test("every result the scenarios give a connect task is a message protobuf-es reads as the method's response, strictly", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "dandori-written-" });
+  try {
+    Deno.writeTextFileSync(`${dir}/shop.proto`, WRITTEN_PROTO);
+    Deno.writeTextFileSync(`${dir}/w.flow`, WRITTEN_FLOW);
+    const flow = checkedFlowAt(`${dir}/`, "w.flow");
+    ok(flow !== null, "w.flow checks");
+    const server = await startConnectServer(`${dir}/shop.proto`);
+    if ("missing" in server) return console.log(`SKIP: buf: ${server.missing}`);
+    try {
+      const output = server.output("/shop.v1.Stock/Hold");
+      ok(output !== null);
+      const results = generateFlowScenarios(flow.checked, flow.plan).scenarios.flatMap((s) =>
+        s.answers.flatMap((a) => a.kind === "ok" && isRecord(a.value) ? [a.value] : [])
+      );
+      ok(results.length >= 3, `${results.length} results`);
+      for (const r of results) {
+        const json = JSON.parse(stringifyJson(r));
+        ok(asMessage(output, json) !== null, `protobuf-es reads ${JSON.stringify(json)}`);
+        ok(!Object.values(json).includes(null), "no field is written as null");
+      }
+      const full = results.find((r) => Array.isArray(r.lines) && r.lines.length > 0 && r.first !== undefined);
+      ok(full !== undefined, "a result holds a line and a first line");
+      deepStrictEqual(
+        [typeof full.units, typeof full.weight, Array.isArray(full.marks), full.stock],
+        ["string", "bigint", true, {}],
+      );
+      ok(/^\d+$/.test(String(full.units)), "a 64-bit integer is decimal text");
+      strictEqual(atob(String(full.token)).startsWith("token-"), true, "bytes are base64 of the made text");
+    } finally {
+      await server.close();
+    }
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
 });
