@@ -23,11 +23,9 @@ import { assert } from "../../lang/common/assert.ts";
 import { parseJson, stringifyJson } from "../../lang/common/json.ts";
 import { tr } from "../../lang/common/text.ts";
 import { VERSION } from "../../lang/common/version.ts";
-import { type CallRecord, type Run, runFlow } from "../../lang/dandori/interp.ts";
+import type { CallRecord, Run } from "../../lang/dandori/interp.ts";
 import type { Plan, TaskPlan } from "../../lang/dandori/plan.ts";
 import { endingJson } from "../../lang/dandori/run.ts";
-import { readFlowScenarios, ScenarioAnswers } from "../../lang/dandori/scenario.ts";
-import { generatedJson, generateFlowScenarios } from "../../lang/dandori/scenarios.ts";
 import type { Value } from "../../lang/dandori/values.ts";
 import { viewOf } from "../../lang/dandori/views.ts";
 import { ARGO } from "../../targets/dandori/argo/target.ts";
@@ -43,7 +41,7 @@ import { DEFAULT_BUILD, type FlowOrigin } from "../../targets/dandori/target.ts"
 import { inRounds, type Judged, type Report } from "../differential.ts";
 import { ARGO_MODULE, ARGO_VERSION, type ArgoTools, argoTools } from "./argo_tools.ts";
 import { goRuntimeEnv } from "../services/go_runtime.ts";
-import { flowsNamed, type RunnableFlow } from "./flows.ts";
+import { flowsNamed, generatedRuns, type RunnableFlow } from "./flows.ts";
 import { FLOW_DIRS } from "./temporal.ts";
 import { secondsSince, type Skipped, skippedRecord, type Verified } from "../summary.ts";
 
@@ -252,61 +250,39 @@ export async function argoSubjectOf(
   const name = templateName(flow.plan);
   if (name === null) return { skipped: "E006" };
   const built = workflowTemplate(flow.plan, name);
-  const generated = generateFlowScenarios(flow.checked, flow.plan).scenarios.map(generatedJson);
-  const scenarios = readFlowScenarios(flow.checked, stringifyJson(generated));
   const tasks = new Map(flow.plan.tasks.map((t) => [t.name, t]));
   let excluded = 0;
   const caller = await callerLeaves(flow, change);
   const jobs: ArgoJob[] = [];
   try {
-    for (const [i, s] of scenarios.entries()) {
-      const job = await jobOf(flow, tasks, s, `run-${i + 1}`, caller?.leaves ?? null);
-      if (job === null) excluded++;
-      else jobs.push(job);
+    for (const { n, scenario: s, run } of generatedRuns(flow)) {
+      if (timesChildOut(flow.plan, run)) {
+        excluded++;
+        continue;
+      }
+      const plays: Play[] = [];
+      for (const c of run.calls) {
+        const t = tasks.get(c.task);
+        if (t === undefined) throw new Error(`dandori: the plan has no task ${c.task}`);
+        const connect = t.callee.kind === "http" && t.callee.connect !== null;
+        const left = caller !== null && connect && c.answer.kind === "ok" ? await caller.leaves(t, c) : null;
+        plays.push(playOf(t, c, left));
+      }
+      jobs.push({
+        id: `${flow.path}#run-${n}`,
+        where: `${flow.path} run-${n}`,
+        run: `run-${n}`,
+        input: s.input,
+        now: s.now,
+        plays,
+        expected: expectedOf(flow.plan, run),
+      });
     }
   } finally {
     caller?.dispose();
   }
   const images = [...new Set(flow.plan.tasks.flatMap((t) => t.image === null ? [] : [t.image]))].sort();
   return { flow, doc: built.doc, jobs, excluded, images, estimate: built.nodes };
-}
-
-/** One scenario's job, `id` its run, or null when it is left out (`ARGO_EXCLUSION`). */
-async function jobOf(
-  flow: RunnableFlow,
-  tasks: ReadonlyMap<string, TaskPlan>,
-  s: ReturnType<typeof readFlowScenarios>[number],
-  id: string,
-  leaves: CallerLeaves | null,
-): Promise<ArgoJob | null> {
-  const answers = new ScenarioAnswers(s.answers);
-  const run = runFlow(flow.checked, {
-    input: s.input,
-    now: s.now,
-    answers,
-    execution: id,
-    children: false,
-  });
-  answers.finish();
-  if (timesChildOut(flow.plan, run)) return null;
-  const plays: Play[] = [];
-  for (const c of run.calls) {
-    const t = tasks.get(c.task);
-    if (t === undefined) throw new Error(`dandori: the plan has no task ${c.task}`);
-    const connect = t.callee.kind === "http" && t.callee.connect !== null;
-    plays.push(
-      playOf(t, c, leaves !== null && connect && c.answer.kind === "ok" ? await leaves(t, c) : null),
-    );
-  }
-  return {
-    id: `${flow.path}#${id}`,
-    where: `${flow.path} ${id}`,
-    run: id,
-    input: s.input,
-    now: s.now,
-    plays,
-    expected: expectedOf(flow.plan, run),
-  };
 }
 
 /** A template of the copy a run plays: one iteration at a time, no backoff, no wait, and `now()` the scenario's. */

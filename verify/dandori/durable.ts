@@ -17,11 +17,10 @@
 import { stringifyJson } from "../../lang/common/json.ts";
 import { tr } from "../../lang/common/text.ts";
 import { VERSION } from "../../lang/common/version.ts";
-import { runFlow } from "../../lang/dandori/interp.ts";
+import type { Run } from "../../lang/dandori/interp.ts";
 import type { Plan } from "../../lang/dandori/plan.ts";
 import { endingJson } from "../../lang/dandori/run.ts";
-import { answerJson, readFlowScenarios, ScenarioAnswers } from "../../lang/dandori/scenario.ts";
-import { generatedJson, generateFlowScenarios } from "../../lang/dandori/scenarios.ts";
+import { answerJson } from "../../lang/dandori/scenario.ts";
 import type { Value } from "../../lang/dandori/values.ts";
 import { callbackId, CREATED_CALLBACK_ID, viewOf } from "../../lang/dandori/views.ts";
 import { executionOperations } from "../../targets/dandori/durable/check.ts";
@@ -29,7 +28,7 @@ import { DURABLE } from "../../targets/dandori/durable/target.ts";
 import { DEFAULT_BUILD } from "../../targets/dandori/target.ts";
 import { inRounds, type Judged, type Report, runRunnerOutput } from "../differential.ts";
 import type { DurableJobs, DurableResult } from "./durable_runner.ts";
-import { flowsNamed, type RunnableFlow } from "./flows.ts";
+import { flowsNamed, generatedRuns, type RunnableFlow } from "./flows.ts";
 import { FLOW_DIRS } from "./temporal.ts";
 import { secondsSince, type Skipped, type Verified } from "../summary.ts";
 
@@ -61,7 +60,7 @@ export interface DurableSubject {
 const VIEWED = ["lambda", "http", "aws", "book"];
 
 /** What a run is compared on: every call with its views and time, and the ending. */
-function expectedOf(plan: Plan, run: ReturnType<typeof runFlow>): string {
+function expectedOf(plan: Plan, run: Run): string {
   const calls = run.calls.map((c) => {
     const task = plan.tasks.find((t) => t.name === c.task);
     const out: Record<string, Value> = { durable: viewOf("durable", plan, c) };
@@ -84,7 +83,7 @@ function playedOf(r: DurableResult): string {
 }
 
 /** True when the run times a callback out: the local runner never does. */
-function timesCallbackOut(plan: Plan, run: ReturnType<typeof runFlow>): boolean {
+function timesCallbackOut(plan: Plan, run: Run): boolean {
   return run.calls.some((c) =>
     c.answer.kind === "error" && c.answer.error === "timeout" &&
     plan.tasks.find((t) => t.name === c.task)?.callback != null
@@ -102,24 +101,13 @@ export function durableSubjectOf(flow: RunnableFlow): DurableSubject | { skipped
   };
   const stop = DURABLE.check(flow.plan, origin, DEFAULT_BUILD);
   if (stop.length > 0) return { skipped: stop.map((d) => `${d.code} ${d.message.en}`).join("; ") };
-  const generated = generateFlowScenarios(flow.checked, flow.plan).scenarios.map(generatedJson);
-  const scenarios = readFlowScenarios(flow.checked, stringifyJson(generated));
   const jobs: DurableJob[] = [];
   let excluded = 0;
-  scenarios.forEach((s, i) => {
-    const id = `run-${i + 1}`;
-    const answers = new ScenarioAnswers(s.answers);
-    const run = runFlow(flow.checked, {
-      input: s.input,
-      now: s.now,
-      answers,
-      execution: id,
-      children: false,
-    });
-    answers.finish();
+  for (const { n, scenario: s, run } of generatedRuns(flow)) {
+    const id = `run-${n}`;
     if (timesCallbackOut(flow.plan, run)) {
       excluded++;
-      return;
+      continue;
     }
     jobs.push({
       id: `${flow.path}#${id}`,
@@ -130,7 +118,7 @@ export function durableSubjectOf(flow: RunnableFlow): DurableSubject | { skipped
       answers: s.answers.map(answerJson),
       expected: expectedOf(flow.plan, run),
     });
-  });
+  }
   return { flow, files: DURABLE.generate(flow.plan, origin, DEFAULT_BUILD), jobs, excluded };
 }
 

@@ -13,7 +13,7 @@ import { stringifyJson } from "../../lang/common/json.ts";
 import { type Run, runFlow } from "../../lang/dandori/interp.ts";
 import { lower } from "../../lang/dandori/lower.ts";
 import type { Plan } from "../../lang/dandori/plan.ts";
-import { readFlowScenarios, ScenarioAnswers } from "../../lang/dandori/scenario.ts";
+import { type FlowScenario, readFlowScenarios, ScenarioAnswers } from "../../lang/dandori/scenario.ts";
 import { generatedJson, generateFlowScenarios } from "../../lang/dandori/scenarios.ts";
 import { type Pb, useProtobufjs } from "../../lang/dandori/proto.ts";
 
@@ -101,26 +101,30 @@ export function flowsNamed(root: string, args: readonly string[], dirs: readonly
   });
 }
 
-/** One generated scenario of a flow as the reference interpreter ran it: its number (1, 2, …) and the run. */
+/** One generated scenario of a flow as the reference interpreter ran it: its number (1, 2, …), the scenario and the run. */
 export interface GeneratedRun {
   readonly n: number;
+  readonly scenario: FlowScenario;
   readonly run: Run;
 }
 
 /**
  * Every generated scenario of `f`, read back as a scenario file is read and run on the reference
- * interpreter as the differential runs name it (the execution `run-<n>`, child flows not run).
+ * interpreter as the differential runs name it (the execution `run-<n>`, child flows not run), every
+ * answer of it used.
  */
 export function generatedRuns(f: RunnableFlow): GeneratedRun[] {
   const generated = generateFlowScenarios(f.checked, f.plan).scenarios.map(generatedJson);
-  return readFlowScenarios(f.checked, stringifyJson(generated)).map((s, i) => ({
-    n: i + 1,
-    run: runFlow(f.checked, {
-      input: s.input,
-      now: s.now,
-      answers: new ScenarioAnswers(s.answers),
+  return readFlowScenarios(f.checked, stringifyJson(generated)).map((scenario, i) => {
+    const answers = new ScenarioAnswers(scenario.answers);
+    const run = runFlow(f.checked, {
+      input: scenario.input,
+      now: scenario.now,
+      answers,
       execution: `run-${i + 1}`,
       children: false,
-    }),
-  }));
+    });
+    answers.finish();
+    return { n: i + 1, scenario, run };
+  });
 }

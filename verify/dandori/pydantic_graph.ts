@@ -22,19 +22,18 @@
 import { stringifyJson } from "../../lang/common/json.ts";
 import { type Text, tr } from "../../lang/common/text.ts";
 import { VERSION } from "../../lang/common/version.ts";
-import { type CallRecord, runFlow } from "../../lang/dandori/interp.ts";
+import type { CallRecord, Run } from "../../lang/dandori/interp.ts";
 import type { Plan } from "../../lang/dandori/plan.ts";
 import { timestampText } from "../../lang/dandori/rules.ts";
 import { endingJson } from "../../lang/dandori/run.ts";
-import { answerJson, readFlowScenarios, ScenarioAnswers } from "../../lang/dandori/scenario.ts";
-import { generatedJson, generateFlowScenarios } from "../../lang/dandori/scenarios.ts";
+import { answerJson } from "../../lang/dandori/scenario.ts";
 import type { Value } from "../../lang/dandori/values.ts";
 import { viewOf } from "../../lang/dandori/views.ts";
 import { ident } from "../../targets/dandori/pydantic_graph/names.ts";
 import { DEFAULT_BUILD } from "../../targets/dandori/target.ts";
 import { PYDANTIC_GRAPH } from "../../targets/dandori/pydantic_graph/target.ts";
 import { type DiffJob, inRounds, type Report, runRunner } from "../differential.ts";
-import { flowsNamed, type RunnableFlow } from "./flows.ts";
+import { flowsNamed, generatedRuns, type RunnableFlow } from "./flows.ts";
 import { type ProofRecord, secondsSince, type Skipped, skippedRecord, type Verified } from "../summary.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -88,7 +87,7 @@ function exclusion(plan: Plan, calls: readonly CallRecord[]): string | null {
   return c === undefined ? null : `line ${c.line}: ${c.task}, which has no \`timeout\`, times out`;
 }
 
-function expectedOf(plan: Plan, run: ReturnType<typeof runFlow>): string {
+function expectedOf(plan: Plan, run: Run): string {
   const calls = run.calls.map((c) => {
     const kind = plan.tasks.find((t) => t.name === c.task)?.callee.kind;
     const out: Record<string, Value> = { "pydantic-graph": viewOf("pydantic-graph", plan, c), at: c.at };
@@ -120,24 +119,14 @@ export function subjectOf(flow: RunnableFlow): GraphSubject | { skipped: string 
   };
   const stop = PYDANTIC_GRAPH.check(flow.plan, origin, DEFAULT_BUILD);
   if (stop.length > 0) return { skipped: stop.map((d) => `${d.code} ${d.message.en}`).join("; ") };
-  const generated = generateFlowScenarios(flow.checked, flow.plan).scenarios.map(generatedJson);
   const jobs: GraphJob[] = [];
   const excluded: string[] = [];
-  readFlowScenarios(flow.checked, stringifyJson(generated)).forEach((s, i) => {
-    const id = `run-${i + 1}`;
-    const answers = new ScenarioAnswers(s.answers);
-    const run = runFlow(flow.checked, {
-      input: s.input,
-      now: s.now,
-      answers,
-      execution: id,
-      children: false,
-    });
-    answers.finish();
+  for (const { n, scenario: s, run } of generatedRuns(flow)) {
+    const id = `run-${n}`;
     const why = exclusion(flow.plan, run.calls);
     if (why !== null) {
       excluded.push(`${flow.path} ${id}: ${why}`);
-      return;
+      continue;
     }
     jobs.push({
       id: `${flow.path}#${id}`,
@@ -148,7 +137,7 @@ export function subjectOf(flow: RunnableFlow): GraphSubject | { skipped: string 
       now: s.now,
       expected: expectedOf(flow.plan, run),
     });
-  });
+  }
   return { flow, files: PYDANTIC_GRAPH.generate(flow.plan, origin, DEFAULT_BUILD), jobs, excluded };
 }
 

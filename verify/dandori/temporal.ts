@@ -22,13 +22,12 @@
 import { lookup } from "../../lang/common/assert.ts";
 import { stringifyJson } from "../../lang/common/json.ts";
 import type { CheckedFlow } from "../../lang/dandori/checked.ts";
-import { type Run, runFlow } from "../../lang/dandori/interp.ts";
+import type { Run } from "../../lang/dandori/interp.ts";
 import { placeOf } from "../../lang/dandori/places.ts";
 import { retryDelayMs } from "../../lang/dandori/rules.ts";
 import type { Plan } from "../../lang/dandori/plan.ts";
 import { endingJson } from "../../lang/dandori/run.ts";
-import { answerJson, readFlowScenarios, ScenarioAnswers } from "../../lang/dandori/scenario.ts";
-import { generatedJson, generateFlowScenarios } from "../../lang/dandori/scenarios.ts";
+import { answerJson } from "../../lang/dandori/scenario.ts";
 import type { Value } from "../../lang/dandori/values.ts";
 import { viewOf } from "../../lang/dandori/views.ts";
 import { VERSION } from "../../lang/common/version.ts";
@@ -43,7 +42,7 @@ import {
   VERIFY_SERVER,
 } from "../services/temporal_server.ts";
 import type { CopyRun } from "./temporal_copy.ts";
-import { fileOf, flowsNamed, type RunnableFlow } from "./flows.ts";
+import { fileOf, flowsNamed, generatedRuns, type RunnableFlow } from "./flows.ts";
 import type { CodecKeyJson, RunResult, SentCall } from "./temporal_contract.ts";
 import {
   againNamespaceOf,
@@ -129,8 +128,8 @@ function durationsPlayed(r: RunResult, expected: Durations): Durations {
 /** What a run is compared on: calls, ending, cases (query and search attribute), and `durations` when given. */
 function expectedOf(
   plan: Plan,
-  calls: ReturnType<typeof runFlow>["calls"],
-  run: ReturnType<typeof runFlow>,
+  calls: Run["calls"],
+  run: Run,
   durations: Durations | null,
 ): string {
   const viewed = calls.map((c) => {
@@ -192,21 +191,10 @@ export function subjectOf(
   };
   const stop = target.check(flow.plan, origin, DEFAULT_BUILD);
   if (stop.length > 0) return { skipped: stop.map((d) => `${d.code} ${d.message.en}`).join("; ") };
-  const generated = generateFlowScenarios(flow.checked, flow.plan).scenarios.map(generatedJson);
-  const scenarios = readFlowScenarios(flow.checked, stringifyJson(generated));
   const jobs: TemporalJob[] = [];
   const runs: CopyRun[] = [];
-  scenarios.forEach((s, i) => {
-    const id = `run-${i + 1}`;
-    const answers = new ScenarioAnswers(s.answers);
-    const run = runFlow(flow.checked, {
-      input: s.input,
-      now: s.now,
-      answers,
-      execution: id,
-      children: false,
-    });
-    answers.finish();
+  for (const { n, scenario: s, run } of generatedRuns(flow)) {
+    const id = `run-${n}`;
     jobs.push({
       id: `${flow.path}#${id}`,
       where: `${flow.path} ${id}`,
@@ -216,7 +204,7 @@ export function subjectOf(
       expected: expectedOf(flow.plan, run.calls, run, sdk.durations ? durationsOf(flow.checked, run) : null),
     });
     runs.push({ id, now: s.now });
-  });
+  }
   return { flow, files: target.generate(flow.plan, origin, DEFAULT_BUILD), jobs, runs, codecKey };
 }
 
