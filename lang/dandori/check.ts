@@ -6,8 +6,7 @@
  * @module
  */
 
-import { assert } from "../common/assert.ts";
-import { type Diagnostic, sortDiagnostics } from "../common/diagnostic.ts";
+import { sortDiagnostics } from "../common/diagnostic.ts";
 import { decodeSource, Reporter, reportKeyShapedValues } from "../common/reporter.ts";
 import { type Text, tr } from "../common/text.ts";
 import type { DandoriCode } from "./codes.ts";
@@ -18,7 +17,7 @@ import type { CheckEnv, ChildScope, FlowCheck } from "./env.ts";
 import { checkAlongFlow } from "./lints.ts";
 import type { FlowModel } from "./model.ts";
 import { resolveFlow } from "./resolve.ts";
-import { firstUnsupported, notReadOn } from "./support.ts";
+import { firstUnsupported } from "./support.ts";
 import { checkSecrets } from "./secrecy.ts";
 import { parseFlow } from "./syntax.ts";
 import { typeFlow } from "./typing.ts";
@@ -54,17 +53,14 @@ function checkInScope(file: string, text: string, env: CheckEnv, scope: ChildSco
   ): FlowCheck => {
     reportKeyShapedValues(text, r, FLOW);
     const ok = model !== null && !r.hasErrors();
-    // A flow that passed with an agent task stops here: E018 after every other diagnostic.
-    const stop = ok && typedFlow !== null ? notReadOnStop(file, text, typedFlow) : null;
-    const readOn = stop === null ? typedFlow : null;
-    const checked: CheckedFlow | null = ok && readOn !== null ? { ...readOn, passed: true } : null;
+    const checked: CheckedFlow | null = ok && typedFlow !== null ? { ...typedFlow, passed: true } : null;
     return {
       file,
-      diagnostics: sortDiagnostics(stop === null ? r.diagnostics : [...r.diagnostics, stop]),
+      diagnostics: sortDiagnostics(r.diagnostics),
       model: ok ? model : null,
       checked,
-      typedFlow: readOn,
-      unsupported: unsupported || stop !== null,
+      typedFlow,
+      unsupported,
     };
   };
   const ast = parseFlow(text, r);
@@ -114,24 +110,4 @@ export function checkFlowBytes(file: string, bytes: Uint8Array, env: CheckEnv): 
     typedFlow: null,
     unsupported: false,
   };
-}
-
-/**
- * The E018 for a checked flow that calls an agent, or a child flow that does (support.ts): the first
- * such task in the flow's text. A child flow that passed its check and is not among the flow's
- * checked children stopped there for the same reason.
- */
-function notReadOnStop(file: string, text: string, flow: TypedFlow): Diagnostic | null {
-  const tasks = [...flow.model.tasks.values()].filter((t) =>
-    t.method === "agent" || (t.method === "flow" && !flow.children.has(t.name))
-  );
-  tasks.sort((a, b) => a.line - b.line || a.col - b.col);
-  const first = tasks[0];
-  if (first === undefined) return null;
-  const r = new Reporter<DandoriCode>(file, text);
-  const stop = notReadOn(first.method === "agent" ? first.method : { childPath: first.child?.path ?? "" });
-  r.error("E018", first, stop.message, { notes: [stop.note] });
-  const [stopped] = r.diagnostics;
-  assert(stopped !== undefined, "the stop is said");
-  return stopped;
 }

@@ -23,12 +23,7 @@ export interface FlowCheck {
    * (the page draws it); null when names or types did not resolve.
    */
   readonly typedFlow: TypedFlow | null;
-  /**
-   * True when a construct this dandori cannot read stopped the check (E018: exit 2), or when a flow
-   * that passed every check has an agent task, its own or a child flow's, which no stage after the
-   * checker reads yet (E018 after the other diagnostics; `checked` and `typedFlow` null, `model` kept
-   * so that a parent still fits its calls to this flow, and stops at E018 on the task that runs it).
-   */
+  /** True when a construct this dandori cannot read stopped the check (E018: exit 2). */
   readonly unsupported: boolean;
 }
 

@@ -14,7 +14,8 @@
  * reads `now` (`places.ts`), what a time word means (`lexer.ts`), and the rules every platform
  * applies alike, pinned by shared vectors (`rules.ts`: retry waits, keys, seconds until a time), and
  * how a Connect service's answer is filled in (`connect.ts`, from the table the check read from the
- * `.proto`, as the model holds it).
+ * `.proto`, as the model holds it), and how a Claude agent's enum values are read without case
+ * (`agent_requests.ts`'s `foldEnums`, over the flow's types).
  * What a call looks like to a platform is by design rendered from the plan's call, with the run's
  * values (`views.ts`): the views read the plan, the run does not.
  *
@@ -35,6 +36,7 @@ import type {
   StmtAst,
 } from "./ast.ts";
 import type { CheckedFlow } from "./checked.ts";
+import { foldEnums } from "./agent_requests.ts";
 import { filledResponse } from "./connect.ts";
 import { durationSeconds } from "./lexer.ts";
 import type { Retry, TaskDef } from "./model.ts";
@@ -733,8 +735,13 @@ class Interp {
   ): Flow {
     const m = this.flow.model;
     const place = placeOf(s);
-    // A Connect service's answer is read as protobuf reads it: its zero values filled in (connect.ts).
-    let result: Value = task.connect === null ? value : filledResponse(task.connect.call.fill, value);
+    // A Connect service's answer is read as protobuf reads it: its zero values filled in (connect.ts);
+    // a Claude agent's enum values are read without case (agent_requests.ts).
+    let result: Value = task.connect !== null
+      ? filledResponse(task.connect.call.fill, value)
+      : task.agent?.provider === "claude" && task.result !== null
+      ? foldEnums(task.result.type, m.types, value)
+      : value;
     if (task.book !== null) {
       const result_ = readField(value, "result");
       if (!isRecord(value) || (result_ !== "done" && result_ !== "done_before")) {

@@ -35,6 +35,7 @@ import type {
   UseAst,
 } from "./ast.ts";
 import type { TypedFlow } from "./checked.ts";
+import { agentEndpoint, answerSchema } from "./agent_requests.ts";
 import { CONNECT_STATUS, declaredCode } from "./connect.ts";
 import type { Machine } from "./machine.ts";
 import type { FlowModel, Retry, TaskDef } from "./model.ts";
@@ -361,8 +362,20 @@ class Lowering {
         return { kind: "event" };
       case "own":
         return { kind: "own" };
-      // Decision-model tasks stop at E018 in the check, an agent's flow after it (check.ts).
-      case "agent":
+      case "agent": {
+        assert(def.agent !== null && def.result !== null, "a checked agent has its request and a result");
+        const a = def.agent;
+        return {
+          kind: "agent",
+          provider: a.provider,
+          model: a.model,
+          instructions: a.instructions,
+          endpoint: agentEndpoint(a.provider, a.url?.text ?? null),
+          effort: a.effort,
+          schema: answerSchema(def.result.type, this.m.types),
+        };
+      }
+      // Decision-model tasks stop at E018 in the check (support.ts).
       case "jev":
         throw new Error(`dandori: ${def.method} tasks stop at E018 before the lowering`);
       default:

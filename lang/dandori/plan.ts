@@ -17,10 +17,11 @@
  */
 
 import { assert, unreachable } from "../common/assert.ts";
+import type { AgentPlan } from "./agent_requests.ts";
 import type { FillTable, SentField } from "./connect.ts";
 
-/** The version of the plan's shape; a change a printer must follow raises it (2: the edges `bad response` and `failed`, a parallel loop's early ends, arms' and handlers' lines, a callback's hand-on; 3: an `http` call's `connect`). */
-export const PLAN_VERSION = 3;
+/** The version of the plan's shape; a change a printer must follow raises it (2: the edges `bad response` and `failed`, a parallel loop's early ends, arms' and handlers' lines, a callback's hand-on; 3: an `http` call's `connect`; 4: the callee `agent`). */
+export const PLAN_VERSION = 4;
 
 /** A type, as written in the flow. */
 export type TypePlan =
@@ -171,7 +172,9 @@ export type CalleePlan =
   }
   | { readonly kind: "child"; readonly platforms: ChildPlatforms }
   | { readonly kind: "event" }
-  | { readonly kind: "own" };
+  | { readonly kind: "own" }
+  /** An agent task (agent_requests.ts): its provider, model, instructions, endpoint, effort and answer's schema. */
+  | ({ readonly kind: "agent" } & AgentPlan);
 
 /**
  * One retrier, as Step Functions orders them: the first retrier whose errors match an error

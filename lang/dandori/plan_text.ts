@@ -88,6 +88,10 @@ export function calleeText(c: CalleePlan): string {
       return "event";
     case "own":
       return "own";
+    case "agent":
+      return `agent ${c.provider} ${JSON.stringify(c.model)} ${c.endpoint}${
+        c.effort === null ? "" : ` (effort ${c.effort})`
+      }`;
     default:
       return unreachable(c, "callee");
   }

@@ -26,7 +26,9 @@
  * items, a `T?`'s value), a run whose first call of the task is answered just outside that end
  * (`<place>:outside <task>.<path> below|above`, `Dandori.BadResponse`); for each `connect` task, a
  * run whose first call is answered with its zero values left out, as protobuf's JSON leaves them out
- * (`<place>:zeros left out <task>`: every platform fills them in as the interpreter does); and for
+ * (`<place>:zeros left out <task>`: every platform fills them in as the interpreter does); for each
+ * Claude agent whose result holds an enum, a run whose first call is answered with the enum values'
+ * case changed (`<place>:enum case changed <task>`: every platform reads them as the declared values); and for
  * each declared error a task's `retry … on` retries, a run that answers it at every attempt until the retries
  * run out (`<place>:<error> out of retries`) unless a kept run already does. Each of these
  * starts from the first kept run that calls the task, its choices replayed up to that call.
@@ -497,6 +499,7 @@ export function generateFlowScenarios(flow: CheckedFlow, plan: Plan): GeneratedS
     omittedFamily(flow, families);
     resultFamilies(flow, families);
     zeroFamilies(flow, families);
+    caseFamilies(flow, families);
     retryFamilies(flow, families);
   }
   return {
@@ -691,6 +694,81 @@ function zeroFamilies(flow: CheckedFlow, f: Families): void {
       );
       if (kept || tried === null) break;
     }
+  }
+}
+
+/**
+ * For every Claude agent whose result holds an enum, one run whose first call of the task is answered
+ * with a value of the result's type (every `T?` present, every list of one) whose enum values have
+ * their case changed, as Claude's structured outputs may answer (`<place>:enum case changed <task>`).
+ * It is kept when the call is answered: the answer reads as the declared values on every platform,
+ * or the runs disagree.
+ */
+function caseFamilies(flow: CheckedFlow, f: Families): void {
+  const m = flow.model;
+  for (const task of m.tasks.values()) {
+    const result = task.result;
+    if (task.agent?.provider !== "claude" || result === null || !holdsEnum(m.types, result.type)) continue;
+    for (const base of reaching(f.explorer, task.name)) {
+      let given = false;
+      const tried = f.try(base.script, base.tried.now, undefined, (a, counter) => {
+        if (given || a.task.name !== task.name) return null;
+        given = true;
+        const whole = new Maker(m.types, new Chooser([], new Map(), new Map()), counter, 1)
+          .value(result.type, result.range, `${a.place}:case`, task.name);
+        return { kind: "ok", value: caseChanged(m.types, result.type, whole) };
+      });
+      const kept = f.keep(
+        tried,
+        `${base.place}:enum case changed ${task.name}`,
+        (r) => r.visits.some((v) => v.kind === "ok" && v.place === base.place),
+      );
+      if (kept || tried === null) break;
+    }
+  }
+}
+
+/** True when a value of `t` may hold an enum value. */
+function holdsEnum(types: TypeTable, t: Ty, seen: ReadonlySet<string> = new Set()): boolean {
+  switch (t.kind) {
+    case "enum":
+      return true;
+    case "optional":
+      return holdsEnum(types, t.inner, seen);
+    case "list":
+      return holdsEnum(types, t.element, seen);
+    case "record":
+      return !seen.has(t.name) &&
+        lookup(types.records, t.name, "record").fields.some((f) =>
+          holdsEnum(types, f.type, new Set([...seen, t.name]))
+        );
+    default:
+      return false;
+  }
+}
+
+/** `v` with each enum value of `t` in it in upper case, or in lower case where it is in upper case already. */
+function caseChanged(types: TypeTable, t: Ty, v: Value): Value {
+  switch (t.kind) {
+    case "enum": {
+      if (typeof v !== "string") return v;
+      const upper = v.toUpperCase();
+      return upper === v ? v.toLowerCase() : upper;
+    }
+    case "optional":
+      return v === null ? v : caseChanged(types, t.inner, v);
+    case "list":
+      return Array.isArray(v) ? v.map((x) => caseChanged(types, t.element, x)) : v;
+    case "record": {
+      if (!isRecord(v)) return v;
+      const out: Record<string, Value> = { ...v };
+      for (const f of lookup(types.records, t.name, "record").fields) {
+        if (Object.hasOwn(v, f.name)) out[f.name] = caseChanged(types, f.type, v[f.name]);
+      }
+      return out;
+    }
+    default:
+      return v;
   }
 }
 

@@ -4,10 +4,7 @@
  * checked. OpenAPI descriptions (openapi.ts), Smithy models (smithy.ts) and proto descriptions
  * (proto.ts) are read. A flow that uses one it cannot read gets a single E018 at the first such
  * construct and the command exits 2, instead of a check that would guess.
- *
- * Agent tasks are checked, and no stage after the checker reads them yet: once every other check of
- * a flow with one has passed, the check ends with `notReadOnStop`'s E018 (check.ts), so `check` exits
- * 2 and no command plans, runs, draws or builds it. `connect` tasks are read on (connect.ts).
+ * Agent tasks (agent_requests.ts) and `connect` tasks (connect.ts) are read on.
  * @module
  */
 
@@ -97,35 +94,4 @@ export function firstUnsupported(ast: FlowAst): Unsupported | null {
   found.sort((a, b) => a.at.line - b.at.line || a.at.col - b.at.col);
   const first = found[0];
   return first === undefined ? null : { at: first.at, ...of(first.source) };
-}
-
-/**
- * What a command past the check says of a flow that passed it with an agent task, or a `flow` task
- * whose child has one (`childPath`): it is checked, and not yet planned, run, drawn or built.
- */
-export function notReadOn(
-  kind: "agent" | { readonly childPath: string },
-): { message: Text; note: Text } {
-  if (typeof kind !== "string") {
-    return {
-      message: tr(
-        `this dandori checks agent tasks and does not yet plan, run, draw or build them: the child flow "${kind.childPath}" has one`,
-        `この dandori はエージェントのタスクを確かめますが、まだ計画、実行、描画、ビルドはしません。子のフロー "${kind.childPath}" にエージェントのタスクがあります`,
-      ),
-      note: tr(
-        "every other check of the flow passed; what each platform sends to an agent is not built yet, so no command reads the flow further",
-        "フローのほかの検査はすべて通りました。各プラットフォームがエージェントに送るものをまだ作っていないので、どのコマンドもこの先を読みません",
-      ),
-    };
-  }
-  return {
-    message: tr(
-      "this dandori checks agent tasks and does not yet plan, run, draw or build them: the flow has one",
-      "この dandori はエージェントのタスクを確かめますが、まだ計画、実行、描画、ビルドはしません。このフローにはエージェントのタスクがあります",
-    ),
-    note: tr(
-      "every other check of the flow passed; what each platform sends to an agent is not built yet, so no command reads the flow further",
-      "フローのほかの検査はすべて通りました。各プラットフォームがエージェントに送るものをまだ作っていないので、どのコマンドもこの先を読みません",
-    ),
-  };
 }

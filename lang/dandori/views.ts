@@ -5,9 +5,10 @@
  * character.
  *
  * - `transport`: what dandori-written code sends through `Transport` — a Lambda's function and
- *   payload, an HTTP request, an AWS operation and its arguments, a book operation — and what it
- *   hands to the user's own code, a child flow or an event's wait.
- * - `temporal`: the activity, its arguments and what the workflow passes beside them (the call's
+ *   payload, an HTTP request, an AWS operation and its arguments, a book operation, an agent's
+ *   request (`agent_requests.ts`: the endpoint, the headers that say nothing secret, the body) — and
+ *   what it hands to the user's own code, a child flow or an event's wait.
+ * - `temporal`: the activity (an agent's too), its arguments and what the workflow passes beside them (the call's
  *   key when the task has one, the callback's id), or the child workflow with its type and id.
  * - `durable`: the task a step runs, its arguments, the key and the callback's id (the SDK makes
  *   it, so the view writes `CREATED_CALLBACK_ID`), or the durable function a child is invoked as
@@ -31,6 +32,7 @@
  */
 
 import { unreachable } from "../common/assert.ts";
+import { agentRequest } from "./agent_requests.ts";
 import { CONNECT_PROTOCOL_HEADER, requestBody } from "./connect.ts";
 import type { CallRecord } from "./interp.ts";
 import { workflowTemplateName } from "./kubernetes.ts";
@@ -132,6 +134,10 @@ function transportView(task: TaskPlan, c: CallRecord): Value {
       if (task.callback !== null) out.callback_id = callbackId(c);
       return out;
     }
+    case "agent": {
+      const request = agentRequest(callee, args);
+      return { agent: { url: request.url, headers: request.headers, body: request.body } };
+    }
     default:
       return unreachable(callee, "callee");
   }
@@ -179,7 +185,8 @@ function temporalView(task: TaskPlan, c: CallRecord): Value {
     case "http":
     case "aws":
     case "book":
-    case "own": {
+    case "own":
+    case "agent": {
       const out: Record<string, Value> = { activity: task.name, args };
       if (task.key !== null) out.key = keyOf(c);
       if (task.callback !== null) out.callback_id = callbackId(c);
@@ -213,6 +220,8 @@ function durableView(task: TaskPlan, c: CallRecord): Value {
       if (task.callback !== null) out.callback_id = CREATED_CALLBACK_ID;
       return out;
     }
+    case "agent":
+      throw new Error(`dandori: Lambda durable functions cannot call ${task.name} yet (E050)`);
     default:
       return unreachable(callee, "callee");
   }
@@ -268,6 +277,7 @@ function stepFunctionsView(plan: Plan, task: TaskPlan, c: CallRecord): Value {
     }
     case "event":
     case "own":
+    case "agent":
       throw new Error(`dandori: Step Functions cannot call ${task.name} (E050)`);
     default:
       return unreachable(callee, "callee");
@@ -337,6 +347,7 @@ function argoView(task: TaskPlan, c: CallRecord): Value {
       return { child: name, input: args };
     }
     case "event":
+    case "agent":
       throw new Error(`dandori: Argo cannot call ${task.name} (E050)`);
     case "lambda":
     case "http":

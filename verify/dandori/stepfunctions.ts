@@ -48,6 +48,7 @@ import {
   whyNot,
 } from "./localstack.ts";
 import { type ProofRecord, secondsSince, skippedRecord, type Verified } from "../summary.ts";
+import { agentUnbuilt } from "../../targets/dandori/agent_tasks.ts";
 
 /** A flow built for Step Functions, or why it cannot be. */
 export type Built =
@@ -152,6 +153,8 @@ function declaredName(task: TaskPlan, error: string): string {
     case "event":
     case "own":
       throw new Error(`verify: Step Functions reports no declared error of ${task.name}`);
+    case "agent":
+      return agentUnbuilt();
     default:
       return unreachable(c, "callee");
   }
@@ -175,6 +178,8 @@ function platformResult(task: TaskPlan, v: Plain): Plain {
     case "event":
     case "own":
       throw new Error(`verify: Step Functions cannot call ${task.name}`);
+    case "agent":
+      return agentUnbuilt();
     default:
       return unreachable(c, "callee");
   }
@@ -265,6 +270,8 @@ function onTheWire(task: TaskPlan, sent: Plain, transport: Plain): [Plain, Plain
     case "event":
     case "own":
       throw new Error(`verify: Step Functions cannot call ${task.name}`);
+    case "agent":
+      return agentUnbuilt();
     default:
       return unreachable(task.callee, "callee");
   }

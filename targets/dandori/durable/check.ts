@@ -29,6 +29,7 @@ import {
   taskOf,
   type TaskPlan,
 } from "../../../lang/dandori/plan.ts";
+import { agentsUnbuilt, agentUnbuilt } from "../agent_tasks.ts";
 import type { FlowOrigin } from "../target.ts";
 import { namingCheck } from "../naming.ts";
 import { tsNames } from "../typescript/names.ts";
@@ -50,6 +51,8 @@ function attemptOperations(t: TaskPlan): number {
     case "own":
       if (t.callback === null) return 1;
       return t.timeout?.kind === "until" ? 3 : 2;
+    case "agent":
+      return agentUnbuilt();
     default:
       return unreachable(t.callee, "callee");
   }
@@ -100,6 +103,8 @@ export function executionOperations(plan: Plan): number {
 
 /** The diagnostics that stop the build; none when durable functions can run the flow. */
 export function durableCheck(plan: Plan, origin: FlowOrigin): readonly Diagnostic[] {
+  const agents = agentsUnbuilt("Lambda durable functions", plan, origin);
+  if (agents.length > 0) return agents;
   const r = new Reporter<DandoriCode>(origin.path, origin.text);
   const head = { line: 1, col: 1 };
   const cancel = plan.blocks.cancel;

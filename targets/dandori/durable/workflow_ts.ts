@@ -40,6 +40,7 @@ import {
 } from "../typescript/statements.ts";
 import { tsType } from "../typescript/types_ts.ts";
 import { DEFAULT_SECONDS } from "../temporal/wire.ts";
+import { agentUnbuilt } from "../agent_tasks.ts";
 
 /** The seconds one attempt of a task's step may take, or null for no limit of dandori's. */
 export function stepSeconds(task: TaskPlan): number | null {
@@ -68,6 +69,8 @@ export function atMostOnce(task: TaskPlan): boolean {
     case "child":
     case "event":
       return false;
+    case "agent":
+      return agentUnbuilt();
     default:
       return unreachable(c, "callee");
   }
@@ -111,6 +114,8 @@ function attemptCode(task: TaskPlan, args: string, place: string, loops: string,
       return `() => dd.step(dc, ${name}, ${atMostOnce(task)}, ${stepSeconds(task)}, () => ${
         read("tasks", task.name)
       }(${args}, ${meta(null)}))`;
+    case "agent":
+      return agentUnbuilt();
     default:
       return unreachable(callee, "callee");
   }

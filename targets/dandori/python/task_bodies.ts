@@ -12,6 +12,7 @@ import type { CalleePlan, ConnectPlan, Plan, TaskPlan } from "../../../lang/dand
 import { pyData } from "./code.ts";
 import { str } from "./names.ts";
 import { pyType } from "./types_py.ts";
+import { agentUnbuilt } from "../agent_tasks.ts";
 
 /** The tasks the user writes: own tasks and child flows. */
 export function ownTasks(plan: Plan): TaskPlan[] {
@@ -139,6 +140,8 @@ export function written(t: TaskPlan): string[] | null {
     case "child":
     case "event":
       return null;
+    case "agent":
+      return agentUnbuilt();
     default:
       return unreachable(c, "callee");
   }

@@ -25,6 +25,7 @@ import { CONNECT_PROTOCOL_HEADER } from "../../../lang/dandori/connect.ts";
 import type { CallPlan, ExprPlan, Plan, TaskPlan } from "../../../lang/dandori/plan.ts";
 import { connectBody, connectFilled } from "./connect.ts";
 import { expr, type ExprEnv, orNull, str } from "./jsonata.ts";
+import { agentUnbuilt } from "../agent_tasks.ts";
 
 /** `{% … %}`: a JSONata expression where a field of the definition takes one. */
 export function jx(e: string): string {
@@ -167,6 +168,8 @@ export function taskCall(plan: Plan, task: TaskPlan, call: CallPlan, place: stri
     case "event":
     case "own":
       throw new Error(`dandori: Step Functions cannot call ${task.name} (E050)`);
+    case "agent":
+      return agentUnbuilt();
     default:
       return unreachable(callee, "callee");
   }
@@ -262,6 +265,8 @@ export function errorName(task: TaskPlan, error: string): string {
     case "event":
     case "own":
       throw new Error(`dandori: ${task.name}'s declared errors stop at E050 on Step Functions`);
+    case "agent":
+      return agentUnbuilt();
     default:
       return unreachable(callee, "callee");
   }

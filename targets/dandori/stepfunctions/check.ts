@@ -25,6 +25,7 @@ import {
   type TaskPlan,
   valueInUrlPath,
 } from "../../../lang/dandori/plan.ts";
+import { agentsUnbuilt, agentUnbuilt } from "../agent_tasks.ts";
 import type { BuildOptions, FlowOrigin } from "../target.ts";
 
 /** Step Functions' most events in one execution's history. */
@@ -49,6 +50,8 @@ export function checkStepFunctions(
   origin: FlowOrigin,
   options: BuildOptions,
 ): readonly Diagnostic[] {
+  const agents = agentsUnbuilt("Step Functions", plan, origin);
+  if (agents.length > 0) return agents;
   const r = new Reporter<DandoriCode>(origin.path, origin.text);
   const called = calledTasks(plan);
   for (const task of plan.tasks) if (called.has(task.name)) cannot(r, plan, task);
@@ -198,6 +201,8 @@ function cannot(r: Reporter<DandoriCode>, plan: Plan, task: TaskPlan): void {
     case "lambda":
     case "aws":
       return;
+    case "agent":
+      return agentUnbuilt();
     default:
       return unreachable(callee, "callee");
   }

@@ -8,6 +8,7 @@
 
 import { unreachable } from "../../../lang/common/assert.ts";
 import type { Plan, TaskPlan } from "../../../lang/dandori/plan.ts";
+import { agentUnbuilt } from "../agent_tasks.ts";
 
 /** The workflow type and task queue of a flow: `<name>_v<n>`. */
 export function workflowType(plan: Plan): string {
@@ -50,6 +51,8 @@ export function activitySeconds(task: TaskPlan): number {
     case "child":
     case "event":
       return DEFAULT_SECONDS.other;
+    case "agent":
+      return agentUnbuilt();
     default:
       return unreachable(task.callee, "callee");
   }
@@ -76,6 +79,8 @@ export function childWorkflow(task: TaskPlan): { readonly type: string; readonly
     case "own":
     case "event":
       return unreachable(callee.kind as never, "a child's callee");
+    case "agent":
+      return agentUnbuilt();
     default:
       return unreachable(callee, "callee");
   }

@@ -42,6 +42,7 @@ import {
 } from "../typescript/statements.ts";
 import { tsType } from "../typescript/types_ts.ts";
 import { activitySeconds, childWorkflow } from "./wire.ts";
+import { agentUnbuilt } from "../agent_tasks.ts";
 
 /** One attempt of a call: a closure over the attempt's number `n`. */
 function attemptCode(
@@ -82,6 +83,8 @@ function attemptCode(
         }(${args}, ${meta("id")}));\n}`;
       }
       return `() => ${read("A", task.name)}(${args}, ${meta(null)})`;
+    case "agent":
+      return agentUnbuilt();
     default:
       return unreachable(callee, "callee");
   }

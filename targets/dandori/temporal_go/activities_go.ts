@@ -15,6 +15,7 @@ import type { CalleePlan, ConnectPlan, Plan, TaskPlan } from "../../../lang/dand
 import { goMethodName, goStr } from "../go/names.ts";
 import { activityTasks } from "../temporal/wire.ts";
 import { imports } from "./go_text.ts";
+import { agentUnbuilt } from "../agent_tasks.ts";
 
 function wires(t: TaskPlan): string {
   return `[][2]string{${t.errors.map((e) => `{${goStr(e.name)}, ${goStr(e.wire ?? e.name)}}`).join(", ")}}`;
@@ -126,6 +127,8 @@ function written(t: TaskPlan): string[] | null {
     case "child":
     case "event":
       return unreachable(c.kind as never, "an activity's callee");
+    case "agent":
+      return agentUnbuilt();
     default:
       return unreachable(c, "callee");
   }

@@ -39,6 +39,7 @@ import { goUrlOf } from "./activities_go.ts";
 import type { GoOut } from "./go_text.ts";
 import { goCheck } from "./types_go.ts";
 import { activitySeconds, childWorkflow } from "../temporal/wire.ts";
+import { agentUnbuilt } from "../agent_tasks.ts";
 
 /** What is in scope where a statement is printed. */
 export interface GoCtx {
@@ -278,6 +279,8 @@ function attemptLines(task: TaskPlan, args: string, place: string, loops: string
         "}",
       ];
     }
+    case "agent":
+      return agentUnbuilt();
     default:
       return unreachable(callee, "callee");
   }

@@ -43,6 +43,7 @@ import { urlOf } from "../python/task_bodies.ts";
 import { checkExpr, pyType } from "../python/types_py.ts";
 import { childWorkflow } from "../temporal/wire.ts";
 import { ident } from "./names.ts";
+import { agentUnbuilt } from "../agent_tasks.ts";
 
 /** Lines of Python at an indentation of four spaces a level. */
 export class PyOut {
@@ -290,6 +291,8 @@ function attemptCode(task: TaskPlan, args: string, place: string, loops: string)
         str(task.name)
       }, ${args}, ${call}, ${timeout})`;
     }
+    case "agent":
+      return agentUnbuilt();
     default:
       return unreachable(callee, "callee");
   }

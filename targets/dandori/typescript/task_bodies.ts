@@ -12,6 +12,7 @@ import { stringifyJson } from "../../../lang/common/json.ts";
 import type { CalleePlan, ConnectPlan, TaskPlan } from "../../../lang/dandori/plan.ts";
 import { prop, readMaybe, str } from "./names.ts";
 import { tsType } from "./types_ts.ts";
+import { agentUnbuilt } from "../agent_tasks.ts";
 
 function wires(t: TaskPlan): string {
   return `[${t.errors.map((e) => `[${str(e.name)}, ${str(e.wire ?? e.name)}]`).join(", ")}]`;
@@ -119,6 +120,8 @@ export function written(t: TaskPlan): string[] | null {
     case "child":
     case "event":
       return unreachable(c.kind as never, "an activity's callee");
+    case "agent":
+      return agentUnbuilt();
     default:
       return unreachable(c, "callee");
   }
