@@ -81,8 +81,8 @@ Deno.test("every example flow's doc.md and doc.ja.md are what dandori doc writes
   const pages = examplePages();
   strictEqual(
     pages.length,
-    10,
-    "orders, billing, shipping and its child deliver, payments, each in English and Japanese",
+    12,
+    "orders, billing, shipping and its child deliver, payments, inquiry, each in English and Japanese",
   );
   for (const { flow, page, lang } of pages) {
     const run = runCli(["dandori", "doc", flow, "--lang", lang]);

@@ -27,6 +27,7 @@ import {
 import { TEMPORAL_GO } from "../../targets/dandori/temporal_go/target.ts";
 import { buildFlowTarget, DEFAULT_BUILD } from "../../targets/dandori/target.ts";
 import { checkedFlowAt, runnableFlows } from "../../verify/dandori/flows.ts";
+import { builtBy } from "../support/flows.ts";
 import { FLOW_DIRS, subjectOf, verifyFlow } from "../../verify/dandori/temporal.ts";
 import { GO_SDK } from "../../verify/dandori/temporal_sdk.ts";
 import { findTemporal, startTemporal } from "../../verify/services/temporal_server.ts";
@@ -68,7 +69,7 @@ function originOf(path: string): typeof ORIGIN {
 }
 
 Deno.test("every flow's package is the same bytes twice, starts with the header, and names its package in ASCII", () => {
-  const flows = runnableFlows(ROOT, FLOW_DIRS);
+  const flows = builtBy(TEMPORAL_GO, runnableFlows(ROOT, FLOW_DIRS));
   let built = 0;
   for (const f of flows) {
     const origin = originOf(f.path);

@@ -17,6 +17,7 @@ import { TEMPORAL_TYPESCRIPT } from "../../targets/dandori/temporal/target.ts";
 import { DEFAULT_BUILD } from "../../targets/dandori/target.ts";
 import { findTemporal } from "../../verify/services/temporal_server.ts";
 import { checkedFlowAt, runnableFlows } from "../../verify/dandori/flows.ts";
+import { builtBy } from "../support/flows.ts";
 import {
   FLOW_DIRS,
   type FlowError,
@@ -39,7 +40,7 @@ ruleVectorTests(
 );
 
 Deno.test("every flow's package is the same bytes twice and starts with the header", () => {
-  for (const f of runnableFlows(ROOT, FLOW_DIRS)) {
+  for (const f of builtBy(TEMPORAL_TYPESCRIPT, runnableFlows(ROOT, FLOW_DIRS))) {
     const a = TEMPORAL_TYPESCRIPT.generate(f.plan, ORIGIN, DEFAULT_BUILD);
     const b = TEMPORAL_TYPESCRIPT.generate(f.plan, ORIGIN, DEFAULT_BUILD);
     const codec = f.plan.workflow.historyEncrypted ? "codec.ts failure.ts " : "";
@@ -91,7 +92,7 @@ Deno.test("every flow's package passes tsc --strict with the @temporalio 1.24 ty
     Deno.writeTextFileSync(`${dir}/package.json`, `{ "type": "module" }\n`);
     Deno.symlinkSync(`${ROOT}node_modules`, `${dir}/node_modules`);
     const files: string[] = [];
-    for (const [i, f] of runnableFlows(ROOT, FLOW_DIRS).entries()) {
+    for (const [i, f] of builtBy(TEMPORAL_TYPESCRIPT, runnableFlows(ROOT, FLOW_DIRS)).entries()) {
       Deno.mkdirSync(`${dir}/${i}`);
       for (const [name, text] of TEMPORAL_TYPESCRIPT.generate(f.plan, ORIGIN, DEFAULT_BUILD)) {
         Deno.writeTextFileSync(`${dir}/${i}/${name}`, text);

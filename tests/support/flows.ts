@@ -6,7 +6,15 @@
 
 import type { Answer, Answers, Attempt } from "../../lang/dandori/interp.ts";
 import type { FlowCheck } from "../../lang/dandori/env.ts";
-import { checkedFlowAt, flowCheckAt, type RunnableFlow, runnableFlows } from "../../verify/dandori/flows.ts";
+import { equal } from "node:assert/strict";
+import {
+  checkedFlowAt,
+  flowCheckAt,
+  type RunnableFlow,
+  runnableFlows,
+  targetBuilds,
+} from "../../verify/dandori/flows.ts";
+import type { DandoriTarget } from "../../targets/dandori/target.ts";
 
 export type { RunnableFlow } from "../../verify/dandori/flows.ts";
 
@@ -25,6 +33,22 @@ export function flowCheck(path: string): FlowCheck {
 /** Every test and example flow that passes the check (paths from the repository's root), sorted. */
 export function everyRunnableFlow(): RunnableFlow[] {
   return runnableFlows(ROOT, ["tests/dandori/flows/", "examples/"]);
+}
+
+/**
+ * The flows `target` builds. Every other flow must be one with an agent task (which no target builds
+ * yet: E050); how many were left out is printed, so none is left out silently.
+ */
+export function builtBy(target: DandoriTarget, flows: readonly RunnableFlow[]): RunnableFlow[] {
+  const built = flows.filter((f) => targetBuilds(target, f));
+  const left = flows.filter((f) => !built.includes(f));
+  for (const f of left) {
+    equal(f.plan.tasks.some((t) => t.callee.kind === "agent"), true, `${f.path} builds on ${target.name}`);
+  }
+  console.log(
+    `${target.name}: ${built.length} flows built, ${left.length} with an agent task left out (E050)`,
+  );
+  return built;
 }
 
 /**

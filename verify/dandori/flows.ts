@@ -16,6 +16,7 @@ import type { Plan } from "../../lang/dandori/plan.ts";
 import { type FlowScenario, readFlowScenarios, ScenarioAnswers } from "../../lang/dandori/scenario.ts";
 import { generatedJson, generateFlowScenarios } from "../../lang/dandori/scenarios.ts";
 import { type Pb, useProtobufjs } from "../../lang/dandori/proto.ts";
+import { type DandoriTarget, DEFAULT_BUILD } from "../../targets/dandori/target.ts";
 
 // A flow's `use proto` is read by protobufjs from node_modules, which `deno task verify` installs, as
 // the command line reads it (commands/dandori.ts).
@@ -32,6 +33,12 @@ export interface RunnableFlow {
 /** The file name a flow's generated code names (its origin's `file`). */
 export function fileOf(flow: RunnableFlow): string {
   return flow.path.split("/").pop() ?? flow.path;
+}
+
+/** True when `target` builds the flow: its check stops nothing (the origin only names the file). */
+export function targetBuilds(target: DandoriTarget, flow: RunnableFlow): boolean {
+  const origin = { file: fileOf(flow), path: flow.path, text: "", sha: "0".repeat(16), version: "check" };
+  return target.check(flow.plan, origin, DEFAULT_BUILD).length === 0;
 }
 
 /** Where `path` is read: itself when absolute, else under `root` (a directory ending in `/`, or ""). */

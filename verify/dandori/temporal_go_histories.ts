@@ -9,7 +9,8 @@
  * @module
  */
 
-import { checkedFlowAt, flowPaths } from "./flows.ts";
+import { checkedFlowAt, flowPaths, targetBuilds } from "./flows.ts";
+import { TEMPORAL_GO } from "../../targets/dandori/temporal_go/target.ts";
 import { subjectOf } from "./temporal.ts";
 import { GO_SDK } from "./temporal_sdk.ts";
 import { neutral } from "./temporal_histories.ts";
@@ -20,11 +21,13 @@ const ROOT = new URL("../../", import.meta.url).pathname;
 /** Where the recorded Go histories are, beside the tests. */
 export const GO_HISTORY_DIR = "tests/histories/go/";
 
-/** The flows whose Go histories are recorded: every example flow outside `stepfunctions/`. */
+/** The flows whose Go histories are recorded: every example flow outside `stepfunctions/` the Go target builds. */
 export function goHistoryFlows(): string[] {
-  return flowPaths(ROOT, "examples/").filter((p) =>
-    !p.includes("/stepfunctions/") && checkedFlowAt(ROOT, p) !== null
-  );
+  return flowPaths(ROOT, "examples/").filter((p) => {
+    if (p.includes("/stepfunctions/")) return false;
+    const flow = checkedFlowAt(ROOT, p);
+    return flow !== null && targetBuilds(TEMPORAL_GO, flow);
+  });
 }
 
 /** The recorded file of a flow: `tests/histories/go/<dir>/<name>.json`. */

@@ -10,7 +10,8 @@
  * @module
  */
 
-import { checkedFlowAt, flowPaths } from "./flows.ts";
+import { checkedFlowAt, flowPaths, targetBuilds } from "./flows.ts";
+import { TEMPORAL_TYPESCRIPT } from "../../targets/dandori/temporal/target.ts";
 import { subjectOf } from "./temporal.ts";
 import { type FlowSubject, playFlow, type TemporalJob } from "./temporal_play.ts";
 import { makeCopy } from "./temporal_copy.ts";
@@ -21,9 +22,12 @@ const ROOT = new URL("../../", import.meta.url).pathname;
 /** Where the recorded histories are, beside the tests. */
 export const HISTORY_DIR = "tests/histories/";
 
-/** The flows whose histories are recorded: every example flow. */
+/** The flows whose histories are recorded: every example flow Temporal builds (an agent's is E050). */
 export function historyFlows(): string[] {
-  return flowPaths(ROOT, "examples/").filter((p) => checkedFlowAt(ROOT, p) !== null);
+  return flowPaths(ROOT, "examples/").filter((p) => {
+    const flow = checkedFlowAt(ROOT, p);
+    return flow !== null && targetBuilds(TEMPORAL_TYPESCRIPT, flow);
+  });
 }
 
 /** The recorded file of a flow: `tests/histories/<dir>/<name>.json` (`tests/histories/python/…` for Python). */
