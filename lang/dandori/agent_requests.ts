@@ -120,28 +120,36 @@ export interface AgentRequest {
 }
 
 /**
- * The request an agent call sends, `args` being its arguments in declaration order. OpenAI and Open
- * Responses: `{model, instructions, input, text: {format: {type: "json_schema", name: "answer",
- * schema, strict: true}}, reasoning?: {effort}}`. Claude: `{model, max_tokens, system, messages:
- * [{role: "user", content: input}], output_config: {format: {type: "json_schema", schema}, effort?}}`
- * with `anthropic-version`. The key (OpenAI's `Authorization`, Claude's `x-api-key`, a server's own
- * headers) is the platform's to add, never written here.
+ * The request an agent call sends, `args` being its arguments in declaration order: `agentBody` with
+ * them as one JSON string, to the agent's endpoint, with `anthropic-version` for Claude. The key
+ * (OpenAI's `Authorization`, Claude's `x-api-key`, a server's own headers) is the platform's to add,
+ * never written here.
  */
 export function agentRequest(agent: AgentPlan, args: Readonly<Record<string, Value>>): AgentRequest {
-  const input = stringifyJson(args);
+  return {
+    url: agent.endpoint,
+    headers: agent.provider === "claude" ? { [ANTHROPIC_VERSION[0]]: ANTHROPIC_VERSION[1] } : {},
+    body: agentBody(agent, stringifyJson(args)),
+  };
+}
+
+/**
+ * The body of an agent's request, `input` being the arguments' JSON string (or what a target writes
+ * in its place). OpenAI and Open Responses: `{model, instructions, input, text: {format: {type:
+ * "json_schema", name: "answer", schema, strict: true}}, reasoning?: {effort}}`. Claude: `{model,
+ * max_tokens, system, messages: [{role: "user", content: input}], output_config: {format: {type:
+ * "json_schema", schema}, effort?}}`.
+ */
+export function agentBody(agent: AgentPlan, input: Value): Value {
   if (agent.provider === "claude") {
     const outputConfig: Record<string, Value> = { format: { type: "json_schema", schema: agent.schema } };
     if (agent.effort !== null) outputConfig.effort = agent.effort;
     return {
-      url: agent.endpoint,
-      headers: { [ANTHROPIC_VERSION[0]]: ANTHROPIC_VERSION[1] },
-      body: {
-        model: agent.model,
-        max_tokens: BigInt(CLAUDE_MAX_TOKENS),
-        system: agent.instructions,
-        messages: [{ role: "user", content: input }],
-        output_config: outputConfig,
-      },
+      model: agent.model,
+      max_tokens: BigInt(CLAUDE_MAX_TOKENS),
+      system: agent.instructions,
+      messages: [{ role: "user", content: input }],
+      output_config: outputConfig,
     };
   }
   const body: Record<string, Value> = {
@@ -151,7 +159,7 @@ export function agentRequest(agent: AgentPlan, args: Readonly<Record<string, Val
     text: { format: { type: "json_schema", name: ANSWER, schema: agent.schema, strict: true } },
   };
   if (agent.effort !== null) body.reasoning = { effort: agent.effort };
-  return { url: agent.endpoint, headers: {}, body };
+  return body;
 }
 
 /**

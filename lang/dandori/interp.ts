@@ -863,9 +863,12 @@ function holdRecord(task: TaskDef, args: Readonly<Record<string, Value>>): Value
   ]);
 }
 
-/** A task's error as the workflow fails with it when nothing handles it. */
+/**
+ * A task's error as the workflow fails with it when nothing handles it. An agent's says no cause: what
+ * a platform says of a refusal or a failed call to a model is its own text.
+ */
 function taskError(line: number, task: TaskDef, a: Extract<Answer, { kind: "error" }>): Raised {
-  const cause = a.cause === null ? "" : `: ${a.cause}`;
+  const cause = a.cause === null || task.agent !== null ? "" : `: ${a.cause}`;
   switch (a.error) {
     case "timeout":
       return { error: "Dandori.Timeout", reason: `line ${line}: ${task.name} timed out${cause}`, by: "task" };

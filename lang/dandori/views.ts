@@ -16,7 +16,7 @@
  * - `stepfunctions`: what the state machine's Task sends (docs/targets.md#step-functions) — the
  *   Lambda function and payload (`idempotency_key`, and `task_token` for a callback), the HTTP
  *   Task's request as its arguments say it (`ApiEndpoint`, `Method`, `Headers`, `QueryParameters`, `RequestBody`,
- *   `Transform`; the connection aside), an AWS SDK integration's arguments (an SQS callback's
+ *   `Transform`; the connection aside; an agent's request, its body as `agentRequest` writes it), an AWS SDK integration's arguments (an SQS callback's
  *   token in `MessageBody`), a book's Lambda payload `{transfer, op, args, amounts?}` and a nested
  *   execution's state machine and input. A task token is Step Functions' own; the ASL runner hands
  *   the call's callback id as the token (`taskToken`), so the view can say it.
@@ -275,9 +275,19 @@ function stepFunctionsView(plan: Plan, task: TaskPlan, c: CallRecord): Value {
       if (arn === null) throw new Error(`dandori: ${task.name} has no state machine (E050)`);
       return { "state machine": arn, input: args };
     }
+    case "agent": {
+      const request = agentRequest(callee, args);
+      return {
+        http: {
+          ApiEndpoint: request.url,
+          Method: "POST",
+          Headers: { "Content-Type": "application/json", ...request.headers },
+          RequestBody: request.body,
+        },
+      };
+    }
     case "event":
     case "own":
-    case "agent":
       throw new Error(`dandori: Step Functions cannot call ${task.name} (E050)`);
     default:
       return unreachable(callee, "callee");

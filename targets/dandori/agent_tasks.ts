@@ -1,8 +1,9 @@
 /**
- * Agent tasks on the targets (docs/dandori.md#agents): no target builds one yet. The plan holds each
- * agent's request (lang/dandori/agent_requests.ts) and the interpreter runs it, its `transport` view
- * being the request body; what a target sends through the providers' SDKs is not written yet, so
- * every target's check stops a flow with an agent task with one E050 at each such task.
+ * Agent tasks on the targets (docs/dandori.md#agents): Step Functions builds them (an HTTP Task,
+ * stepfunctions/agent.ts); the others do not yet. The plan holds each agent's request
+ * (lang/dandori/agent_requests.ts) and the interpreter runs it, its `transport` view being the request
+ * body; what the other targets send through the providers' SDKs is not written yet, so each of their
+ * checks stops a flow with an agent task with one E050 at each such task.
  * @module
  */
 
@@ -22,8 +23,8 @@ export function agentsUnbuilt(platform: string, plan: Plan, origin: FlowOrigin):
       "E050",
       { line: t.line, col: 1 },
       tr(
-        `${platform} cannot build the agent task ${t.name} yet: no target sends an agent's request yet`,
-        `${platform} はエージェントのタスク ${t.name} をまだ作れません。エージェントのリクエストを送るターゲットはまだありません`,
+        `${platform} cannot build the agent task ${t.name} yet: only Step Functions sends an agent's request so far`,
+        `${platform} はエージェントのタスク ${t.name} をまだ作れません。エージェントのリクエストを送るのは、いまは Step Functions だけです`,
       ),
       {
         hint: tr(
@@ -38,5 +39,5 @@ export function agentsUnbuilt(platform: string, plan: Plan, origin: FlowOrigin):
 
 /** Where a printer meets an agent task: never, as the target's check stopped the build with E050 before. */
 export function agentUnbuilt(): never {
-  throw new Error("dandori: no target builds an agent task yet (E050 before)");
+  throw new Error("dandori: this target builds no agent task yet (E050 before)");
 }

@@ -135,6 +135,34 @@ Deno.test("a copy that does not fill a Connect answer's zero values disagrees on
   deepStrictEqual(failing.map((f) => f.slice(0, f.indexOf(":"))), leftOut);
 });
 
+Deno.test("an agent's Task: a Claude answer read without the enum fold, or a model setting added, is caught on the runs it changes", async () => {
+  const path = "tests/dandori/flows/stepfunctions/agents.flow";
+  const scenarios = generateFlowScenarios(flow(path).checked, flow(path).plan).scenarios;
+  const changed = scenarios.flatMap((s) =>
+    s.covers.some((c) => c.includes(":enum case changed ")) ? [s.name] : []
+  );
+  deepStrictEqual(changed, ["run 12"], "one run answers read_inquiry with its enum values' case changed");
+  const unfolded = await disagreeing(path, (d) => {
+    const read = stateEnding(d, " read_inquiry");
+    const bare =
+      '{% ($states.result.ResponseBody.stop_reason = "end_turn" ? $lookup($parse($join($states.result.ResponseBody.content[type = "text"].text)), "answer") : $error("stopped")) %}';
+    ok(String(read.Output).includes("$lowercase"), "read_inquiry folds its answer's enum values");
+    read.Output = bare;
+    read.Assign = { reading: bare };
+  });
+  deepStrictEqual(unfolded.map((f) => f.slice(0, f.indexOf(":"))), changed);
+  const setting = await disagreeing(path, (d) => {
+    const args = stateEnding(d, " choose_tone").Arguments as Record<string, string>;
+    ok(args.RequestBody.includes('"reasoning": {"effort": "low"}'), "choose_tone sends its effort");
+    args.RequestBody = args.RequestBody.replace(
+      '"reasoning": {"effort": "low"}',
+      '"reasoning": {"effort": "low"}, "temperature": 0',
+    );
+  });
+  ok(setting.length > 0 && setting.every((f) => f.includes("choose_tone")), setting.join("\n"));
+  ok(setting[0].startsWith("run 1: "), setting[0]);
+});
+
 Deno.test("an iteration that assigns a variable of the machine fails as Step Functions would", async () => {
   const problems = await disagreeing("tests/dandori/flows/loops_run.flow", (d) => {
     const map = stateEnding(d, " map") as {

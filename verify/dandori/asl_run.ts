@@ -20,8 +20,12 @@
  *   the second after it), as every dandori runner sets the clock `now` reads; `$millis()` and
  *   `$now()` read the runner's clock, which moves by waits, retries and timed-out tries only.
  *
- * An expression that fails or gives nothing is recorded as a problem as well as failing its state
- * (`States.QueryEvaluationError`): dandori's definitions never rely on one failing.
+ * - `$parse` is Step Functions' own function: the value of a JSON text.
+ *
+ * An expression that fails fails its state (`States.QueryEvaluationError`), which a Task's Retry
+ * and Catch take as they take its other errors. It is recorded as a problem too, as is one that gives
+ * nothing, unless it failed by `$error` or by `$parse` of a text that is no JSON: dandori's
+ * definitions rely on those two alone failing (an agent's answer that is a refusal, or no JSON).
  * @module
  */
 
@@ -137,6 +141,22 @@ function isTemplate(v: unknown): v is string {
   return typeof v === "string" && v.startsWith("{%") && v.endsWith("%}");
 }
 
+/** The code of the error JSONata's `$error` raises. */
+const ERROR_CALLED = "D3137";
+
+/** `$parse` of a text that is no JSON. */
+class NotJson extends Error {}
+
+/** Step Functions' `$parse`: the value of a JSON text. */
+function parse(text: unknown): unknown {
+  if (typeof text !== "string") throw new NotJson("$parse takes a string");
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new NotJson(`$parse: ${(e as Error).message}`);
+  }
+}
+
 /** A value JSONata gave, made plain JSON (JSONata marks its sequences; JSON drops what it cannot hold). */
 function plain(v: unknown): Plain {
   return v === undefined ? null : JSON.parse(JSON.stringify(v));
@@ -166,11 +186,13 @@ class Runner {
       bindings.states = states;
       bindings.millis = () => this.clockMs;
       bindings.now = () => new Date(this.clockMs).toISOString();
+      bindings.parse = parse;
       let got: unknown;
       try {
         got = await compile(v.slice(2, -2)).evaluate({}, bindings);
       } catch (e) {
-        this.problems.push(`${where}: ${v} failed: ${(e as Error).message}`);
+        const meant = e instanceof NotJson || (e as { code?: unknown }).code === ERROR_CALLED;
+        if (!meant) this.problems.push(`${where}: ${v} failed: ${(e as Error).message}`);
         throw new StateError("States.QueryEvaluationError", (e as Error).message);
       }
       if (got === undefined) {

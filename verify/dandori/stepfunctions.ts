@@ -48,7 +48,6 @@ import {
   whyNot,
 } from "./localstack.ts";
 import { type ProofRecord, secondsSince, skippedRecord, type Verified } from "../summary.ts";
-import { agentUnbuilt } from "../../targets/dandori/agent_tasks.ts";
 
 /** A flow built for Step Functions, or why it cannot be. */
 export type Built =
@@ -152,9 +151,8 @@ function declaredName(task: TaskPlan, error: string): string {
     case "child":
     case "event":
     case "own":
-      throw new Error(`verify: Step Functions reports no declared error of ${task.name}`);
     case "agent":
-      return agentUnbuilt();
+      throw new Error(`verify: Step Functions reports no declared error of ${task.name}`);
     default:
       return unreachable(c, "callee");
   }
@@ -175,14 +173,70 @@ function platformResult(task: TaskPlan, v: Plain): Plain {
     case "flow":
     case "child":
       return { Output: v, Status: "SUCCEEDED" };
+    case "agent":
+      return httpAnswer(modelAnswer(c.provider, v));
     case "event":
     case "own":
       throw new Error(`verify: Step Functions cannot call ${task.name}`);
-    case "agent":
-      return agentUnbuilt();
     default:
       return unreachable(c, "callee");
   }
+}
+
+/** An HTTP Task's result: the response body with a 200. */
+function httpAnswer(body: Plain): Plain {
+  return { ResponseBody: body, StatusCode: 200, StatusText: "OK", Headers: {} };
+}
+
+/**
+ * What a model answers `{"answer": v}` in: the Responses API's response (a reasoning item, then a
+ * message whose `output_text` is the JSON), or the Messages API's (a thinking block, then the text,
+ * `end_turn`).
+ */
+function modelAnswer(provider: "openai" | "claude", v: Plain): Plain {
+  const text = JSON.stringify({ answer: v });
+  if (provider === "claude") {
+    return {
+      type: "message",
+      role: "assistant",
+      content: [{ type: "thinking", thinking: "…", signature: "s" }, { type: "text", text }],
+      stop_reason: "end_turn",
+    };
+  }
+  return {
+    object: "response",
+    status: "completed",
+    output: [
+      { type: "reasoning", summary: [] },
+      {
+        type: "message",
+        role: "assistant",
+        status: "completed",
+        content: [{ type: "output_text", text, annotations: [] }],
+      },
+    ],
+  };
+}
+
+/**
+ * What a model refuses with: a message whose content is a `refusal`, no `output_text` (the Responses
+ * API), or `stop_reason` `refusal` with no text (the Messages API). The state machine's reading of it
+ * fails the Task, which is how `failure` reaches an agent's Retry and Catch.
+ */
+function modelRefusal(provider: "openai" | "claude"): Plain {
+  if (provider === "claude") {
+    return { type: "message", role: "assistant", content: [], stop_reason: "refusal" };
+  }
+  return {
+    object: "response",
+    status: "completed",
+    output: [{
+      type: "message",
+      role: "assistant",
+      status: "completed",
+      content: [{ type: "refusal", refusal: "I cannot help with that." }],
+    }],
+  };
 }
 
 /** A scenario's answer as the platform hands it to the Task. */
@@ -194,6 +248,7 @@ function platformAnswer(task: TaskPlan, a: Answer): TaskAnswer {
     case "error": {
       if (a.error === "timeout") return { kind: "timeout", cause: a.cause };
       if (a.error !== "failure") return { kind: "error", error: declaredName(task, a.error), cause: a.cause };
+      if (c.kind === "agent") return { kind: "result", value: httpAnswer(modelRefusal(c.provider)) };
       const usual = task.callback !== null
         ? "Failure"
         : c.kind === "http"
@@ -267,11 +322,16 @@ function onTheWire(task: TaskPlan, sent: Plain, transport: Plain): [Plain, Plain
     case "flow":
     case "child":
       return [s.input, t.input];
+    case "agent": {
+      const wire = httpOnTheWire(s.http as { [k: string]: Plain }) as { [k: string]: Plain };
+      return [
+        { url: wire.url, headers: without(wire.headers, "Content-Type"), body: wire.body },
+        t.agent,
+      ];
+    }
     case "event":
     case "own":
       throw new Error(`verify: Step Functions cannot call ${task.name}`);
-    case "agent":
-      return agentUnbuilt();
     default:
       return unreachable(task.callee, "callee");
   }

@@ -528,7 +528,13 @@ class Builder {
         }
         continue;
       }
-      const reason = taskReason(line, task.name, r.error, task.errors.some((e) => e.name === r.error));
+      const reason = taskReason(
+        line,
+        task.name,
+        r.error,
+        task.errors.some((e) => e.name === r.error),
+        task.callee.kind !== "agent",
+      );
       const error = r.error === "timeout"
         ? "Dandori.Timeout"
         : r.error === "failure"
@@ -824,15 +830,23 @@ function errorRecord(error: string, reason: string, task: boolean): string {
 }
 
 /**
- * The interpreter's reason for a task's error (interp.ts `taskError`), the answer's cause after it.
- * An empty `Cause` is no cause: a service integration gives one where it has nothing to say.
+ * The interpreter's reason for a task's error (interp.ts `taskError`), the answer's cause after it
+ * (`withCause`: not an agent's, whose cause is the platform's text). An empty `Cause` is no cause: a
+ * service integration gives one where it has nothing to say.
  */
-function taskReason(line: number, task: string, error: string, declared: boolean): string {
+function taskReason(
+  line: number,
+  task: string,
+  error: string,
+  declared: boolean,
+  withCause: boolean,
+): string {
   const cause = "$states.errorOutput.Cause";
   const given = `($exists(${cause}) and ${cause} != "")`;
   if (declared) return `(${given} ? ${cause} : null)`;
   const what = error === "timeout" ? "timed out" : "failed";
-  return `${str(`line ${line}: ${task} ${what}`)} & (${given} ? ": " & ${cause} : "")`;
+  const reason = str(`line ${line}: ${task} ${what}`);
+  return withCause ? `${reason} & (${given} ? ": " & ${cause} : "")` : reason;
 }
 
 /** An error of the plan as Step Functions names it: a declared one's, `States.Timeout`, or every error. */

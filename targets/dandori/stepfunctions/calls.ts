@@ -11,6 +11,7 @@
  * | `aws` | `aws-sdk:<service>:<operation>`; `sqs:sendMessage.waitForTaskToken` for a callback, the token in `MessageBody` | the API's answer | `<prefix>.<exception>` of the service table (aws.ts) |
  * | book | `lambda:invoke` of the book's Lambda, `{transfer, op, args, amounts?}` | `Payload` | the refusal's reason: the exception the book's Lambda raises |
  * | child | `states:startExecution.sync:2` of the task's `state machine` | the child's `Output` | none (E050) |
+ * | agent | `http:invoke` to its endpoint, through the task's `connection` (agent.ts) | the `answer` of the model's text, read as every platform reads it | none (E007) |
  *
  * The payload of a Lambda and the arguments of an AWS API are the call's arguments in the task's
  * order, then the key where the task sends one (`idempotency_key`, or the named argument, which
@@ -25,7 +26,7 @@ import { CONNECT_PROTOCOL_HEADER } from "../../../lang/dandori/connect.ts";
 import type { CallPlan, ExprPlan, Plan, TaskPlan } from "../../../lang/dandori/plan.ts";
 import { connectBody, connectFilled } from "./connect.ts";
 import { expr, type ExprEnv, orNull, str } from "./jsonata.ts";
-import { agentUnbuilt } from "../agent_tasks.ts";
+import { agentCall } from "./agent.ts";
 
 /** `{% … %}`: a JSONata expression where a field of the definition takes one. */
 export function jx(e: string): string {
@@ -169,7 +170,7 @@ export function taskCall(plan: Plan, task: TaskPlan, call: CallPlan, place: stri
     case "own":
       throw new Error(`dandori: Step Functions cannot call ${task.name} (E050)`);
     case "agent":
-      return agentUnbuilt();
+      return agentCall(plan, task, callee, args);
     default:
       return unreachable(callee, "callee");
   }
@@ -266,7 +267,7 @@ export function errorName(task: TaskPlan, error: string): string {
     case "own":
       throw new Error(`dandori: ${task.name}'s declared errors stop at E050 on Step Functions`);
     case "agent":
-      return agentUnbuilt();
+      throw new Error(`dandori: the agent ${task.name} declares no errors (E007)`);
     default:
       return unreachable(callee, "callee");
   }

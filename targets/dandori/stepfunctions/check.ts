@@ -25,7 +25,6 @@ import {
   type TaskPlan,
   valueInUrlPath,
 } from "../../../lang/dandori/plan.ts";
-import { agentsUnbuilt, agentUnbuilt } from "../agent_tasks.ts";
 import type { BuildOptions, FlowOrigin } from "../target.ts";
 
 /** Step Functions' most events in one execution's history. */
@@ -50,8 +49,6 @@ export function checkStepFunctions(
   origin: FlowOrigin,
   options: BuildOptions,
 ): readonly Diagnostic[] {
-  const agents = agentsUnbuilt("Step Functions", plan, origin);
-  if (agents.length > 0) return agents;
   const r = new Reporter<DandoriCode>(origin.path, origin.text);
   const called = calledTasks(plan);
   for (const task of plan.tasks) if (called.has(task.name)) cannot(r, plan, task);
@@ -183,9 +180,11 @@ function cannot(r: Reporter<DandoriCode>, plan: Plan, task: TaskPlan): void {
         );
       }
       return;
-    case "http":
-      http(r, task, at);
+    case "http": {
+      const head = callee.url[0];
+      httpTask(r, task, at, head !== undefined && "text" in head ? head.text : "");
       return;
+    }
     case "book":
       if ((plan.books.find((b) => b.name === callee.book)?.lambda ?? null) === null) {
         r.error(
@@ -202,16 +201,23 @@ function cannot(r: Reporter<DandoriCode>, plan: Plan, task: TaskPlan): void {
     case "aws":
       return;
     case "agent":
-      return agentUnbuilt();
+      httpTask(r, task, at, callee.endpoint);
+      return;
     default:
       return unreachable(callee, "callee");
   }
 }
 
-/** E050 for an `http` task an HTTP Task cannot send: no connection, a `timeout` past 60 s, not HTTPS. */
-function http(r: Reporter<DandoriCode>, task: TaskPlan, at: { line: number; col: number }): void {
-  const callee = task.callee;
-  assert(callee.kind === "http", "an http task");
+/**
+ * E050 for an `http` task or an agent an HTTP Task cannot send: no connection, a `timeout` past 60 s,
+ * a URL (`url`, the agent's endpoint) not written as HTTPS.
+ */
+function httpTask(
+  r: Reporter<DandoriCode>,
+  task: TaskPlan,
+  at: { line: number; col: number },
+  url: string,
+): void {
   const name = task.name;
   if (task.connection === null) {
     r.error(
@@ -233,8 +239,7 @@ function http(r: Reporter<DandoriCode>, task: TaskPlan, at: { line: number; col:
       ),
     );
   }
-  const head = callee.url[0];
-  if (head === undefined || !("text" in head) || !head.text.startsWith("https://")) {
+  if (!url.startsWith("https://")) {
     r.error(
       "E050",
       at,
