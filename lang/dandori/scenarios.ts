@@ -728,20 +728,17 @@ function caseFamilies(flow: CheckedFlow, f: Families): void {
   }
 }
 
-/** True when a value of `t` may hold an enum value. */
-function holdsEnum(types: TypeTable, t: Ty, seen: ReadonlySet<string> = new Set()): boolean {
+/** True when a value of `t` may hold an enum value (no record holds itself: E003). */
+function holdsEnum(types: TypeTable, t: Ty): boolean {
   switch (t.kind) {
     case "enum":
       return true;
     case "optional":
-      return holdsEnum(types, t.inner, seen);
+      return holdsEnum(types, t.inner);
     case "list":
-      return holdsEnum(types, t.element, seen);
+      return holdsEnum(types, t.element);
     case "record":
-      return !seen.has(t.name) &&
-        lookup(types.records, t.name, "record").fields.some((f) =>
-          holdsEnum(types, f.type, new Set([...seen, t.name]))
-        );
+      return lookup(types.records, t.name, "record").fields.some((f) => holdsEnum(types, f.type));
     default:
       return false;
   }

@@ -21,34 +21,28 @@ import { stringifyJson } from "../../../lang/common/json.ts";
 import { agentBody, ANSWER, ANTHROPIC_VERSION } from "../../../lang/dandori/agent_requests.ts";
 import type { CalleePlan, Plan, TaskPlan, TypePlan } from "../../../lang/dandori/plan.ts";
 import type { Value } from "../../../lang/dandori/values.ts";
-import type { AslValue, TaskCall } from "./calls.ts";
-import { str } from "./jsonata.ts";
+import { type AslValue, jx, str, type TypeTables, typeTables } from "./jsonata.ts";
 
 type Agent = Extract<CalleePlan, { kind: "agent" }>;
 
 /** Where the body holds the arguments' JSON string: the expression `$string` of them goes there. */
 const INPUT: Value = Object.freeze({});
 
-/** The Task of an agent's call: `args` are the arguments the call gives, by name in the task's order. */
-export function agentCall(
-  plan: Plan,
+/** The arguments of an agent's HTTP Task: `args` are those the call gives, by name in the task's order. */
+export function agentArguments(
   task: TaskPlan,
   agent: Agent,
   args: ReadonlyMap<string, string>,
-): TaskCall {
+): { readonly [k: string]: AslValue } {
   const input = `$string({${[...args].map(([k, v]) => `${str(k)}: ${v}`).join(", ")}})`;
   const headers: Record<string, AslValue> = { "Content-Type": "application/json" };
   if (agent.provider === "claude") headers[ANTHROPIC_VERSION[0]] = ANTHROPIC_VERSION[1];
   return {
-    resource: "arn:aws:states:::http:invoke",
-    args: {
-      ApiEndpoint: agent.endpoint,
-      Method: "POST",
-      Authentication: { ConnectionArn: task.connection },
-      Headers: headers,
-      RequestBody: `{% ${literal(agentBody(agent, INPUT), input)} %}`,
-    },
-    result: answerOf(plan, task, agent),
+    ApiEndpoint: agent.endpoint,
+    Method: "POST",
+    Authentication: { ConnectionArn: task.connection },
+    Headers: headers,
+    RequestBody: jx(literal(agentBody(agent, INPUT), input)),
   };
 }
 
@@ -62,15 +56,15 @@ function literal(v: Value, input: string): string {
   return stringifyJson(v);
 }
 
-/** The expression that reads the call's answer from the HTTP Task's result. */
-function answerOf(plan: Plan, task: TaskPlan, agent: Agent): string {
+/** The expression that reads an agent call's answer from its HTTP Task's result. */
+export function agentAnswer(plan: Plan, task: TaskPlan, agent: Agent): string {
   const body = "$states.result.ResponseBody";
   const answer = (text: string) => `$lookup($parse(${text}), ${str(ANSWER)})`;
   if (agent.provider === "claude") {
     const type = task.result?.type;
     const read = answer(`$join(${body}.content[type = "text"].text)`);
     return `(${body}.stop_reason = "end_turn" ? ${
-      type === undefined ? read : folded(plan, type, read, 0)
+      type === undefined ? read : folded(typeTables(plan), type, read, 0)
     } : ${errorOf(`"${task.name}: the model's turn did not end: " & $string(${body}.stop_reason)`)})`;
   }
   const text = `((${body}.output[type = "message"].content)[type = "output_text"])[0].text`;
@@ -84,20 +78,17 @@ function errorOf(message: string): string {
   return `$error(${message})`;
 }
 
-/** True when a value of `t` may hold an enum value, which a Claude answer folds. */
-function holdsEnum(plan: Plan, t: TypePlan, seen: ReadonlySet<string> = new Set()): boolean {
+/** True when a value of `t` may hold an enum value, which a Claude answer folds (no record holds itself: E003). */
+function holdsEnum(types: TypeTables, t: TypePlan): boolean {
   switch (t.kind) {
     case "enum":
       return true;
     case "optional":
-      return holdsEnum(plan, t.inner, seen);
+      return holdsEnum(types, t.inner);
     case "list":
-      return holdsEnum(plan, t.element, seen);
+      return holdsEnum(types, t.element);
     case "record":
-      return !seen.has(t.name) &&
-        lookup(new Map(plan.records.map((r) => [r.name, r])), t.name, "record").fields.some((f) =>
-          holdsEnum(plan, f.type, new Set([...seen, t.name]))
-        );
+      return lookup(types.records, t.name, "record").fields.some((f) => holdsEnum(types, f.type));
     default:
       return false;
   }
@@ -108,26 +99,26 @@ function holdsEnum(plan: Plan, t: TypePlan, seen: ReadonlySet<string> = new Set(
  * case, or the value as it is (which the result's check then refuses). What is not of the type's
  * shape is left as it is. `depth` names the variables of nested values apart.
  */
-function folded(plan: Plan, t: TypePlan, x: string, depth: number): string {
-  if (!holdsEnum(plan, t)) return x;
+function folded(types: TypeTables, t: TypePlan, x: string, depth: number): string {
+  if (!holdsEnum(types, t)) return x;
   const v = `$dd_fold${depth}`;
   switch (t.kind) {
     case "enum": {
-      const values = lookup(new Map(plan.enums.map((e) => [e.name, e])), t.name, "enum").values;
+      const values = lookup(types.enums, t.name, "enum").values;
       const map = `{${values.map((value) => `${str(value.toLowerCase())}: ${str(value)}`).join(", ")}}`;
       const found = `$lookup(${map}, $lowercase(${v}))`;
       return `(${v} := ${x}; $type(${v}) = "string" and $exists(${found}) ? ${found} : ${v})`;
     }
     case "optional":
-      return `(${v} := ${x}; ${v} = null ? null : ${folded(plan, t.inner, v, depth + 1)})`;
+      return `(${v} := ${x}; ${v} = null ? null : ${folded(types, t.inner, v, depth + 1)})`;
     case "list":
       return `(${v} := ${x}; $type(${v}) = "array" ? [$map(${v}, function(${v}i) { ${
-        folded(plan, t.element, `${v}i`, depth + 1)
+        folded(types, t.element, `${v}i`, depth + 1)
       } })] : ${v})`;
     case "record": {
-      const fields = lookup(new Map(plan.records.map((r) => [r.name, r])), t.name, "record").fields
-        .filter((f) => holdsEnum(plan, f.type))
-        .map((f) => `${str(f.name)}: ${folded(plan, f.type, `$lookup(${v}, ${str(f.name)})`, depth + 1)}`);
+      const fields = lookup(types.records, t.name, "record").fields
+        .filter((f) => holdsEnum(types, f.type))
+        .map((f) => `${str(f.name)}: ${folded(types, f.type, `$lookup(${v}, ${str(f.name)})`, depth + 1)}`);
       return `(${v} := ${x}; $type(${v}) = "object" ? $merge([${v}, {${fields.join(", ")}}]) : ${v})`;
     }
     case "int":

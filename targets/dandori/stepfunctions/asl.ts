@@ -44,8 +44,18 @@ import {
   valueInUrlPath,
 } from "../../../lang/dandori/plan.ts";
 import { DOT_SEGMENT, dotSegmentReason } from "../../../lang/dandori/rules.ts";
-import { type AslValue, errorName, jx, loopCounter, taskCall, urlExpr } from "./calls.ts";
-import { ENTERED_SECOND, expr, type ExprEnv, fits, single, str, typeTables } from "./jsonata.ts";
+import { errorName, loopCounter, taskCall, urlExpr } from "./calls.ts";
+import {
+  type AslValue,
+  ENTERED_SECOND,
+  expr,
+  type ExprEnv,
+  fits,
+  jx,
+  single,
+  str,
+  typeTables,
+} from "./jsonata.ts";
 import { OWN_PREFIX, stateName, variableNames } from "./names.ts";
 
 /** A state of the definition. */

@@ -25,21 +25,11 @@ import { awsErrorName } from "../../../lang/dandori/aws.ts";
 import { CONNECT_PROTOCOL_HEADER } from "../../../lang/dandori/connect.ts";
 import type { CallPlan, ExprPlan, Plan, TaskPlan } from "../../../lang/dandori/plan.ts";
 import { connectBody, connectFilled } from "./connect.ts";
-import { expr, type ExprEnv, orNull, str } from "./jsonata.ts";
-import { agentCall } from "./agent.ts";
-
-/** `{% … %}`: a JSONata expression where a field of the definition takes one. */
-export function jx(e: string): string {
-  return `{% ${e} %}`;
-}
+import { type AslValue, expr, type ExprEnv, jx, orNull, str } from "./jsonata.ts";
+import { agentAnswer, agentArguments } from "./agent.ts";
 
 /** The Task's token, which a callback hands to whoever answers. */
 const TOKEN = "$states.context.Task.Token";
-
-/** A field value of the definition: a JSON value, or a string that is a JSONata expression. */
-export type AslValue = null | boolean | number | string | readonly AslValue[] | {
-  readonly [k: string]: AslValue;
-};
 
 /** What a call's Task sends and where its result is. */
 export interface TaskCall {
@@ -170,7 +160,11 @@ export function taskCall(plan: Plan, task: TaskPlan, call: CallPlan, place: stri
     case "own":
       throw new Error(`dandori: Step Functions cannot call ${task.name} (E050)`);
     case "agent":
-      return agentCall(plan, task, callee, args);
+      return {
+        resource: "arn:aws:states:::http:invoke",
+        args: agentArguments(task, callee, args),
+        result: agentAnswer(plan, task, callee),
+      };
     default:
       return unreachable(callee, "callee");
   }

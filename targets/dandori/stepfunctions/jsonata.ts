@@ -31,6 +31,16 @@ export interface ExprEnv {
 /** The state's entered time to the second: `now` where no period check read it first. */
 export const ENTERED_SECOND = '($substring($states.context.State.EnteredTime, 0, 19) & "Z")';
 
+/** `{% … %}`: a JSONata expression where a field of the definition takes one. */
+export function jx(e: string): string {
+  return `{% ${e} %}`;
+}
+
+/** A field value of the definition: a JSON value, or a string that is a JSONata expression. */
+export type AslValue = null | boolean | number | string | readonly AslValue[] | {
+  readonly [k: string]: AslValue;
+};
+
 /** A JSONata string literal (JSON's escapes are JSONata's). */
 export function str(text: string): string {
   return JSON.stringify(text);
