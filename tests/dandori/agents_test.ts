@@ -336,7 +336,7 @@ Deno.test("a flow with an agent checks, plans, runs, draws and has scenarios; ev
   }
 });
 
-Deno.test("a planted API key reaches no output: check, plan, scenarios, run, doc", () => {
+Deno.test("a planted API key reaches no output: check, plan, scenarios, run, doc, a Step Functions build", async () => {
   const planted = "sk-planted-0123456789abcdef";
   const env = { OPENAI_API_KEY: planted, ANTHROPIC_API_KEY: planted };
   const files = { "agents.flow": Deno.readTextFileSync(FLOW) };
@@ -359,6 +359,15 @@ Deno.test("a planted API key reaches no output: check, plan, scenarios, run, doc
     ok(r.stdout.length > 0);
     ok(!`${r.stdout}${r.stderr}`.includes(planted), "the key is in no output");
   }
+  const inquiry = { "inquiry.flow": Deno.readTextFileSync("examples/inquiry/inquiry.flow") };
+  const built = await runCliAsync(
+    ["dandori", "build", "inquiry.flow", "--target", "stepfunctions", "--out", "out"],
+    { files: inquiry, env },
+  );
+  strictEqual(built.code, 0, built.stderr);
+  const written = Object.values(built.written).join("\n");
+  ok(written.includes("arn:aws:states:::http:invoke"), "the state machine is written");
+  ok(!written.includes(planted), "the key is not in the state machine: the connection holds it");
 });
 
 Deno.test("a parent whose child flow has an agent checks and plans", () => {

@@ -16,7 +16,7 @@
  * @module
  */
 
-import { lookup, unreachable } from "../../../lang/common/assert.ts";
+import { assert, lookup, unreachable } from "../../../lang/common/assert.ts";
 import { stringifyJson } from "../../../lang/common/json.ts";
 import { agentBody, ANSWER, ANTHROPIC_VERSION } from "../../../lang/dandori/agent_requests.ts";
 import type { CalleePlan, Plan, TaskPlan, TypePlan } from "../../../lang/dandori/plan.ts";
@@ -61,11 +61,11 @@ export function agentAnswer(plan: Plan, task: TaskPlan, agent: Agent): string {
   const body = "$states.result.ResponseBody";
   const answer = (text: string) => `$lookup($parse(${text}), ${str(ANSWER)})`;
   if (agent.provider === "claude") {
-    const type = task.result?.type;
+    assert(task.result !== null, "an agent has a result type (E007)");
     const read = answer(`$join(${body}.content[type = "text"].text)`);
-    return `(${body}.stop_reason = "end_turn" ? ${
-      type === undefined ? read : folded(typeTables(plan), type, read, 0)
-    } : ${errorOf(`"${task.name}: the model's turn did not end: " & $string(${body}.stop_reason)`)})`;
+    return `(${body}.stop_reason = "end_turn" ? ${folded(typeTables(plan), task.result.type, read, 0)} : ${
+      errorOf(`${str(`${task.name}: the model's turn did not end: `)} & $string(${body}.stop_reason)`)
+    })`;
   }
   const text = `((${body}.output[type = "message"].content)[type = "output_text"])[0].text`;
   return `($dd_text := ${text}; $exists($dd_text) ? ${answer("$dd_text")} : ${
