@@ -141,7 +141,7 @@ Deno.test("an agent's Task: a Claude answer read without the enum fold, or a mod
   const changed = scenarios.flatMap((s) =>
     s.covers.some((c) => c.includes(":enum case changed ")) ? [s.name] : []
   );
-  deepStrictEqual(changed, ["run 12"], "one run answers read_inquiry with its enum values' case changed");
+  deepStrictEqual(changed, ["run 18"], "one run answers read_inquiry with its enum values' case changed");
   const unfolded = await disagreeing(path, (d) => {
     const read = stateEnding(d, " read_inquiry");
     const bare =

@@ -400,7 +400,8 @@ class Builder {
     if (retry.length > 0) state.Retry = retry;
     state.Catch = this.catchers(line, task, call, next, ctx);
     if (checked) state.Output = jx(tc.result);
-    const assign = this.onSuccess(task, call, bind, tc.result, env, ctx);
+    const assign = this.onSuccess(task, call, bind, tc.result, env, ctx) ??
+      this.agentRead(place, task, tc.result, ctx);
     if (assign !== null) state.Assign = assign;
     state.Next = after;
     const sent = ctx.part.add(stateName(place, task.name), state);
@@ -463,6 +464,16 @@ class Builder {
       }
     }
     return { [this.assigned(bind.name, ctx)]: jx(value) };
+  }
+
+  /**
+   * An agent's answer read in the Task's `Assign` when the call keeps no result, as when it does: a
+   * refusal then fails the Task into its Retry and Catch on every engine (LocalStack 4.14.0 takes a
+   * failure in `Output` alone as `States.Runtime`, which no catcher takes).
+   */
+  private agentRead(place: string, task: TaskPlan, result: string, ctx: Ctx): Record<string, AslValue> | null {
+    if (task.callee.kind !== "agent") return null;
+    return { [this.own(`dd_answer_${place}`, ctx.part)]: jx(result) };
   }
 
   /** The Choice after a call whose result is read: the result's type and range, or a book's done. */
