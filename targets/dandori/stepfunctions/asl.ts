@@ -471,7 +471,12 @@ class Builder {
    * refusal then fails the Task into its Retry and Catch on every engine (LocalStack 4.14.0 takes a
    * failure in `Output` alone as `States.Runtime`, which no catcher takes).
    */
-  private agentRead(place: string, task: TaskPlan, result: string, ctx: Ctx): Record<string, AslValue> | null {
+  private agentRead(
+    place: string,
+    task: TaskPlan,
+    result: string,
+    ctx: Ctx,
+  ): Record<string, AslValue> | null {
     if (task.callee.kind !== "agent") return null;
     return { [this.own(`dd_answer_${place}`, ctx.part)]: jx(result) };
   }
