@@ -28,8 +28,8 @@
  * run whose first call is answered with its zero values left out, as protobuf's JSON leaves them out
  * (`<place>:zeros left out <task>`: every platform fills them in as the interpreter does); for each
  * Claude agent whose result holds an enum, a run whose first call is answered with the enum values'
- * case changed (`<place>:enum case changed <task>`: every platform reads them as the declared values); and for
- * each declared error a task's `retry … on` retries, a run that answers it at every attempt until the retries
+ * case changed (`<place>:enum case changed <task>`: every platform reads them as the declared
+ * values); and for each declared error a task's `retry … on` retries, a run that answers it at every attempt until the retries
  * run out (`<place>:<error> out of retries`) unless a kept run already does. Each of these
  * starts from the first kept run that calls the task, its choices replayed up to that call.
  * A scenario is kept only when it reaches what it was made for. At most `MAX_TRIES` runs are

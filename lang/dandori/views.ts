@@ -8,18 +8,20 @@
  *   payload, an HTTP request, an AWS operation and its arguments, a book operation, an agent's
  *   request (`agent_requests.ts`: the endpoint, the headers that say nothing secret, the body) — and
  *   what it hands to the user's own code, a child flow or an event's wait.
- * - `temporal`: the activity (an agent's too), its arguments and what the workflow passes beside them (the call's
- *   key when the task has one, the callback's id), or the child workflow with its type and id.
+ * - `temporal`: the activity (an agent's too), its arguments and what the workflow passes beside
+ *   them (the call's key when the task has one, the callback's id), or the child workflow with its
+ *   type and id.
  * - `durable`: the task a step runs, its arguments, the key and the callback's id (the SDK makes
  *   it, so the view writes `CREATED_CALLBACK_ID`), or the durable function a child is invoked as
  *   with its input (docs/targets.md#durable).
  * - `stepfunctions`: what the state machine's Task sends (docs/targets.md#step-functions) — the
  *   Lambda function and payload (`idempotency_key`, and `task_token` for a callback), the HTTP
  *   Task's request as its arguments say it (`ApiEndpoint`, `Method`, `Headers`, `QueryParameters`, `RequestBody`,
- *   `Transform`; the connection aside; an agent's request, its body as `agentRequest` writes it), an AWS SDK integration's arguments (an SQS callback's
- *   token in `MessageBody`), a book's Lambda payload `{transfer, op, args, amounts?}` and a nested
- *   execution's state machine and input. A task token is Step Functions' own; the ASL runner hands
- *   the call's callback id as the token (`taskToken`), so the view can say it.
+ *   `Transform`; the connection aside; an agent's request, its body as `agentRequest` writes it), an
+ *   AWS SDK integration's arguments (an SQS callback's token in `MessageBody`), a book's Lambda
+ *   payload `{transfer, op, args, amounts?}` and a nested execution's state machine and input. A
+ *   task token is Step Functions' own; the ASL runner hands the call's callback id as the token
+ *   (`taskToken`), so the view can say it.
  * - `pydantic-graph`: the task as the graph calls it through `Deps.tasks` (every task, child flows
  *   among them, is a function there), its arguments and what the graph passes beside them.
  * - `argo`: what a task's container is handed in `DANDORI_CALL` (docs/targets.md#argo) — the task, its

@@ -10,7 +10,8 @@
  *
  * The runner answers each try from the scenario as the platform would hand it to the Task: a
  * Lambda's result as `Payload`, an HTTP Task's as `ResponseBody`, a nested execution's as
- * `Output`; a declared error by the name Step Functions reports (a Lambda's error type, an HTTP
+ * `Output`, an agent's as its provider's response around `{"answer": …}` (its `failure` a refusal,
+ * which the state machine's reading fails on); a declared error by the name Step Functions reports (a Lambda's error type, an HTTP
  * status `States.Http.StatusCode.<n>`, an AWS exception with its service's prefix, a book's
  * refusal), a timeout as `States.Timeout` after the try's `TimeoutSeconds`, a failure by a name no
  * catcher names but `States.ALL`. Each try is handed the token of the interpreter's call at the
