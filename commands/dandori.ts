@@ -85,8 +85,8 @@ export const DANDORI: ToolSpec = {
         {
           code: 2,
           meaning: tr(
-            "a flow uses what this dandori cannot read or run yet (E018: rules, date files, implemented services, agents, decision models), a usage error, or an internal error",
-            "この dandori でまだ読めないもの、走らせられないもの(規則、日付のファイル、実装するサービス、エージェント、判断のモデル)を使うフローがある(E018)、使い方の誤り、または内部の異常",
+            "a flow uses what this dandori cannot read yet (E018: rules, date files, implemented services, decision models), a usage error, or an internal error",
+            "この dandori でまだ読めないもの(規則、日付のファイル、実装するサービス、判断のモデル)を使うフローがある(E018)、使い方の誤り、または内部の異常",
           ),
         },
       ],

@@ -44,8 +44,7 @@ export interface LoadedFlow {
 
 /**
  * Reads a flow and checks it for a command that needs it whole: 1 (and why, on stderr) for a
- * file that cannot be read or has errors, 2 for a flow this dandori cannot read (E018), or with an
- * agent task, which it checks and does not yet run (E018 after the check).
+ * file that cannot be read or has errors, 2 for a flow this dandori cannot read (E018).
  */
 export function loadFlow(path: string, commandName: string, io: Io, lang: Lang): LoadedFlow | number {
   const input = readInput(io, path);
