@@ -168,21 +168,36 @@ export function agentBody(agent: AgentPlan, input: Value): Value {
  * not of the type's shape is left as it is, for the check of the answer to refuse.
  */
 export function foldEnums(t: Ty, types: TypeTable, v: Value): Value {
+  return mapEnumValues(t, types, v, (value, declared) => {
+    const lower = value.toLowerCase();
+    return declared.find((x) => x.toLowerCase() === lower) ?? value;
+  });
+}
+
+/**
+ * `v` with `f` applied to each string where `t` has an enum (given the enum's declared values), at
+ * any depth of records, lists and `T?`; what is not of the type's shape is left as it is.
+ */
+export function mapEnumValues(
+  t: Ty,
+  types: TypeTable,
+  v: Value,
+  f: (value: string, declared: readonly string[]) => string,
+): Value {
   switch (t.kind) {
-    case "enum": {
-      if (typeof v !== "string") return v;
-      const lower = v.toLowerCase();
-      return lookup(types.enums, t.name, "enum").values.find((x) => x.toLowerCase() === lower) ?? v;
-    }
+    case "enum":
+      return typeof v === "string" ? f(v, lookup(types.enums, t.name, "enum").values) : v;
     case "optional":
-      return v === null ? v : foldEnums(t.inner, types, v);
+      return v === null ? v : mapEnumValues(t.inner, types, v, f);
     case "list":
-      return Array.isArray(v) ? v.map((x) => foldEnums(t.element, types, x)) : v;
+      return Array.isArray(v) ? v.map((x) => mapEnumValues(t.element, types, x, f)) : v;
     case "record": {
       if (!isRecord(v)) return v;
       const out: Record<string, Value> = { ...v };
-      for (const f of lookup(types.records, t.name, "record").fields) {
-        if (Object.hasOwn(v, f.name)) out[f.name] = foldEnums(f.type, types, v[f.name]);
+      for (const field of lookup(types.records, t.name, "record").fields) {
+        if (Object.hasOwn(v, field.name)) {
+          out[field.name] = mapEnumValues(field.type, types, v[field.name], f);
+        }
       }
       return out;
     }

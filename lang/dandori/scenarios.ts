@@ -60,6 +60,7 @@ import type { Ty, TypeTable } from "./types.ts";
 import { answerJson } from "./scenario.ts";
 import { fits, isRecord, type Value } from "./values.ts";
 import { filledFields, type FillTable, type ShapeField, type ShapeTable } from "./connect.ts";
+import { mapEnumValues } from "./agent_requests.ts";
 import { stringifyJson } from "../common/json.ts";
 import type { TaskDef } from "./model.ts";
 import { MAX_MESSAGE_DEPTH } from "./proto.ts";
@@ -746,27 +747,10 @@ function holdsEnum(types: TypeTable, t: Ty): boolean {
 
 /** `v` with each enum value of `t` in it in upper case, or in lower case where it is in upper case already. */
 function caseChanged(types: TypeTable, t: Ty, v: Value): Value {
-  switch (t.kind) {
-    case "enum": {
-      if (typeof v !== "string") return v;
-      const upper = v.toUpperCase();
-      return upper === v ? v.toLowerCase() : upper;
-    }
-    case "optional":
-      return v === null ? v : caseChanged(types, t.inner, v);
-    case "list":
-      return Array.isArray(v) ? v.map((x) => caseChanged(types, t.element, x)) : v;
-    case "record": {
-      if (!isRecord(v)) return v;
-      const out: Record<string, Value> = { ...v };
-      for (const f of lookup(types.records, t.name, "record").fields) {
-        if (Object.hasOwn(v, f.name)) out[f.name] = caseChanged(types, f.type, v[f.name]);
-      }
-      return out;
-    }
-    default:
-      return v;
-  }
+  return mapEnumValues(t, types, v, (value) => {
+    const upper = value.toUpperCase();
+    return upper === value ? value.toLowerCase() : upper;
+  });
 }
 
 /**
