@@ -216,14 +216,13 @@ function durableView(task: TaskPlan, c: CallRecord): Value {
     case "http":
     case "aws":
     case "book":
-    case "own": {
+    case "own":
+    case "agent": {
       const out: Record<string, Value> = { task: task.name, args };
       if (task.key !== null) out.key = keyOf(c);
       if (task.callback !== null) out.callback_id = CREATED_CALLBACK_ID;
       return out;
     }
-    case "agent":
-      throw new Error(`dandori: Lambda durable functions cannot call ${task.name} yet (E050)`);
     default:
       return unreachable(callee, "callee");
   }
@@ -359,13 +358,13 @@ function argoView(task: TaskPlan, c: CallRecord): Value {
       return { child: name, input: args };
     }
     case "event":
-    case "agent":
       throw new Error(`dandori: Argo cannot call ${task.name} (E050)`);
     case "lambda":
     case "http":
     case "aws":
     case "book":
-    case "own": {
+    case "own":
+    case "agent": {
       const out: Record<string, Value> = { task: task.name, args };
       if (task.key !== null) out.key = keyOf(c);
       if (task.callback !== null) out.callback_id = childId(c);

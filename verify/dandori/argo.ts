@@ -132,7 +132,8 @@ function playOf(task: TaskPlan, c: CallRecord, left: string | null): Play {
   const child = task.callee.kind === "flow" || task.callee.kind === "child";
   const kind = child ? "child" : "container";
   if (a.kind === "ok") return { ...none, kind, answer: left ?? stringifyJson(a.value) };
-  const message = a.cause ?? "";
+  // An agent's error says no cause (the caller's `io.agent` fails with an empty message).
+  const message = task.callee.kind === "agent" ? "" : a.cause ?? "";
   if (child) return { ...none, kind, exit: 1, message };
   if (a.error === "timeout") {
     return {
@@ -191,21 +192,27 @@ function originOf(flow: RunnableFlow): FlowOrigin {
   };
 }
 
-/** What the caller leaves in `answer.json` for a `connect` task's result. */
+/** A task whose answer the caller's code changes before it leaves it: a `connect` task's (filled), an agent's (its `answer`, folded). */
+function readByCaller(t: TaskPlan): boolean {
+  return (t.callee.kind === "http" && t.callee.connect !== null) || t.callee.kind === "agent";
+}
+
+/** What the caller leaves in `answer.json` for a `connect` or an agent task's result. */
 type CallerLeaves = (task: TaskPlan, c: CallRecord) => Promise<string>;
 
 /**
  * The generated caller's `tasks.ts` (docs/targets.md#argo), loaded from a copy of the flow's build
  * (`change` alters its files first: a test breaks it on purpose), and what it leaves for a `connect`
- * task's result: its task run on a stub `Transport` that answers the scenario's answer, so the Pod the
- * harness ends holds the answer the generated code filled, not the interpreter's. Null for a flow with
- * no `connect` task; `dispose` removes the copy.
+ * or an agent task's result: its task run on a stub `Transport` that answers the scenario's answer
+ * (an agent's wrapped in `{"answer": …}`, as `temporal_stubs.ts` answers it), so the Pod the harness
+ * ends holds the answer the generated code filled or folded, not the interpreter's. Null for a flow
+ * with no such task; `dispose` removes the copy.
  */
 async function callerLeaves(
   flow: RunnableFlow,
   change?: (files: Map<string, string>) => void,
 ): Promise<{ leaves: CallerLeaves; dispose(): void } | null> {
-  if (!flow.plan.tasks.some((t) => t.callee.kind === "http" && t.callee.connect !== null)) return null;
+  if (!flow.plan.tasks.some(readByCaller)) return null;
   const files = new Map(ARGO.generate(flow.plan, originOf(flow), { ...DEFAULT_BUILD, yaml: stringify }));
   change?.(files);
   const dir = Deno.makeTempDirSync({ prefix: "dandori-argo-caller-" });
@@ -225,6 +232,7 @@ async function callerLeaves(
       lambda: () => Promise.reject(new Error("a connect task calls no Lambda")),
       aws: () => Promise.reject(new Error("a connect task calls no AWS API")),
       book: () => Promise.reject(new Error("a connect task calls no book")),
+      agent: () => Promise.resolve({ answer: JSON.parse(stringifyJson(a.value)) }),
     };
     const view = JSON.parse(stringifyJson(viewOf("argo", flow.plan, c))) as {
       args: unknown;
@@ -264,8 +272,9 @@ export async function argoSubjectOf(
       for (const c of run.calls) {
         const t = tasks.get(c.task);
         if (t === undefined) throw new Error(`dandori: the plan has no task ${c.task}`);
-        const connect = t.callee.kind === "http" && t.callee.connect !== null;
-        const left = caller !== null && connect && c.answer.kind === "ok" ? await caller.leaves(t, c) : null;
+        const left = caller !== null && readByCaller(t) && c.answer.kind === "ok"
+          ? await caller.leaves(t, c)
+          : null;
         plays.push(playOf(t, c, left));
       }
       jobs.push({

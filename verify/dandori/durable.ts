@@ -57,7 +57,7 @@ export interface DurableSubject {
   readonly excluded: number;
 }
 
-const VIEWED = ["lambda", "http", "aws", "book"];
+const VIEWED = ["lambda", "http", "aws", "book", "agent"];
 
 /** What a run is compared on: every call with its views and time, and the ending. */
 function expectedOf(plan: Plan, run: Run): string {

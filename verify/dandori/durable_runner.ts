@@ -268,6 +268,18 @@ const transport = {
     if (e.error === "failure") throw named("Error", e.cause);
     return { result: "refused", reason: e.error };
   },
+  /** An agent's request as sent; the answer wrapped in `{"answer": …}`, a failure thrown as the model's refusal is. */
+  async agent(request: { url: string; headers: Record<string, string>; body: unknown }) {
+    const s = current();
+    inCall().record.transport = plain(s, {
+      agent: { url: request.url, headers: request.headers, body: request.body },
+    });
+    const a = await before();
+    if (a === null) throw new Error("an agent's call has no callback");
+    const e = errorOf(a);
+    if (e === null) return { answer: (a as { ok: unknown }).ok };
+    throw named("AgentStopped", e.cause);
+  },
 };
 
 /** The user's tasks: each answers from the scenario. */

@@ -39,6 +39,7 @@ import { DEFAULT_BUILD } from "../../targets/dandori/target.ts";
 import { type DiffJob, inRounds, type Judged } from "../differential.ts";
 import { type AslRun, type Plain, runAsl, type TaskAnswer, type TaskTry } from "./asl_run.ts";
 import { flowsNamed, type RunnableFlow } from "./flows.ts";
+import { modelAnswer, modelRefusal } from "./model_responses.ts";
 import { sentView } from "./sent.ts";
 import {
   compareOnLocalStack,
@@ -187,57 +188,6 @@ function platformResult(task: TaskPlan, v: Plain): Plain {
 /** An HTTP Task's result: the response body with a 200. */
 function httpAnswer(body: Plain): Plain {
   return { ResponseBody: body, StatusCode: 200, StatusText: "OK", Headers: {} };
-}
-
-/**
- * What a model answers `{"answer": v}` in: the Responses API's response (a reasoning item, then a
- * message whose `output_text` is the JSON), or the Messages API's (a thinking block, then the text,
- * `end_turn`).
- */
-function modelAnswer(provider: "openai" | "claude", v: Plain): Plain {
-  const text = JSON.stringify({ answer: v });
-  if (provider === "claude") {
-    return {
-      type: "message",
-      role: "assistant",
-      content: [{ type: "thinking", thinking: "…", signature: "s" }, { type: "text", text }],
-      stop_reason: "end_turn",
-    };
-  }
-  return {
-    object: "response",
-    status: "completed",
-    output: [
-      { type: "reasoning", summary: [] },
-      {
-        type: "message",
-        role: "assistant",
-        status: "completed",
-        content: [{ type: "output_text", text, annotations: [] }],
-      },
-    ],
-  };
-}
-
-/**
- * What a model refuses with: a message whose content is a `refusal`, no `output_text` (the Responses
- * API), or `stop_reason` `refusal` with no text (the Messages API). The state machine's reading of it
- * fails the Task, which is how `failure` reaches an agent's Retry and Catch.
- */
-function modelRefusal(provider: "openai" | "claude"): Plain {
-  if (provider === "claude") {
-    return { type: "message", role: "assistant", content: [], stop_reason: "refusal" };
-  }
-  return {
-    object: "response",
-    status: "completed",
-    output: [{
-      type: "message",
-      role: "assistant",
-      status: "completed",
-      content: [{ type: "refusal", refusal: "I cannot help with that." }],
-    }],
-  };
 }
 
 /** A scenario's answer as the platform hands it to the Task. */

@@ -136,7 +136,10 @@ function expectedOf(
     const task = plan.tasks.find((t) => t.name === c.task);
     const kind = task?.callee.kind;
     const out: Record<string, Value> = { temporal: viewOf("temporal", plan, c) };
-    if (kind === "lambda" || kind === "http" || kind === "aws" || kind === "book" || kind === "event") {
+    if (
+      kind === "lambda" || kind === "http" || kind === "aws" || kind === "book" || kind === "event" ||
+      kind === "agent"
+    ) {
       out.transport = viewOf("transport", plan, c);
     }
     return out;

@@ -22,7 +22,7 @@ const ROOT = new URL("../../", import.meta.url).pathname;
 /** Where the recorded histories are, beside the tests. */
 export const HISTORY_DIR = "tests/histories/";
 
-/** The flows whose histories are recorded: every example flow Temporal builds (an agent's is E050). */
+/** The flows whose histories are recorded: every example flow Temporal builds. */
 export function historyFlows(): string[] {
   return flowPaths(ROOT, "examples/").filter((p) => {
     const flow = checkedFlowAt(ROOT, p);

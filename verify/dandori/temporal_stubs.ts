@@ -218,6 +218,19 @@ export class Stubs {
       if (e.error === "failure") throw failure(e.cause);
       return { result: "refused", reason: e.error };
     },
+    /** An agent's request as sent; the answer wrapped in `{"answer": …}`, a failure thrown as the model's refusal is. */
+    agent: async (request: { url: string; headers: Record<string, string>; body: unknown }) => {
+      const context = Context.current();
+      const s = this.play.state(runOf(context));
+      s.calls[s.calls.length - 1].transport = {
+        agent: { url: request.url, headers: request.headers, body: request.body },
+      };
+      const a = await this.before(s, context);
+      if (a === null) throw new Error("an agent's call has no callback");
+      const e = errorOf(a);
+      if (e === null) return { answer: (a as { ok: unknown }).ok };
+      throw Object.assign(new Error(e.cause), { name: "AgentStopped" });
+    },
   };
 
   /** The user's tasks: each answers from the scenario. */

@@ -15,6 +15,7 @@
 import type { Plan, TaskPlan } from "../../../lang/dandori/plan.ts";
 import { str } from "../typescript/names.ts";
 import { stepTasks } from "../typescript/tasks_ts.ts";
+import { agentProvider } from "../agent_tasks.ts";
 
 /** The tasks the caller's image runs: dandori's own (a task with an `image` runs in that image instead). */
 export function callerTasks(plan: Plan): TaskPlan[] {
@@ -151,6 +152,9 @@ const AWS_PACKAGES: { readonly [service: string]: string } = {
   sqs: "3.1175.0",
 };
 
+/** The providers' SDKs `io.ts` sends agents' requests through, pinned as the repository pins them. */
+const AGENT_PACKAGES = { openai: "7.55.0", "@anthropic-ai/sdk": "1.10.0" } as const;
+
 /** `package.json`: the packages `io.ts` imports for the flow's tasks. */
 export function packageJson(plan: Plan, name: string): string {
   const services = new Set<string>();
@@ -160,6 +164,9 @@ export function packageJson(plan: Plan, name: string): string {
   }
   const dependencies: Record<string, string> = { "@temporalio/activity": "1.24.0" };
   for (const s of [...services].sort()) dependencies[`@aws-sdk/client-${s}`] = AWS_PACKAGES[s] ?? "^3.0.0";
+  const agents = callerTasks(plan).flatMap((t) => t.callee.kind === "agent" ? [agentProvider(t.callee)] : []);
+  if (agents.includes("claude")) dependencies["@anthropic-ai/sdk"] = AGENT_PACKAGES["@anthropic-ai/sdk"];
+  if (agents.includes("openai")) dependencies.openai = AGENT_PACKAGES.openai;
   return JSON.stringify(
     { name: `${name}-caller`, private: true, type: "module", engines: { node: ">=23.6" }, dependencies },
     null,

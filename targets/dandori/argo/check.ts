@@ -27,7 +27,6 @@ import type { DandoriCode } from "../../../lang/dandori/codes.ts";
 import { workflowTemplateName } from "../../../lang/dandori/kubernetes.ts";
 import type { Plan } from "../../../lang/dandori/plan.ts";
 import { namingCheck, type Refused } from "../naming.ts";
-import { agentsUnbuilt } from "../agent_tasks.ts";
 import type { FlowOrigin } from "../target.ts";
 import { tsNames } from "../typescript/names.ts";
 import { workflowTemplate } from "./workflow.ts";
@@ -49,8 +48,6 @@ export function templateName(plan: Plan): string | null {
 
 /** The diagnostics that stop the build; none when Argo can run the flow. */
 export function argoCheck(plan: Plan, origin: FlowOrigin): readonly Diagnostic[] {
-  const agents = agentsUnbuilt("Argo", plan, origin);
-  if (agents.length > 0) return agents;
   const r = new Reporter<DandoriCode>(origin.path, origin.text);
   const head = { line: 1, col: 1 };
   const stop = (line: number, en: string, ja: string, hintEn: string, hintJa: string) =>

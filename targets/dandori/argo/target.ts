@@ -75,7 +75,7 @@ function generate(plan: Plan, origin: FlowOrigin, options: BuildOptions): Readon
   return new Map<string, string>([
     [yamlFile(plan), yaml],
     ["caller/types.ts", head + typesModule(plan)],
-    ["caller/tasks.ts", head + tasksModule(callerTasks(plan))],
+    ["caller/tasks.ts", head + tasksModule(plan, callerTasks(plan))],
     ["caller/io.ts", head + ioModule(plan)],
     ["caller/runtime.ts", head + CALLER_RUNTIME],
     ["caller/rules.ts", head + RULES],

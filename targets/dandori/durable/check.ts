@@ -29,7 +29,6 @@ import {
   taskOf,
   type TaskPlan,
 } from "../../../lang/dandori/plan.ts";
-import { agentsUnbuilt, agentUnbuilt } from "../agent_tasks.ts";
 import type { FlowOrigin } from "../target.ts";
 import { namingCheck } from "../naming.ts";
 import { tsNames } from "../typescript/names.ts";
@@ -49,10 +48,9 @@ function attemptOperations(t: TaskPlan): number {
     case "aws":
     case "book":
     case "own":
+    case "agent":
       if (t.callback === null) return 1;
       return t.timeout?.kind === "until" ? 3 : 2;
-    case "agent":
-      return agentUnbuilt();
     default:
       return unreachable(t.callee, "callee");
   }
@@ -103,8 +101,6 @@ export function executionOperations(plan: Plan): number {
 
 /** The diagnostics that stop the build; none when durable functions can run the flow. */
 export function durableCheck(plan: Plan, origin: FlowOrigin): readonly Diagnostic[] {
-  const agents = agentsUnbuilt("Lambda durable functions", plan, origin);
-  if (agents.length > 0) return agents;
   const r = new Reporter<DandoriCode>(origin.path, origin.text);
   const head = { line: 1, col: 1 };
   const cancel = plan.blocks.cancel;

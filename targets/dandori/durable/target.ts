@@ -24,7 +24,7 @@ function generate(plan: Plan, origin: FlowOrigin): ReadonlyMap<string, string> {
   const head = slashHeader(plan, origin);
   return new Map<string, string>([
     ["types.ts", head + typesModule(plan)],
-    ["tasks.ts", head + tasksModule(stepTasks(plan))],
+    ["tasks.ts", head + tasksModule(plan, stepTasks(plan))],
     ["io.ts", head + ioModule(plan)],
     ["runtime.ts", head + RUNTIME],
     ["rules.ts", head + RULES],

@@ -40,14 +40,13 @@ import {
 } from "../typescript/statements.ts";
 import { tsType } from "../typescript/types_ts.ts";
 import { DEFAULT_SECONDS } from "../temporal/wire.ts";
-import { agentUnbuilt } from "../agent_tasks.ts";
 
 /** The seconds one attempt of a task's step may take, or null for no limit of dandori's. */
 export function stepSeconds(task: TaskPlan): number | null {
   if (task.timeout?.kind === "after" && task.timeout.written && task.callback === null) {
     return task.timeout.seconds;
   }
-  if (task.callee.kind === "http") return DEFAULT_SECONDS.http;
+  if (task.callee.kind === "http" || task.callee.kind === "agent") return DEFAULT_SECONDS.http;
   if (task.callee.kind === "lambda") return DEFAULT_SECONDS.lambda;
   return null;
 }
@@ -68,9 +67,8 @@ export function atMostOnce(task: TaskPlan): boolean {
     case "flow":
     case "child":
     case "event":
-      return false;
     case "agent":
-      return agentUnbuilt();
+      return false;
     default:
       return unreachable(c, "callee");
   }
@@ -106,6 +104,7 @@ function attemptCode(task: TaskPlan, args: string, place: string, loops: string,
     case "aws":
     case "book":
     case "own":
+    case "agent":
       if (task.callback !== null) {
         return `() => dd.awaitCallback(dc, ${name}, ${waitOf(task.timeout, args)}, ${
           atMostOnce(task)
@@ -114,8 +113,6 @@ function attemptCode(task: TaskPlan, args: string, place: string, loops: string,
       return `() => dd.step(dc, ${name}, ${atMostOnce(task)}, ${stepSeconds(task)}, () => ${
         read("tasks", task.name)
       }(${args}, ${meta(null)}))`;
-    case "agent":
-      return agentUnbuilt();
     default:
       return unreachable(callee, "callee");
   }

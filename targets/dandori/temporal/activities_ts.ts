@@ -41,7 +41,7 @@ export function activitiesModule(plan: Plan): string {
     "  return {",
   ];
   for (const t of tasks) {
-    const body = written(t);
+    const body = written(t, plan);
     const used = body === null || body.some((l) => l.includes("call."));
     lines.push(
       `    ${prop(t.name)}(args: T.${argsType(t.name)}, ${

@@ -20,7 +20,6 @@ import { tr } from "../../../lang/common/text.ts";
 import { unreachable } from "../../../lang/common/assert.ts";
 import type { DandoriCode } from "../../../lang/dandori/codes.ts";
 import type { Plan, StmtPlan, TaskPlan } from "../../../lang/dandori/plan.ts";
-import { agentsUnbuilt, agentUnbuilt } from "../agent_tasks.ts";
 import type { FlowOrigin } from "../target.ts";
 import { namingCheck } from "../naming.ts";
 import { tsNames } from "../typescript/names.ts";
@@ -65,9 +64,8 @@ function attemptEvents(t: TaskPlan): number {
     case "aws":
     case "book":
     case "own":
-      return t.callback === null ? EVENTS.activity : EVENTS.activity + EVENTS.update + EVENTS.timer;
     case "agent":
-      return agentUnbuilt();
+      return t.callback === null ? EVENTS.activity : EVENTS.activity + EVENTS.update + EVENTS.timer;
     default:
       return unreachable(t.callee, "callee");
   }
@@ -146,8 +144,6 @@ export function temporalLimits(plan: Plan, origin: FlowOrigin): readonly Diagnos
 
 /** The diagnostics that stop the temporal-typescript build; none when Temporal can run the flow. */
 export function temporalCheck(plan: Plan, origin: FlowOrigin): readonly Diagnostic[] {
-  const agents = agentsUnbuilt("Temporal TypeScript", plan, origin);
-  if (agents.length > 0) return agents;
   const names = tsNames(plan);
   return [
     ...temporalLimits(plan, origin),

@@ -8,7 +8,6 @@
 
 import { unreachable } from "../../../lang/common/assert.ts";
 import type { Plan, TaskPlan } from "../../../lang/dandori/plan.ts";
-import { agentUnbuilt } from "../agent_tasks.ts";
 
 /** The workflow type and task queue of a flow: `<name>_v<n>`. */
 export function workflowType(plan: Plan): string {
@@ -27,7 +26,7 @@ export function activityTasks(plan: Plan): TaskPlan[] {
   );
 }
 
-/** The seconds one attempt of a task without a written `timeout` may take: an HTTP Task's, Lambda's, else a year. */
+/** The seconds one attempt of a task without a written `timeout` may take: an HTTP Task's (an agent's too), Lambda's, else a year. */
 export const DEFAULT_SECONDS = {
   http: 60,
   lambda: 900,
@@ -41,6 +40,7 @@ export function activitySeconds(task: TaskPlan): number {
   }
   switch (task.callee.kind) {
     case "http":
+    case "agent":
       return DEFAULT_SECONDS.http;
     case "lambda":
       return DEFAULT_SECONDS.lambda;
@@ -51,8 +51,6 @@ export function activitySeconds(task: TaskPlan): number {
     case "child":
     case "event":
       return DEFAULT_SECONDS.other;
-    case "agent":
-      return agentUnbuilt();
     default:
       return unreachable(task.callee, "callee");
   }
@@ -78,9 +76,8 @@ export function childWorkflow(task: TaskPlan): { readonly type: string; readonly
     case "book":
     case "own":
     case "event":
-      return unreachable(callee.kind as never, "a child's callee");
     case "agent":
-      return agentUnbuilt();
+      return unreachable(callee.kind as never, "a child's callee");
     default:
       return unreachable(callee, "callee");
   }

@@ -42,7 +42,6 @@ import {
 } from "../typescript/statements.ts";
 import { tsType } from "../typescript/types_ts.ts";
 import { activitySeconds, childWorkflow } from "./wire.ts";
-import { agentUnbuilt } from "../agent_tasks.ts";
 
 /** One attempt of a call: a closure over the attempt's number `n`. */
 function attemptCode(
@@ -75,6 +74,7 @@ function attemptCode(
     case "aws":
     case "book":
     case "own":
+    case "agent":
       if (task.callback !== null) {
         return `(n) => {\n  const id = dd.callbackId(${
           str(place)
@@ -83,8 +83,6 @@ function attemptCode(
         }(${args}, ${meta("id")}));\n}`;
       }
       return `() => ${read("A", task.name)}(${args}, ${meta(null)})`;
-    case "agent":
-      return agentUnbuilt();
     default:
       return unreachable(callee, "callee");
   }

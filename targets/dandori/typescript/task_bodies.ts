@@ -9,10 +9,12 @@
 
 import { unreachable } from "../../../lang/common/assert.ts";
 import { stringifyJson } from "../../../lang/common/json.ts";
-import type { CalleePlan, ConnectPlan, TaskPlan } from "../../../lang/dandori/plan.ts";
+import type { CalleePlan, ConnectPlan, Plan, TaskPlan } from "../../../lang/dandori/plan.ts";
+import type { Value } from "../../../lang/dandori/values.ts";
 import { prop, readMaybe, str } from "./names.ts";
 import { tsType } from "./types_ts.ts";
-import { agentUnbuilt } from "../agent_tasks.ts";
+import { agentBody, agentRequest } from "../../../lang/dandori/agent_requests.ts";
+import { agentProvider, enumShape } from "../agent_tasks.ts";
 
 function wires(t: TaskPlan): string {
   return `[${t.errors.map((e) => `[${str(e.name)}, ${str(e.wire ?? e.name)}]`).join(", ")}]`;
@@ -91,8 +93,43 @@ function httpBody(t: TaskPlan): string[] {
   return lines;
 }
 
+/**
+ * An agent's call (lang/dandori/agent_requests.ts): the arguments given, in declaration order, as one
+ * JSON string put into the body every platform sends, through `Transport.agent` with `io.agent`'s
+ * reading of the answer (its `answer`, a Claude answer's enum values folded).
+ */
+function agentCall(t: TaskPlan, c: Extract<CalleePlan, { kind: "agent" }>, plan: Plan): string[] {
+  const provider = agentProvider(c);
+  const whole = agentBody(c, null) as { [name: string]: Value };
+  // The body's members in agentBody's order, the arguments' JSON string put where it goes.
+  const members = Object.entries(whole).map(([name, v]) =>
+    name === "input" && provider !== "claude"
+      ? "input"
+      : name === "messages" && provider === "claude"
+      ? 'messages: [{ role: "user", content: input }]'
+      : `${prop(name)}: ${stringifyJson(v)}`
+  );
+  const shape = provider === "claude" && t.result !== null ? enumShape(plan, t.result.type) : null;
+  return [
+    "const all: { readonly [name: string]: unknown } = { ...args };",
+    `const given = [${t.params.map((p) => str(p.name)).join(", ")}].filter((n) => Object.hasOwn(all, n));`,
+    "const input = JSON.stringify(Object.fromEntries(given.map((n) => [n, all[n]])));",
+    "const request: io.AgentRequest = {",
+    `  provider: ${str(provider)},`,
+    `  url: ${str(c.endpoint)},`,
+    `  headers: ${stringifyJson(agentRequest(c, {}).headers)},`,
+    "  body: {",
+    ...members.map((m) => `    ${m},`),
+    "  },",
+    "};",
+    `return io.agent(transport, request, ${
+      shape === null ? "null" : stringifyJson(shape as unknown as Value)
+    });`,
+  ];
+}
+
 /** The body of a dandori-written task, or null for the user's own task. */
-export function written(t: TaskPlan): string[] | null {
+export function written(t: TaskPlan, plan: Plan): string[] | null {
   const c = t.callee;
   switch (c.kind) {
     case "lambda":
@@ -121,7 +158,7 @@ export function written(t: TaskPlan): string[] | null {
     case "event":
       return unreachable(c.kind as never, "an activity's callee");
     case "agent":
-      return agentUnbuilt();
+      return agentCall(t, c, plan);
     default:
       return unreachable(c, "callee");
   }

@@ -18,7 +18,7 @@ export function stepTasks(plan: Plan): TaskPlan[] {
 }
 
 /** The text of `tasks.ts` after its header: `tasks`, in the plan's order. */
-export function tasksModule(tasks: readonly TaskPlan[]): string {
+export function tasksModule(plan: Plan, tasks: readonly TaskPlan[]): string {
   const own = tasks.filter((t) => t.callee.kind === "own");
   const lines = [
     'import * as io from "./io.ts";',
@@ -44,7 +44,7 @@ export function tasksModule(tasks: readonly TaskPlan[]): string {
     "  return {",
   ];
   for (const t of tasks) {
-    const body = written(t);
+    const body = written(t, plan);
     const used = body === null || body.some((l) => l.includes("call."));
     lines.push(
       `    ${prop(t.name)}(args: T.${argsType(t.name)}, ${

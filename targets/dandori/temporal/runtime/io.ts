@@ -1,8 +1,9 @@
 // How dandori-written activities reach the outside (docs/targets.md#temporal-typescript): the
 // `Transport` port, its default implementation (`fetch` for HTTP, the AWS SDK for JavaScript v3
-// for Lambda and AWS operations, loaded only when a call needs it, and chobo's generated
-// TypeScript clients for books), and how an answer becomes a result or a declared error. It is
-// the same for every flow; `io.ts` is this file followed by the flow's own book tables.
+// for Lambda and AWS operations, OpenAI's and Anthropic's SDKs for agents, each loaded only when a
+// call needs it, and chobo's generated TypeScript clients for books), and how an answer becomes a
+// result or a declared error. It is the same for every flow; `io.ts` is this file followed by the
+// flow's own book tables.
 
 import process from "node:process";
 import { ApplicationFailure, Context } from "@temporalio/activity";
@@ -47,6 +48,20 @@ export type BookResult =
   | { readonly result: "done" | "done_before" }
   | { readonly result: "refused"; readonly reason: string };
 
+/** Whom an agent's request goes to: OpenAI's Responses API, Claude's Messages API, or an Open Responses server (`url`). */
+export type AgentProvider = "openai" | "claude" | "responses";
+
+/**
+ * An agent's request as every platform sends it (docs/dandori.md#agents): where it goes, the headers
+ * that say nothing secret, and the body. The key is never here: the default `Transport` adds it.
+ */
+export interface AgentRequest {
+  readonly provider: AgentProvider;
+  readonly url: string;
+  readonly headers: { readonly [name: string]: string };
+  readonly body: { readonly [name: string]: unknown };
+}
+
 /** Everything a dandori-written activity sends; a test swaps it for one that records. */
 export interface Transport {
   http(request: HttpRequest): Promise<HttpResponse>;
@@ -54,14 +69,23 @@ export interface Transport {
   /** Resolves with the operation's output; rejects with an `AwsError` for the service's exception. */
   aws(service: string, operation: string, args: unknown): Promise<unknown>;
   book(call: BookCall): Promise<BookResult>;
+  /**
+   * Resolves with what the model answered, its text read as JSON (`{"answer": …}`); rejects when the
+   * model refused or stopped short, or the request failed.
+   */
+  agent(request: AgentRequest): Promise<unknown>;
 }
 
 /** A chobo client's book value (`postgres(pool, { tenant })`, `tigerbeetle(client)`), reached by member names. */
 export type BookValue = { readonly [transfer: string]: { readonly [op: string]: unknown } };
 
-/** What the default `Transport` is given: the books by the flow's names for them. */
+/**
+ * What the default `Transport` is given: the books by the flow's names for them, and the headers an
+ * Open Responses server (an agent's `url`) is sent besides the request's (its key, if it needs one).
+ */
 export interface TransportOptions {
   readonly books?: { readonly [name: string]: BookValue };
+  readonly responsesHeaders?: { readonly [name: string]: string };
 }
 
 /** A task run by this worker heartbeats while it works, so Temporal sees a worker that died. */
@@ -243,6 +267,54 @@ export async function booked(
   return got;
 }
 
+/** Where a Claude answer's enum values are, to read them without case: an enum's values, a list's, a `T?`'s or a record's fields'. */
+export type EnumShape =
+  | { readonly enum: readonly string[] }
+  | { readonly list: EnumShape }
+  | { readonly record: { readonly [field: string]: EnumShape } };
+
+/**
+ * Sends an agent's request; the `answer` of what the model answered is the result (a Claude answer's
+ * enum values read without case when `shape` says where they are), and anything else that went
+ * wrong a failure. The failure's message is empty, as the interpreter's says no cause: what went
+ * wrong is in its details.
+ */
+export async function agent(
+  transport: Transport,
+  request: AgentRequest,
+  shape: EnumShape | null,
+): Promise<unknown> {
+  let got: unknown;
+  try {
+    got = await transport.agent(request);
+  } catch (e) {
+    const name = typeof e === "object" && e !== null && "name" in e ? String(e.name) : "Error";
+    throw ApplicationFailure.create({
+      type: name,
+      message: "",
+      nonRetryable: true,
+      details: [e instanceof Error ? e.message : String(e)],
+    });
+  }
+  const answer = isObject(got) && Object.hasOwn(got, "answer") ? got.answer : undefined;
+  return shape === null ? answer : folded(shape, answer);
+}
+
+/** `value` with each string where `shape` has an enum replaced by the declared value equal to it but for case. */
+export function folded(shape: EnumShape, value: unknown): unknown {
+  if ("enum" in shape) {
+    if (typeof value !== "string") return value;
+    return shape.enum.find((v) => v.toLowerCase() === value.toLowerCase()) ?? value;
+  }
+  if ("list" in shape) return Array.isArray(value) ? value.map((v) => folded(shape.list, v)) : value;
+  if (!isObject(value)) return value;
+  const out: { [key: string]: unknown } = {};
+  for (const [k, v] of Object.entries(value)) {
+    setOwn(out, k, Object.hasOwn(shape.record, k) ? folded(shape.record[k], v) : v);
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The default implementation.
 
@@ -345,10 +417,104 @@ async function callBook(books: { readonly [name: string]: BookValue }, call: Boo
   throw new Error(`dandori: ${call.book}.${call.transfer}.${call.op} answered ${JSON.stringify(got)}`);
 }
 
+/** A model's answer that is none: a refusal, a stop short of the end, a response without text. */
+class AgentStopped extends Error {
+  override name = "AgentStopped";
+}
+
+/** An Open Responses server's answer that is not a 2xx. */
+class AgentHttpError extends Error {
+  override name = "AgentHttpError";
+}
+
+/** The SDK packages of the providers, imported once, when a call needs one. */
+const sdks = new Map<string, Promise<{ readonly default: new (options: unknown) => unknown }>>();
+
+function sdk(
+  name: "openai" | "@anthropic-ai/sdk",
+): Promise<{ readonly default: new (options: unknown) => unknown }> {
+  let m = sdks.get(name);
+  if (m === undefined) {
+    m = import(name) as Promise<{ readonly default: new (options: unknown) => unknown }>;
+    sdks.set(name, m);
+  }
+  return m;
+}
+
+/** `url` without `tail`: the base URL an SDK's client is given for a request to `url`. */
+function baseOf(url: string, tail: string): string {
+  return url.endsWith(tail) ? url.slice(0, -tail.length) : url;
+}
+
+/** The first `output_text` of a Responses API response's messages: none (a refusal) stops the agent. */
+function outputText(response: unknown): string {
+  const output = isObject(response) && Array.isArray(response.output) ? response.output : [];
+  for (const item of output) {
+    if (!isObject(item) || item.type !== "message" || !Array.isArray(item.content)) continue;
+    for (const part of item.content) {
+      if (isObject(part) && part.type === "output_text" && typeof part.text === "string") return part.text;
+    }
+  }
+  throw new AgentStopped("the model answered no output_text (a refusal)");
+}
+
+/** A Messages API response's text blocks, joined: a stop other than `end_turn` stops the agent. */
+function messageText(response: unknown): string {
+  const stop = isObject(response) ? response.stop_reason : undefined;
+  if (stop !== "end_turn") throw new AgentStopped(`the model stopped with ${JSON.stringify(stop ?? null)}`);
+  const content = isObject(response) && Array.isArray(response.content) ? response.content : [];
+  return content.flatMap((b) =>
+    isObject(b) && b.type === "text" && typeof b.text === "string" ? [b.text] : []
+  )
+    .join("");
+}
+
+/**
+ * An agent's request through its provider's SDK, which reads the key from the environment
+ * (`OPENAI_API_KEY`, `ANTHROPIC_API_KEY`) and is told not to retry (only the task's `retry` retries),
+ * or to an Open Responses server with `fetch` and no key but `responsesHeaders`.
+ */
+async function sendAgent(request: AgentRequest, options: TransportOptions): Promise<unknown> {
+  const { provider, url, headers, body } = request;
+  if (provider === "claude") {
+    const Anthropic = (await sdk("@anthropic-ai/sdk")).default;
+    const client = new Anthropic({
+      baseURL: baseOf(url, "/v1/messages"),
+      maxRetries: 0,
+      defaultHeaders: headers,
+    }) as {
+      messages: { create(body: unknown): Promise<unknown> };
+    };
+    return JSON.parse(messageText(await client.messages.create(body)));
+  }
+  if (provider === "openai") {
+    const OpenAI = (await sdk("openai")).default;
+    const client = new OpenAI({
+      baseURL: baseOf(url, "/responses"),
+      maxRetries: 0,
+      defaultHeaders: headers,
+    }) as {
+      responses: { create(body: unknown): Promise<unknown> };
+    };
+    return JSON.parse(outputText(await client.responses.create(body)));
+  }
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { ...headers, ...options.responsesHeaders, "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (response.status < 200 || response.status >= 300) {
+    throw new AgentHttpError(`HTTP ${response.status}: ${text}`);
+  }
+  return JSON.parse(outputText(JSON.parse(text)));
+}
+
 /**
  * The default `Transport`: HTTP through `fetch`, Lambda and AWS through the AWS SDK for
  * JavaScript v3 (its packages are imported only when a call needs one; `AWS_ENDPOINT_URL` and the
- * usual AWS variables configure them), books through the chobo clients given.
+ * usual AWS variables configure them), books through the chobo clients given, agents through
+ * `openai` and `@anthropic-ai/sdk` (and `fetch` for an Open Responses server).
  */
 export function transport(options: TransportOptions = {}): Transport {
   return {
@@ -376,6 +542,9 @@ export function transport(options: TransportOptions = {}): Transport {
     aws: sendAws,
     book(call) {
       return callBook(options.books ?? {}, call);
+    },
+    agent(request) {
+      return sendAgent(request, options);
     },
   };
 }

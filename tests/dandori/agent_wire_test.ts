@@ -1,0 +1,79 @@
+/**
+ * The agents' wire check (`verify/dandori/agent_wire.ts`): every agent call of the scenarios goes
+ * through the generated `io.ts`'s default `Transport` — OpenAI's and Anthropic's SDKs, `fetch` for
+ * an Open Responses server — to a local model server, once, with the view's body and the
+ * environment's key; and two breaks are caught on a named call: the SDKs' retries left on, and a
+ * model setting sent besides the view's.
+ */
+
+import { deepStrictEqual, ok } from "node:assert/strict";
+import { checkedFlowAt, runnableFlows } from "../../verify/dandori/flows.ts";
+import { FLOW_DIRS } from "../../verify/dandori/temporal.ts";
+import { verifyAgentWire } from "../../verify/dandori/agent_wire.ts";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+Deno.test({
+  name:
+    "every agent call of the scenarios goes through the SDKs once, as its view says, with the environment's key",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const started = performance.now();
+    const report = await verifyAgentWire(runnableFlows(ROOT, FLOW_DIRS));
+    deepStrictEqual(report.failures, []);
+    ok(
+      report.calls.openai > 0 && report.calls.claude > 0 && report.calls.responses > 0,
+      JSON.stringify(report),
+    );
+    deepStrictEqual([...report.refused].sort(), ["claude", "openai", "responses"]);
+    console.log(
+      `agent wire: ${report.calls.openai} OpenAI, ${report.calls.claude} Claude, ${report.calls.responses} Open Responses calls, ` +
+        `a 500 to each once, ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
+  },
+});
+
+/** agents.flow's wire check with the package's files changed by `mutate`. */
+async function broken(mutate: (files: Map<string, string>) => void): Promise<readonly string[]> {
+  const flow = checkedFlowAt(ROOT, "tests/dandori/flows/stepfunctions/agents.flow");
+  ok(flow !== null);
+  return (await verifyAgentWire([flow], mutate)).failures;
+}
+
+Deno.test({
+  name: "the SDKs' retries left on are caught on the first call to each, answered 500",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const failures = await broken((files) => {
+      const io = files.get("io.ts") ?? "";
+      ok(io.split("maxRetries: 0").length === 3, "both SDK clients are told not to retry");
+      files.set("io.ts", io.replaceAll("maxRetries: 0", "maxRetries: 2"));
+    });
+    deepStrictEqual(failures, [
+      "tests/dandori/flows/stepfunctions/agents.flow run-1 line 49 answered 500: 3 requests arrived, where one was sent",
+      "tests/dandori/flows/stepfunctions/agents.flow run-1 line 50 answered 500: 3 requests arrived, where one was sent",
+    ]);
+  },
+});
+
+Deno.test({
+  name: "a model setting sent besides the view's is caught from the first call on",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const model = 'model: "gpt-5.4-mini",';
+    const failures = await broken((files) => {
+      const text = files.get("activities.ts") ?? "";
+      ok(text.includes(model), "choose_tone sends its model");
+      files.set("activities.ts", text.replace(model, `${model} temperature: 0,`));
+    });
+    ok(failures.length > 0, "a setting more is caught");
+    ok(failures.every((f) => f.includes("temperature")), failures.join("\n"));
+    ok(
+      failures[0].startsWith("tests/dandori/flows/stepfunctions/agents.flow run-1 line 50: the body "),
+      failures[0],
+    );
+  },
+});
