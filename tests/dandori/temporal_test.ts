@@ -127,7 +127,7 @@ Deno.test("on a real dev server, a copy that does not fill a Connect answer's ze
   strictEqual(report.agreed, report.scenarios - leftOut.length);
 });
 
-Deno.test("on a real dev server, a copy that reads a Claude answer's enum values with their case, or sends a model setting more, disagrees on the runs it changes", async () => {
+Deno.test("on a real dev server, a copy that reads a Claude answer's enum values with their case disagrees on the run that changes their case alone", async () => {
   const bin = await findTemporal();
   if (bin === null) return console.log("SKIP: temporal: the temporal CLI 1.9.1 is not installed");
   const flow = checkedFlowAt(ROOT, "tests/dandori/flows/stepfunctions/agents.flow");
@@ -143,17 +143,6 @@ Deno.test("on a real dev server, a copy that reads a Claude answer's enum values
   deepStrictEqual(unfolded.failures.map((f) => f.en.slice(0, f.en.indexOf(":"))), [
     "tests/dandori/flows/stepfunctions/agents.flow run-18",
   ]);
-  const model = 'model: "gpt-5.4-mini",';
-  const setting = await verifyFlow(bin, subject, (files) => {
-    const text = files.get("activities.ts") ?? "";
-    ok(text.includes(model), "choose_tone sends its model");
-    files.set("activities.ts", text.replace(model, `${model} temperature: 0,`));
-  });
-  ok(setting.failures.length > 0, "a setting more disagrees");
-  ok(
-    setting.failures[0].en.startsWith("tests/dandori/flows/stepfunctions/agents.flow run-1:"),
-    setting.failures[0].en,
-  );
 });
 
 Deno.test("on a real dev server, a copy with the retriers' order swapped disagrees", async () => {
