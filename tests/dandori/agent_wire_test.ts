@@ -9,7 +9,7 @@
 import { deepStrictEqual, ok } from "node:assert/strict";
 import { checkedFlowAt, runnableFlows } from "../../verify/dandori/flows.ts";
 import { FLOW_DIRS } from "../../verify/dandori/temporal.ts";
-import { verifyAgentWire } from "../../verify/dandori/agent_wire.ts";
+import { verifyAgentWire, verifyPythonAgentWire } from "../../verify/dandori/agent_wire.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -75,5 +75,45 @@ Deno.test({
       failures[0].startsWith("tests/dandori/flows/stepfunctions/agents.flow run-1 line 50: the body "),
       failures[0],
     );
+  },
+});
+
+Deno.test({
+  name:
+    "in Python, every agent call of the scenarios goes through openai, anthropic or urllib once, as its view says, with the environment's key",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const started = performance.now();
+    const report = await verifyPythonAgentWire(runnableFlows(ROOT, FLOW_DIRS));
+    deepStrictEqual(report.failures, []);
+    ok(
+      report.calls.openai > 0 && report.calls.claude > 0 && report.calls.responses > 0,
+      JSON.stringify(report),
+    );
+    deepStrictEqual([...report.refused].sort(), ["claude", "openai", "responses"]);
+    console.log(
+      `agent wire in Python: ${report.calls.openai} OpenAI, ${report.calls.claude} Claude, ${report.calls.responses} Open Responses calls, ` +
+        `a 500 to each once, ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
+  },
+});
+
+Deno.test({
+  name: "in Python, the SDKs' retries left on are caught on the first call to each, answered 500",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const flow = checkedFlowAt(ROOT, "tests/dandori/flows/stepfunctions/agents.flow");
+    ok(flow !== null);
+    const report = await verifyPythonAgentWire([flow], (files) => {
+      const io = files.get("io.py") ?? "";
+      ok(io.split("max_retries=0").length === 3, "both SDK clients are told not to retry");
+      files.set("io.py", io.replaceAll("max_retries=0", "max_retries=2"));
+    });
+    deepStrictEqual(report.failures, [
+      "tests/dandori/flows/stepfunctions/agents.flow run-1 line 49 answered 500: 3 requests arrived, where one was sent",
+      "tests/dandori/flows/stepfunctions/agents.flow run-1 line 50 answered 500: 3 requests arrived, where one was sent",
+    ]);
   },
 });

@@ -8,7 +8,7 @@
  */
 
 import { mypyCache } from "../support/mypy.ts";
-import { ok, strictEqual } from "node:assert/strict";
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
 import { DEFAULT_BUILD } from "../../targets/dandori/target.ts";
 import { PYDANTIC_GRAPH } from "../../targets/dandori/pydantic_graph/target.ts";
 import { checkedFlowAt, type RunnableFlow, runnableFlows } from "../../verify/dandori/flows.ts";
@@ -205,7 +205,7 @@ function subjectNamed(name: string): GraphSubject {
 
 Deno.test({
   name:
-    "copies broken on purpose disagree: a key's separator, a wait that does not wait, a Connect answer not filled",
+    "copies broken on purpose disagree: a key's separator, a wait that does not wait, a Connect answer not filled, a Claude answer read without the enum fold (agents.flow run-18 alone)",
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async () => {
@@ -236,5 +236,17 @@ Deno.test({
       files.set("io.py", text.replace(from, "return value"));
     });
     failsExactly(unfilled.failures, leftOut);
+    const fold = 'return got["answer"] if shape is None else folded(shape, got["answer"])';
+    const unfolded = await verifyFlow(
+      subjectNamed("tests/dandori/flows/stepfunctions/agents.flow"),
+      (files) => {
+        const text = files.get("io.py") ?? "";
+        ok(text.includes(fold), "io.py folds a Claude answer's enum values");
+        files.set("io.py", text.replace(fold, 'return got["answer"]'));
+      },
+    );
+    deepStrictEqual([...new Set(unfolded.failures.map((f) => f.en.slice(0, f.en.indexOf(":"))))], [
+      "tests/dandori/flows/stepfunctions/agents.flow run-18",
+    ]);
   },
 });

@@ -41,7 +41,7 @@ const FLOW_DIRS = [
 const FILES = "__init__.py types.py runtime.py rules.py io.py activities.py workflow.py client.py worker.py";
 const ENCRYPTED_FILES = FILES.replace("client.py", "codec.py client.py");
 
-/** The flows the target builds: every one but those with an agent task (E050). */
+/** The flows the target builds (`builtBy`). */
 function flows(): RunnableFlow[] {
   return builtBy(TEMPORAL_PYTHON, runnableFlows(ROOT, FLOW_DIRS));
 }

@@ -134,11 +134,11 @@ Deno.test("on a real dev server, a copy that reads a Claude answer's enum values
   ok(flow !== null);
   const subject = subjectOf(flow);
   ok(!("skipped" in subject));
-  const fold = "return shape === null ? answer : folded(shape, answer);";
+  const fold = "return shape === null ? got.answer : folded(shape, got.answer);";
   const unfolded = await verifyFlow(bin, subject, (files) => {
     const text = files.get("io.ts") ?? "";
     ok(text.includes(fold), "io.ts folds a Claude answer's enum values");
-    files.set("io.ts", text.replace(fold, "return answer;"));
+    files.set("io.ts", text.replace(fold, "return got.answer;"));
   });
   deepStrictEqual(unfolded.failures.map((f) => f.en.slice(0, f.en.indexOf(":"))), [
     "tests/dandori/flows/stepfunctions/agents.flow run-18",

@@ -36,8 +36,8 @@ export function everyRunnableFlow(): RunnableFlow[] {
 }
 
 /**
- * The flows `target` builds. Every other flow must be one with an agent task (which no target builds
- * yet: E050); how many were left out is printed, so none is left out silently.
+ * The flows `target` builds. Every other flow must be one with an agent task (which a target that does
+ * not send agents yet stops with E050); how many were left out is printed, so none is left out silently.
  */
 export function builtBy(target: DandoriTarget, flows: readonly RunnableFlow[]): RunnableFlow[] {
   const built = flows.filter((f) => targetBuilds(target, f));

@@ -1,16 +1,19 @@
 /**
  * The agents' wire check (docs/targets.md#agents-on-the-wire): every agent call of the scenarios of
- * the flows, sent by the generated activity through the generated `io.ts`'s own `transport()` —
- * OpenAI's SDK (`openai`) for OpenAI, Anthropic's (`@anthropic-ai/sdk`) for Claude, `fetch` for an
- * Open Responses server — to a local model server (the URL's scheme and host replaced by it), which
- * keeps what arrived and answers from the scenario as the provider would (`model_responses.ts`: the
- * answer in the response's text, `failure` as a refusal). Checked per call: one request arrived (no
- * SDK retried), its method and path are the `transport` view's, its body is the view's character for
- * character (the body Step Functions sends), Claude's `anthropic-version` is the view's, and the key
- * is the environment's (a planted `OPENAI_API_KEY` arrives with OpenAI's request alone, a planted
- * `ANTHROPIC_API_KEY` with Claude's alone, neither with an Open Responses server's); and the
- * activity makes of the answer what it makes of the runs' stub's. Then, for each kind of endpoint, a
- * 500: one request, and the activity fails. Nothing leaves the machine. @module
+ * the flows, sent by the generated task through the generated `io`'s own `transport()` — in
+ * TypeScript (Temporal's activities, whose `io.ts` durable functions and Argo's caller share) OpenAI's
+ * SDK `openai`, Anthropic's `@anthropic-ai/sdk` and `fetch`; in Python (pydantic-graph's tasks,
+ * whose `io.py` Temporal Python shares; `agent_wire_runner.py`) `openai`, `anthropic` and urllib — to
+ * a local model server (the URL's scheme and host replaced by it), which keeps what arrived and
+ * answers from the scenario as the provider would (`model_responses.ts`: the answer in the
+ * response's text, `failure` as a refusal). Checked per call: one request arrived (no SDK retried),
+ * its method and path are the `transport` view's, its body is the view's JSON value (the body Step
+ * Functions sends; Python's SDKs write its members in an order of their own), Claude's
+ * `anthropic-version` is the view's, and the key is the environment's (a planted `OPENAI_API_KEY`
+ * arrives with OpenAI's request alone, a planted `ANTHROPIC_API_KEY` with Claude's alone, neither
+ * with an Open Responses server's); and the task makes of the answer what it makes of the runs'
+ * stub's. Then, for each kind of endpoint, a 500: one request, and the task fails. Nothing leaves
+ * the machine. @module
  */
 
 import { MockActivityEnvironment } from "@temporalio/testing";
@@ -18,10 +21,14 @@ import { DefaultLogger } from "@temporalio/worker";
 import { stringifyJson } from "../../lang/common/json.ts";
 import type { Answer } from "../../lang/dandori/interp.ts";
 import type { TaskPlan } from "../../lang/dandori/plan.ts";
+import { answerJson } from "../../lang/dandori/scenario.ts";
 import { viewOf } from "../../lang/dandori/views.ts";
 import { agentProvider } from "../../targets/dandori/agent_tasks.ts";
+import { ident } from "../../targets/dandori/pydantic_graph/names.ts";
+import { PYDANTIC_GRAPH } from "../../targets/dandori/pydantic_graph/target.ts";
 import { TEMPORAL_TYPESCRIPT } from "../../targets/dandori/temporal/target.ts";
 import { DEFAULT_BUILD } from "../../targets/dandori/target.ts";
+import { runRunnerOutput } from "../differential.ts";
 import type { Plain } from "./asl_run.ts";
 import { generatedRuns, type RunnableFlow } from "./flows.ts";
 import { modelAnswer, modelRefusal } from "./model_responses.ts";
@@ -83,20 +90,29 @@ interface Arrival {
   readonly body: string;
 }
 
-/** The local model server: keeps what arrives and answers with `answer`. */
+/** Where a runner in another process says which call it sends next (`<id>/before`) and that it has sent it (`<id>/after`). */
+const CONTROL = "/dandori-agent-wire/";
+
+/** The local model server: keeps what arrives and answers with `answer`; a POST to `CONTROL…` goes to `control`. */
 function modelServer() {
   const state = {
     url: "",
     arrived: [] as Arrival[],
     answer: { status: 200, body: "" },
+    control: null as ((what: string) => void) | null,
   };
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
     const url = new URL(req.url);
+    const body = await req.text();
+    if (state.control !== null && url.pathname.startsWith(CONTROL)) {
+      state.control(url.pathname.slice(CONTROL.length));
+      return new Response("");
+    }
     state.arrived.push({
       method: req.method,
       path: url.pathname,
       headers: Object.fromEntries(req.headers),
-      body: await req.text(),
+      body,
     });
     return new Response(state.answer.body, {
       status: state.answer.status,
@@ -116,6 +132,20 @@ function responseOf(c: AgentCall): { status: number; body: string } {
   return { status: 200, body: JSON.stringify(modelRefusal(provider)) };
 }
 
+/** What the server answers a probe of the endpoint with: a server error, which no SDK may retry. */
+const FAILED = { status: 500, body: '{"error":{"message":"the server failed"}}' };
+
+/** A JSON text with every object's members in one order, to compare JSON values. */
+function canonical(text: string): string {
+  const sorted = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(sorted) : typeof v === "object" && v !== null
+      ? Object.fromEntries(
+        Object.entries(v).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([k, x]) => [k, sorted(x)]),
+      )
+      : v;
+  return JSON.stringify(sorted(JSON.parse(text)));
+}
+
 /** What is wrong with what arrived for one call, or null. */
 export function arrivalProblem(c: AgentCall, arrived: readonly Arrival[]): string | null {
   if (arrived.length !== 1) return `${arrived.length} requests arrived, where one was sent`;
@@ -125,7 +155,7 @@ export function arrivalProblem(c: AgentCall, arrived: readonly Arrival[]): strin
     return `${a.method} ${a.path} arrived, where POST ${path} was sent`;
   }
   const body = stringifyJson(c.view.body as never);
-  if (a.body !== body) return `the body ${a.body} arrived, where the view says ${body}`;
+  if (canonical(a.body) !== canonical(body)) return `the body ${a.body} arrived, where the view says ${body}`;
   for (const [name, value] of Object.entries(c.view.headers)) {
     if (a.headers[name.toLowerCase()] !== value) {
       return `the header ${name} arrived as ${
@@ -152,6 +182,97 @@ export interface AgentWireReport {
   /** The endpoints a 500 was sent from (each once). */
   readonly refused: readonly Endpoint[];
   readonly failures: readonly string[];
+}
+
+/** One send of the check: a call with its scenario's answer, or (`probe`) answered 500. */
+interface Send {
+  readonly id: string;
+  readonly c: AgentCall;
+  readonly probe: boolean;
+  /** The generated package the call's task is in. */
+  readonly pkg: number;
+}
+
+/** What the task ended with: through the default `Transport` (`sent`), and through the stub (`stub`, null for a probe). */
+interface Outcome {
+  readonly id: string;
+  readonly sent: string;
+  readonly stub: string | null;
+}
+
+/** The sends of `flows`' agent calls: every call, and the first call to each kind of endpoint again as a probe. */
+function sendsOf(
+  flows: readonly RunnableFlow[],
+): { sends: Send[]; calls: AgentWireReport["calls"]; refused: Endpoint[] } {
+  const calls = { openai: 0, claude: 0, responses: 0 };
+  const refused: Endpoint[] = [];
+  const sends: Send[] = [];
+  for (const [pkg, f] of flows.entries()) {
+    for (const c of agentCalls(f)) {
+      calls[c.endpoint]++;
+      sends.push({ id: String(sends.length), c, probe: false, pkg });
+      if (!refused.includes(c.endpoint)) {
+        refused.push(c.endpoint);
+        sends.push({ id: String(sends.length), c, probe: true, pkg });
+      }
+    }
+  }
+  return { sends, calls, refused };
+}
+
+/** The failures of the sends, from what arrived for each and what the task ended with. */
+function failuresOf(
+  sends: readonly Send[],
+  arrived: ReadonlyMap<string, Arrival[]>,
+  outcomes: ReadonlyMap<string, Outcome>,
+): string[] {
+  return sends.flatMap((s) => {
+    const o = outcomes.get(s.id);
+    const got = arrived.get(s.id) ?? [];
+    if (o === undefined) return [`${s.c.where}: it was not sent`];
+    if (s.probe) {
+      const where = `${s.c.where} answered 500`;
+      return [
+        ...(got.length === 1 ? [] : [`${where}: ${got.length} requests arrived, where one was sent`]),
+        ...(o.sent.startsWith('{"error":') ? [] : [`${where}: it gave ${o.sent}`]),
+      ];
+    }
+    const problem = arrivalProblem(s.c, got) ??
+      (o.sent === o.stub ? null : `the default Transport gave ${o.sent}, the stub ${o.stub}`);
+    return problem === null ? [] : [`${s.c.where}: ${problem}`];
+  });
+}
+
+/**
+ * Runs `send` with the model server up and the planted keys in the environment: `send` hands each
+ * send's id to `before` just before it sends it (the server then answers it and keeps what arrives
+ * for it) and gives each send's outcome.
+ */
+async function withServer(
+  sends: readonly Send[],
+  send: (server: { url: string; before(id: string): void }) => Promise<Map<string, Outcome>>,
+): Promise<{ arrived: Map<string, Arrival[]>; outcomes: Map<string, Outcome> }> {
+  const server = modelServer();
+  const saved = Object.keys(PLANTED_KEYS).map((k) => [k, Deno.env.get(k)] as const);
+  for (const [k, v] of Object.entries(PLANTED_KEYS)) Deno.env.set(k, v);
+  const arrived = new Map<string, Arrival[]>();
+  const before = (id: string) => {
+    const s = sends[Number(id)];
+    server.state.arrived = [];
+    arrived.set(id, server.state.arrived);
+    server.state.answer = s.probe ? FAILED : responseOf(s.c);
+  };
+  server.state.control = (what) => {
+    const [id, step] = what.split("/");
+    if (step === "before") before(id);
+  };
+  try {
+    const outcomes = await send({ url: server.state.url, before });
+    return { arrived, outcomes };
+  } finally {
+    for (const [k, v] of saved) v === undefined ? Deno.env.delete(k) : Deno.env.set(k, v);
+    await server.close();
+  }
 }
 
 // deno-lint-ignore no-explicit-any
@@ -186,77 +307,102 @@ function stubTransport(a: Answer) {
   };
 }
 
+/** A directory the packages are written to, removed after `work`. */
+async function inTempDir<R>(prefix: string, work: (dir: string) => Promise<R>): Promise<R> {
+  const dir = Deno.makeTempDirSync({ prefix });
+  try {
+    return await work(dir);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+}
+
 /**
  * Sends every agent call of `flows` through the Temporal TypeScript package's activities and its
  * default `Transport`; `mutate` changes the package's files first (a test breaks them on purpose).
  */
-export async function verifyAgentWire(
+export function verifyAgentWire(
   flows: readonly RunnableFlow[],
   mutate?: (files: Map<string, string>) => void,
 ): Promise<AgentWireReport> {
-  const dir = Deno.makeTempDirSync({ prefix: "dandori-agent-wire-" });
-  Deno.symlinkSync(`${ROOT}node_modules`, `${dir}/node_modules`);
-  const server = modelServer();
-  const saved = Object.keys(PLANTED_KEYS).map((k) => [k, Deno.env.get(k)] as const);
-  for (const [k, v] of Object.entries(PLANTED_KEYS)) Deno.env.set(k, v);
-  const calls = { openai: 0, claude: 0, responses: 0 };
-  const refused: Endpoint[] = [];
-  const failures: string[] = [];
-  try {
-    for (const [i, f] of flows.entries()) {
-      const sent = agentCalls(f);
-      if (sent.length === 0) continue;
-      const at = `${dir}/${i}`;
-      Deno.mkdirSync(at);
-      const files = new Map(TEMPORAL_TYPESCRIPT.generate(f.plan, ORIGIN, DEFAULT_BUILD));
-      mutate?.(files);
-      for (const [name, text] of files) Deno.writeTextFileSync(`${at}/${name}`, text);
-      const generated = await import(`${at}/activities.ts`);
-      const io = await import(`${at}/io.ts`);
-      const base = io.transport();
-      const wire = {
-        ...base,
-        agent: (r: { url: string }) => base.agent({ ...r, url: server.state.url + new URL(r.url).pathname }),
-      };
-      const send = async (c: AgentCall, answer: { status: number; body: string }) => {
-        server.state.arrived = [];
-        server.state.answer = answer;
-        const got = await outcome(() =>
-          quiet().run(generated.makeActivities({}, wire)[c.task.name], c.args, {})
+  const { sends, calls, refused } = sendsOf(flows);
+  return inTempDir("dandori-agent-wire-", async (dir) => {
+    Deno.symlinkSync(`${ROOT}node_modules`, `${dir}/node_modules`);
+    const { arrived, outcomes } = await withServer(sends, async (server) => {
+      const out = new Map<string, Outcome>();
+      const loaded = new Map<number, { generated: Module; wire: Module }>();
+      for (const s of sends) {
+        let pkg = loaded.get(s.pkg);
+        if (pkg === undefined) {
+          const at = `${dir}/${s.pkg}`;
+          Deno.mkdirSync(at);
+          const files = new Map(TEMPORAL_TYPESCRIPT.generate(flows[s.pkg].plan, ORIGIN, DEFAULT_BUILD));
+          mutate?.(files);
+          for (const [name, text] of files) Deno.writeTextFileSync(`${at}/${name}`, text);
+          const io = await import(`${at}/io.ts`);
+          const base = io.transport();
+          pkg = {
+            generated: await import(`${at}/activities.ts`),
+            wire: {
+              ...base,
+              agent: (r: { url: string }) => base.agent({ ...r, url: server.url + new URL(r.url).pathname }),
+            },
+          };
+          loaded.set(s.pkg, pkg);
+        }
+        const { generated, wire } = pkg;
+        server.before(s.id);
+        const sent = await outcome(() =>
+          quiet().run(generated.makeActivities({}, wire)[s.c.task.name], s.c.args, {})
         );
-        return { got, arrived: server.state.arrived };
-      };
-      for (const c of sent) {
-        calls[c.endpoint]++;
-        const { got, arrived } = await send(c, responseOf(c));
-        const stub = await outcome(() =>
+        const stub = s.probe ? null : await outcome(() =>
           quiet().run(
-            generated.makeActivities({}, stubTransport(c.answer) as Module)[c.task.name],
-            c.args,
+            generated.makeActivities({}, stubTransport(s.c.answer) as Module)[s.c.task.name],
+            s.c.args,
             {},
           )
         );
-        const problem = arrivalProblem(c, arrived) ??
-          (got === stub ? null : `the default Transport gave ${got}, the stub ${stub}`);
-        if (problem !== null) failures.push(`${c.where}: ${problem}`);
-        if (!refused.includes(c.endpoint)) {
-          refused.push(c.endpoint);
-          const failed = await send(c, { status: 500, body: '{"error":{"message":"the server failed"}}' });
-          if (failed.arrived.length !== 1) {
-            failures.push(
-              `${c.where} answered 500: ${failed.arrived.length} requests arrived, where one was sent`,
-            );
-          }
-          if (!failed.got.startsWith('{"error":')) {
-            failures.push(`${c.where} answered 500: it gave ${failed.got}`);
-          }
-        }
+        out.set(s.id, { id: s.id, sent, stub });
       }
+      return out;
+    });
+    return { calls, refused, failures: failuresOf(sends, arrived, outcomes) };
+  });
+}
+
+/**
+ * Sends every agent call of `flows` through the pydantic-graph package's tasks and `io.py`'s default
+ * `Transport`, in `agent_wire_runner.py`; `mutate` changes each package's files first.
+ */
+export function verifyPythonAgentWire(
+  flows: readonly RunnableFlow[],
+  mutate?: (files: Map<string, string>) => void,
+): Promise<AgentWireReport> {
+  const { sends, calls, refused } = sendsOf(flows);
+  return inTempDir("dandori-agent-pywire-", async (dir) => {
+    for (const i of new Set(sends.map((s) => s.pkg))) {
+      Deno.mkdirSync(`${dir}/p${i}`);
+      const files = new Map(PYDANTIC_GRAPH.generate(flows[i].plan, ORIGIN, DEFAULT_BUILD));
+      mutate?.(files);
+      for (const [file, text] of files) Deno.writeTextFileSync(`${dir}/p${i}/${file}`, text);
     }
-  } finally {
-    for (const [k, v] of saved) v === undefined ? Deno.env.delete(k) : Deno.env.set(k, v);
-    await server.close();
-    Deno.removeSync(dir, { recursive: true });
-  }
-  return { calls, refused, failures };
+    const jobs = sends.map((s) => ({
+      id: s.id,
+      package: `p${s.pkg}`,
+      task: ident(s.c.task.name),
+      args: s.c.args,
+      probe: s.probe,
+      answer: answerJson(s.c.answer),
+    }));
+    const { arrived, outcomes } = await withServer(sends, async (server) => {
+      const { results } = await runRunnerOutput<Outcome, Record<string, never>>(
+        "agent wire",
+        ["python3", `${ROOT}verify/dandori/agent_wire_runner.py`, `${dir}/jobs.json`],
+        `${dir}/jobs.json`,
+        JSON.parse(stringifyJson({ dir, local: server.url, control: CONTROL, calls: jobs } as never)),
+      );
+      return results;
+    });
+    return { calls, refused, failures: failuresOf(sends, arrived, outcomes) };
+  });
 }

@@ -91,7 +91,7 @@ function expectedOf(plan: Plan, run: Run): string {
   const calls = run.calls.map((c) => {
     const kind = plan.tasks.find((t) => t.name === c.task)?.callee.kind;
     const out: Record<string, Value> = { "pydantic-graph": viewOf("pydantic-graph", plan, c), at: c.at };
-    if (kind === "lambda" || kind === "http" || kind === "aws" || kind === "book") {
+    if (kind === "lambda" || kind === "http" || kind === "aws" || kind === "book" || kind === "agent") {
       out.transport = viewOf("transport", plan, c);
     }
     return out;

@@ -187,6 +187,16 @@ class RecordingTransport:
             raise self.dd.TaskFailure("Error", cause(a))
         return {"result": "refused", "reason": a["error"]}
 
+    async def agent(self, request: Any) -> Any:
+        """An agent's request as sent; the answer wrapped in `{"answer": …}`, a failure raised as a refusal is."""
+        self.record({"agent": {"url": request.url, "headers": request.headers, "body": request.body}})
+        a = await self.run.before()
+        if a is None:
+            raise RuntimeError("an agent's call has no callback")
+        if "ok" in a:
+            return {"answer": a["ok"]}
+        raise RuntimeError(cause(a))
+
 
 class AnsweringOwnTasks:
     """Test double of the user's `OwnTasks`: each answers from the scenario."""

@@ -11,15 +11,12 @@ import { Reporter } from "../../../lang/common/reporter.ts";
 import { tr } from "../../../lang/common/text.ts";
 import type { DandoriCode } from "../../../lang/dandori/codes.ts";
 import type { Plan } from "../../../lang/dandori/plan.ts";
-import { agentsUnbuilt } from "../agent_tasks.ts";
 import type { FlowOrigin } from "../target.ts";
 import { namingCheck } from "../naming.ts";
 import { pydanticGraphNames } from "./names.ts";
 
 /** The diagnostics that stop the build; none when pydantic-graph can run the flow. */
 export function pydanticGraphCheck(plan: Plan, origin: FlowOrigin): readonly Diagnostic[] {
-  const agents = agentsUnbuilt("pydantic-graph", plan, origin);
-  if (agents.length > 0) return agents;
   const r = new Reporter<DandoriCode>(origin.path, origin.text);
   if (plan.blocks.cancel !== null) {
     r.error(

@@ -67,7 +67,7 @@ export function tasksModule(plan: Plan): string {
     "        self._transport = transport",
   );
   for (const t of plan.tasks) {
-    const body = written(t);
+    const body = written(t, plan);
     lines.push(
       "",
       `    async def ${ident(t.name)}(self, args: dict[str, typing.Any], call: Call) -> typing.Any:`,

@@ -12,11 +12,12 @@ import type { CalleePlan, ConnectPlan, Plan, TaskPlan } from "../../../lang/dand
 import { pyData } from "./code.ts";
 import { str } from "./names.ts";
 import { pyType } from "./types_py.ts";
-import { agentUnbuilt } from "../agent_tasks.ts";
+import { agentBody, agentRequest } from "../../../lang/dandori/agent_requests.ts";
+import { agentProvider, enumShape } from "../agent_tasks.ts";
 
 /** The tasks the user writes: own tasks and child flows. */
 export function ownTasks(plan: Plan): TaskPlan[] {
-  return plan.tasks.filter((t) => written(t) === null);
+  return plan.tasks.filter((t) => written(t, plan) === null);
 }
 
 function wires(t: TaskPlan): string {
@@ -107,8 +108,39 @@ function httpBody(t: TaskPlan): string[] {
   return lines;
 }
 
+/**
+ * An agent's call (lang/dandori/agent_requests.ts): the arguments given, in declaration order, as one
+ * JSON string put into the body every platform sends, through `Transport.agent` with `io.agent`'s
+ * reading of the answer (its `answer`, a Claude answer's enum values folded).
+ */
+function agentCall(t: TaskPlan, c: Extract<CalleePlan, { kind: "agent" }>, plan: Plan): string[] {
+  const provider = agentProvider(c);
+  const members = Object.entries(agentBody(c, null) as { [name: string]: unknown }).map(([name, v]) =>
+    name === "input" && provider !== "claude"
+      ? '"input": input_'
+      : name === "messages" && provider === "claude"
+      ? '"messages": [{"role": "user", "content": input_}]'
+      : `${str(name)}: ${pyData(v)}`
+  );
+  const shape = provider === "claude" && t.result !== null ? enumShape(plan, t.result.type) : null;
+  const params = t.params.map((p) => str(p.name));
+  return [
+    `given = [n for n in (${params.join(", ")}${params.length === 1 ? "," : ""}) if n in args]`,
+    "input_ = dd.json_text({n: args[n] for n in given})",
+    "request = io.AgentRequest(",
+    `    ${str(provider)},`,
+    `    ${str(c.endpoint)},`,
+    `    ${pyData(agentRequest(c, {}).headers)},`,
+    "    {",
+    ...members.map((m) => `        ${m},`),
+    "    },",
+    ")",
+    `return await io.agent(self._transport, request, ${shape === null ? "None" : pyData(shape)})`,
+  ];
+}
+
 /** The body of a dandori-written task, or null for one the user writes. */
-export function written(t: TaskPlan): string[] | null {
+export function written(t: TaskPlan, plan: Plan): string[] | null {
   const c = t.callee;
   switch (c.kind) {
     case "lambda":
@@ -141,7 +173,7 @@ export function written(t: TaskPlan): string[] | null {
     case "event":
       return null;
     case "agent":
-      return agentUnbuilt();
+      return agentCall(t, c, plan);
     default:
       return unreachable(c, "callee");
   }

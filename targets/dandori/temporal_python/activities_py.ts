@@ -70,7 +70,7 @@ export function activitiesModule(plan: Plan): string {
     "        self._transport = transport",
   );
   for (const t of tasks) {
-    const body = written(t);
+    const body = written(t, plan);
     lines.push(
       "",
       `    @activity.defn(name=${str(t.name)})`,

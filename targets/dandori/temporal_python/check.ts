@@ -9,15 +9,12 @@
 import type { Diagnostic } from "../../../lang/common/diagnostic.ts";
 import type { Plan } from "../../../lang/dandori/plan.ts";
 import { namingCheck } from "../naming.ts";
-import { agentsUnbuilt } from "../agent_tasks.ts";
 import type { FlowOrigin } from "../target.ts";
 import { temporalLimits } from "../temporal/check.ts";
 import { temporalPythonNames } from "./names.ts";
 
 /** The diagnostics that stop the temporal-python build; none when it can build the flow. */
 export function temporalPythonCheck(plan: Plan, origin: FlowOrigin): readonly Diagnostic[] {
-  const agents = agentsUnbuilt("Temporal Python", plan, origin);
-  if (agents.length > 0) return agents;
   const names = temporalPythonNames(plan);
   return [
     ...temporalLimits(plan, origin),

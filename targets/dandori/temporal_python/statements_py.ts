@@ -43,7 +43,6 @@ import { urlOf } from "../python/task_bodies.ts";
 import { checkExpr, pyType } from "../python/types_py.ts";
 import { childWorkflow } from "../temporal/wire.ts";
 import { ident } from "./names.ts";
-import { agentUnbuilt } from "../agent_tasks.ts";
 
 /** Lines of Python at an indentation of four spaces a level. */
 export class PyOut {
@@ -284,15 +283,14 @@ function attemptCode(task: TaskPlan, args: string, place: string, loops: string)
     case "http":
     case "aws":
     case "book":
-    case "own": {
+    case "own":
+    case "agent": {
       const timeout = `A[${str(task.name)}]`;
       if (task.callback === null) return `dd.activity(${str(task.name)}, ${args}, ${call}, ${timeout})`;
       return `self._state.callback(${str(place)}, ${loops}, ${waitOf(task.timeout, args)}, ${
         str(task.name)
       }, ${args}, ${call}, ${timeout})`;
     }
-    case "agent":
-      return agentUnbuilt();
     default:
       return unreachable(callee, "callee");
   }

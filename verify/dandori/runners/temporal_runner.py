@@ -292,6 +292,17 @@ class Stubs:
             raise failure(cause(a))
         return {"result": "refused", "reason": a["error"]}
 
+    async def agent(self, request: Any) -> Any:
+        """An agent's request as sent; the answer wrapped in `{"answer": …}`, a failure raised as a refusal is."""
+        s = self._state()
+        s.calls[-1]["transport"] = {"agent": {"url": request.url, "headers": request.headers, "body": request.body}}
+        a = await self._before(s)
+        if a is None:
+            raise RuntimeError("an agent's call has no callback")
+        if "error" not in a:
+            return {"answer": a["ok"]}
+        raise RuntimeError(cause(a))
+
     async def own(self, args: Any, call: Any) -> Any:
         """Every user's task: answers from the scenario."""
         s = self._state()

@@ -1,9 +1,9 @@
 # How dandori-written tasks reach the outside (docs/targets.md#pydantic-graph,
 # docs/targets.md#temporal-python): the `Transport` port, its default implementation (urllib for
-# HTTP, boto3 for Lambda and AWS operations, each loaded only when a call needs it, and chobo's
-# generated Python clients for books), and how an answer becomes a result or a declared error
-# (`TaskFailure` of the package's `runtime.py`). It is the same for every flow and both Python
-# targets; `io.py` is this file followed by the flow's own book tables.
+# HTTP, boto3 for Lambda and AWS operations, OpenAI's and Anthropic's SDKs for agents, each loaded
+# only when a call needs it, and chobo's generated Python clients for books), and how an answer
+# becomes a result or a declared error (`TaskFailure` of the package's `runtime.py`). It is the same
+# for every flow and both Python targets; `io.py` is this file followed by the flow's own book tables.
 
 from __future__ import annotations
 
@@ -80,6 +80,18 @@ class BookResult(TypedDict):
     reason: NotRequired[str]
 
 
+@dataclass(frozen=True)
+class AgentRequest:
+    """An agent's request as every platform sends it (docs/dandori.md#agents): whom it goes to
+    (OpenAI's Responses API, Claude's Messages API, or an Open Responses server), where, the headers
+    that say nothing secret, and the body. The key is never here: the default `Transport` adds it."""
+
+    provider: Literal["openai", "claude", "responses"]
+    url: str
+    headers: dict[str, str]
+    body: dict[str, Any]
+
+
 class Transport(Protocol):
     """Everything a dandori-written task sends; a test swaps it for one that records."""
 
@@ -92,6 +104,11 @@ class Transport(Protocol):
         ...
 
     async def book(self, call: BookCall) -> BookResult: ...
+
+    async def agent(self, request: AgentRequest) -> Any:
+        """What the model answered, its text read as JSON (`{"answer": …}`); raises when the model
+        refused or stopped short, or the request failed."""
+        ...
 
 
 def _declared(errors: Sequence[tuple[str, str]], wire: str) -> str | None:
@@ -189,6 +206,33 @@ async def booked(transport: Transport, call: BookCall, errors: Sequence[str]) ->
     return got
 
 
+async def agent(transport: Transport, request: AgentRequest, shape: Mapping[str, Any] | None) -> Any:
+    """Sends an agent's request; the `answer` of what the model answered is the result (a Claude
+    answer's enum values read without case where `shape` says they are), and anything else a failure
+    with an empty message, as the interpreter's says no cause (what went wrong is its `__cause__`)."""
+    try:
+        got = await transport.agent(request)
+    except Exception as e:
+        raise TaskFailure(type(e).__name__, "") from e
+    if not isinstance(got, dict) or "answer" not in got:
+        raise TaskFailure("AgentStopped", "")
+    return got["answer"] if shape is None else folded(shape, got["answer"])
+
+
+def folded(shape: Mapping[str, Any], value: Any) -> Any:
+    """`value` with each string where `shape` has an enum (`{"enum": […]}`, `{"list": …}`,
+    `{"record": {field: …}}`) replaced by the declared value equal to it but for case."""
+    if "enum" in shape:
+        if not isinstance(value, str):
+            return value
+        return next((v for v in shape["enum"] if v.lower() == value.lower()), value)
+    if "list" in shape:
+        return [folded(shape["list"], v) for v in value] if isinstance(value, list) else value
+    if not isinstance(value, dict):
+        return value
+    return {k: folded(shape["record"][k], v) if k in shape["record"] else v for k, v in value.items()}
+
+
 # ---------------------------------------------------------------------------------------------
 # The default implementation.
 
@@ -273,13 +317,74 @@ def _call_book(books: Mapping[str, BookValue], call: BookCall) -> BookResult:
     raise TaskFailure("Error", f"dandori: {call['book']}.{call['transfer']}.{call['op']} answered {got!r}")
 
 
+class AgentStopped(Exception):
+    """A model's answer that is none: a refusal, a stop short of the end, a response without text."""
+
+
+class AgentHttpError(Exception):
+    """An Open Responses server's answer that is not a 2xx."""
+
+
+def _base_of(url: str, tail: str) -> str:
+    """`url` without `tail`: the base URL an SDK's client is given for a request to `url`."""
+    return url.removesuffix(tail)
+
+
+def _output_text(response: Any) -> str:
+    """The first `output_text` of a Responses API response's messages: none (a refusal) stops the agent."""
+    for item in response.get("output") or [] if isinstance(response, dict) else []:
+        if not isinstance(item, dict) or item.get("type") != "message":
+            continue
+        for part in item.get("content") or []:
+            if isinstance(part, dict) and part.get("type") == "output_text" and isinstance(part.get("text"), str):
+                return str(part["text"])
+    raise AgentStopped("the model answered no output_text (a refusal)")
+
+
+def _message_text(response: Any) -> str:
+    """A Messages API response's text blocks, joined: a stop other than `end_turn` stops the agent."""
+    stop = response.get("stop_reason") if isinstance(response, dict) else None
+    if stop != "end_turn":
+        raise AgentStopped(f"the model stopped with {json_text(stop)}")
+    content = response.get("content") or []
+    return "".join(b["text"] for b in content if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str))
+
+
+async def _send_agent(request: AgentRequest, responses_headers: Mapping[str, str]) -> Any:
+    """An agent's request through its provider's SDK (`openai`, `anthropic`: imported on first use),
+    which reads the key from the environment (`OPENAI_API_KEY`, `ANTHROPIC_API_KEY`) and is told not
+    to retry, so only the task's `retry` retries; or to an Open Responses server with urllib, sent no
+    key but `responses_headers`."""
+    if request.provider == "claude":
+        sdk = importlib.import_module("anthropic")
+        client = sdk.AsyncAnthropic(
+            base_url=_base_of(request.url, "/v1/messages"), max_retries=0, default_headers=request.headers
+        )
+        message = await client.messages.create(**request.body)
+        return json.loads(_message_text(message.model_dump()))
+    if request.provider == "openai":
+        sdk = importlib.import_module("openai")
+        client = sdk.AsyncOpenAI(base_url=_base_of(request.url, "/responses"), max_retries=0, default_headers=request.headers)
+        response = await client.responses.create(**request.body)
+        return json.loads(_output_text(response.model_dump()))
+    headers = {**request.headers, **responses_headers, "Content-Type": "application/json"}
+    sent = await asyncio.to_thread(_send_http, HttpRequest("POST", request.url, headers, json_text(request.body)))
+    if not 200 <= sent.status < 300:
+        raise AgentHttpError(f"HTTP {sent.status}: {sent.body}")
+    return json.loads(_output_text(json.loads(sent.body)))
+
+
 class DefaultTransport:
     """HTTP through urllib, Lambda and AWS through boto3 (imported only when a call needs it;
     `AWS_ENDPOINT_URL` and the usual AWS variables configure it), books through the chobo clients
-    given, each in a worker thread so the run's other iterations go on."""
+    given, each in a worker thread so the run's other iterations go on; agents through `openai` and
+    `anthropic` (an Open Responses server through urllib, with `responses_headers`)."""
 
-    def __init__(self, books: Mapping[str, BookValue] | None = None) -> None:
+    def __init__(
+        self, books: Mapping[str, BookValue] | None = None, responses_headers: Mapping[str, str] | None = None
+    ) -> None:
         self._books = dict(books or {})
+        self._responses_headers = dict(responses_headers or {})
 
     async def http(self, request: HttpRequest) -> HttpResponse:
         return await asyncio.to_thread(_send_http, request)
@@ -293,7 +398,13 @@ class DefaultTransport:
     async def book(self, call: BookCall) -> BookResult:
         return await asyncio.to_thread(_call_book, self._books, call)
 
+    async def agent(self, request: AgentRequest) -> Any:
+        return await _send_agent(request, self._responses_headers)
 
-def transport(books: Mapping[str, BookValue] | None = None) -> Transport:
-    """The default `Transport`, with the chobo clients' book values by the flow's names for the books."""
-    return DefaultTransport(books)
+
+def transport(
+    books: Mapping[str, BookValue] | None = None, responses_headers: Mapping[str, str] | None = None
+) -> Transport:
+    """The default `Transport`, with the chobo clients' book values by the flow's names for the books
+    and the headers an Open Responses server (an agent's `url`) is sent besides the request's."""
+    return DefaultTransport(books, responses_headers)

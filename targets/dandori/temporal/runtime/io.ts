@@ -275,8 +275,8 @@ export type EnumShape =
 
 /**
  * Sends an agent's request; the `answer` of what the model answered is the result (a Claude answer's
- * enum values read without case when `shape` says where they are), and anything else that went
- * wrong a failure. The failure's message is empty, as the interpreter's says no cause: what went
+ * enum values read without case when `shape` says where they are), and anything else (an answer
+ * without `answer` among it) a failure. The failure's message is empty, as the interpreter's says no cause: what went
  * wrong is in its details.
  */
 export async function agent(
@@ -296,8 +296,10 @@ export async function agent(
       details: [e instanceof Error ? e.message : String(e)],
     });
   }
-  const answer = isObject(got) && Object.hasOwn(got, "answer") ? got.answer : undefined;
-  return shape === null ? answer : folded(shape, answer);
+  if (!isObject(got) || !Object.hasOwn(got, "answer")) {
+    throw ApplicationFailure.create({ type: "AgentStopped", message: "", nonRetryable: true });
+  }
+  return shape === null ? got.answer : folded(shape, got.answer);
 }
 
 /** `value` with each string where `shape` has an enum replaced by the declared value equal to it but for case. */
