@@ -13,25 +13,30 @@ import { verifyAgentWire, verifyPythonAgentWire } from "../../verify/dandori/age
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
+/** Every agent call of the test and example flows through `verify`, with no failure, every kind of endpoint called and refused once. */
+async function allWired(language: string, verify: typeof verifyAgentWire): Promise<void> {
+  const started = performance.now();
+  const report = await verify(runnableFlows(ROOT, FLOW_DIRS));
+  deepStrictEqual(report.failures, []);
+  ok(
+    report.calls.openai > 0 && report.calls.claude > 0 && report.calls.responses > 0,
+    JSON.stringify(report),
+  );
+  deepStrictEqual([...report.refused].sort(), ["claude", "openai", "responses"]);
+  console.log(
+    `agent wire in ${language}: ${report.calls.openai} OpenAI, ${report.calls.claude} Claude, ` +
+      `${report.calls.responses} Open Responses calls, a 500 to each once, ${
+        ((performance.now() - started) / 1000).toFixed(1)
+      } s`,
+  );
+}
+
 Deno.test({
   name:
-    "every agent call of the scenarios goes through the SDKs once, as its view says, with the environment's key",
+    "every agent call of the scenarios goes through openai, @anthropic-ai/sdk or fetch once, as its view says, with the environment's key",
   sanitizeOps: false,
   sanitizeResources: false,
-  fn: async () => {
-    const started = performance.now();
-    const report = await verifyAgentWire(runnableFlows(ROOT, FLOW_DIRS));
-    deepStrictEqual(report.failures, []);
-    ok(
-      report.calls.openai > 0 && report.calls.claude > 0 && report.calls.responses > 0,
-      JSON.stringify(report),
-    );
-    deepStrictEqual([...report.refused].sort(), ["claude", "openai", "responses"]);
-    console.log(
-      `agent wire: ${report.calls.openai} OpenAI, ${report.calls.claude} Claude, ${report.calls.responses} Open Responses calls, ` +
-        `a 500 to each once, ${((performance.now() - started) / 1000).toFixed(1)} s`,
-    );
-  },
+  fn: () => allWired("TypeScript", verifyAgentWire),
 });
 
 /** agents.flow's wire check with the package's files changed by `mutate`. */
@@ -83,20 +88,7 @@ Deno.test({
     "in Python, every agent call of the scenarios goes through openai, anthropic or urllib once, as its view says, with the environment's key",
   sanitizeOps: false,
   sanitizeResources: false,
-  fn: async () => {
-    const started = performance.now();
-    const report = await verifyPythonAgentWire(runnableFlows(ROOT, FLOW_DIRS));
-    deepStrictEqual(report.failures, []);
-    ok(
-      report.calls.openai > 0 && report.calls.claude > 0 && report.calls.responses > 0,
-      JSON.stringify(report),
-    );
-    deepStrictEqual([...report.refused].sort(), ["claude", "openai", "responses"]);
-    console.log(
-      `agent wire in Python: ${report.calls.openai} OpenAI, ${report.calls.claude} Claude, ${report.calls.responses} Open Responses calls, ` +
-        `a 500 to each once, ${((performance.now() - started) / 1000).toFixed(1)} s`,
-    );
-  },
+  fn: () => allWired("Python", verifyPythonAgentWire),
 });
 
 Deno.test({

@@ -340,7 +340,7 @@ Deno.test("a flow with an agent checks, plans, runs, draws and has scenarios; ev
   }
 });
 
-Deno.test("a planted API key reaches no output: check, plan, scenarios, run, doc, a Step Functions and a Temporal TypeScript build", async () => {
+Deno.test("a planted API key reaches no output: check, plan, scenarios, run, doc, a Step Functions, Temporal TypeScript and Temporal Python build", async () => {
   const planted = "sk-planted-0123456789abcdef";
   const env = { OPENAI_API_KEY: planted, ANTHROPIC_API_KEY: planted };
   const files = { "agents.flow": Deno.readTextFileSync(FLOW) };
@@ -364,22 +364,24 @@ Deno.test("a planted API key reaches no output: check, plan, scenarios, run, doc
     ok(!`${r.stdout}${r.stderr}`.includes(planted), "the key is in no output");
   }
   const inquiry = { "inquiry.flow": Deno.readTextFileSync("examples/inquiry/inquiry.flow") };
-  const built = await runCliAsync(
-    ["dandori", "build", "inquiry.flow", "--target", "stepfunctions", "--out", "out"],
-    { files: inquiry, env },
-  );
-  strictEqual(built.code, 0, built.stderr);
-  const written = Object.values(built.written).join("\n");
-  ok(written.includes("arn:aws:states:::http:invoke"), "the state machine is written");
-  ok(!written.includes(planted), "the key is not in the state machine: the connection holds it");
-  const temporal = await runCliAsync(
-    ["dandori", "build", "inquiry.flow", "--target", "temporal-typescript", "--out", "out"],
-    { files: inquiry, env },
-  );
-  strictEqual(temporal.code, 0, temporal.stderr);
-  const package_ = Object.values(temporal.written).join("\n");
-  ok(package_.includes("io.agent(transport, request"), "the activities send the agents' requests");
-  ok(!package_.includes(planted), "the key is not in the package: its SDK reads it from the environment");
+  const sends: readonly (readonly [string, string, string])[] = [
+    ["stepfunctions", "arn:aws:states:::http:invoke", "the connection holds it"],
+    ["temporal-typescript", "io.agent(transport, request", "its SDK reads it from the environment"],
+    ["temporal-python", "io.agent(self._transport, request", "its SDK reads it from the environment"],
+  ];
+  for (const [target, sent, why] of sends) {
+    const built = await runCliAsync(
+      ["dandori", "build", "inquiry.flow", "--target", target, "--out", "out"],
+      {
+        files: inquiry,
+        env,
+      },
+    );
+    strictEqual(built.code, 0, built.stderr);
+    const written = Object.values(built.written).join("\n");
+    ok(written.includes(sent), `${target}: the agents' requests are sent`);
+    ok(!written.includes(planted), `${target}: the key is not written: ${why}`);
+  }
 });
 
 Deno.test("a parent whose child flow has an agent checks and plans", () => {
