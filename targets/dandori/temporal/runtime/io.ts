@@ -267,7 +267,10 @@ export async function booked(
   return got;
 }
 
-/** Where a Claude answer's enum values are, to read them without case: an enum's values, a list's, a `T?`'s or a record's fields'. */
+/**
+ * Where a Claude answer's enum values are, to read them without case: an enum's values, a list's, or
+ * a record's fields' (a `T?` is its `T`: null is left as it is).
+ */
 export type EnumShape =
   | { readonly enum: readonly string[] }
   | { readonly list: EnumShape }
@@ -276,8 +279,8 @@ export type EnumShape =
 /**
  * Sends an agent's request; the `answer` of what the model answered is the result (a Claude answer's
  * enum values read without case when `shape` says where they are), and anything else (an answer
- * without `answer` among it) a failure. The failure's message is empty, as the interpreter's says no cause: what went
- * wrong is in its details.
+ * without `answer` among it) a failure. The failure's message is empty, as the interpreter's error
+ * says no cause; what went wrong is in its details.
  */
 export async function agent(
   transport: Transport,
