@@ -125,6 +125,11 @@ const EMBEDDED: readonly {
         "`runtime/io_books.go`: the start of `io_books.go` of a temporal-go package that uses books.",
       ],
       [
+        "AGENTS_RUNTIME",
+        "io_agents.go",
+        "`runtime/io_agents.go`: `io_agents.go` of a temporal-go package with an agent task, before its package clause is set.",
+      ],
+      [
         "CODEC",
         "codec.go",
         "`runtime/codec.go`: `codec.go` of every temporal-go package of a `history encrypted` flow, before its package clause is set.",

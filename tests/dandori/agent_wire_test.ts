@@ -1,15 +1,21 @@
 /**
  * The agents' wire check (`verify/dandori/agent_wire.ts`): every agent call of the scenarios goes
- * through the generated `io.ts`'s default `Transport` — OpenAI's and Anthropic's SDKs, `fetch` for
- * an Open Responses server — to a local model server, once, with the view's body and the
- * environment's key; and two breaks are caught on a named call: the SDKs' retries left on, and a
- * model setting sent besides the view's.
+ * through the generated default `Transport` — in TypeScript (`io.ts`), Python (`io.py`) and Go
+ * (`io_agents.go`), OpenAI's and Anthropic's SDKs and plain HTTP for an Open Responses server — to a
+ * local model server, once, with the view's body and the environment's key; and two breaks are
+ * caught on a named call in each language: the SDKs' retries left on, and a model setting sent
+ * besides the view's.
  */
 
 import { deepStrictEqual, ok } from "node:assert/strict";
 import { checkedFlowAt, runnableFlows } from "../../verify/dandori/flows.ts";
 import { FLOW_DIRS } from "../../verify/dandori/temporal.ts";
-import { verifyAgentWire, verifyPythonAgentWire } from "../../verify/dandori/agent_wire.ts";
+import {
+  verifyAgentWire,
+  verifyGoAgentWire,
+  verifyPythonAgentWire,
+} from "../../verify/dandori/agent_wire.ts";
+import { hasGo } from "../support/go_module.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -108,4 +114,54 @@ Deno.test({
       "tests/dandori/flows/stepfunctions/agents.flow run-1 line 50 answered 500: 3 requests arrived, where one was sent",
     ]);
   },
+});
+
+/** The Go checks below, or a SKIP line when Go is not installed. */
+function withGo(fn: () => Promise<void>): () => Promise<void> {
+  return async () => (await hasGo()) ? await fn() : console.log("SKIP: go: the go command is not installed");
+}
+
+Deno.test({
+  name:
+    "in Go, every agent call of the scenarios goes through openai-go, anthropic-sdk-go or net/http once, as its view says, with the environment's key",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: withGo(() => allWired("Go", verifyGoAgentWire)),
+});
+
+/** agents.flow's Go wire check with its package's files changed by `mutate`. */
+async function brokenGo(mutate: (files: Map<string, string>) => void): Promise<readonly string[]> {
+  const flow = checkedFlowAt(ROOT, "tests/dandori/flows/stepfunctions/agents.flow");
+  ok(flow !== null);
+  return (await verifyGoAgentWire([flow], mutate)).failures;
+}
+
+Deno.test({
+  name:
+    "in Go, the SDKs' retries left on are caught on the first call to each, answered 500, and a model setting more from the first call on",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: withGo(async () => {
+    const retrying = await brokenGo((files) => {
+      const io = files.get("io_agents.go") ?? "";
+      ok(io.split("WithMaxRetries(0)").length === 3, "both SDK clients are told not to retry");
+      files.set("io_agents.go", io.replaceAll("WithMaxRetries(0)", "WithMaxRetries(2)"));
+    });
+    deepStrictEqual(retrying, [
+      "tests/dandori/flows/stepfunctions/agents.flow run-1 line 49 answered 500: 3 requests arrived, where one was sent",
+      "tests/dandori/flows/stepfunctions/agents.flow run-1 line 50 answered 500: 3 requests arrived, where one was sent",
+    ]);
+    const model = String.raw`\"model\":\"gpt-5.4-mini\",`;
+    const setting = await brokenGo((files) => {
+      const text = files.get("activities.go") ?? "";
+      ok(text.includes(model), "choose_tone sends its model");
+      files.set("activities.go", text.replace(model, String.raw`${model}\"temperature\":0,`));
+    });
+    ok(setting.length > 0, "a setting more is caught");
+    ok(setting.every((f) => f.includes("temperature")), setting.join("\n"));
+    ok(
+      setting[0].startsWith("tests/dandori/flows/stepfunctions/agents.flow run-1 line 50: the body "),
+      setting[0],
+    );
+  }),
 });

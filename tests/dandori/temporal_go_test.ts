@@ -433,6 +433,24 @@ Deno.test("on a real dev server, the orders flow's Go worker runs a run to its e
   }
 });
 
+Deno.test("on a real dev server, a Go copy that reads a Claude answer's enum values with their case disagrees on the run that changes their case alone", async () => {
+  const bin = await findTemporal();
+  if (bin === null) return console.log("SKIP: temporal: the temporal CLI 1.9.1 is not installed");
+  const flow = checkedFlowAt(ROOT, "tests/dandori/flows/stepfunctions/agents.flow");
+  ok(flow !== null);
+  const subject = subjectOf(flow, GO_SDK);
+  ok(!("skipped" in subject));
+  const fold = "return ddFolded(s, answer), nil";
+  const report = await verifyFlow(bin, subject, (files) => {
+    const text = files.get("io_agents.go") ?? "";
+    ok(text.includes(fold), "io_agents.go folds a Claude answer's enum values");
+    files.set("io_agents.go", text.replace(fold, "return answer, nil"));
+  }, GO_SDK);
+  deepStrictEqual(report.failures.map((f) => f.en.slice(0, f.en.indexOf(":"))), [
+    "tests/dandori/flows/stepfunctions/agents.flow run-18",
+  ]);
+});
+
 Deno.test("on a real dev server, a Go copy that does not fill a Connect answer's zero values disagrees on exactly the runs that leave them out", async () => {
   const bin = await findTemporal();
   if (bin === null) return console.log("SKIP: temporal: the temporal CLI 1.9.1 is not installed");

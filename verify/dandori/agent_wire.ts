@@ -3,7 +3,8 @@
  * the flows, sent by the generated task through the generated `io`'s own `transport()` — in
  * TypeScript (Temporal's activities, whose `io.ts` durable functions and Argo's caller share) OpenAI's
  * SDK `openai`, Anthropic's `@anthropic-ai/sdk` and `fetch`; in Python (pydantic-graph's tasks,
- * whose `io.py` Temporal Python shares; `agent_wire_runner.py`) `openai`, `anthropic` and urllib — to
+ * whose `io.py` Temporal Python shares; `agent_wire_runner.py`) `openai`, `anthropic` and urllib; in Go
+ * (temporal-go's activities, in its wire runner) openai-go, anthropic-sdk-go and net/http — to
  * a local model server (the URL's scheme and host replaced by it), which keeps what arrived and
  * answers from the scenario as the provider would (`model_responses.ts`: the answer in the
  * response's text, `failure` as a refusal). Checked per call: one request arrived (no SDK retried),
@@ -27,11 +28,13 @@ import { agentProvider } from "../../targets/dandori/agent_tasks.ts";
 import { ident } from "../../targets/dandori/pydantic_graph/names.ts";
 import { PYDANTIC_GRAPH } from "../../targets/dandori/pydantic_graph/target.ts";
 import { TEMPORAL_TYPESCRIPT } from "../../targets/dandori/temporal/target.ts";
-import { DEFAULT_BUILD } from "../../targets/dandori/target.ts";
+import { buildFlowTarget, DEFAULT_BUILD } from "../../targets/dandori/target.ts";
+import { TEMPORAL_GO } from "../../targets/dandori/temporal_go/target.ts";
 import { runRunnerOutput } from "../differential.ts";
 import type { Plain } from "./asl_run.ts";
 import { generatedRuns, type RunnableFlow } from "./flows.ts";
 import { modelAnswer, modelRefusal } from "./model_responses.ts";
+import { buildWireModule } from "./temporal_go_wire.ts";
 import { plain } from "./wire.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -400,6 +403,49 @@ export function verifyPythonAgentWire(
         ["python3", `${ROOT}verify/dandori/agent_wire_runner.py`, `${dir}/jobs.json`],
         `${dir}/jobs.json`,
         JSON.parse(stringifyJson({ dir, local: server.url, control: CONTROL, calls: jobs } as never)),
+      );
+      return results;
+    });
+    return { calls, refused, failures: failuresOf(sends, arrived, outcomes) };
+  });
+}
+
+/**
+ * Sends every agent call of `flows` through the temporal-go package's activities and `io_agents.go`'s
+ * default `Transport` (openai-go, anthropic-sdk-go, net/http), in the temporal-go wire runner
+ * (`temporal_go_wire/wire.go`, its HTTP client sending every request to the local model server);
+ * `mutate` changes each package's files first.
+ */
+export function verifyGoAgentWire(
+  flows: readonly RunnableFlow[],
+  mutate?: (files: Map<string, string>) => void,
+): Promise<AgentWireReport> {
+  const { sends, calls, refused } = sendsOf(flows);
+  return inTempDir("dandori-agent-gowire-", async (dir) => {
+    const held = [...new Set(sends.map((s) => s.pkg))].map((i) => {
+      const built = buildFlowTarget(TEMPORAL_GO, flows[i].plan, ORIGIN, DEFAULT_BUILD);
+      if ("diagnostics" in built) throw new Error(`${flows[i].path} does not build for temporal-go`);
+      const files = new Map(built.files);
+      mutate?.(files);
+      return { dir: `f${i}`, plan: flows[i].plan, files };
+    });
+    const binary = await buildWireModule(dir, held, null);
+    const jobs = sends.map((s) => ({
+      id: s.id,
+      package: `f${s.pkg}`,
+      task: s.c.task.name,
+      kind: "agent",
+      args: s.c.args,
+      call: {},
+      answer: { agent: answerJson(s.c.answer) },
+      probe: s.probe,
+    }));
+    const { arrived, outcomes } = await withServer(sends, async (server) => {
+      const { results } = await runRunnerOutput<Outcome, Record<string, never>>(
+        "temporal-go agent wire",
+        [binary, `${dir}/jobs.json`],
+        `${dir}/jobs.json`,
+        JSON.parse(stringifyJson({ local: server.url, control: CONTROL, calls: jobs } as never)),
       );
       return results;
     });

@@ -90,6 +90,17 @@ function adapter(pkg: string, plan: Plan, books: boolean): string {
         goMethodName(t.name)
       }(ctx context.Context, args map[string]any, call Call) (any, error) {\n\treturn o.s.Own(ctx)\n}\n`
   );
+  const agent = plan.tasks.some((t) => t.callee.kind === "agent")
+    ? `
+func (t ddRunnerTransport) Agent(ctx context.Context, r AgentRequest) (any, error) {
+\tanswer, refused, err := t.s.Agent(ctx, r.URL, r.Headers, r.Body)
+\tif refused != "" {
+\t\treturn nil, &AgentStopped{Reason: refused}
+\t}
+\treturn answer, err
+}
+`
+    : "";
   const book = books
     ? `
 func (t ddRunnerTransport) Book(ctx context.Context, call BookCall) (BookResult, error) {
@@ -135,7 +146,7 @@ func (t ddRunnerTransport) AWS(ctx context.Context, service, operation string, a
 \t}
 \treturn out, err
 }
-${book}
+${book}${agent}
 func (ddRunnerFlow) TaskQueue() string {
 \treturn TaskQueue
 }

@@ -20,7 +20,7 @@
 import { stringifyJson } from "../../lang/common/json.ts";
 import type { Plan } from "../../lang/dandori/plan.ts";
 import { goPackage } from "../../targets/dandori/go/names.ts";
-import { callsAws, usesBooks } from "../../targets/dandori/temporal_go/io_go.ts";
+import { callsAws, hasAgents, usesBooks } from "../../targets/dandori/temporal_go/io_go.ts";
 import { TEMPORAL_GO } from "../../targets/dandori/temporal_go/target.ts";
 import { buildFlowTarget, DEFAULT_BUILD } from "../../targets/dandori/target.ts";
 import { runRunnerOutput } from "../differential.ts";
@@ -30,6 +30,7 @@ import { GO_SDK } from "./temporal_sdk.ts";
 import {
   AWS_ERROR,
   awsErrorProblem,
+  CONTROL,
   drivenCalls,
   httpAnswer,
   lambdaResult,
@@ -51,7 +52,7 @@ const MODULE = "dandori.invalid/gowire";
 const BINARY = "temporal-go-wire";
 
 /** One flow's package in the module: its directory, its plan, its files. */
-interface Held {
+export interface Held {
   readonly dir: string;
   readonly plan: Plan;
   readonly files: ReadonlyMap<string, string>;
@@ -96,7 +97,7 @@ export function verifyGoWire(
         }
       }
       const erring = held.find((h) => callsSns(h.plan));
-      const binary = await buildModule(dir, held, erring?.dir ?? null);
+      const binary = await buildWireModule(dir, held, erring?.dir ?? null);
       const failuresOf = drivenCalls(session, sent, GO_SDK.compared);
       const { results, rest } = await runRunnerOutput<Sent, { aws_error: string | null }>(
         "temporal-go wire",
@@ -104,6 +105,7 @@ export function verifyGoWire(
         `${dir}/jobs.json`,
         JSON.parse(stringifyJson({
           local: session.local.url,
+          control: CONTROL,
           moto: session.motoUrl,
           region: Deno.env.get("AWS_REGION"),
           aws_error: { package: erring?.dir ?? "", ...AWS_ERROR },
@@ -133,8 +135,15 @@ function callsSns(plan: Plan): boolean {
   return plan.tasks.some((t) => t.callee.kind === "aws" && t.callee.service === AWS_ERROR.service);
 }
 
-/** Writes the module (the packages, the runner, `packages.go`) and builds its binary. */
-async function buildModule(dir: string, held: readonly Held[], erring: string | null): Promise<string> {
+/**
+ * Writes the wire runner's module into `dir` (the packages, the runner, `packages.go`; `erring`
+ * the package whose Transport tries `AWS_ERROR`) and builds its binary; gives the binary's path.
+ */
+export async function buildWireModule(
+  dir: string,
+  held: readonly Held[],
+  erring: string | null,
+): Promise<string> {
   Deno.writeTextFileSync(`${dir}/go.mod`, goModText(MODULE));
   Deno.copyFileSync(new URL("./temporal_go_wire/wire.go", import.meta.url), `${dir}/wire.go`);
   for (const h of held) {
@@ -148,8 +157,9 @@ async function buildModule(dir: string, held: readonly Held[], erring: string | 
 }
 
 /**
- * `packages.go`: for each package, a stub `Transport` of its own types and the entry the runner
- * reads (`flowPackage`); the AWS call of `AWS_ERROR` through the default Transport of `erring`.
+ * `packages.go`: for each package, a stub `Transport` of its own types (its agents answer `{"answer":
+ * …}` or refuse, as the verify run's stub does) and the entry the runner reads (`flowPackage`); the
+ * AWS call of `AWS_ERROR` through the default Transport of `erring`.
  */
 function packagesGo(held: readonly Held[], erring: string | null): string {
   const imports = held.map((h) => `\t${h.dir} "${MODULE}/${h.dir}"`);
@@ -177,6 +187,17 @@ function packagesGo(held: readonly Held[], erring: string | null): string {
           "",
           `func (s ${stub}) Book(context.Context, ${p}.BookCall) (${p}.BookResult, error) {`,
           `\treturn ${p}.BookResult{}, errors.New("no book on the wire")`,
+          "}",
+        ]
+        : []),
+      ...(hasAgents(h.plan)
+        ? [
+          "",
+          `func (s ${stub}) Agent(context.Context, ${p}.AgentRequest) (any, error) {`,
+          '\tif v, ok := s.a.Agent["ok"]; ok {',
+          '\t\treturn map[string]any{"answer": v}, nil',
+          "\t}",
+          `\treturn nil, &${p}.AgentStopped{Reason: "refused"}`,
           "}",
         ]
         : []),

@@ -211,7 +211,7 @@ interface Arrived {
 }
 
 /** Where a runner in another process says which call it sends next, and that it has sent it. */
-const CONTROL = "/dandori-wire/";
+export const CONTROL = "/dandori-wire/";
 
 /**
  * A local server: HTTP requests and Lambda's Invoke, answered with `answer`; a POST to

@@ -170,6 +170,9 @@ export function goMethodName(task: string): string {
 export const PACKAGE_DECLS: readonly string[] = [
   "Activities",
   "AesGcmCodec",
+  "AgentHTTPError",
+  "AgentRequest",
+  "AgentStopped",
   "AWSConfig",
   "AWSError",
   "BookCall",

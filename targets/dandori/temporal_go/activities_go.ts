@@ -15,7 +15,8 @@ import type { CalleePlan, ConnectPlan, Plan, TaskPlan } from "../../../lang/dand
 import { goMethodName, goStr } from "../go/names.ts";
 import { activityTasks } from "../temporal/wire.ts";
 import { imports } from "./go_text.ts";
-import { agentUnbuilt } from "../agent_tasks.ts";
+import { agentBody, agentRequest } from "../../../lang/dandori/agent_requests.ts";
+import { agentProvider, enumShape } from "../agent_tasks.ts";
 
 function wires(t: TaskPlan): string {
   return `[][2]string{${t.errors.map((e) => `{${goStr(e.name)}, ${goStr(e.wire ?? e.name)}}`).join(", ")}}`;
@@ -92,8 +93,32 @@ function httpBody(t: TaskPlan): string[] {
   return [...lines, ...send(`${method}, URL: url, Headers: headers, Body: &body`)];
 }
 
+/**
+ * An agent's call (lang/dandori/agent_requests.ts): the arguments given, in declaration order, as one
+ * JSON string put by `ddAgentBody` into the body every platform sends (its other members the plan's,
+ * as JSON text), through `Transport.Agent` with `ddAgentResult`'s reading of the answer (its
+ * `answer`, a Claude answer's enum values folded by the shape, as JSON text).
+ */
+function agentCall(t: TaskPlan, c: Extract<CalleePlan, { kind: "agent" }>, plan: Plan): string[] {
+  const provider = agentProvider(c);
+  const shape = provider === "claude" && t.result !== null ? enumShape(plan, t.result.type) : null;
+  const headers = Object.entries(agentRequest(c, {}).headers).map(([k, v]) => `${goStr(k)}: ${goStr(v)}`);
+  return [
+    `input := ddJSONObject(args, ${names(t.params.map((p) => p.name))})`,
+    `body, err := ddAgentBody(${goStr(stringifyJson(agentBody(c, null)))}, ${goStr(provider)}, input)`,
+    "if err != nil {",
+    "\treturn nil, err",
+    "}",
+    `request := AgentRequest{Provider: ${goStr(provider)}, URL: ${
+      goStr(c.endpoint)
+    }, Headers: map[string]string{${headers.join(", ")}}, Body: body}`,
+    "got, err := transport.Agent(ctx, request)",
+    `return ddAgentResult(got, err, ${goStr(shape === null ? "" : stringifyJson(shape as never))})`,
+  ];
+}
+
 /** The body of a dandori-written task, or null for the user's own task. */
-function written(t: TaskPlan): string[] | null {
+function written(t: TaskPlan, plan: Plan): string[] | null {
   const c = t.callee;
   switch (c.kind) {
     case "lambda":
@@ -128,7 +153,7 @@ function written(t: TaskPlan): string[] | null {
     case "event":
       return unreachable(c.kind as never, "an activity's callee");
     case "agent":
-      return agentUnbuilt();
+      return agentCall(t, c, plan);
     default:
       return unreachable(c, "callee");
   }
@@ -165,7 +190,7 @@ export function activitiesModule(plan: Plan): string {
   for (const t of tasks) {
     lines.push(`\tactivities[${goStr(t.name)}] = ${SIGNATURE} {`);
     lines.push("\t\treturn ddBeating(ctx, func() (any, error) {");
-    const body = written(t);
+    const body = written(t, plan);
     if (body !== null) { for (const l of body) lines.push(`\t\t\t${l}`); }
     else if (t.callback !== null) {
       lines.push(`\t\t\treturn nil, own.${goMethodName(t.name)}(ctx, args, call)`);

@@ -10,7 +10,6 @@
 
 import type { Diagnostic } from "../../../lang/common/diagnostic.ts";
 import type { Plan } from "../../../lang/dandori/plan.ts";
-import { agentsUnbuilt } from "../agent_tasks.ts";
 import type { FlowOrigin } from "../target.ts";
 import { namingCheck } from "../naming.ts";
 import { goNames } from "../go/names.ts";
@@ -18,8 +17,6 @@ import { temporalLimits } from "../temporal/check.ts";
 
 /** The diagnostics that stop the build; none when the Go SDK can run the flow. */
 export function temporalGoCheck(plan: Plan, origin: FlowOrigin): readonly Diagnostic[] {
-  const agents = agentsUnbuilt("Temporal Go", plan, origin);
-  if (agents.length > 0) return agents;
   const names = goNames(plan);
   return [
     ...temporalLimits(plan, origin),

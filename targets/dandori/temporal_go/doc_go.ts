@@ -7,14 +7,15 @@
 
 import type { Plan } from "../../../lang/dandori/plan.ts";
 import { goStr } from "../go/names.ts";
-import { awsServiceModule, awsServices, callsAws } from "./io_go.ts";
+import { awsServiceModule, awsServices, callsAws, hasAgents } from "./io_go.ts";
 
 /**
  * The versions the generated code is built and tested with. `go.temporal.io/sdk` v1.51.0 is the
  * newest the Go module proxy serves here (1.44–1.51); the seed used v1.49.0, and what the package
  * calls is the same in both; both ask for Go 1.26. `go.temporal.io/api` is the version the SDK
  * requires, and `google.golang.org/protobuf` the version they require (only `codec.go` imports it). The AWS SDK for Go v2's modules are the newest the proxy serves, for the flows that
- * call Lambda or AWS.
+ * call Lambda or AWS; openai-go and anthropic-sdk-go the newest it serves, for the flows with an
+ * agent task (`io_agents.go`).
  */
 export const GO_MODULES: Readonly<Record<string, string>> = {
   "go.temporal.io/sdk": "v1.51.0",
@@ -27,6 +28,8 @@ export const GO_MODULES: Readonly<Record<string, string>> = {
   [awsServiceModule("s3")]: "v1.115.0",
   [awsServiceModule("sns")]: "v1.48.0",
   [awsServiceModule("sqs")]: "v1.53.0",
+  "github.com/openai/openai-go/v3": "v3.102.0",
+  "github.com/anthropics/anthropic-sdk-go/v2": "v2.17.0",
 };
 
 /** The Go version the modules ask for. */
@@ -37,9 +40,12 @@ export function goModules(plan: Plan): string[] {
   // codec.go writes a payload as its protobuf, as the TypeScript and Python codecs do.
   const temporal = ["go.temporal.io/sdk", "go.temporal.io/api"];
   if (plan.workflow.historyEncrypted) temporal.push("google.golang.org/protobuf");
-  if (!callsAws(plan)) return temporal;
+  const agents = hasAgents(plan)
+    ? ["github.com/openai/openai-go/v3", "github.com/anthropics/anthropic-sdk-go/v2"]
+    : [];
+  if (!callsAws(plan)) return [...temporal, ...agents];
   const services = [...new Set(["lambda", ...awsServices(plan)])].sort().map(awsServiceModule);
-  return [...temporal, "github.com/aws/aws-sdk-go-v2", "github.com/aws/smithy-go", ...services];
+  return [...temporal, "github.com/aws/aws-sdk-go-v2", "github.com/aws/smithy-go", ...services, ...agents];
 }
 
 /** The text of `doc.go` from before its package clause on. */

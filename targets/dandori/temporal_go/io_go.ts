@@ -42,10 +42,16 @@ export function usesBooks(plan: Plan): boolean {
   return plan.tasks.some((t) => t.callee.kind === "book");
 }
 
+/** Whether the flow has an agent task. */
+export function hasAgents(plan: Plan): boolean {
+  return plan.tasks.some((t) => t.callee.kind === "agent");
+}
+
 /** The text of `io.go` from its package clause on. */
 export function ioModule(plan: Plan, pkg: string): string {
   const aws = callsAws(plan);
   const books = usesBooks(plan);
+  const agents = hasAgents(plan);
   const lines = [
     "",
     "// ---------------------------------------------------------------------------------------------",
@@ -58,17 +64,21 @@ export function ioModule(plan: Plan, pkg: string): string {
     "\tLambda(ctx context.Context, function string, payload any) (LambdaResult, error)",
     "\tAWS(ctx context.Context, service, operation string, args map[string]any) (any, error)",
     ...(books ? ["\tBook(ctx context.Context, call BookCall) (BookResult, error)"] : []),
+    ...(agents ? ["\tAgent(ctx context.Context, request AgentRequest) (any, error)"] : []),
     "}",
     "",
     `// TransportOptions is what the default Transport is given: the HTTP client (nil:`,
     `// http.DefaultClient)${aws ? ", the AWS configuration" : ""}${
       books ? ", the chobo client (a *Book) of each book by the flow's name for it" : ""
+    }${
+      agents ? ", the headers an Open Responses server (an agent's url) is sent besides the request's" : ""
     }.`,
     "type TransportOptions struct {",
     ...aligned([
       ["HTTPClient", "*http.Client"],
       ...(aws ? [["AWS", "*AWSConfig"]] : []),
       ...(books ? [["Books", "map[string]any"]] : []),
+      ...(agents ? [["ResponsesHeaders", "map[string]string"]] : []),
     ], "\t"),
     "}",
     "",
@@ -86,6 +96,15 @@ export function ioModule(plan: Plan, pkg: string): string {
     "func (t ddTransport) HTTP(ctx context.Context, request HTTPRequest) (HTTPResponse, error) {",
     "\treturn ddSendHTTP(ctx, t.options.HTTPClient, request)",
     "}",
+    ...(agents
+      ? [
+        "",
+        "// Agent sends an agent's request through its provider's SDK with the HTTP client given.",
+        "func (t ddTransport) Agent(ctx context.Context, request AgentRequest) (any, error) {",
+        "\treturn ddSendAgent(ctx, t.options.HTTPClient, t.options.ResponsesHeaders, request)",
+        "}",
+      ]
+      : []),
   ];
   if (!aws) {
     lines.push(

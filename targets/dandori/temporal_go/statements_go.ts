@@ -39,7 +39,6 @@ import { goUrlOf } from "./activities_go.ts";
 import type { GoOut } from "./go_text.ts";
 import { goCheck } from "./types_go.ts";
 import { activitySeconds, childWorkflow } from "../temporal/wire.ts";
-import { agentUnbuilt } from "../agent_tasks.ts";
 
 /** What is in scope where a statement is printed. */
 export interface GoCtx {
@@ -259,7 +258,8 @@ function attemptLines(task: TaskPlan, args: string, place: string, loops: string
     case "http":
     case "aws":
     case "book":
-    case "own": {
+    case "own":
+    case "agent": {
       if (task.callback !== null) {
         const fields = [key, "CallbackID: ddID"].filter((f) => f !== "").join(", ");
         return [
@@ -279,8 +279,6 @@ function attemptLines(task: TaskPlan, args: string, place: string, loops: string
         "}",
       ];
     }
-    case "agent":
-      return agentUnbuilt();
     default:
       return unreachable(callee, "callee");
   }

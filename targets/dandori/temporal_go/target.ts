@@ -1,7 +1,8 @@
 /**
  * The `temporal-go` target (docs/targets.md#temporal-go): a flow as one Go package for Temporal's
  * Go SDK — `doc.go`, `types.go`, `values.go`, `runtime.go`, `io.go` (and `io_aws.go` only when the
- * flow calls Lambda or AWS, `io_books.go` only when it uses books), `activities.go`,
+ * flow calls Lambda or AWS, `io_books.go` only when it uses books, `io_agents.go` only when it has
+ * an agent task), `activities.go`,
  * `workflow.go`, `codec.go` only when the flow writes `history encrypted` (the payload codec),
  * `client.go`, `worker.go` — in a package named in ASCII (`goPackage`), gofmt'd as
  * written, with no `go.mod`. Every wire name is the TypeScript package's
@@ -24,8 +25,8 @@ import { temporalGoCheck } from "./check.ts";
 import { clientModule } from "./client_go.ts";
 import { docModule } from "./doc_go.ts";
 import { goFile, runtimeBody } from "./go_text.ts";
-import { callsAws, ioAwsModule, ioBooksModule, ioModule, usesBooks } from "./io_go.ts";
-import { CODEC, RUNTIME, VALUES } from "./runtimes.ts";
+import { callsAws, hasAgents, ioAwsModule, ioBooksModule, ioModule, usesBooks } from "./io_go.ts";
+import { AGENTS_RUNTIME, CODEC, RUNTIME, VALUES } from "./runtimes.ts";
 import { typesModule } from "./types_go.ts";
 import { workerModule } from "./worker_go.ts";
 import { workflowModule } from "./workflow_go.ts";
@@ -45,6 +46,7 @@ function generate(plan: Plan, origin: FlowOrigin): ReadonlyMap<string, string> {
   ]);
   if (callsAws(plan)) files.set("io_aws.go", file(ioAwsModule(plan, pkg)));
   if (usesBooks(plan)) files.set("io_books.go", file(ioBooksModule(plan, pkg)));
+  if (hasAgents(plan)) files.set("io_agents.go", file(runtimeBody(AGENTS_RUNTIME, pkg)));
   files.set("activities.go", file(clause + activitiesModule(plan)));
   files.set("workflow.go", file(clause + workflowModule(plan)));
   const encrypted = plan.workflow.historyEncrypted;

@@ -357,6 +357,24 @@ func (st *Stubs) Book(ctx context.Context, call any) (result, reason string, err
 	return "refused", name, nil
 }
 
+// Agent is the stub Transport's Agent: records the request and answers {"answer": …}, or the cause
+// of the refusal the scenario's failure is (`refused`; the adapter makes it the flow's AgentStopped).
+func (st *Stubs) Agent(ctx context.Context, url string, headers map[string]string, body map[string]any) (answer any, refused string, err error) {
+	transport(ctx, map[string]any{"agent": map[string]any{"url": url, "headers": headers, "body": body}})
+	a, handled, err := st.before(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	if handled {
+		return nil, "", failure("an agent's call has no callback")
+	}
+	_, cause, isError := a.errorOf()
+	if !isError {
+		return map[string]any{"answer": a["ok"]}, "", nil
+	}
+	return nil, "refused: " + cause, nil
+}
+
 // Own is every user's task: it answers from the scenario.
 func (st *Stubs) Own(ctx context.Context) (any, error) {
 	a, handled, err := st.before(ctx)

@@ -1,11 +1,13 @@
-// The wire runner of temporal-go (verify/dandori/temporal_go_wire.ts): every call of the jobs file
-// through its generated activity (`Activities(nil, transport)` of the flow's package), run in the
+// The wire runner of temporal-go (verify/dandori/temporal_go_wire.ts, and agent_wire.ts for the
+// agents' calls): every call of the jobs file through its generated activity (`Activities(nil, transport)` of the flow's package), run in the
 // Go SDK's test activity environment as a worker runs it, once through the generated io.go's
 // default `NewTransport` — net/http with each URL's scheme and host replaced by the local server's,
-// the AWS SDK for Go v2 with Lambda's requests sent to the local server and the others to moto —
-// and once through a stub that answers what the verify run's stub answers. Around the first it
-// tells the local server which call it sends (`/dandori-wire/<id>/before`) and that it has sent it
-// (`…/after`), so the server answers it and checks what arrived. It prints each call's two
+// the AWS SDK for Go v2 with Lambda's requests sent to the local server and the others to moto,
+// openai-go and anthropic-sdk-go with the same HTTP client — and, unless it is an AWS call (moto
+// answers it) or a probe (the server answers it 500), once through a stub that answers what the
+// verify run's stub answers. Around the first it tells the local server which call it sends
+// (`<control><id>/before`) and that it has sent it (`…/after`), so the server answers it and
+// checks what arrived. It prints each call's two
 // outcomes, and the outcome of `sns:publish` to a topic that does not exist (`aws_error`).
 // packages.go, written beside this file for each run, names every flow's package.
 
@@ -36,7 +38,8 @@ type options struct {
 	AWS  *aws.Config
 }
 
-// answer is the stub's answer to one call: an HTTP response, or a Lambda function's result.
+// answer is the stub's answer to one call: an HTTP response, a Lambda function's result, or an
+// agent's answer (`{"ok": …}`, else a refusal).
 type answer struct {
 	HTTP struct {
 		Status int    `json:"status"`
@@ -47,6 +50,7 @@ type answer struct {
 		ErrorType    string `json:"errorType"`
 		ErrorMessage string `json:"errorMessage"`
 	} `json:"lambda"`
+	Agent map[string]any `json:"agent"`
 }
 
 // flowPackage is one flow's generated package as packages.go hands it over: its activities
@@ -78,10 +82,12 @@ type call struct {
 	Args    any               `json:"args"`
 	Call    map[string]string `json:"call"`
 	Answer  answer            `json:"answer"`
+	Probe   bool              `json:"probe"`
 }
 
 type jobs struct {
 	Local    string `json:"local"`
+	Control  string `json:"control"`
 	Moto     string `json:"moto"`
 	Region   string `json:"region"`
 	AWSError struct {
@@ -153,8 +159,8 @@ func outcome(fn any, task string, args any, c map[string]string) string {
 }
 
 // control tells the local server where the runner is; it answers once it is ready.
-func control(local, what string) {
-	response, err := http.Post(local+"/dandori-wire/"+what, "text/plain", nil)
+func control(j jobs, what string) {
+	response, err := http.Post(j.Local+j.Control+what, "text/plain", nil)
 	if err != nil {
 		fail(err)
 	}
@@ -193,11 +199,11 @@ func main() {
 		if !ok {
 			fail(errors.New("no package " + c.Package))
 		}
-		control(j.Local, c.ID+"/before")
+		control(j, c.ID+"/before")
 		sent := outcome(p.sent(o)[c.Task], c.Task, c.Args, c.Call)
-		control(j.Local, c.ID+"/after")
+		control(j, c.ID+"/after")
 		r := result{ID: c.ID, Sent: sent}
-		if c.Kind != "aws" {
+		if c.Kind != "aws" && !c.Probe {
 			stub := outcome(p.stub(c.Answer)[c.Task], c.Task, c.Args, c.Call)
 			r.Stub = &stub
 		}
