@@ -4,7 +4,8 @@
  * (`io_agents.go`), OpenAI's and Anthropic's SDKs and plain HTTP for an Open Responses server — to a
  * local model server, once, with the view's body and the environment's key; and two breaks are
  * caught on a named call in each language: the SDKs' retries left on, and a model setting sent
- * besides the view's.
+ * besides the view's (the third, the enum fold removed, is a differential run's: temporal_test.ts,
+ * temporal_go_test.ts, pydantic_graph_test.ts).
  */
 
 import { deepStrictEqual, ok } from "node:assert/strict";
@@ -45,48 +46,66 @@ Deno.test({
   fn: () => allWired("TypeScript", verifyAgentWire),
 });
 
-/** agents.flow's wire check with the package's files changed by `mutate`. */
-async function broken(mutate: (files: Map<string, string>) => void): Promise<readonly string[]> {
+/** agents.flow's wire check through `verify` with the package's files changed by `mutate`: its failures. */
+async function broken(
+  verify: typeof verifyAgentWire,
+  mutate: (files: Map<string, string>) => void,
+): Promise<readonly string[]> {
   const flow = checkedFlowAt(ROOT, "tests/dandori/flows/stepfunctions/agents.flow");
   ok(flow !== null);
-  return (await verifyAgentWire([flow], mutate)).failures;
+  return (await verify([flow], mutate)).failures;
+}
+
+/** Every `off` of `file` (one for each SDK's client) made `on` — the SDKs' retries left on — is caught on the first call to each SDK, answered 500. */
+async function retriesCaught(
+  verify: typeof verifyAgentWire,
+  file: string,
+  off: string,
+  on: string,
+): Promise<void> {
+  const failures = await broken(verify, (files) => {
+    const text = files.get(file) ?? "";
+    ok(text.split(off).length === 3, "both SDK clients are told not to retry");
+    files.set(file, text.replaceAll(off, on));
+  });
+  deepStrictEqual(failures, [
+    "tests/dandori/flows/stepfunctions/agents.flow run-1 line 49 answered 500: 3 requests arrived, where one was sent",
+    "tests/dandori/flows/stepfunctions/agents.flow run-1 line 50 answered 500: 3 requests arrived, where one was sent",
+  ]);
+}
+
+/** `file`'s `model` (choose_tone's) followed by `setting` — a model setting more — is caught from the first call on. */
+async function settingCaught(
+  verify: typeof verifyAgentWire,
+  file: string,
+  model: string,
+  setting: string,
+): Promise<void> {
+  const failures = await broken(verify, (files) => {
+    const text = files.get(file) ?? "";
+    ok(text.includes(model), "choose_tone sends its model");
+    files.set(file, text.replace(model, `${model}${setting}`));
+  });
+  ok(failures.length > 0, "a setting more is caught");
+  ok(failures.every((f) => f.includes("temperature")), failures.join("\n"));
+  ok(
+    failures[0].startsWith("tests/dandori/flows/stepfunctions/agents.flow run-1 line 50: the body "),
+    failures[0],
+  );
 }
 
 Deno.test({
   name: "the SDKs' retries left on are caught on the first call to each, answered 500",
   sanitizeOps: false,
   sanitizeResources: false,
-  fn: async () => {
-    const failures = await broken((files) => {
-      const io = files.get("io.ts") ?? "";
-      ok(io.split("maxRetries: 0").length === 3, "both SDK clients are told not to retry");
-      files.set("io.ts", io.replaceAll("maxRetries: 0", "maxRetries: 2"));
-    });
-    deepStrictEqual(failures, [
-      "tests/dandori/flows/stepfunctions/agents.flow run-1 line 49 answered 500: 3 requests arrived, where one was sent",
-      "tests/dandori/flows/stepfunctions/agents.flow run-1 line 50 answered 500: 3 requests arrived, where one was sent",
-    ]);
-  },
+  fn: () => retriesCaught(verifyAgentWire, "io.ts", "maxRetries: 0", "maxRetries: 2"),
 });
 
 Deno.test({
   name: "a model setting sent besides the view's is caught from the first call on",
   sanitizeOps: false,
   sanitizeResources: false,
-  fn: async () => {
-    const model = 'model: "gpt-5.4-mini",';
-    const failures = await broken((files) => {
-      const text = files.get("activities.ts") ?? "";
-      ok(text.includes(model), "choose_tone sends its model");
-      files.set("activities.ts", text.replace(model, `${model} temperature: 0,`));
-    });
-    ok(failures.length > 0, "a setting more is caught");
-    ok(failures.every((f) => f.includes("temperature")), failures.join("\n"));
-    ok(
-      failures[0].startsWith("tests/dandori/flows/stepfunctions/agents.flow run-1 line 50: the body "),
-      failures[0],
-    );
-  },
+  fn: () => settingCaught(verifyAgentWire, "activities.ts", 'model: "gpt-5.4-mini",', " temperature: 0,"),
 });
 
 Deno.test({
@@ -98,21 +117,13 @@ Deno.test({
 });
 
 Deno.test({
-  name: "in Python, the SDKs' retries left on are caught on the first call to each, answered 500",
+  name:
+    "in Python, the SDKs' retries left on are caught on the first call to each, answered 500, and a model setting more from the first call on",
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async () => {
-    const flow = checkedFlowAt(ROOT, "tests/dandori/flows/stepfunctions/agents.flow");
-    ok(flow !== null);
-    const report = await verifyPythonAgentWire([flow], (files) => {
-      const io = files.get("io.py") ?? "";
-      ok(io.split("max_retries=0").length === 3, "both SDK clients are told not to retry");
-      files.set("io.py", io.replaceAll("max_retries=0", "max_retries=2"));
-    });
-    deepStrictEqual(report.failures, [
-      "tests/dandori/flows/stepfunctions/agents.flow run-1 line 49 answered 500: 3 requests arrived, where one was sent",
-      "tests/dandori/flows/stepfunctions/agents.flow run-1 line 50 answered 500: 3 requests arrived, where one was sent",
-    ]);
+    await retriesCaught(verifyPythonAgentWire, "io.py", "max_retries=0", "max_retries=2");
+    await settingCaught(verifyPythonAgentWire, "tasks.py", '"model": "gpt-5.4-mini",', ' "temperature": 0,');
   },
 });
 
@@ -129,39 +140,18 @@ Deno.test({
   fn: withGo(() => allWired("Go", verifyGoAgentWire)),
 });
 
-/** agents.flow's Go wire check with its package's files changed by `mutate`. */
-async function brokenGo(mutate: (files: Map<string, string>) => void): Promise<readonly string[]> {
-  const flow = checkedFlowAt(ROOT, "tests/dandori/flows/stepfunctions/agents.flow");
-  ok(flow !== null);
-  return (await verifyGoAgentWire([flow], mutate)).failures;
-}
-
 Deno.test({
   name:
     "in Go, the SDKs' retries left on are caught on the first call to each, answered 500, and a model setting more from the first call on",
   sanitizeOps: false,
   sanitizeResources: false,
   fn: withGo(async () => {
-    const retrying = await brokenGo((files) => {
-      const io = files.get("io_agents.go") ?? "";
-      ok(io.split("WithMaxRetries(0)").length === 3, "both SDK clients are told not to retry");
-      files.set("io_agents.go", io.replaceAll("WithMaxRetries(0)", "WithMaxRetries(2)"));
-    });
-    deepStrictEqual(retrying, [
-      "tests/dandori/flows/stepfunctions/agents.flow run-1 line 49 answered 500: 3 requests arrived, where one was sent",
-      "tests/dandori/flows/stepfunctions/agents.flow run-1 line 50 answered 500: 3 requests arrived, where one was sent",
-    ]);
-    const model = String.raw`\"model\":\"gpt-5.4-mini\",`;
-    const setting = await brokenGo((files) => {
-      const text = files.get("activities.go") ?? "";
-      ok(text.includes(model), "choose_tone sends its model");
-      files.set("activities.go", text.replace(model, String.raw`${model}\"temperature\":0,`));
-    });
-    ok(setting.length > 0, "a setting more is caught");
-    ok(setting.every((f) => f.includes("temperature")), setting.join("\n"));
-    ok(
-      setting[0].startsWith("tests/dandori/flows/stepfunctions/agents.flow run-1 line 50: the body "),
-      setting[0],
+    await retriesCaught(verifyGoAgentWire, "io_agents.go", "WithMaxRetries(0)", "WithMaxRetries(2)");
+    await settingCaught(
+      verifyGoAgentWire,
+      "activities.go",
+      String.raw`\"model\":\"gpt-5.4-mini\",`,
+      String.raw`\"temperature\":0,`,
     );
   }),
 });

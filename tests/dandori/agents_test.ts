@@ -333,7 +333,7 @@ Deno.test("a flow with an agent checks, plans, runs, draws and has scenarios; it
   }
 });
 
-Deno.test("a planted API key reaches no output: check, plan, scenarios, run, doc, a Step Functions, Temporal TypeScript, Temporal Python and Temporal Go build", async () => {
+Deno.test("a planted API key reaches no output: check, plan, scenarios, run, doc, and a build on every target", async () => {
   const planted = "sk-planted-0123456789abcdef";
   const env = { OPENAI_API_KEY: planted, ANTHROPIC_API_KEY: planted };
   const files = { "agents.flow": Deno.readTextFileSync(FLOW) };
@@ -361,12 +361,12 @@ Deno.test("a planted API key reaches no output: check, plan, scenarios, run, doc
     ["stepfunctions", "arn:aws:states:::http:invoke", "the connection holds it"],
     ["temporal-typescript", "io.agent(transport, request", "its SDK reads it from the environment"],
     ["temporal-python", "io.agent(self._transport, request", "its SDK reads it from the environment"],
-    [
-      "temporal-go",
-      "transport.Agent(ctx, request)",
-      "it is read from the environment as the request is sent",
-    ],
+    ["temporal-go", "transport.Agent(ctx, request)", "it is read from the environment as it is sent"],
+    ["durable", "io.agent(transport, request", "its SDK reads it from the environment"],
+    ["argo", "io.agent(transport, request", "its SDK reads it from the environment"],
+    ["pydantic-graph", "io.agent(self._transport, request", "its SDK reads it from the environment"],
   ];
+  deepStrictEqual(sends.map(([t]) => t).sort(), [...DANDORI_TARGET_NAMES].sort(), "every target is built");
   for (const [target, sent, why] of sends) {
     const built = await runCliAsync(
       ["dandori", "build", "inquiry.flow", "--target", target, "--out", "out"],

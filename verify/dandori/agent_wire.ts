@@ -150,7 +150,7 @@ function canonical(text: string): string {
 }
 
 /** What is wrong with what arrived for one call, or null. */
-export function arrivalProblem(c: AgentCall, arrived: readonly Arrival[]): string | null {
+function arrivalProblem(c: AgentCall, arrived: readonly Arrival[]): string | null {
   if (arrived.length !== 1) return `${arrived.length} requests arrived, where one was sent`;
   const a = arrived[0];
   const path = new URL(c.view.url).pathname;
