@@ -20,6 +20,7 @@ import (
 	anthropicoption "github.com/anthropics/anthropic-sdk-go/v2/option"
 	openaioption "github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/responses"
+	"go.temporal.io/sdk/temporal"
 )
 
 // AgentRequest is an agent's request as every platform sends it (docs/dandori.md#agents): whom it
@@ -69,7 +70,8 @@ func ddAgentBody(fixed, provider, input string) (map[string]any, error) {
 
 // ddAgentResult reads what the model answered: its `answer` is the result (a Claude answer's
 // enum values read without case where the shape, as JSON text, says they are; "" when none), and
-// anything else a failure with an empty message, as the interpreter's says no cause.
+// anything else a failure with an empty message, as the interpreter's says no cause (what the
+// provider or the SDK said is the failure's details).
 func ddAgentResult(got any, err error, shape string) (any, error) {
 	if err != nil {
 		name := "Error"
@@ -80,7 +82,7 @@ func ddAgentResult(got any, err error, shape string) (any, error) {
 		} else if errors.As(err, &status) {
 			name = "AgentHTTPError"
 		}
-		return nil, ddFailure(name, "")
+		return nil, temporal.NewNonRetryableApplicationError("", name, nil, err.Error())
 	}
 	m, ok := got.(map[string]any)
 	answer, has := m["answer"]
