@@ -46,66 +46,56 @@ Deno.test({
   fn: () => allWired("TypeScript", verifyAgentWire),
 });
 
-/** agents.flow's wire check through `verify` with the package's files changed by `mutate`: its failures. */
-async function broken(
-  verify: typeof verifyAgentWire,
-  mutate: (files: Map<string, string>) => void,
-): Promise<readonly string[]> {
-  const flow = checkedFlowAt(ROOT, "tests/dandori/flows/stepfunctions/agents.flow");
-  ok(flow !== null);
-  return (await verify([flow], mutate)).failures;
+/** Where each break is made in one language's package: a file's text and what it is made. */
+interface Break {
+  readonly file: string;
+  readonly from: string;
+  readonly to: string;
 }
 
-/** Every `off` of `file` (one for each SDK's client) made `on` — the SDKs' retries left on — is caught on the first call to each SDK, answered 500. */
-async function retriesCaught(
-  verify: typeof verifyAgentWire,
-  file: string,
-  off: string,
-  on: string,
-): Promise<void> {
-  const failures = await broken(verify, (files) => {
-    const text = files.get(file) ?? "";
-    ok(text.split(off).length === 3, "both SDK clients are told not to retry");
-    files.set(file, text.replaceAll(off, on));
+/**
+ * agents.flow's wire check through `verify` with two breaks made at once (each in a file of its own,
+ * so one run shows both): `retries`, every SDK client's retries left on (its `from` once for each of
+ * the two clients), caught on the first call to each SDK, answered 500, and nowhere else; `setting`,
+ * choose_tone's model followed by a model setting more (`temperature`), caught on every call that
+ * is answered from run-1 line 50 on.
+ */
+async function breaksCaught(verify: typeof verifyAgentWire, retries: Break, setting: Break): Promise<void> {
+  const flow = checkedFlowAt(ROOT, "tests/dandori/flows/stepfunctions/agents.flow");
+  ok(flow !== null);
+  const { failures } = await verify([flow], (files) => {
+    const io = files.get(retries.file) ?? "";
+    ok(io.split(retries.from).length === 3, "both SDK clients are told not to retry");
+    files.set(retries.file, io.replaceAll(retries.from, retries.to));
+    const text = files.get(setting.file) ?? "";
+    ok(text.includes(setting.from), "choose_tone sends its model");
+    files.set(setting.file, text.replace(setting.from, setting.to));
   });
-  deepStrictEqual(failures, [
+  const probes = failures.filter((f) => f.includes(" answered 500: "));
+  deepStrictEqual(probes, [
     "tests/dandori/flows/stepfunctions/agents.flow run-1 line 49 answered 500: 3 requests arrived, where one was sent",
     "tests/dandori/flows/stepfunctions/agents.flow run-1 line 50 answered 500: 3 requests arrived, where one was sent",
   ]);
-}
-
-/** `file`'s `model` (choose_tone's) followed by `setting` — a model setting more — is caught from the first call on. */
-async function settingCaught(
-  verify: typeof verifyAgentWire,
-  file: string,
-  model: string,
-  setting: string,
-): Promise<void> {
-  const failures = await broken(verify, (files) => {
-    const text = files.get(file) ?? "";
-    ok(text.includes(model), "choose_tone sends its model");
-    files.set(file, text.replace(model, `${model}${setting}`));
-  });
-  ok(failures.length > 0, "a setting more is caught");
-  ok(failures.every((f) => f.includes("temperature")), failures.join("\n"));
+  const answered = failures.filter((f) => !probes.includes(f));
+  ok(answered.length > 0, "a setting more is caught");
+  ok(answered.every((f) => f.includes("temperature")), answered.join("\n"));
   ok(
-    failures[0].startsWith("tests/dandori/flows/stepfunctions/agents.flow run-1 line 50: the body "),
-    failures[0],
+    answered[0].startsWith("tests/dandori/flows/stepfunctions/agents.flow run-1 line 50: the body "),
+    answered[0],
   );
 }
 
 Deno.test({
-  name: "the SDKs' retries left on are caught on the first call to each, answered 500",
+  name:
+    "the SDKs' retries left on are caught on the first call to each, answered 500, and a model setting more from the first call on",
   sanitizeOps: false,
   sanitizeResources: false,
-  fn: () => retriesCaught(verifyAgentWire, "io.ts", "maxRetries: 0", "maxRetries: 2"),
-});
-
-Deno.test({
-  name: "a model setting sent besides the view's is caught from the first call on",
-  sanitizeOps: false,
-  sanitizeResources: false,
-  fn: () => settingCaught(verifyAgentWire, "activities.ts", 'model: "gpt-5.4-mini",', " temperature: 0,"),
+  fn: () =>
+    breaksCaught(
+      verifyAgentWire,
+      { file: "io.ts", from: "maxRetries: 0", to: "maxRetries: 2" },
+      { file: "activities.ts", from: 'model: "gpt-5.4-mini",', to: 'model: "gpt-5.4-mini", temperature: 0,' },
+    ),
 });
 
 Deno.test({
@@ -121,10 +111,16 @@ Deno.test({
     "in Python, the SDKs' retries left on are caught on the first call to each, answered 500, and a model setting more from the first call on",
   sanitizeOps: false,
   sanitizeResources: false,
-  fn: async () => {
-    await retriesCaught(verifyPythonAgentWire, "io.py", "max_retries=0", "max_retries=2");
-    await settingCaught(verifyPythonAgentWire, "tasks.py", '"model": "gpt-5.4-mini",', ' "temperature": 0,');
-  },
+  fn: () =>
+    breaksCaught(
+      verifyPythonAgentWire,
+      { file: "io.py", from: "max_retries=0", to: "max_retries=2" },
+      {
+        file: "tasks.py",
+        from: '"model": "gpt-5.4-mini",',
+        to: '"model": "gpt-5.4-mini", "temperature": 0,',
+      },
+    ),
 });
 
 /** The Go checks below, or a SKIP line when Go is not installed. */
@@ -145,13 +141,15 @@ Deno.test({
     "in Go, the SDKs' retries left on are caught on the first call to each, answered 500, and a model setting more from the first call on",
   sanitizeOps: false,
   sanitizeResources: false,
-  fn: withGo(async () => {
-    await retriesCaught(verifyGoAgentWire, "io_agents.go", "WithMaxRetries(0)", "WithMaxRetries(2)");
-    await settingCaught(
+  fn: withGo(() =>
+    breaksCaught(
       verifyGoAgentWire,
-      "activities.go",
-      String.raw`\"model\":\"gpt-5.4-mini\",`,
-      String.raw`\"temperature\":0,`,
-    );
-  }),
+      { file: "io_agents.go", from: "WithMaxRetries(0)", to: "WithMaxRetries(2)" },
+      {
+        file: "activities.go",
+        from: String.raw`\"model\":\"gpt-5.4-mini\",`,
+        to: String.raw`\"model\":\"gpt-5.4-mini\",\"temperature\":0,`,
+      },
+    )
+  ),
 });

@@ -23,7 +23,7 @@ import { generateFlowScenarios } from "../../lang/dandori/scenarios.ts";
 import { durableSubjectOf, verifyDurableFlow } from "../../verify/dandori/durable.ts";
 import { checkedFlowAt, type RunnableFlow } from "../../verify/dandori/flows.ts";
 import { buildDefinition, playScenario } from "../../verify/dandori/stepfunctions.ts";
-import { subjectOf, verifyFlow } from "../../verify/dandori/temporal.ts";
+import { subjectOf, verifyFlows } from "../../verify/dandori/temporal.ts";
 import { findTemporal } from "../../verify/services/temporal_server.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -107,30 +107,30 @@ Deno.test("durable functions disagree with a plan whose backoff or timeout is no
 Deno.test("on a real dev server, Temporal TypeScript disagrees with a plan whose backoff, timeout or retries are not the flow's", async () => {
   const bin = await findTemporal();
   if (bin === null) return console.log("SKIP: temporal: the temporal CLI 1.9.1 is not installed");
-  /** The named scenarios of `f` that agree on Temporal TypeScript, built from `f`'s plan. */
-  const agreeing = async (f: RunnableFlow, names: readonly string[]): Promise<string[]> => {
-    const s = subjectOf(f);
+  /** Each plan, played at once on one server by one runner: the named runs, and those of them that agree. */
+  const cases = [
+    { name: "as lowered", f: flow(), runs: ["run 6", "run 21"], agree: ["run 6", "run 21"] },
+    { name: "backoff 2.0 for 3", f: BACKOFF(flow()), runs: ["run 21"], agree: [] },
+    { name: "a 30-second timeout for 20", f: TIMEOUT(flow()), runs: ["run 6"], agree: [] },
+    { name: "one retry for two", f: ONE_RETRY(flow()), runs: ["run 21"], agree: [] },
+  ];
+  const idsOf = (path: string, runs: readonly string[]) => runs.map((n) => `${path}#${n.replace(" ", "-")}`);
+  const subjects = cases.map((c) => {
+    const s = subjectOf({ ...c.f, path: `${PATH} (${c.name})` });
     ok(!("skipped" in s), `${PATH} builds for Temporal`);
-    const ids = names.map((n) => `${PATH}#${n.replace(" ", "-")}`);
+    const ids = idsOf(s.flow.path, c.runs);
     const jobs = s.jobs.filter((j) => ids.includes(j.id));
     deepStrictEqual(jobs.length, ids.length, ids.join(", "));
-    const report = await verifyFlow(bin, { ...s, jobs });
-    return names.filter((_, i) => report.agreedJobs.has(ids[i]));
-  };
-  deepStrictEqual(await agreeing(flow(), ["run 6", "run 21"]), ["run 6", "run 21"], "both agree as lowered");
-  deepStrictEqual(
-    await agreeing(BACKOFF(flow()), ["run 21"]),
-    [],
-    "run 21 disagrees with the backoff 2.0 for 3",
-  );
-  deepStrictEqual(
-    await agreeing(TIMEOUT(flow()), ["run 6"]),
-    [],
-    "run 6 disagrees with a 30-second timeout for 20",
-  );
-  deepStrictEqual(
-    await agreeing(ONE_RETRY(flow()), ["run 21"]),
-    [],
-    "run 21 disagrees with one retry for two",
-  );
+    return { ...s, jobs };
+  });
+  const agreed = new Map<string, ReadonlySet<string>>();
+  await verifyFlows(bin, subjects, (r) => {
+    ok(!("error" in r), "error" in r ? r.error : "");
+    agreed.set(r.flow, r.agreedJobs);
+  });
+  for (const c of cases) {
+    const path = `${PATH} (${c.name})`;
+    const ids = idsOf(path, c.runs);
+    deepStrictEqual(c.runs.filter((_, i) => agreed.get(path)?.has(ids[i])), c.agree, c.name);
+  }
 });
