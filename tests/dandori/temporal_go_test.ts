@@ -28,7 +28,7 @@ import { TEMPORAL_GO } from "../../targets/dandori/temporal_go/target.ts";
 import { buildFlowTarget, DEFAULT_BUILD } from "../../targets/dandori/target.ts";
 import { checkedFlowAt, runnableFlows } from "../../verify/dandori/flows.ts";
 import { builtBy } from "../support/flows.ts";
-import { FLOW_DIRS, subjectOf, verifyFlow } from "../../verify/dandori/temporal.ts";
+import { FLOW_DIRS, type FlowReport, subjectOf, verifyFlows } from "../../verify/dandori/temporal.ts";
 import { GO_SDK } from "../../verify/dandori/temporal_sdk.ts";
 import { findTemporal, startTemporal } from "../../verify/services/temporal_server.ts";
 import { checkBook } from "../../lang/chobo/check.ts";
@@ -433,38 +433,45 @@ Deno.test("on a real dev server, the orders flow's Go worker runs a run to its e
   }
 });
 
-Deno.test("on a real dev server, a Go copy that reads a Claude answer's enum values with their case disagrees on the run that changes their case alone", async () => {
+/**
+ * Two Go copies broken on purpose, played on one dev server by one runner build (each break is in a
+ * file of its own flow's package): one reads a Claude answer's enum values with their case, one does
+ * not fill a Connect answer's zero values.
+ */
+Deno.test("on a real dev server, a Go copy that reads a Claude answer's enum values with their case disagrees on the run that changes their case alone, and one that does not fill a Connect answer's zero values on exactly the runs that leave them out", async () => {
   const bin = await findTemporal();
   if (bin === null) return console.log("SKIP: temporal: the temporal CLI 1.9.1 is not installed");
-  const flow = checkedFlowAt(ROOT, "tests/dandori/flows/stepfunctions/agents.flow");
-  ok(flow !== null);
-  const subject = subjectOf(flow, GO_SDK);
-  ok(!("skipped" in subject));
-  const fold = "return ddFolded(s, answer), nil";
-  const report = await verifyFlow(bin, subject, (files) => {
-    const text = files.get("io_agents.go") ?? "";
-    ok(text.includes(fold), "io_agents.go folds a Claude answer's enum values");
-    files.set("io_agents.go", text.replace(fold, "return answer, nil"));
+  const agents = checkedFlowAt(ROOT, "tests/dandori/flows/stepfunctions/agents.flow");
+  const proto = checkedFlowAt(ROOT, "tests/dandori/flows/proto_calls.flow");
+  ok(agents !== null && proto !== null);
+  const subjects = [agents, proto].map((f) => {
+    const s = subjectOf(f, GO_SDK);
+    ok(!("skipped" in s), `${f.path} plays on Go`);
+    return s;
+  });
+  const leftOut = zerosLeftOut(proto);
+  strictEqual(leftOut.length, 2, "one run for each connect task");
+  const breaks = [
+    { file: "io_agents.go", from: "return ddFolded(s, answer), nil", to: "return answer, nil" },
+    { file: "io.go", from: "return ddFillMessage(t, t.Top, v, 0), nil", to: "return v, nil" },
+  ];
+  const broken = new Set<string>();
+  const reports = new Map<string, FlowReport>();
+  await verifyFlows(bin, subjects, (r) => {
+    ok(!("error" in r), "error" in r ? r.error : "");
+    reports.set(r.flow, r);
+  }, (files) => {
+    // agents.flow's package has io_agents.go; proto_calls.flow's io.go is the one that fills a message.
+    const b = files.has("io_agents.go") ? breaks[0] : breaks[1];
+    const text = files.get(b.file) ?? "";
+    if (!text.includes(b.from)) return;
+    files.set(b.file, text.replace(b.from, b.to));
+    broken.add(b.file);
   }, GO_SDK);
-  deepStrictEqual(report.failures.map((f) => f.en.slice(0, f.en.indexOf(":"))), [
+  deepStrictEqual([...broken].sort(), ["io.go", "io_agents.go"], "each copy is broken once");
+  const failures = (path: string) => reports.get(path)?.failures ?? [];
+  deepStrictEqual(failures(agents.path).map((f) => f.en.slice(0, f.en.indexOf(":"))), [
     "tests/dandori/flows/stepfunctions/agents.flow run-18",
   ]);
-});
-
-Deno.test("on a real dev server, a Go copy that does not fill a Connect answer's zero values disagrees on exactly the runs that leave them out", async () => {
-  const bin = await findTemporal();
-  if (bin === null) return console.log("SKIP: temporal: the temporal CLI 1.9.1 is not installed");
-  const flow = checkedFlowAt(ROOT, "tests/dandori/flows/proto_calls.flow");
-  ok(flow !== null);
-  const subject = subjectOf(flow, GO_SDK);
-  ok(!("skipped" in subject));
-  const leftOut = zerosLeftOut(flow);
-  strictEqual(leftOut.length, 2, "one run for each connect task");
-  const from = "return ddFillMessage(t, t.Top, v, 0), nil";
-  const report = await verifyFlow(bin, subject, (files) => {
-    const text = files.get("io.go") ?? "";
-    ok(text.includes(from), "io.go fills a Connect answer");
-    files.set("io.go", text.replace(from, "return v, nil"));
-  }, GO_SDK);
-  failsExactly(report.failures, leftOut);
+  failsExactly(failures(proto.path), leftOut);
 });

@@ -52,7 +52,7 @@ const MODULE = "dandori.invalid/gowire";
 const BINARY = "temporal-go-wire";
 
 /** One flow's package in the module: its directory, its plan, its files. */
-export interface Held {
+interface Held {
   readonly dir: string;
   readonly plan: Plan;
   readonly files: ReadonlyMap<string, string>;

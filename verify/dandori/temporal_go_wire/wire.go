@@ -1,15 +1,15 @@
 // The wire runner of temporal-go (verify/dandori/temporal_go_wire.ts, and agent_wire.ts for the
-// agents' calls): every call of the jobs file through its generated activity (`Activities(nil, transport)` of the flow's package), run in the
-// Go SDK's test activity environment as a worker runs it, once through the generated io.go's
-// default `NewTransport` — net/http with each URL's scheme and host replaced by the local server's,
-// the AWS SDK for Go v2 with Lambda's requests sent to the local server and the others to moto,
-// openai-go and anthropic-sdk-go with the same HTTP client — and, unless it is an AWS call (moto
-// answers it) or a probe (the server answers it 500), once through a stub that answers what the
-// verify run's stub answers. Around the first it tells the local server which call it sends
-// (`<control><id>/before`) and that it has sent it (`…/after`), so the server answers it and
-// checks what arrived. It prints each call's two
-// outcomes, and the outcome of `sns:publish` to a topic that does not exist (`aws_error`).
-// packages.go, written beside this file for each run, names every flow's package.
+// agents' calls): every call of the jobs file through its generated activity (`Activities(nil,
+// transport)` of the flow's package), run in the Go SDK's test activity environment as a worker runs
+// it, once through the generated io.go's default `NewTransport` — net/http with each URL's scheme and
+// host replaced by the local server's, the AWS SDK for Go v2 with Lambda's requests sent to the local
+// server and the others to moto, openai-go and anthropic-sdk-go with the same HTTP client — and,
+// unless it is an AWS call (moto answers it) or a probe (the server answers it 500), once through a
+// stub that answers what the verify run's stub answers. Around the first it tells the local server
+// which call it sends (`<control><id>/before`) and that it has sent it (`…/after`), so the server
+// answers it and checks what arrived. It prints each call's two outcomes, and the outcome of
+// `sns:publish` to a topic that does not exist (`aws_error`). packages.go, written beside this file
+// for each run, names every flow's package.
 
 package main
 
