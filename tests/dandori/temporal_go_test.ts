@@ -28,7 +28,7 @@ import { TEMPORAL_GO } from "../../targets/dandori/temporal_go/target.ts";
 import { buildFlowTarget, DEFAULT_BUILD } from "../../targets/dandori/target.ts";
 import { checkedFlowAt, runnableFlows } from "../../verify/dandori/flows.ts";
 import { builtBy } from "../support/flows.ts";
-import { FLOW_DIRS, type FlowReport, subjectOf, verifyFlows } from "../../verify/dandori/temporal.ts";
+import { FLOW_DIRS } from "../../verify/dandori/temporal.ts";
 import { GO_SDK } from "../../verify/dandori/temporal_sdk.ts";
 import { findTemporal, startTemporal } from "../../verify/services/temporal_server.ts";
 import { checkBook } from "../../lang/chobo/check.ts";
@@ -38,6 +38,7 @@ import { assertGolden } from "../support/golden.ts";
 import { go, GO_CACHE, gofmtList, goModText, hasGo, sizeOf } from "../support/go_module.ts";
 import { runCli } from "../support/run.ts";
 import { failsExactly, zerosLeftOut } from "../support/zeros.ts";
+import { brokenReports, reportOf } from "../support/breaks.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const GOLDEN = `${ROOT}tests/dandori/golden/temporal_go/`;
@@ -433,45 +434,25 @@ Deno.test("on a real dev server, the orders flow's Go worker runs a run to its e
   }
 });
 
-/**
- * Two Go copies broken on purpose, played on one dev server by one runner build (each break is in a
- * file of its own flow's package): one reads a Claude answer's enum values with their case, one does
- * not fill a Connect answer's zero values.
- */
 Deno.test("on a real dev server, a Go copy that reads a Claude answer's enum values with their case disagrees on the run that changes their case alone, and one that does not fill a Connect answer's zero values on exactly the runs that leave them out", async () => {
   const bin = await findTemporal();
   if (bin === null) return console.log("SKIP: temporal: the temporal CLI 1.9.1 is not installed");
-  const agents = checkedFlowAt(ROOT, "tests/dandori/flows/stepfunctions/agents.flow");
-  const proto = checkedFlowAt(ROOT, "tests/dandori/flows/proto_calls.flow");
-  ok(agents !== null && proto !== null);
-  const subjects = [agents, proto].map((f) => {
-    const s = subjectOf(f, GO_SDK);
-    ok(!("skipped" in s), `${f.path} plays on Go`);
-    return s;
-  });
-  const leftOut = zerosLeftOut(proto);
-  strictEqual(leftOut.length, 2, "one run for each connect task");
-  const breaks = [
-    { file: "io_agents.go", from: "return ddFolded(s, answer), nil", to: "return answer, nil" },
-    { file: "io.go", from: "return ddFillMessage(t, t.Top, v, 0), nil", to: "return v, nil" },
+  const [claude, connect] = [
+    "tests/dandori/flows/stepfunctions/agents.flow",
+    "tests/dandori/flows/proto_calls.flow",
   ];
-  const broken = new Set<string>();
-  const reports = new Map<string, FlowReport>();
-  await verifyFlows(bin, subjects, (r) => {
-    ok(!("error" in r), "error" in r ? r.error : "");
-    reports.set(r.flow, r);
-  }, (files) => {
-    // agents.flow's package has io_agents.go; proto_calls.flow's io.go is the one that fills a message.
-    const b = files.has("io_agents.go") ? breaks[0] : breaks[1];
-    const text = files.get(b.file) ?? "";
-    if (!text.includes(b.from)) return;
-    files.set(b.file, text.replace(b.from, b.to));
-    broken.add(b.file);
-  }, GO_SDK);
-  deepStrictEqual([...broken].sort(), ["io.go", "io_agents.go"], "each copy is broken once");
-  const failures = (path: string) => reports.get(path)?.failures ?? [];
-  deepStrictEqual(failures(agents.path).map((f) => f.en.slice(0, f.en.indexOf(":"))), [
-    "tests/dandori/flows/stepfunctions/agents.flow run-18",
+  const reports = await brokenReports(bin, ROOT, [
+    // io_agents.go folds a Claude answer's enum values.
+    { path: claude, file: "io_agents.go", from: "return ddFolded(s, answer), nil", to: "return answer, nil" },
+    // io.go fills a Connect answer's zero values.
+    { path: connect, file: "io.go", from: "return ddFillMessage(t, t.Top, v, 0), nil", to: "return v, nil" },
+  ], GO_SDK);
+  deepStrictEqual(reportOf(reports, claude).failures.map((f) => f.en.slice(0, f.en.indexOf(":"))), [
+    `${claude} run-18`,
   ]);
-  failsExactly(failures(proto.path), leftOut);
+  const connected = checkedFlowAt(ROOT, connect);
+  ok(connected !== null);
+  const leftOut = zerosLeftOut(connected);
+  strictEqual(leftOut.length, 2, "one run for each connect task");
+  failsExactly(reportOf(reports, connect).failures, leftOut);
 });

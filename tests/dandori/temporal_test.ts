@@ -23,12 +23,12 @@ import {
   type FlowError,
   type FlowReport,
   subjectOf,
-  verifyFlow,
   verifyFlows,
 } from "../../verify/dandori/temporal.ts";
 import { ruleVectorTests } from "../support/rule_vectors.ts";
 import { tsc } from "../support/tsc.ts";
 import { failsExactly, zerosLeftOut } from "../support/zeros.ts";
+import { brokenReports, reportOf } from "../support/breaks.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const ORIGIN = { file: "f.flow", path: "f.flow", text: "", sha: "0123456789abcdef", version: "test" };
@@ -108,82 +108,60 @@ Deno.test("every flow's package passes tsc --strict with the @temporalio 1.24 ty
   }
 });
 
-Deno.test("on a real dev server, a copy that does not fill a Connect answer's zero values disagrees on exactly the runs that leave them out", async () => {
+Deno.test("on a real dev server, broken copies disagree: one that does not fill a Connect answer's zero values on exactly the runs that leave them out, one that reads a Claude answer's enum values with their case on the run that changes their case alone, one with the retriers' order swapped, and one that enters `on failure` after a `fail`", async () => {
   const bin = await findTemporal();
   if (bin === null) return console.log("SKIP: temporal: the temporal CLI 1.9.1 is not installed");
-  const flow = checkedFlowAt(ROOT, "tests/dandori/flows/proto_calls.flow");
-  ok(flow !== null);
-  const subject = subjectOf(flow);
-  ok(!("skipped" in subject));
-  const leftOut = zerosLeftOut(flow);
-  strictEqual(leftOut.length, 2, "one run for each connect task");
-  const from = "return fillMessage(table, table.top, value, 0);";
-  const report = await verifyFlow(bin, subject, (files) => {
-    const text = files.get("io.ts") ?? "";
-    ok(text.includes(from), "io.ts fills a Connect answer");
-    files.set("io.ts", text.replace(from, "return value;"));
-  });
-  failsExactly(report.failures, leftOut);
-  strictEqual(report.agreed, report.scenarios - leftOut.length);
-});
-
-Deno.test("on a real dev server, a copy that reads a Claude answer's enum values with their case disagrees on the run that changes their case alone", async () => {
-  const bin = await findTemporal();
-  if (bin === null) return console.log("SKIP: temporal: the temporal CLI 1.9.1 is not installed");
-  const flow = checkedFlowAt(ROOT, "tests/dandori/flows/stepfunctions/agents.flow");
-  ok(flow !== null);
-  const subject = subjectOf(flow);
-  ok(!("skipped" in subject));
-  const fold = "return shape === null ? got.answer : folded(shape, got.answer);";
-  const unfolded = await verifyFlow(bin, subject, (files) => {
-    const text = files.get("io.ts") ?? "";
-    ok(text.includes(fold), "io.ts folds a Claude answer's enum values");
-    files.set("io.ts", text.replace(fold, "return got.answer;"));
-  });
-  deepStrictEqual(unfolded.failures.map((f) => f.en.slice(0, f.en.indexOf(":"))), [
-    "tests/dandori/flows/stepfunctions/agents.flow run-18",
+  const [connect, claude, retriers, onFailure] = [
+    "tests/dandori/flows/proto_calls.flow",
+    "tests/dandori/flows/stepfunctions/agents.flow",
+    "tests/dandori/flows/calls_run.flow",
+    "examples/orders/orders.flow",
+  ];
+  const pick = 'return retriers.find((r) => r.errors.includes(error) || r.errors.includes("*")) ?? null;';
+  const reports = await brokenReports(bin, ROOT, [
+    // io.ts fills a Connect answer's zero values.
+    {
+      path: connect,
+      file: "io.ts",
+      from: "return fillMessage(table, table.top, value, 0);",
+      to: "return value;",
+    },
+    // io.ts folds a Claude answer's enum values.
+    {
+      path: claude,
+      file: "io.ts",
+      from: "return shape === null ? got.answer : folded(shape, got.answer);",
+      to: "return got.answer;",
+    },
+    // The rules pick the first retrier that names the error.
+    {
+      path: retriers,
+      file: "rules.ts",
+      from: pick,
+      to: pick.replace("retriers.find(", "[...retriers].reverse().find("),
+    },
+    // `on failure` runs for task errors only.
+    {
+      path: onFailure,
+      file: "workflow.ts",
+      from: "if (!(e instanceof dd.TaskError)) throw e;",
+      to: "if (e instanceof dd.Succeeded) throw e;",
+    },
   ]);
-});
-
-Deno.test("on a real dev server, a copy with the retriers' order swapped disagrees", async () => {
-  const bin = await findTemporal();
-  if (bin === null) return console.log("SKIP: temporal: the temporal CLI 1.9.1 is not installed");
-  const flow = checkedFlowAt(ROOT, "tests/dandori/flows/calls_run.flow");
-  ok(flow !== null);
-  const subject = subjectOf(flow);
-  ok(!("skipped" in subject));
-  const from = 'return retriers.find((r) => r.errors.includes(error) || r.errors.includes("*")) ?? null;';
-  const report = await verifyFlow(bin, subject, (files) => {
-    const text = files.get("rules.ts") ?? "";
-    ok(text.includes(from), "the rules pick the first retrier");
-    files.set(
-      "rules.ts",
-      text.replace(from, from.replace("retriers.find(", "[...retriers].reverse().find(")),
-    );
-  });
-  ok(
-    report.agreed < report.scenarios,
-    `${report.agreed}/${report.scenarios} agree with the retriers swapped`,
-  );
-});
-
-Deno.test("on a real dev server, a copy that enters `on failure` after a `fail` disagrees", async () => {
-  const bin = await findTemporal();
-  if (bin === null) return console.log("SKIP: temporal: the temporal CLI 1.9.1 is not installed");
-  const flow = checkedFlowAt(ROOT, "examples/orders/orders.flow");
-  ok(flow !== null);
-  const subject = subjectOf(flow);
-  ok(!("skipped" in subject));
-  const from = "if (!(e instanceof dd.TaskError)) throw e;";
-  const report = await verifyFlow(bin, subject, (files) => {
-    const text = files.get("workflow.ts") ?? "";
-    ok(text.includes(from), "on failure runs for task errors only");
-    files.set("workflow.ts", text.replace(from, "if (e instanceof dd.Succeeded) throw e;"));
-  });
-  ok(
-    report.agreed < report.scenarios,
-    `${report.agreed}/${report.scenarios} agree with on failure after fail`,
-  );
+  const connected = checkedFlowAt(ROOT, connect);
+  ok(connected !== null);
+  const leftOut = zerosLeftOut(connected);
+  strictEqual(leftOut.length, 2, "one run for each connect task");
+  const filled = reportOf(reports, connect);
+  failsExactly(filled.failures, leftOut);
+  strictEqual(filled.agreed, filled.scenarios - leftOut.length);
+  deepStrictEqual(reportOf(reports, claude).failures.map((f) => f.en.slice(0, f.en.indexOf(":"))), [
+    `${claude} run-18`,
+  ]);
+  for (const path of [retriers, onFailure]) {
+    const r = reportOf(reports, path);
+    ok(r.agreed < r.scenarios, `${path}: ${r.agreed}/${r.scenarios} agree with its copy broken`);
+  }
 });
 
 Deno.test("on one dev server, two flows of the same workflow type, version and run ids play at once and agree", async () => {
