@@ -59,8 +59,13 @@ export const AT_ONCE = 48;
 const RUN_LIMIT_MS = 300_000;
 /** How long one runner may take over a round before it is killed. */
 const RUNNER_LIMIT_MS = 20 * 60_000;
-/** How often a run that may wait for an event has its `status` asked. */
-const EVENT_POLL_MS = 200;
+/**
+ * How often a run that may wait for an event has its `status` asked (a query the workflow's worker
+ * answers), so the runner sends the event once the run waits for it: within a second of the copy's
+ * 20 s wait (`COPY_EVENT_WAIT_MS`). Every 200 ms, the four flows with an event task (74 scenarios) took
+ * the server and the TypeScript runner 28.5 CPU s; every second, 22.6 s, the same 31 s long.
+ */
+const EVENT_POLL_MS = 1000;
 /** A codec key's length in bytes: AES-256, as the three codecs' `KEY_BYTES` (which refuse any other). */
 const CODEC_KEY_BYTES = 32;
 /**
