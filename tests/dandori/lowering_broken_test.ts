@@ -23,8 +23,9 @@ import { generateFlowScenarios } from "../../lang/dandori/scenarios.ts";
 import { durableSubjectOf, verifyDurableFlow } from "../../verify/dandori/durable.ts";
 import { checkedFlowAt, type RunnableFlow } from "../../verify/dandori/flows.ts";
 import { buildDefinition, playScenario } from "../../verify/dandori/stepfunctions.ts";
-import { subjectOf, verifyFlows } from "../../verify/dandori/temporal.ts";
+import { subjectOf } from "../../verify/dandori/temporal.ts";
 import { findTemporal } from "../../verify/services/temporal_server.ts";
+import { reportOf, reportsByFlow } from "../support/breaks.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const PATH = "tests/dandori/flows/stepfunctions/calls.flow";
@@ -123,14 +124,11 @@ Deno.test("on a real dev server, Temporal TypeScript disagrees with a plan whose
     deepStrictEqual(jobs.length, ids.length, ids.join(", "));
     return { ...s, jobs };
   });
-  const agreed = new Map<string, ReadonlySet<string>>();
-  await verifyFlows(bin, subjects, (r) => {
-    ok(!("error" in r), "error" in r ? r.error : "");
-    agreed.set(r.flow, r.agreedJobs);
-  });
+  const reports = await reportsByFlow(bin, subjects);
   for (const c of cases) {
     const path = `${PATH} (${c.name})`;
     const ids = idsOf(path, c.runs);
-    deepStrictEqual(c.runs.filter((_, i) => agreed.get(path)?.has(ids[i])), c.agree, c.name);
+    const agreed = reportOf(reports, path).agreedJobs;
+    deepStrictEqual(c.runs.filter((_, i) => agreed.has(ids[i])), c.agree, c.name);
   }
 });

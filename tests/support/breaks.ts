@@ -8,6 +8,7 @@ import { ok, strictEqual } from "node:assert/strict";
 import { basename } from "node:path";
 import { checkedFlowAt } from "../../verify/dandori/flows.ts";
 import { type FlowReport, subjectOf, verifyFlows } from "../../verify/dandori/temporal.ts";
+import type { FlowSubject } from "../../verify/dandori/temporal_play.ts";
 import { type TemporalSdk, TYPESCRIPT_SDK } from "../../verify/dandori/temporal_sdk.ts";
 
 /** One copy broken on purpose: in the package of the flow at `path`, `from` in `file` replaced by `to`. */
@@ -40,11 +41,7 @@ export async function brokenReports(
     return s;
   });
   const made = new Set<string>();
-  const reports = new Map<string, FlowReport>();
-  await verifyFlows(bin, subjects, (r) => {
-    ok(!("error" in r), "error" in r ? `${r.flow}: ${r.error}` : "");
-    reports.set(r.flow, r);
-  }, (files) => {
+  const reports = await reportsByFlow(bin, subjects, (files) => {
     for (const [i, b] of breaks.entries()) {
       const text = files.get(b.file);
       if (text === undefined || !text.includes(`// Source: ${names[i]} (`)) continue;
@@ -57,7 +54,31 @@ export async function brokenReports(
   return reports;
 }
 
-/** A flow's report from `brokenReports`; fails when the flow has none. */
+/**
+ * Plays `subjects` on one dev server by one runner of `sdk`, each copy changed by `mutate` when given:
+ * each flow's report by its path (a flow that could not be played fails the test).
+ */
+export async function reportsByFlow(
+  bin: string,
+  subjects: readonly FlowSubject[],
+  mutate?: (files: Map<string, string>) => void,
+  sdk: TemporalSdk = TYPESCRIPT_SDK,
+): Promise<Map<string, FlowReport>> {
+  const reports = new Map<string, FlowReport>();
+  await verifyFlows(
+    bin,
+    subjects,
+    (r) => {
+      ok(!("error" in r), "error" in r ? `${r.flow}: ${r.error}` : "");
+      reports.set(r.flow, r);
+    },
+    mutate,
+    sdk,
+  );
+  return reports;
+}
+
+/** A flow's report from `brokenReports` or `reportsByFlow`; fails when the flow has none. */
 export function reportOf(reports: ReadonlyMap<string, FlowReport>, path: string): FlowReport {
   const r = reports.get(path);
   ok(r !== undefined, `${path} was reported`);

@@ -49,9 +49,9 @@ export const COPY_HEARTBEAT_MS = 100;
 /**
  * The longest wait for an event: the runner must see the run waiting (it asks every second,
  * `EVENT_POLL_MS` of temporal_play.ts) and send before it ends; 8 waits of the scenarios time out. 5 s
- * (asked every 200 ms then) left waits_run.flow's event unsent in 2 runs
- * of 18 (not seen as late: the run went on past the wait) with the three Temporal runs, the tests and
- * other work beside each other at a load of 24.
+ * (asked every 200 ms then) left waits_run.flow's event unsent in 2 runs of 18 (not seen as late: the
+ * run went on past the wait) with the three Temporal runs, the tests and other work beside each other
+ * at a load of 24.
  */
 export const COPY_EVENT_WAIT_MS = 20_000;
 
