@@ -57,9 +57,13 @@ export function field(x: string, name: string): string {
   return `${x}[${lit(name)}]`;
 }
 
-/** A value written into a string, as the interpreter's `textOf` writes it: a string as it is, a number or a bool as text, the rest as JSON. */
+/**
+ * A value written into a string, as the interpreter's `textOf` writes it: a string as it is, a number or
+ * a bool as text, the rest as JSON. A number read from JSON is a float, which `string` writes with an
+ * exponent from 16 digits on (`7.772631364618537e+15`): a whole one within int64 is written as an int.
+ */
 export function text(x: string): string {
-  return `(type(${x}) == "string" ? ${x} : type(${x}) in ["int", "float", "bool"] ? string(${x}) : toJson(${x}))`;
+  return `(type(${x}) == "string" ? ${x} : type(${x}) == "float" && ${x} > -9e18 && ${x} < 9e18 && ${x} == int(${x}) ? string(int(${x})) : type(${x}) in ["int", "float", "bool"] ? string(${x}) : toJson(${x}))`;
 }
 
 /** A value of the flow as an expression. */

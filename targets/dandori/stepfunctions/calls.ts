@@ -25,7 +25,7 @@ import { awsErrorName } from "../../../lang/dandori/aws.ts";
 import { CONNECT_PROTOCOL_HEADER } from "../../../lang/dandori/connect.ts";
 import type { CallPlan, ExprPlan, Plan, TaskPlan } from "../../../lang/dandori/plan.ts";
 import { connectBody, connectFilled } from "./connect.ts";
-import { type AslValue, expr, type ExprEnv, jx, orNull, str } from "./jsonata.ts";
+import { type AslValue, expr, type ExprEnv, jx, orNull, str, textOf } from "./jsonata.ts";
 import { agentAnswer, agentArguments } from "./agent.ts";
 
 /** The Task's token, which a callback hands to whoever answers. */
@@ -79,9 +79,12 @@ function withKey(
   return [...out];
 }
 
-/** Text of a value written into a URL or a form (rules.ts `urlText`): a string as it is, null as "", the rest as JSON. */
+/**
+ * Text of a value written into a URL or a form (rules.ts `urlText`): a string as it is, null as "", a
+ * number with every digit (`textOf`), the rest as JSON.
+ */
 function urlText(x: string): string {
-  return `($type(${x}) = "string" ? ${x} : ${x} = null ? "" : $string(${x}))`;
+  return `($type(${x}) = "string" ? ${x} : ${x} = null ? "" : ${textOf(x)})`;
 }
 
 /** The Task of a call. */

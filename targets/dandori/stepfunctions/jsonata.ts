@@ -70,6 +70,23 @@ export function single(x: string, t: TypePlan): string {
   return mayBeArray(t) ? `($type(${x}) = "array" ? [[${x}]] : [${x}])` : `[${x}]`;
 }
 
+/** True when a value of `t` may be a number at run time: an `int`, a `num`, or `json`. */
+function mayBeNumber(t: TypePlan): boolean {
+  const inner = t.kind === "optional" ? t.inner : t;
+  return inner.kind === "int" || inner.kind === "num" || inner.kind === "json";
+}
+
+/**
+ * A value written into text as the interpreter's `textOf` writes it. JSONata's `$string` writes a
+ * number to 15 significant digits (`7772631364618537` as `7772631364618540`), so a whole number under
+ * 10²¹ is written by `$formatBase`, every digit a double holds, as JavaScript writes it; a fraction of
+ * more than 15 significant digits is still written to 15 (docs/targets.md).
+ */
+export function textOf(x: string): string {
+  const v = "$dd_text";
+  return `(${v} := ${x}; $type(${v}) = "number" ? (${v} = $floor(${v}) and $abs(${v}) < 1e21 ? $formatBase(${v}, 10) : $string(${v})) : $string(${v}))`;
+}
+
 /** A value of the flow as a JSONata expression. */
 export function expr(e: ExprPlan, env: ExprEnv): string {
   switch (e.kind) {
@@ -86,7 +103,13 @@ export function expr(e: ExprPlan, env: ExprEnv): string {
     case "string":
       if (e.parts.length === 0) return '""';
       return `(${
-        e.parts.map((p) => "text" in p ? str(p.text) : `$string(${expr(p.value, env)})`).join(" & ")
+        e.parts.map((p) =>
+          "text" in p
+            ? str(p.text)
+            : mayBeNumber(p.value.type)
+            ? textOf(expr(p.value, env))
+            : `$string(${expr(p.value, env)})`
+        ).join(" & ")
       })`;
     case "bool":
       return String(e.value);
